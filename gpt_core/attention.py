@@ -1,0 +1,177 @@
+"""Multi-head causal self-attention, as in the book, with an optional full trace.
+
+Shape letters are used the same way everywhere:
+B batch, T tokens (sequence length), C = output_dim = h * d channels, h heads, d head_dim.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, fields
+
+import torch
+from torch import nn
+
+from .errors import InputError
+
+
+@dataclass(frozen=True)
+class ShapeStep:
+    """One step of the split/merge, recorded from the real tensors."""
+
+    name: str  # what the step does, e.g. "split heads"
+    code: str  # the operation as code, e.g. ".view(B, T, h, d)"
+    before: tuple[int, ...]  # shape of the tensor going in
+    after: tuple[int, ...]  # shape of the tensor coming out
+
+
+@dataclass
+class AttentionTrace:
+    """Every intermediate tensor of one forward pass, one field per lesson step.
+
+    Pass an empty ``AttentionTrace()`` to ``MultiHeadAttention.forward(x, trace=...)``;
+    the fields are filled with detached tensors. Shapes are given beside each field.
+    """
+
+    x: torch.Tensor | None = None  # (B, T, C_in) the input
+    queries: torch.Tensor | None = None  # (B, T, C) Q before the split
+    keys: torch.Tensor | None = None  # (B, T, C)
+    values: torch.Tensor | None = None  # (B, T, C)
+    queries_heads: torch.Tensor | None = None  # (B, h, T, d) Q per head
+    keys_heads: torch.Tensor | None = None  # (B, h, T, d)
+    values_heads: torch.Tensor | None = None  # (B, h, T, d)
+    scores: torch.Tensor | None = None  # (B, h, T, T) raw Q Kᵀ
+    scaled_scores: torch.Tensor | None = None  # (B, h, T, T) ÷ √d (or unchanged if scale off)
+    masked_scores: torch.Tensor | None = None  # (B, h, T, T) −inf above the diagonal
+    weights: torch.Tensor | None = None  # (B, h, T, T) softmax, rows sum to 1
+    dropped_weights: torch.Tensor | None = None  # (B, h, T, T) after dropout
+    context_heads: torch.Tensor | None = None  # (B, h, T, d) weights @ V per head
+    context: torch.Tensor | None = None  # (B, T, C) heads merged back
+    output: torch.Tensor | None = None  # (B, T, C_out) after the output projection
+    shape_steps: list[ShapeStep] = field(default_factory=list)
+
+    def tensors(self) -> dict[str, torch.Tensor]:
+        """The recorded tensors by field name, in lesson order (unset fields left out)."""
+        return {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if isinstance(getattr(self, f.name), torch.Tensor)
+        }
+
+
+def _step(trace: AttentionTrace, name: str, code: str, before: torch.Tensor, after: torch.Tensor) -> None:
+    trace.shape_steps.append(ShapeStep(name, code, tuple(before.shape), tuple(after.shape)))
+
+
+class MultiHeadAttention(nn.Module):
+    """Causal multi-head self-attention with the book's constructor and submodule names.
+
+    A ``state_dict`` saved from the book's ``MultiHeadAttention`` loads unchanged:
+    ``query_layer``, ``key_layer``, ``value_layer``, ``output_layer``, ``dropout`` and the
+    ``mask`` buffer (1 above the diagonal, shape context_length × context_length).
+
+    ``scale=False`` skips the division by √head_dim, so a learner can watch the softmax
+    saturate; it is not part of the state.
+    """
+
+    def __init__(
+        self,
+        input_dim: int,
+        output_dim: int,
+        context_length: int,
+        dropout: float,
+        num_heads: int,
+        qkv_bias: bool = False,
+        *,
+        scale: bool = True,
+    ) -> None:
+        super().__init__()
+        if num_heads < 1:
+            raise InputError("heads_too_few", num_heads=num_heads)
+        for name, value in (("input_dim", input_dim), ("output_dim", output_dim)):
+            if value < 1:
+                raise InputError("dim_too_small", name=name, value=value)
+        if context_length < 1:
+            raise InputError("context_too_small", context_length=context_length)
+        if output_dim % num_heads != 0:
+            raise InputError("heads_not_divisor", output_dim=output_dim, num_heads=num_heads)
+        if not 0.0 <= dropout < 1.0:
+            raise InputError("dropout_range", dropout=dropout)
+
+        self.input_dim = input_dim
+        self.output_dim = output_dim
+        self.context_length = context_length
+        self.num_heads = num_heads
+        self.head_dim = output_dim // num_heads
+        self.scale = scale
+
+        self.query_layer = nn.Linear(input_dim, output_dim, bias=qkv_bias)
+        self.key_layer = nn.Linear(input_dim, output_dim, bias=qkv_bias)
+        self.value_layer = nn.Linear(input_dim, output_dim, bias=qkv_bias)
+        self.output_layer = nn.Linear(output_dim, output_dim)
+        self.dropout = nn.Dropout(dropout)
+        # 1 marks a future position a query may not look at.
+        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1))
+
+    def forward(self, x: torch.Tensor, trace: AttentionTrace | None = None) -> torch.Tensor:
+        """x: (B, T, input_dim) -> (B, T, output_dim). Fills ``trace`` when one is given."""
+        if x.dim() != 3:
+            raise InputError("input_rank", ndim=x.dim(), shape=tuple(x.shape))
+        B, T, width = x.shape
+        if width != self.input_dim:
+            raise InputError("input_width", input_dim=self.input_dim, width=width, shape=tuple(x.shape))
+        if T > self.context_length:
+            raise InputError("sequence_too_long", tokens=T, context_length=self.context_length)
+        h, d, C = self.num_heads, self.head_dim, self.output_dim
+
+        queries = self.query_layer(x)  # (B, T, C)
+        keys = self.key_layer(x)  # (B, T, C)
+        values = self.value_layer(x)  # (B, T, C)
+
+        queries_split = queries.view(B, T, h, d)  # (B, T, h, d)
+        queries_heads = queries_split.transpose(1, 2)  # (B, h, T, d)
+        keys_heads = keys.view(B, T, h, d).transpose(1, 2)  # (B, h, T, d)
+        values_heads = values.view(B, T, h, d).transpose(1, 2)  # (B, h, T, d)
+
+        scores = queries_heads @ keys_heads.transpose(-2, -1)  # (B, h, T, T)
+        scaled_scores = scores / math.sqrt(d) if self.scale else scores
+        future = self.mask.bool()[:T, :T]
+        masked_scores = scaled_scores.masked_fill(future, float("-inf"))  # (B, h, T, T)
+        weights = torch.softmax(masked_scores, dim=-1)  # (B, h, T, T)
+        dropped_weights = self.dropout(weights)
+
+        context_heads = dropped_weights @ values_heads  # (B, h, T, d)
+        context_tokens = context_heads.transpose(1, 2)  # (B, T, h, d)
+        context = context_tokens.contiguous().view(B, T, C)  # (B, T, C)
+        output = self.output_layer(context)  # (B, T, C)
+
+        if trace is not None:
+            trace.shape_steps.clear()
+            _step(trace, "project Q, K, V", "query_layer(x)", x, queries)
+            _step(trace, "split heads", ".view(B, T, h, d)", queries, queries_split)
+            _step(trace, "heads first", ".transpose(1, 2)", queries_split, queries_heads)
+            _step(trace, "scores", "queries @ keys.transpose(-2, -1)", queries_heads, scores)
+            _step(trace, "scale", "/ math.sqrt(d)" if self.scale else "(no scaling)", scores, scaled_scores)
+            _step(trace, "causal mask", ".masked_fill(mask, -inf)", scaled_scores, masked_scores)
+            _step(trace, "softmax", "torch.softmax(dim=-1)", masked_scores, weights)
+            _step(trace, "dropout", "dropout(weights)", weights, dropped_weights)
+            _step(trace, "context", "weights @ values", dropped_weights, context_heads)
+            _step(trace, "tokens first", ".transpose(1, 2)", context_heads, context_tokens)
+            _step(trace, "merge heads", ".contiguous().view(B, T, C)", context_tokens, context)
+            _step(trace, "output projection", "output_layer(context)", context, output)
+            trace.x = x.detach()
+            trace.queries = queries.detach()
+            trace.keys = keys.detach()
+            trace.values = values.detach()
+            trace.queries_heads = queries_heads.detach()
+            trace.keys_heads = keys_heads.detach()
+            trace.values_heads = values_heads.detach()
+            trace.scores = scores.detach()
+            trace.scaled_scores = scaled_scores.detach()
+            trace.masked_scores = masked_scores.detach()
+            trace.weights = weights.detach()
+            trace.dropped_weights = dropped_weights.detach()
+            trace.context_heads = context_heads.detach()
+            trace.context = context.detach()
+            trace.output = output.detach()
+        return output

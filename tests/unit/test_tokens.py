@@ -1,0 +1,64 @@
+"""Tokenizers and display labels: every token visible, every position kept."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpt_core import InputError, char_tokens, display_label, display_labels, tokenize, word_tokens
+
+
+def test_book_example_is_six_character_tokens():
+    assert char_tokens("动手学大模型") == ["动", "手", "学", "大", "模", "型"]
+
+
+def test_char_tokens_are_nfc_normalized():
+    decomposed = "cafe\u0301"
+    assert char_tokens(decomposed) == ["c", "a", "f", "é"]
+
+
+def test_repeated_tokens_stay_separate_positions():
+    assert char_tokens("aaa") == ["a", "a", "a"]
+    assert display_labels(["a", "a"]) == ["a", "a"]
+
+
+def test_word_tokens_split_words_punctuation_and_cjk_characters():
+    assert word_tokens("Hello, world!") == ["Hello", ",", "world", "!"]
+    assert word_tokens("动手学 大模型") == ["动", "手", "学", "大", "模", "型"]
+    assert word_tokens("  \n\t ") == []
+
+
+def test_unknown_tokenizer_is_a_readable_error():
+    with pytest.raises(InputError, match="tokenizer must be one of"):
+        tokenize("abc", "bpe")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("token", "label"),
+    [
+        (" ", "␣"),
+        ("\n", "⏎"),
+        ("\t", "⇥"),
+        ("\r", "␍"),
+        ("\u200d", "U+200D"),  # zero-width joiner
+        ("\u200b", "U+200B"),  # zero-width space
+        ("\u202e", "U+202E"),  # right-to-left override
+        ("\u2066", "U+2066"),  # left-to-right isolate
+        ("\x00", "U+0000"),
+        ("\x1b", "U+001B"),
+        ("\u00a0", "U+00A0"),  # no-break space
+        ("\u0301", "◌\u0301"),  # lone combining mark
+        ("", "∅"),
+        ("a", "a"),
+        ("😀", "😀"),
+        ("م", "م"),
+    ],
+)
+def test_invisible_and_control_characters_get_visible_labels(token, label):
+    assert display_label(token) == label
+
+
+def test_every_label_of_a_hostile_text_is_visible():
+    text = "a\u200b\u202e\x07 \n<b>x</b>😀\u0301"
+    for label in display_labels(char_tokens(text)):
+        assert label.strip() == label and label != ""
+        assert not any(ord(c) < 32 for c in label)
