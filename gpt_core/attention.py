@@ -52,11 +52,7 @@ class AttentionTrace:
 
     def tensors(self) -> dict[str, torch.Tensor]:
         """The recorded tensors by field name, in lesson order (unset fields left out)."""
-        return {
-            f.name: getattr(self, f.name)
-            for f in fields(self)
-            if isinstance(getattr(self, f.name), torch.Tensor)
-        }
+        return {f.name: getattr(self, f.name) for f in fields(self) if isinstance(getattr(self, f.name), torch.Tensor)}
 
 
 def _step(trace: AttentionTrace, name: str, code: str, before: torch.Tensor, after: torch.Tensor) -> None:

@@ -23,8 +23,7 @@ MESSAGES: dict[str, str] = {
         "Got {ndim} dimensions with shape {shape}."
     ),
     "input_width": (
-        "Each token vector must have input_dim = {input_dim} numbers, "
-        "but the input has {width} (shape {shape})."
+        "Each token vector must have input_dim = {input_dim} numbers, but the input has {width} (shape {shape})."
     ),
     "sequence_too_long": (
         "The sequence has {tokens} tokens but this attention layer was built for at most "

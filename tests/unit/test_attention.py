@@ -133,7 +133,7 @@ def test_recorded_shapes_equal_the_shapes_of_the_recorded_tensors():
     assert steps["merge heads"].code == ".contiguous().view(B, T, C)"
     assert steps["merge heads"].after == tuple(trace.context.shape) == (B, T, C)
     assert steps["output projection"].after == tuple(trace.output.shape)
-    for before, after in zip(trace.shape_steps, trace.shape_steps[1:]):
+    for before, after in zip(trace.shape_steps, trace.shape_steps[1:], strict=False):
         assert before.after == after.before, f"{before.name} -> {after.name}"
 
 
@@ -167,8 +167,12 @@ def test_book_state_dict_names_load_unchanged():
     module = MultiHeadAttention(8, 8, 6, 0.1, 2, qkv_bias=False)
     names = set(module.state_dict())
     assert names == {
-        "query_layer.weight", "key_layer.weight", "value_layer.weight",
-        "output_layer.weight", "output_layer.bias", "mask",
+        "query_layer.weight",
+        "key_layer.weight",
+        "value_layer.weight",
+        "output_layer.weight",
+        "output_layer.bias",
+        "mask",
     }
     assert module.mask.shape == (6, 6)
     assert torch.equal(module.mask, torch.triu(torch.ones(6, 6), diagonal=1))

@@ -35,6 +35,7 @@ def test_gpt_core_sources_never_print():
 
 def test_importing_gpt_core_loads_no_ui_module():
     code = "import sys, gpt_core; print(sorted(m for m in {'streamlit','plotly'} if m in sys.modules))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         cwd=CORE.parent).stdout.strip()
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=CORE.parent
+    ).stdout.strip()
     assert out == "[]"

@@ -79,8 +79,16 @@ def test_an_invisible_character_alone_is_a_visible_token():
 
 @pytest.mark.parametrize(
     "kwargs",
-    [dict(heads=0), dict(heads=17), dict(head_dim=0), dict(head_dim=65), dict(seed=-1),
-     dict(input_dim=0), dict(tokenizer="bpe"), dict(dropout=1.0)],
+    [
+        dict(heads=0),
+        dict(heads=17),
+        dict(head_dim=0),
+        dict(head_dim=65),
+        dict(seed=-1),
+        dict(input_dim=0),
+        dict(tokenizer="bpe"),
+        dict(dropout=1.0),
+    ],
 )
 def test_config_validates_itself(kwargs):
     with pytest.raises(InputError):

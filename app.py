@@ -1,0 +1,14 @@
+"""Landing page: the app's name, what it does, and the way to every page."""
+
+import streamlit as st
+
+from ui.shell import PAGES, setup_page
+from ui.strings import t
+
+lang = setup_page("home")
+st.title(t("app.name", lang))
+st.write(t("app.tagline", lang))
+for page in PAGES[1:]:
+    with st.container(border=True):
+        st.page_link(page.path, label=t("page." + page.key, lang), icon=page.icon)
+        st.caption(t(f"page.{page.key}.blurb", lang))

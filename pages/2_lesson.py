@@ -1,0 +1,5 @@
+"""lesson page (being built)."""
+
+from ui.shell import coming_soon
+
+coming_soon("lesson")

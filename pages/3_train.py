@@ -1,0 +1,5 @@
+"""train page (being built)."""
+
+from ui.shell import coming_soon
+
+coming_soon("train")

@@ -1,0 +1,69 @@
+"""Real-browser fixtures: Debian's Chromium driven by Playwright against `streamlit run`.
+
+Browser tests skip with a reason when no Chromium is found, unless REQUIRE_BROWSER=1,
+where they fail instead.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+from tests.browser.server import CHROMIUM_ARGS, VIEWPORT, Server, chromium_path, start_server, stop_server
+
+
+def _need_browser() -> str:
+    path = chromium_path()
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        path = None
+    if path is None:
+        reason = "no Chromium (apt-get install chromium) or no playwright package"
+        if os.environ.get("REQUIRE_BROWSER") == "1":
+            pytest.fail(f"REQUIRE_BROWSER=1 but {reason}")
+        pytest.skip(reason)
+    return path
+
+
+@pytest.fixture(scope="session")
+def chromium_executable() -> str:
+    return _need_browser()
+
+
+@pytest.fixture(scope="session")
+def playwright_browser(chromium_executable):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium_executable, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="session")
+def shared_server(chromium_executable) -> Iterator[Server]:
+    """One server for the tests that don't need a fresh one."""
+    server = start_server("shared")
+    yield server
+    stop_server(server)
+
+
+@pytest.fixture
+def fresh_server(chromium_executable) -> Iterator[Server]:
+    """A server nobody has asked anything yet: the first request is the test's."""
+    server = start_server("fresh")
+    yield server
+    stop_server(server)
+
+
+@pytest.fixture
+def browser_page(playwright_browser):
+    context = playwright_browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    page.console_errors = []  # type: ignore[attr-defined]
+    page.on("pageerror", lambda error: page.console_errors.append(str(error)))
+    yield page
+    context.close()

@@ -1,0 +1,41 @@
+"""The string table: every UI string in every language, every core error translatable."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+
+from gpt_core import InputError
+from gpt_core.errors import MESSAGES
+from ui.strings import LANGUAGES, STRINGS, error_text, t
+
+
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+@pytest.mark.parametrize("key", [k for k in STRINGS if not k.startswith("error.")])
+def test_every_ui_string_exists_in_every_language_with_the_same_placeholders(key):
+    entry = STRINGS[key]
+    assert set(entry) == set(LANGUAGES), key
+    assert len({frozenset(_fields(text)) for text in entry.values()}) == 1, key
+
+
+@pytest.mark.parametrize("code", sorted(MESSAGES))
+def test_every_core_error_has_a_translation_with_the_same_placeholders(code):
+    entry = STRINGS[f"error.{code}"]
+    for lang in LANGUAGES:
+        if lang != "en":
+            assert _fields(entry[lang]) == _fields(MESSAGES[code]), (code, lang)
+
+
+def test_error_text_translates_and_falls_back_to_english():
+    error = InputError("out_of_range", name="heads", low=1, high=16, value=40)
+    assert error_text(error, "en") == str(error)
+    assert "heads" in error_text(error, "zh") and "之间" in error_text(error, "zh")
+    assert error_text(RuntimeError("plain"), "zh") == "plain"
+
+
+def test_t_formats_params():
+    assert t("app.name", "zh") == STRINGS["app.name"]["zh"]

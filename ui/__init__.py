@@ -1,0 +1,1 @@
+"""The Streamlit layer: strings, page shell and URL state. Pages stay thin."""
