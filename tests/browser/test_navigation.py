@@ -9,7 +9,7 @@ from ui.shell import PAGES
 from ui.strings import t
 
 
-@pytest.mark.parametrize("page_key", ["playground", "lesson"])
+@pytest.mark.parametrize("page_key", [page.key for page in PAGES[1:]])
 def test_deep_link_as_first_request_to_a_fresh_server_shows_the_page_and_navigation(
     fresh_server, browser_page, page_key
 ):
