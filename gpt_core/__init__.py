@@ -3,6 +3,7 @@
 Never imports streamlit or plotly and never prints: the app and notebooks read its values.
 """
 
+from .analysis import SoftmaxSteps, head_statistics, softmax_steps
 from .attention import AttentionTrace, MultiHeadAttention, ShapeStep
 from .errors import InputError
 from .playground import (
@@ -16,7 +17,15 @@ from .playground import (
     embed,
     trace_attention,
 )
-from .tokens import TOKENIZERS, char_tokens, display_label, display_labels, tokenize, word_tokens
+from .tokens import (
+    TOKENIZERS,
+    char_tokens,
+    display_label,
+    display_labels,
+    tokenize,
+    truncate_text,
+    word_tokens,
+)
 
 __all__ = [
     "MAX_HEADS",
@@ -30,12 +39,16 @@ __all__ = [
     "PlaygroundConfig",
     "PlaygroundTrace",
     "ShapeStep",
+    "SoftmaxSteps",
     "build_attention",
     "char_tokens",
     "display_label",
     "display_labels",
     "embed",
+    "head_statistics",
+    "softmax_steps",
     "tokenize",
+    "truncate_text",
     "trace_attention",
     "word_tokens",
 ]

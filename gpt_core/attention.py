@@ -23,6 +23,7 @@ class ShapeStep:
     code: str  # the operation as code, e.g. ".view(B, T, h, d)"
     before: tuple[int, ...]  # shape of the tensor going in
     after: tuple[int, ...]  # shape of the tensor coming out
+    letters: str  # what each dimension of ``after`` is, e.g. "B T h d"
 
 
 @dataclass
@@ -55,8 +56,8 @@ class AttentionTrace:
         return {f.name: getattr(self, f.name) for f in fields(self) if isinstance(getattr(self, f.name), torch.Tensor)}
 
 
-def _step(trace: AttentionTrace, name: str, code: str, before: torch.Tensor, after: torch.Tensor) -> None:
-    trace.shape_steps.append(ShapeStep(name, code, tuple(before.shape), tuple(after.shape)))
+def _step(trace: AttentionTrace, name: str, code: str, before: torch.Tensor, after: torch.Tensor, letters: str) -> None:
+    trace.shape_steps.append(ShapeStep(name, code, tuple(before.shape), tuple(after.shape), letters))
 
 
 class MultiHeadAttention(nn.Module):
@@ -143,18 +144,18 @@ class MultiHeadAttention(nn.Module):
 
         if trace is not None:
             trace.shape_steps.clear()
-            _step(trace, "project Q, K, V", "query_layer(x)", x, queries)
-            _step(trace, "split heads", ".view(B, T, h, d)", queries, queries_split)
-            _step(trace, "heads first", ".transpose(1, 2)", queries_split, queries_heads)
-            _step(trace, "scores", "queries @ keys.transpose(-2, -1)", queries_heads, scores)
-            _step(trace, "scale", "/ math.sqrt(d)" if self.scale else "(no scaling)", scores, scaled_scores)
-            _step(trace, "causal mask", ".masked_fill(mask, -inf)", scaled_scores, masked_scores)
-            _step(trace, "softmax", "torch.softmax(dim=-1)", masked_scores, weights)
-            _step(trace, "dropout", "dropout(weights)", weights, dropped_weights)
-            _step(trace, "context", "weights @ values", dropped_weights, context_heads)
-            _step(trace, "tokens first", ".transpose(1, 2)", context_heads, context_tokens)
-            _step(trace, "merge heads", ".contiguous().view(B, T, C)", context_tokens, context)
-            _step(trace, "output projection", "output_layer(context)", context, output)
+            _step(trace, "project Q, K, V", "query_layer(x)", x, queries, "B T C")
+            _step(trace, "split heads", ".view(B, T, h, d)", queries, queries_split, "B T h d")
+            _step(trace, "heads first", ".transpose(1, 2)", queries_split, queries_heads, "B h T d")
+            _step(trace, "scores", "queries @ keys.transpose(-2, -1)", queries_heads, scores, "B h T T")
+            _step(trace, "scale", "/ math.sqrt(d)" if self.scale else "(no scaling)", scores, scaled_scores, "B h T T")
+            _step(trace, "causal mask", ".masked_fill(mask, -inf)", scaled_scores, masked_scores, "B h T T")
+            _step(trace, "softmax", "torch.softmax(dim=-1)", masked_scores, weights, "B h T T")
+            _step(trace, "dropout", "dropout(weights)", weights, dropped_weights, "B h T T")
+            _step(trace, "context", "weights @ values", dropped_weights, context_heads, "B h T d")
+            _step(trace, "tokens first", ".transpose(1, 2)", context_heads, context_tokens, "B T h d")
+            _step(trace, "merge heads", ".contiguous().view(B, T, C)", context_tokens, context, "B T C")
+            _step(trace, "output projection", "output_layer(context)", context, output, "B T C_out")
             trace.x = x.detach()
             trace.queries = queries.detach()
             trace.keys = keys.detach()

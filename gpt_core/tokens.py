@@ -54,6 +54,20 @@ def tokenize(text: str, tokenizer: Tokenizer = "char") -> list[str]:
     raise InputError("unknown_choice", name="tokenizer", choices=list(TOKENIZERS), value=tokenizer)
 
 
+def truncate_text(text: str, tokenizer: Tokenizer, max_tokens: int) -> str:
+    """The start of ``text`` (normalized) that holds its first ``max_tokens`` tokens.
+
+    ``tokenize(truncate_text(text, tok, n), tok) == tokenize(text, tok)[:n]``.
+    """
+    text = normalize(text)
+    if tokenizer == "char":
+        return text[:max_tokens]
+    matches = list(_WORD_PATTERN.finditer(text))
+    if len(matches) <= max_tokens:
+        return text
+    return text[: matches[max_tokens - 1].end()]
+
+
 def _char_label(char: str, alone: bool) -> str:
     if char in _STAND_INS:
         return _STAND_INS[char]

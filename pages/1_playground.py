@@ -1,5 +1,5 @@
-"""playground page (being built)."""
+"""Attention playground: every stage of every head, the shapes, and a link that reproduces it."""
 
-from ui.shell import coming_soon
+from ui.playground import render
 
-coming_soon("playground")
+render()

@@ -19,14 +19,18 @@ from tests.browser.server import CHROMIUM_ARGS, chromium_path, start_server, sto
 DEFAULT_PATH = "/playground"
 DEFAULT_OUTPUT = ROOT / "docs" / "screenshot.png"
 SCREENSHOT_VIEWPORT = {"width": 1400, "height": 1100}
+TALL_VIEWPORT = {"width": 1400, "height": 3200}  # --full: the page scrolls inside, so grow the window
 CHART_SELECTOR = ".js-plotly-plot .heatmaplayer"
+SETTLE_MS = 1500  # let Plotly finish its layout before the picture
+FULL_PAGE = "--full" in sys.argv
 
 
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
-    url_path = sys.argv[1] if len(sys.argv) > 1 else DEFAULT_PATH
-    output = Path(sys.argv[2]) if len(sys.argv) > 2 else DEFAULT_OUTPUT
+    args = [a for a in sys.argv[1:] if a != "--full"]
+    url_path = args[0] if args else DEFAULT_PATH
+    output = Path(args[1]) if len(args) > 1 else DEFAULT_OUTPUT
     executable = chromium_path()
     if executable is None:
         sys.exit("No Chromium found: apt-get install chromium")
@@ -34,12 +38,13 @@ def main() -> None:
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-            page = browser.new_page(viewport=SCREENSHOT_VIEWPORT)
+            page = browser.new_page(viewport=TALL_VIEWPORT if FULL_PAGE else SCREENSHOT_VIEWPORT)
             page.goto(server.url + url_path)
             wait_for_app(page)
             if page.locator(CHART_SELECTOR).count() or "playground" in url_path:
                 page.wait_for_selector(CHART_SELECTOR, timeout=60_000)
             output.parent.mkdir(parents=True, exist_ok=True)
+            page.wait_for_timeout(SETTLE_MS)
             page.screenshot(path=str(output))
             browser.close()
     finally:

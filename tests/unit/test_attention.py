@@ -137,6 +137,21 @@ def test_recorded_shapes_equal_the_shapes_of_the_recorded_tensors():
         assert before.after == after.before, f"{before.name} -> {after.name}"
 
 
+@pytest.mark.parametrize(("heads", "width", "T"), [(4, 16, 4), (2, 16, 8), (8, 8, 1)])
+def test_shape_letters_name_each_dimension_consistently(heads, width, T):
+    """T = d or h = T must not confuse the letters: each letter always has one value."""
+    module = MultiHeadAttention(width, width, 10, 0.0, heads)
+    trace = AttentionTrace()
+    module(torch.zeros(1, T, width), trace=trace)
+    values = {}
+    for step in trace.shape_steps:
+        letters = step.letters.split()
+        assert len(letters) == len(step.after), step
+        for letter, size in zip(letters, step.after, strict=True):
+            assert values.setdefault(letter, size) == size, (step.name, letter)
+    assert values == {"B": 1, "T": T, "C": width, "h": heads, "d": width // heads, "C_out": width}
+
+
 def test_trace_tensors_are_detached_and_in_lesson_order():
     module, x = make(torch.float32)
     x.requires_grad_(True)

@@ -1,0 +1,23 @@
+"""Token labels made safe for Plotly, which parses <b>, <a href>, <span style> in labels."""
+
+from __future__ import annotations
+
+import html
+
+MAX_LABEL_CHARS = 12  # longer word tokens are shortened on the axes (hover keeps position)
+POSITION_SEPARATOR = " · "
+
+
+def plotly_safe(text: str) -> str:
+    """Escape ``text`` so Plotly shows it literally (it renders entities back to characters)."""
+    return html.escape(text, quote=True)
+
+
+def shorten(label: str, limit: int = MAX_LABEL_CHARS) -> str:
+    return label if len(label) <= limit else label[: limit - 1] + "…"
+
+
+def axis_labels(labels: list[str]) -> list[str]:
+    """Unique, escaped axis categories: ``"3 · a"``. The position keeps repeated tokens apart
+    (a category axis would merge two "a"s into one row)."""
+    return [f"{position}{POSITION_SEPARATOR}{plotly_safe(shorten(label))}" for position, label in enumerate(labels)]

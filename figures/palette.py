@@ -1,0 +1,21 @@
+"""Colours: one per head (the same everywhere it appears), and the stage colour scales."""
+
+from __future__ import annotations
+
+# 16 distinguishable colours (Plotly's D3 and Dark24 families), one per head.
+HEAD_COLORS: tuple[str, ...] = (
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf",
+    "#bcbd22", "#7f7f7f", "#2e91e5", "#fd3216", "#1ca71c", "#6a76fc", "#b68100", "#750d86",
+)  # fmt: skip
+
+# Scores are signed: a diverging scale with white at 0. Weights are in [0, 1]: white to blue.
+SCORE_COLORSCALE = "RdBu_r"
+WEIGHT_COLORSCALE = "Blues"
+# −∞ cells sit outside both scales: a dark slate no scale contains.
+MASKED_COLOR = "#36454f"
+HIGHLIGHT_COLOR = "#ffbf00"  # the selected cell, in every stage
+
+
+def head_color(head: int) -> str:
+    """The colour of head ``head`` (0-based)."""
+    return HEAD_COLORS[head % len(HEAD_COLORS)]

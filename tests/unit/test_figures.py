@@ -1,0 +1,183 @@
+"""Figure builders: names, masked cells, shapes, escaping, colours, payload size."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from figures import (
+    MASKED_COLOR,
+    STAGES,
+    axis_labels,
+    channel_map_figure,
+    head_color,
+    head_detail_figure,
+    heads_overview_figure,
+    shape_trace_code,
+)
+from gpt_core import PlaygroundConfig, trace_attention
+from tests.chart_data import decode, traces_by_name
+
+TEXT = "to be or not"
+
+
+@pytest.fixture(scope="module")
+def result():
+    return trace_attention(TEXT, PlaygroundConfig(heads=3, head_dim=4, seed=1))
+
+
+def _stages(result, head):
+    return {stage: getattr(result.trace, stage)[0, head].numpy() for stage in STAGES}
+
+
+def _spec(figure) -> dict:
+    return json.loads(figure.to_json())
+
+
+def test_detail_trace_names_say_stage_and_head(result):
+    spec = _spec(head_detail_figure(_stages(result, 1), result.labels, 1))
+    names = set(traces_by_name(spec))
+    for expected in ["raw scores QKᵀ · head 2", "scaled ÷ √d · head 2", "softmax weights · head 2"]:
+        assert expected in names
+    assert "masked (−∞ above the diagonal) · head 2" in names
+    assert "−∞ cells · head 2" in names
+
+
+def test_masked_cells_are_gaps_in_the_values_and_filled_in_the_minus_infinity_layer(result):
+    spec = _spec(head_detail_figure(_stages(result, 0), result.labels, 0))
+    traces = traces_by_name(spec)
+    T = len(result.labels)
+    future = np.triu(np.ones((T, T), dtype=bool), 1)
+    values = decode(traces["masked (−∞ above the diagonal) · head 1"]["z"]).reshape(T, T)
+    layer = decode(traces["−∞ cells · head 1"]["z"]).reshape(T, T)
+    assert np.isnan(values[future]).all() and np.isfinite(values[~future]).all()
+    assert np.isfinite(layer[future]).all() and np.isnan(layer[~future]).all()
+    assert traces["−∞ cells · head 1"]["colorscale"][0][1] == MASKED_COLOR
+    assert "−∞" in traces["−∞ cells · head 1"]["hovertemplate"]
+    weights = decode(traces["softmax weights · head 1"]["z"]).reshape(T, T)
+    assert (weights[future] == 0).all(), "masked weights read 0"
+    np.testing.assert_allclose(weights.sum(1), 1.0, atol=1e-6)
+    legend = [trace for trace in spec["data"] if trace.get("showlegend")]
+    assert [trace["name"] for trace in legend] == ["−∞ (masked future)"]
+    assert legend[0]["marker"]["color"] == MASKED_COLOR
+
+
+def test_values_travel_as_float32_typed_arrays(result):
+    spec = _spec(head_detail_figure(_stages(result, 0), result.labels, 0))
+    heatmaps = [trace for trace in spec["data"] if trace["type"] == "heatmap"]
+    assert all(trace["z"]["dtype"] == "f4" for trace in heatmaps)
+
+
+def test_the_values_are_the_traced_numbers(result):
+    spec = _spec(heads_overview_figure(result.trace.scores[0].numpy(), result.labels, "scores"))
+    traces = traces_by_name(spec)
+    T = len(result.labels)
+    for head in range(3):
+        shown = decode(traces[f"raw scores QKᵀ · head {head + 1}"]["z"]).reshape(T, T)
+        np.testing.assert_array_equal(shown, result.trace.scores[0, head].numpy())
+
+
+def test_hover_names_query_key_and_value(result):
+    spec = _spec(head_detail_figure(_stages(result, 0), result.labels, 0))
+    template = traces_by_name(spec)["softmax weights · head 1"]["hovertemplate"]
+    assert "query %{y}" in template and "key %{x}" in template and "%{z" in template
+
+
+def test_repeated_tokens_keep_their_own_rows():
+    labels = ["a", "a", "b", "a"]
+    categories = axis_labels(labels)
+    assert len(set(categories)) == 4
+    assert categories[0] == "0 · a" and categories[3] == "3 · a"
+
+
+def test_labels_are_escaped_for_plotly():
+    text = '<b>x</b><a href="http://e.x">y</a><span style="color:red">z</span>'
+    result = trace_attention(text, PlaygroundConfig(heads=1, head_dim=2, tokenizer="word"))
+    spec = _spec(head_detail_figure(_stages(result, 0), result.labels, 0))
+    serialized = json.dumps(spec["data"])
+    for tag in ("<b>", "<a ", "<span", "href="):
+        assert tag not in serialized.replace("<br>", "").replace("<extra>", "").replace("</extra>", "")
+    assert "&lt;" in serialized
+
+
+def test_long_word_labels_are_shortened_on_the_axes():
+    assert axis_labels(["supercalifragilistic"])[0] == "0 · supercalifr…"
+
+
+def test_highlighted_cell_is_outlined_in_every_stage(result):
+    figure = head_detail_figure(_stages(result, 0), result.labels, 0, highlight=(5, 2))
+    rects = [shape for shape in figure.layout.shapes if shape.xref != "paper"]
+    assert len(rects) == len(STAGES)
+    assert {(shape.x0, shape.y0) for shape in rects} == {(1.5, 4.5)}
+    assert len({shape.xref for shape in rects}) == len(STAGES), "one per stage panel"
+
+
+def test_detail_rejects_matrices_that_do_not_match_the_tokens(result):
+    with pytest.raises(ValueError, match="expected"):
+        head_detail_figure(_stages(result, 0), result.labels[:-1], 0)
+    with pytest.raises(ValueError, match="expected"):
+        heads_overview_figure(result.trace.weights[0].numpy(), result.labels[:-1], "weights")
+
+
+def test_scale_off_is_said_in_the_title(result):
+    figure = head_detail_figure(_stages(result, 0), result.labels, 0, scaled=False)
+    assert "not scaled" in " ".join(a.text for a in figure.layout.annotations)
+
+
+def test_overview_has_one_panel_per_head_in_its_colour_with_the_focus_bold(result):
+    figure = heads_overview_figure(result.trace.weights[0].numpy(), result.labels, "weights", focus=1)
+    names = [trace.name for trace in figure.data if trace.type == "heatmap"]
+    assert names == [f"softmax weights · head {n}" for n in (1, 2, 3)]
+    borders = [shape for shape in figure.layout.shapes if shape.xref == "paper"]
+    assert [shape.line.color for shape in borders] == [head_color(n) for n in range(3)]
+    assert [shape.line.width for shape in borders] == [1.5, 5, 1.5]
+    titles = [a for a in figure.layout.annotations if "head" in a.text]
+    assert [a.font.color for a in titles] == [head_color(n) for n in range(3)]
+
+
+def test_overview_scores_share_one_colour_range_centred_on_zero(result):
+    figure = heads_overview_figure(result.trace.scores[0].numpy(), result.labels, "scores")
+    ranges = {(trace.zmin, trace.zmax) for trace in figure.data if trace.type == "heatmap"}
+    assert len(ranges) == 1
+    low, high = ranges.pop()
+    assert low == -high and high == pytest.approx(float(np.abs(result.trace.scores.numpy()).max()), rel=1e-6)
+
+
+def test_detail_title_is_in_the_head_colour(result):
+    figure = head_detail_figure(_stages(result, 2), result.labels, 2)
+    assert figure.layout.title.font.color == head_color(2)
+
+
+def test_channel_map_gives_each_head_its_channels_in_its_colour():
+    figure = channel_map_figure(heads=4, head_dim=8)
+    assert [trace.name for trace in figure.data] == [
+        "head 1: channels 0–7", "head 2: channels 8–15", "head 3: channels 16–23", "head 4: channels 24–31",
+    ]  # fmt: skip
+    assert [trace.base[0] for trace in figure.data] == [0, 8, 16, 24]
+    assert [trace.marker.color for trace in figure.data] == [head_color(n) for n in range(4)]
+    assert "C = 32" in figure.layout.title.text
+
+
+def test_chinese_figure_text(result):
+    figure = head_detail_figure(_stages(result, 0), result.labels, 0, lang="zh")
+    assert "softmax 权重 · 头 1" in [trace.name for trace in figure.data]
+
+
+def test_shape_trace_code_lists_every_step_with_real_numbers(result):
+    code = shape_trace_code(result.trace.shape_steps, tuple(result.trace.x.shape))
+    T = len(result.tokens)
+    assert f"# (1, {T}, 3, 4)" in code and "(B, T, h, d)" in code
+    assert f"# (1, 3, {T}, 4)" in code and "(B, h, T, d)" in code
+    assert f"# (1, 3, {T}, {T})" in code
+    assert ".contiguous().view(B, T, C)" in code
+    assert len(code.splitlines()) == len(result.trace.shape_steps) + 1
+
+
+def test_page_payload_at_t64_h8_d8_is_under_700_kb():
+    result = trace_attention("x" * 64, PlaygroundConfig(heads=8, head_dim=8))
+    overview = heads_overview_figure(result.trace.weights[0].numpy(), result.labels, "weights")
+    detail = head_detail_figure(_stages(result, 0), result.labels, 0)
+    total = len(overview.to_json()) + len(detail.to_json()) + len(channel_map_figure(8, 8).to_json())
+    assert total <= 700_000, total

@@ -1,0 +1,64 @@
+"""URL parameters of the playground: every control in, every control out, bad values noted."""
+
+from __future__ import annotations
+
+import pytest
+
+from ui.playground_state import BOOK_EXAMPLE, MAX_TEXT_CHARS, PARAMS, defaults, parse_query, to_query
+
+
+def test_no_parameters_give_the_defaults_and_no_notes():
+    values, notes = parse_query({})
+    assert values == defaults()
+    assert values["text"] == BOOK_EXAMPLE
+    assert notes == []
+
+
+def test_every_control_round_trips_through_the_url():
+    values = defaults() | {
+        "text": "a <b>c</b> 😀", "tok": "word", "heads": 16, "head_dim": 64, "input_dim": 5, "seed": 2**31 - 1,
+        "pos": False, "dropout": 0.35, "mode": "train", "bias": True, "scale": False, "head": 16,
+        "stage": "masked_scores", "row": 3, "col": 2,
+    }  # fmt: skip
+    query = to_query(values)
+    assert set(query) == {param.name for param in PARAMS}
+    parsed, notes = parse_query(query)
+    assert parsed == values and notes == []
+
+
+@pytest.mark.parametrize(
+    ("name", "raw"),
+    [
+        ("heads", "abc"), ("heads", "0"), ("heads", "17"), ("heads", "1.5"), ("heads", ""),
+        ("head_dim", "100000"), ("head_dim", "-3"), ("seed", "99999999999999999999"),
+        ("dropout", "nan"), ("dropout", "0.95"), ("dropout", "inf"), ("pos", "maybe"),
+        ("tok", "bpe"), ("mode", "TRAIN"), ("stage", "<script>"), ("row", "-2"), ("col", "128"),
+        ("text", "x" * (MAX_TEXT_CHARS + 1)),
+    ],
+)  # fmt: skip
+def test_malformed_values_fall_back_to_the_default_with_a_note(name, raw):
+    values, notes = parse_query({name: raw})
+    assert values[name] == defaults()[name]
+    assert len(notes) == 1
+    assert notes[0].name == name and notes[0].reason == "invalid" and notes[0].allowed
+
+
+def test_unknown_keys_are_noted_and_lang_is_left_to_the_shell():
+    values, notes = parse_query({"utm_source": "slides", "lang": "zh"})
+    assert values == defaults()
+    assert [(note.name, note.reason) for note in notes] == [("utm_source", "unknown")]
+
+
+def test_focused_head_beyond_the_heads_falls_back_to_head_one():
+    values, notes = parse_query({"heads": "2", "head": "5"})
+    assert values["heads"] == 2 and values["head"] == 1
+    assert notes[0].name == "head"
+
+
+@pytest.mark.parametrize(("raw", "expected"), [("1", True), ("true", True), ("ON", True), ("0", False), ("no", False)])
+def test_booleans_accept_common_words(raw, expected):
+    assert parse_query({"bias": raw})[0]["bias"] is expected
+
+
+def test_repeated_keys_use_the_last_value():
+    assert parse_query({"heads": ["2", "3"]})[0]["heads"] == 3

@@ -1,0 +1,160 @@
+"""The playground's controls as URL query parameters: parse, validate, write back.
+
+Pure Python (no Streamlit), so every rule is unit-tested. A shared link holds every
+control; opening it reproduces the same numbers. Malformed or out-of-range values fall
+back to the default and produce a note the page shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from figures import STAGES
+from gpt_core import MAX_HEAD_DIM, MAX_HEADS, MAX_INPUT_DIM, MAX_TOKENS, TOKENIZERS
+from gpt_core.playground import MAX_SEED
+
+BOOK_EXAMPLE = "动手学大模型"
+PRESETS: dict[str, str] = {
+    "book": BOOK_EXAMPLE,
+    "english": "The cat sat on the mat because it was tired.",
+    "repeat": "to be or not to be, to be or not to be",
+}
+CUSTOM_PRESET = "custom"
+MAX_TEXT_CHARS = 4000  # the text box's limit; only the first MAX_TOKENS tokens are used
+MAX_DROPOUT = 0.9
+DROPOUT_STEP = 0.05
+MODES = ("eval", "train")
+SHELL_PARAMS = {"lang"}  # read by the page shell, not by the playground
+LAST_ROW = -1  # "row" default: the last query, the one that sees every key
+TRUE_WORDS = {"1", "true", "yes", "on"}
+FALSE_WORDS = {"0", "false", "no", "off"}
+
+
+@dataclass(frozen=True)
+class Param:
+    """One control: its URL key, type, default and allowed values."""
+
+    name: str
+    kind: str  # "int", "float", "bool", "choice" or "text"
+    default: Any
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[str, ...] = ()
+
+    def parse(self, raw: str) -> Any:
+        """The value of ``raw``, or raise ValueError with the allowed range."""
+        if self.kind == "text":
+            if len(raw) > MAX_TEXT_CHARS:
+                raise ValueError("too_long")
+            return raw
+        if self.kind == "choice":
+            if raw not in self.choices:
+                raise ValueError("choice")
+            return raw
+        if self.kind == "bool":
+            word = raw.strip().lower()
+            if word in TRUE_WORDS:
+                return True
+            if word in FALSE_WORDS:
+                return False
+            raise ValueError("bool")
+        if self.kind == "int":
+            value = int(raw.strip())  # ValueError on "abc", "1.5"
+        else:
+            value = float(raw.strip())
+            if value != value:  # NaN
+                raise ValueError("nan")
+            value = round(value, 2)
+        if not self.low <= value <= self.high:
+            raise ValueError("range")
+        return value
+
+    def allowed(self) -> str:
+        """The allowed values, for a note."""
+        if self.kind in ("int", "float"):
+            low = int(self.low) if self.kind == "int" else self.low
+            high = int(self.high) if self.kind == "int" else self.high
+            return f"{low} … {high}"
+        if self.kind == "choice":
+            return ", ".join(self.choices)
+        if self.kind == "bool":
+            return "1, 0"
+        return f"≤ {MAX_TEXT_CHARS}"
+
+    def to_url(self, value: Any) -> str:
+        if self.kind == "bool":
+            return "1" if value else "0"
+        if self.kind == "float":
+            return f"{value:g}"
+        return str(value)
+
+
+PARAMS: tuple[Param, ...] = (
+    Param("text", "text", BOOK_EXAMPLE),
+    Param("tok", "choice", "char", choices=tuple(TOKENIZERS)),
+    Param("heads", "int", 4, 1, MAX_HEADS),
+    Param("head_dim", "int", 8, 1, MAX_HEAD_DIM),
+    Param("input_dim", "int", 0, 0, MAX_INPUT_DIM),  # 0: the same as C
+    Param("seed", "int", 0, 0, MAX_SEED),
+    Param("pos", "bool", True),
+    Param("dropout", "float", 0.0, 0.0, MAX_DROPOUT),
+    Param("mode", "choice", "eval", choices=MODES),
+    Param("bias", "bool", False),
+    Param("scale", "bool", True),
+    Param("head", "int", 1, 1, MAX_HEADS),  # the head shown in detail, 1-based
+    Param("stage", "choice", "weights", choices=STAGES),  # the stage of the overview
+    Param("row", "int", LAST_ROW, LAST_ROW, MAX_TOKENS - 1),  # query row of the calculator
+    Param("col", "int", 0, 0, MAX_TOKENS - 1),  # key column highlighted
+)
+PARAMS_BY_NAME = {param.name: param for param in PARAMS}
+# The controls that decide the numbers; the others only choose what is looked at.
+NUMBER_PARAMS = ("text", "tok", "heads", "head_dim", "input_dim", "seed", "pos", "dropout", "mode", "bias", "scale")
+
+
+@dataclass(frozen=True)
+class Note:
+    """Something in the link that was not used, and why."""
+
+    name: str
+    value: str
+    reason: str  # "invalid" or "unknown"
+    allowed: str = ""
+    default: str = ""
+
+
+def defaults() -> dict[str, Any]:
+    return {param.name: param.default for param in PARAMS}
+
+
+def _first(value: str | list[str]) -> str:
+    if isinstance(value, list):
+        return value[-1] if value else ""
+    return value
+
+
+def parse_query(query: Mapping[str, str | list[str]]) -> tuple[dict[str, Any], list[Note]]:
+    """Values for every control from a query string, and notes about what was not used."""
+    values = defaults()
+    notes: list[Note] = []
+    for name, raw_value in query.items():
+        raw = _first(raw_value)
+        param = PARAMS_BY_NAME.get(name)
+        if param is None:
+            if name not in SHELL_PARAMS:
+                notes.append(Note(name, raw, "unknown"))
+            continue
+        try:
+            values[name] = param.parse(raw)
+        except (ValueError, OverflowError):
+            notes.append(Note(name, raw, "invalid", param.allowed(), param.to_url(param.default)))
+    if values["head"] > values["heads"]:
+        notes.append(Note("head", str(values["head"]), "invalid", f"1 … {values['heads']}", "1"))
+        values["head"] = 1
+    return values, notes
+
+
+def to_query(values: Mapping[str, Any]) -> dict[str, str]:
+    """The query string for ``values``: every control, so a link never depends on defaults."""
+    return {param.name: param.to_url(values[param.name]) for param in PARAMS}
