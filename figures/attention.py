@@ -22,6 +22,8 @@ from .palette import HIGHLIGHT_COLOR, MASKED_COLOR, SCORE_COLORSCALE, WEIGHT_COL
 
 # The four stages of a head, named as the fields of gpt_core.AttentionTrace, in lesson order.
 STAGES: tuple[str, ...] = ("scores", "scaled_scores", "masked_scores", "weights")
+# The detail view may add the weights after dropout (training mode) as a fifth panel.
+DETAIL_STAGES: tuple[str, ...] = (*STAGES, "dropped_weights")
 
 DETAIL_PANEL_PX = 250  # height of one stage in the detail view
 THUMBNAIL_PX = 210  # height of one head in the overview
@@ -188,11 +190,11 @@ def head_detail_figure(
 ) -> go.Figure:
     """All stages of one head side by side.
 
-    stages: stage name -> (T, T) array for this head (the keys of ``STAGES`` that are given,
-    in that order). labels: T display labels. head: 0-based. highlight: (query, key) cell
+    stages: stage name -> (T, T) array for this head (the keys of ``DETAIL_STAGES`` that are
+    given, in that order). labels: T display labels. head: 0-based. highlight: (query, key) cell
     outlined in every stage. scaled: False titles the scaled stage as "not scaled".
     """
-    names = [stage for stage in STAGES if stage in stages]
+    names = [stage for stage in DETAIL_STAGES if stage in stages]
     T = len(labels)
     for stage in names:
         if stages[stage].shape != (T, T):

@@ -20,10 +20,12 @@ def test_deep_link_as_first_request_to_a_fresh_server_shows_the_page_and_navigat
     assert t(f"page.{page_key}") in heading
     sidebar = browser_page.locator("[data-testid='stSidebar']")
     for info in PAGES:
-        assert sidebar.get_by_text(t(f"page.{info.key}"), exact=True).count() == 1, info.key
+        link = sidebar.get_by_text(t(f"page.{info.key}"), exact=True)
+        link.wait_for(timeout=30_000)  # the script may still be drawing
+        assert link.count() == 1, info.key
     assert "1_playground" not in sidebar.inner_text(), "raw file names leaked into the navigation"
     assert exceptions_shown(browser_page) == 0
-    assert browser_page.title().startswith(t(f"page.{page_key}"))
+    browser_page.wait_for_function("title => document.title.startsWith(title)", arg=t(f"page.{page_key}"))
 
 
 def test_landing_page_links_to_every_page(shared_server, browser_page):

@@ -1,0 +1,263 @@
+"""The playground through AppTest: every control, URL parameters in and out, bad input."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from gpt_core import MAX_TOKENS, PlaygroundConfig, trace_attention
+from tests.apptest.conftest import open_page
+from tests.chart_data import decode, traces_by_name
+from ui.playground_state import PRESETS
+
+PAGE = "pages/1_playground.py"
+
+
+def charts(at) -> list[dict]:
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def all_traces(at) -> dict[str, dict]:
+    found: dict[str, dict] = {}
+    for spec in charts(at):
+        found.update(traces_by_name(spec))
+    return found
+
+
+def matrix(at, name: str) -> np.ndarray:
+    trace = all_traces(at)[name]
+    z = decode(trace["z"])
+    T = len(trace["x"])
+    return z.reshape(T, T)
+
+
+def query(at) -> dict[str, str]:
+    return {key: (value[-1] if isinstance(value, list) else value) for key, value in at.query_params.items()}
+
+
+def markdown_text(at) -> str:
+    return "\n".join(element.value for element in at.markdown)
+
+
+@pytest.fixture
+def page():
+    at = open_page(PAGE)
+    assert not at.exception, at.exception
+    return at
+
+
+def test_default_page_shows_the_book_example_with_every_view(page):
+    traces = all_traces(page)
+    assert "softmax weights · head 4" in traces  # overview, 4 heads
+    assert "masked (−∞ above the diagonal) · head 1" in traces  # detail
+    assert "head 1: channels 0–7" in traces  # channel map
+    assert traces["softmax weights · head 1"]["x"][0] == "0 · 动"
+    assert "T = 6 tokens" in markdown_text(page)
+    assert len(page.get("code")) >= 3  # shape trace, link, snippet
+    assert page.dataframe, "softmax calculator and per-head table"
+
+
+def test_page_numbers_equal_gpt_core(page):
+    expected = trace_attention(PRESETS["book"], PlaygroundConfig()).trace
+    np.testing.assert_array_equal(matrix(page, "softmax weights · head 3"), expected.weights[0, 2].numpy())
+    np.testing.assert_array_equal(matrix(page, "raw scores QKᵀ · head 1"), expected.scores[0, 0].numpy())
+
+
+def test_url_holds_every_control(page):
+    q = query(page)
+    assert q["text"] == PRESETS["book"]
+    assert {"tok", "heads", "head_dim", "input_dim", "seed", "pos", "dropout", "mode", "bias", "scale", "head",
+            "stage", "row", "col"} <= set(q)  # fmt: skip
+    assert q["row"] == "5", "the calculator starts on the last query"
+
+
+def test_url_parameters_reproduce_the_numbers():
+    at = open_page(PAGE, text="hello there", tok="char", heads="2", head_dim="3", seed="42", pos="0",
+                   bias="1", scale="0", head="2", stage="scores", row="4", col="1")  # fmt: skip
+    assert not at.exception and not at.warning
+    config = PlaygroundConfig(heads=2, head_dim=3, seed=42, positional=False, qkv_bias=True, scale=False)
+    expected = trace_attention("hello there", config).trace
+    np.testing.assert_array_equal(matrix(at, "softmax weights · head 2"), expected.weights[0, 1].numpy())
+    assert "raw scores QKᵀ · head 1" in all_traces(at), "overview shows the stage from the link"
+    assert at.selectbox(key="pg_row").value == 4 and at.selectbox(key="pg_col").value == 1
+    assert query(at)["seed"] == "42" and query(at)["head"] == "2"
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"heads": "abc"}, {"heads": "0"}, {"head_dim": "100000"}, {"seed": "-5"}, {"dropout": "2"},
+        {"stage": "<b>x</b>"}, {"nonsense": "1"}, {"row": "zz", "col": "[]"}, {"pos": "maybe"},
+    ],
+)  # fmt: skip
+def test_malformed_url_parameters_fall_back_with_a_visible_note(params):
+    at = open_page(PAGE, **params)
+    assert not at.exception
+    assert at.warning, "a visible note"
+    assert "softmax weights · head 1" in all_traces(at), "the page still works with defaults"
+    note = " ".join(w.value for w in at.warning)
+    assert "<b>" not in note, "link text is shown escaped"
+    for key in params:
+        if key == "nonsense":
+            assert key not in query(at)
+        else:
+            assert query(at)[key] != params[key]
+
+
+def test_heads_control_changes_the_number_of_heads_and_the_url(page):
+    page.number_input(key="pg_heads").set_value(6).run()
+    traces = all_traces(page)
+    assert "softmax weights · head 6" in traces and "softmax weights · head 7" not in traces
+    assert "C = h × d = 6 × 8 = **48**" in markdown_text(page)
+    assert query(page)["heads"] == "6"
+
+
+def test_head_dim_control_changes_c(page):
+    page.number_input(key="pg_head_dim").set_value(2).run()
+    assert "head 4: channels 6–7" in all_traces(page)
+    assert query(page)["head_dim"] == "2"
+
+
+def test_typing_text_changes_the_tokens_and_the_url(page):
+    page.text_area(key="pg_text").input("abcab").run()
+    trace = all_traces(page)["softmax weights · head 1"]
+    assert trace["x"] == ["0 · a", "1 · b", "2 · c", "3 · a", "4 · b"]
+    assert query(page)["text"] == "abcab"
+    assert page.selectbox(key="pg_preset").value == "custom"
+
+
+def test_preset_sets_the_text(page):
+    page.selectbox(key="pg_preset").set_value("english").run()
+    assert page.text_area(key="pg_text").value == PRESETS["english"]
+    assert query(page)["text"] == PRESETS["english"]
+
+
+def test_word_tokenizer(page):
+    page.text_area(key="pg_text").input("the cat, the hat").run()
+    page.radio(key="pg_tok").set_value("word").run()
+    assert all_traces(page)["softmax weights · head 1"]["x"] == ["0 · the", "1 · cat", "2 · ,", "3 · the", "4 · hat"]
+    assert query(page)["tok"] == "word"
+
+
+@pytest.mark.parametrize(
+    ("key", "kind", "value", "url"),
+    [
+        ("pg_seed", "number_input", 7, "7"),
+        ("pg_input_dim", "number_input", 5, "5"),
+        ("pg_pos", "toggle", False, "0"),
+        ("pg_bias", "toggle", True, "1"),
+    ],
+)
+def test_every_number_control_changes_the_numbers(page, key, kind, value, url):
+    before = matrix(page, "raw scores QKᵀ · head 1")
+    getattr(page, kind)(key=key).set_value(value).run()
+    assert not page.exception
+    assert not np.array_equal(matrix(page, "raw scores QKᵀ · head 1"), before)
+    assert query(page)[key.removeprefix("pg_")] == url
+
+
+def test_scale_switch_leaves_scores_undivided(page):
+    page.toggle(key="pg_scale").set_value(False).run()
+    np.testing.assert_array_equal(matrix(page, "raw scores QKᵀ · head 1"), matrix(page, "scaled ÷ √d · head 1"))
+    assert query(page)["scale"] == "0"
+
+
+def test_dropout_in_train_mode_adds_the_dropped_weights(page):
+    page.slider(key="pg_dropout").set_value(0.5).run()
+    assert "weights after dropout · head 1" not in all_traces(page), "eval mode: no dropout"
+    page.radio(key="pg_mode").set_value("train").run()
+    dropped = matrix(page, "weights after dropout · head 1")
+    weights = matrix(page, "softmax weights · head 1")
+    kept = dropped != 0
+    np.testing.assert_allclose(dropped[kept], weights[kept] * 2, rtol=1e-6)
+    assert query(page)["mode"] == "train" and query(page)["dropout"] == "0.5"
+
+
+def test_stage_control_switches_the_overview(page):
+    page.button_group(key="pg_stage").set_value("masked_scores").run()
+    traces = all_traces(page)
+    assert "masked (−∞ above the diagonal) · head 4" in traces
+    assert "softmax weights · head 4" not in traces
+    assert query(page)["stage"] == "masked_scores"
+
+
+def test_focus_head_row_and_column_change_the_view_without_recomputing(page):
+    computed = page.session_state["pg_computations"]
+    page.selectbox(key="pg_head").set_value(3).run()
+    page.selectbox(key="pg_row").set_value(2).run()
+    page.selectbox(key="pg_col").set_value(1).run()
+    page.button_group(key="pg_stage").set_value("scores").run()
+    assert page.session_state["pg_computations"] == computed
+    traces = all_traces(page)
+    assert "softmax weights · head 3" in traces and "raw scores QKᵀ · head 3" in traces
+    detail = next(spec for spec in charts(page) if "−∞ cells · head 3" in traces_by_name(spec))
+    cells = {(shape["x0"], shape["y0"]) for shape in detail["layout"]["shapes"]}
+    assert cells == {(0.5, 1.5)}
+    assert query(page)["head"] == "3" and query(page)["row"] == "2" and query(page)["col"] == "1"
+    assert "query row 2" in markdown_text(page)
+
+
+def test_softmax_calculator_matches_the_weights(page):
+    page.selectbox(key="pg_row").set_value(3).run()
+    table = page.dataframe[0].value
+    weights = table.iloc[:, 3].astype(float).to_numpy()
+    expected = trace_attention(PRESETS["book"], PlaygroundConfig()).trace.weights[0, 0, 3].numpy()
+    np.testing.assert_allclose(weights, expected, atol=1e-6)
+    assert list(table.iloc[4:, 1]) == ["−∞", "−∞"]
+    assert list(table.iloc[4:, 2].astype(float)) == [0.0, 0.0]
+
+
+def test_per_head_table_has_a_row_per_head(page):
+    table = page.dataframe[1].value
+    assert list(table.iloc[:, 0]) == ["head 1", "head 2", "head 3", "head 4"]
+    assert table.shape[1] == 5
+
+
+def test_empty_text_shows_a_hint_and_no_charts(page):
+    page.text_area(key="pg_text").input("   ").run()
+    assert not page.exception
+    assert page.info and not page.get("plotly_chart")
+
+
+def test_huge_text_is_cut_with_a_message():
+    at = open_page(PAGE)
+    at.text_area(key="pg_text").input("ab" * 1000).run()
+    assert not at.exception
+    assert any(str(MAX_TOKENS) in w.value and "2000" in w.value for w in at.warning)
+    assert len(all_traces(at)["softmax weights · head 1"]["x"]) == MAX_TOKENS
+    assert query(at)["text"] == ("ab" * 1000)[:MAX_TOKENS], "the link holds the tokens shown, not the whole paste"
+
+
+def test_hostile_text_is_labelled_and_escaped():
+    text = "<b>hi</b>\u200b\u202e😀\n"
+    at = open_page(PAGE, text=text)
+    assert not at.exception
+    labels = all_traces(at)["softmax weights · head 1"]["x"]
+    assert labels[0] == "0 · &lt;" and "U+200B" in labels[9] and "U+202E" in labels[10]
+    assert labels[-1] == "12 · ⏎"
+    assert query(at)["text"] == text
+
+
+def test_chinese_page():
+    at = open_page(PAGE, lang="zh")
+    assert not at.exception
+    assert "softmax 权重 · 头 1" in all_traces(at)
+    assert query(at)["lang"] == "zh"
+
+
+def test_work_survives_a_trip_to_another_page(page):
+    page.text_area(key="pg_text").input("keep me").run()
+    page.number_input(key="pg_heads").set_value(2).run()
+    page.switch_page("pages/2_lesson.py").run()
+    page.switch_page(PAGE).run()
+    assert page.text_area(key="pg_text").value == "keep me"
+    assert page.number_input(key="pg_heads").value == 2
+
+
+def test_downloads_are_offered(page):
+    labels = [button.proto.label for button in page.get("download_button")]
+    assert labels == ["Matrix as CSV", "Whole trace as NPZ", "Python that reproduces it"]
+    snippet = page.get("code")[-1].value
+    assert "PlaygroundConfig(heads=4, head_dim=8" in snippet and "'动手学大模型'" in snippet

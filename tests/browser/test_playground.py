@@ -1,0 +1,99 @@
+"""What a person sees in the playground, in a real Chromium against a real server."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlencode, urlparse
+
+import numpy as np
+
+from figures import MASKED_COLOR
+from gpt_core import PlaygroundConfig, trace_attention
+from tests.browser.server import ARTIFACTS
+from tests.browser.helpers import exceptions_shown, read_traces, wait_for_charts, wait_for_trace
+
+LINK = {"text": "to be or not", "heads": "3", "head_dim": "4", "seed": "11", "head": "2", "stage": "masked_scores"}
+
+
+def _url_params(page) -> dict[str, str]:
+    return {key: values[-1] for key, values in parse_qs(urlparse(page.url).query).items()}
+
+
+def test_deep_link_on_a_fresh_server_reproduces_the_numbers(fresh_server, browser_page):
+    browser_page.goto(f"{fresh_server.url}/playground?{urlencode(LINK)}")
+    wait_for_charts(browser_page)
+    wait_for_trace(browser_page, "softmax weights · head 2")
+    traces = read_traces(browser_page)
+    expected = trace_attention("to be or not", PlaygroundConfig(heads=3, head_dim=4, seed=11)).trace
+    shown = np.array(traces["softmax weights · head 2"]["z"], dtype=np.float32)
+    np.testing.assert_array_equal(shown, expected.weights[0, 1].numpy())
+    raw = np.array(traces["raw scores QKᵀ · head 2"]["z"], dtype=np.float32)
+    np.testing.assert_array_equal(raw, expected.scores[0, 1].numpy())
+    assert "masked (−∞ above the diagonal) · head 3" in traces, "the overview shows the linked stage"
+    assert _url_params(browser_page)["seed"] == "11"
+    assert exceptions_shown(browser_page) == 0
+    assert not browser_page.console_errors
+
+
+def test_minus_infinity_cells_render_with_their_own_colour_and_legend(shared_server, browser_page):
+    browser_page.goto(f"{shared_server.url}/playground?text=abcd&heads=1")
+    wait_for_charts(browser_page)
+    wait_for_trace(browser_page, "−∞ cells · head 1")
+    layer = read_traces(browser_page)["−∞ cells · head 1"]
+    z = layer["z"]
+    assert all(z[i][j] is not None for i in range(4) for j in range(4) if j > i)
+    assert all(z[i][j] is None for i in range(4) for j in range(4) if j <= i)
+    assert layer["colorscale"][0][1].lower() == MASKED_COLOR
+    legend = browser_page.locator(".js-plotly-plot .legendtext", has_text="−∞")
+    assert legend.count() >= 1 and legend.first.is_visible()
+    ARTIFACTS.mkdir(exist_ok=True)
+    browser_page.screenshot(path=str(ARTIFACTS / "playground.png"))
+
+
+def test_typing_and_changing_heads_update_the_charts_and_the_url(shared_server, browser_page):
+    browser_page.goto(f"{shared_server.url}/playground")
+    wait_for_charts(browser_page)
+    box = browser_page.get_by_role("textbox", name="Sequence")
+    box.fill("hello")
+    box.press("Control+Enter")
+    browser_page.wait_for_function(
+        """() => { const named = Array.from(document.querySelectorAll('.js-plotly-plot'))
+             .flatMap(p => (p._fullData || []).filter(t => t.name === 'softmax weights · head 1'));
+           return named.length === 2 && named.every(t => t.x && t.x.length === 5); }"""
+    )
+    assert read_traces(browser_page)["softmax weights · head 1"]["x"] == ["0 · h", "1 · e", "2 · l", "3 · l", "4 · o"]
+    heads = browser_page.get_by_role("spinbutton", name="heads h")
+    heads.fill("2")
+    heads.press("Enter")
+    browser_page.wait_for_function(
+        """() => { const names = Array.from(document.querySelectorAll('.js-plotly-plot'))
+             .flatMap(p => (p._fullData || []).map(t => t.name));
+           return names.includes('softmax weights · head 2') && !names.includes('softmax weights · head 3'); }"""
+    )
+    browser_page.wait_for_function("() => location.search.includes('heads=2')")
+    params = _url_params(browser_page)
+    assert params["text"] == "hello" and params["heads"] == "2"
+    expected = trace_attention("hello", PlaygroundConfig(heads=2, head_dim=8)).trace.weights[0, 1].numpy()
+    shown = np.array(read_traces(browser_page)["softmax weights · head 2"]["z"], dtype=np.float32)
+    np.testing.assert_array_equal(shown, expected)
+
+
+def test_html_in_the_text_is_shown_as_text(shared_server, browser_page):
+    browser_page.goto(f"{shared_server.url}/playground?" + urlencode({"text": "<i>x</i>", "tok": "word"}))
+    wait_for_charts(browser_page)
+    ticks = browser_page.evaluate(
+        "() => Array.from(document.querySelectorAll('.js-plotly-plot')[1].querySelectorAll('.xtick text'))"
+        ".map(e => e.textContent)"
+    )
+    assert "0 · <" in ticks
+    assert browser_page.locator(".js-plotly-plot i, .js-plotly-plot a[href]").count() == 0
+    assert exceptions_shown(browser_page) == 0
+
+
+def test_malformed_link_shows_a_note_not_an_exception(shared_server, browser_page):
+    browser_page.goto(f"{shared_server.url}/playground?heads=abc&head_dim=100000&zzz=1")
+    wait_for_charts(browser_page)
+    alerts = browser_page.locator("[data-testid='stAlert']")
+    assert alerts.count() >= 3
+    assert exceptions_shown(browser_page) == 0
+    params = _url_params(browser_page)
+    assert params["heads"] == "4" and "zzz" not in params
