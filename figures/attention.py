@@ -30,6 +30,8 @@ THUMBNAIL_PX = 210  # height of one head in the overview
 MAX_TICK_LABELS = 24  # above this many tokens an axis shows every n-th label only
 TITLE_FONT_SIZE = 18
 FONT_SIZE = 15  # readable from the back of a classroom
+TICK_FONT_SIZE = 12
+FONT_FAMILY = '"Source Sans", "Source Sans Pro", "Noto Sans CJK SC", sans-serif'  # Streamlit's own
 HEADER_PX = 70  # room above the panels for titles and the legend
 FOOTER_PX = 100  # room below for tick labels and colour bars
 
@@ -96,18 +98,19 @@ def _stage_traces(
     lang: str,
     z_limit: float,
     colorbar: dict | None,
-) -> list[go.BaseTraceType]:
+) -> list[dict]:
     """The heatmap of one stage of one head, plus the −∞ layer under it when masked."""
     z = np.asarray(matrix, dtype=np.float32)
     masked = np.isneginf(z)
     name = trace_name(stage, head, lang)
     value_label = plotly_safe(stage_name(stage, lang))
     where = f"{t('fig.query', lang)} %{{y}}<br>{t('fig.key', lang)} %{{x}}<br>"
-    traces: list[go.BaseTraceType] = []
+    traces: list[dict] = []
     if masked.any():
         # Drawn first, under the values: only the −∞ cells are set, in a colour no scale has.
         traces.append(
-            go.Heatmap(
+            dict(
+                type="heatmap",
                 z=np.where(masked, np.float32(1.0), np.float32(np.nan)),
                 x=categories,
                 y=categories,
@@ -125,7 +128,8 @@ def _stage_traces(
     else:
         color = dict(colorscale=SCORE_COLORSCALE, zmin=-z_limit, zmax=z_limit, zmid=0.0)
     traces.append(
-        go.Heatmap(
+        dict(
+            type="heatmap",
             z=np.where(masked, np.float32(np.nan), z),
             x=categories,
             y=categories,
@@ -142,11 +146,17 @@ def _stage_traces(
     return traces
 
 
-def _axes(panel: _Panel, count: int, show_labels: bool, titles: bool, lang: str, square: bool = True) -> dict:
+def _axes(
+    panel: _Panel, count: int, show_labels: bool, titles: bool, lang: str, square: bool = True, show_y: bool = True
+) -> dict:
     step = max(1, math.ceil(count / MAX_TICK_LABELS))
-    common = dict(type="category", showgrid=False, zeroline=False, ticks="", showticklabels=show_labels, dtick=step)
+    common = dict(
+        type="category", showgrid=False, zeroline=False, ticks="", dtick=step, tickfont=dict(size=TICK_FONT_SIZE)
+    )
     x = dict(common, domain=list(panel.x_domain), anchor=panel.yaxis, tickangle=-90 if count > 8 else 0)
     y = dict(common, domain=list(panel.y_domain), anchor=panel.xaxis, autorange="reversed")
+    x["showticklabels"] = show_labels
+    y["showticklabels"] = show_labels and show_y
     if square:  # square cells; the axes shrink inside their domain to keep them so
         x["constrain"] = y["constrain"] = "domain"
         y.update(scaleanchor=panel.xaxis, scaleratio=1)
@@ -157,10 +167,10 @@ def _axes(panel: _Panel, count: int, show_labels: bool, titles: bool, lang: str,
     return {name[0]: x, name[1]: y}
 
 
-def _masked_legend_entry(lang: str) -> go.Scatter:
+def _masked_legend_entry(lang: str) -> dict:
     """A legend entry for the −∞ colour (heatmaps have none of their own)."""
-    return go.Scatter(
-        x=[None], y=[None], mode="markers", name=t("fig.legend_masked", lang), showlegend=True,
+    return dict(
+        type="scatter", x=[None], y=[None], mode="markers", name=t("fig.legend_masked", lang), showlegend=True,
         marker=dict(symbol="square", size=16, color=MASKED_COLOR), hoverinfo="skip",
     )  # fmt: skip
 
@@ -178,6 +188,16 @@ def _highlight(panel: _Panel, query: int, key: int) -> dict:
         type="rect", xref=panel.xaxis, yref=panel.yaxis, x0=key - 0.5, x1=key + 0.5,
         y0=query - 0.5, y1=query + 0.5, line=dict(color=HIGHLIGHT_COLOR, width=3),
     )  # fmt: skip
+
+
+def _figure(traces: list[dict], layout: dict) -> go.Figure:
+    """A Figure from plain dicts, without Plotly's per-property validation.
+
+    Validation costs most of a rerun (tens of ms for a grid of heatmaps); these builders
+    are validated once in the tests instead (tests/unit/test_figures.py rebuilds every
+    figure with validation on).
+    """
+    return go.Figure(data=traces, layout=layout, _validate=False)
 
 
 def head_detail_figure(
@@ -204,7 +224,7 @@ def head_detail_figure(
     top = 1.0 - HEADER_PX / height
     bottom = FOOTER_PX / height
     panels = _grid(len(names), len(names), h_gap=0.06, v_gap=0.0, top=top, bottom=bottom)
-    figure = go.Figure()
+    traces: list[dict] = []
     layout: dict = {}
     annotations = []
     shapes = []
@@ -216,7 +236,7 @@ def head_detail_figure(
             len=width, thickness=12, ypad=0, tickfont=dict(size=12),
         )  # fmt: skip
         z_limit = 1.0 if _is_weights(stage) else score_range([stages[stage]])
-        figure.add_traces(_stage_traces(stages[stage], categories, stage, head, panel, lang, z_limit, colorbar))
+        traces.extend(_stage_traces(stages[stage], categories, stage, head, panel, lang, z_limit, colorbar))
         layout.update(_axes(panel, T, show_labels=True, titles=panel.index == 1, lang=lang))
         title = stage_name(stage, lang)
         if stage == "scaled_scores" and not scaled:
@@ -224,20 +244,19 @@ def head_detail_figure(
         annotations.append(_title(title, panel))
         if highlight is not None:
             shapes.append(_highlight(panel, *highlight))
-    figure.add_trace(_masked_legend_entry(lang))
-    figure.update_layout(
-        **layout,
+    traces.append(_masked_legend_entry(lang))
+    layout.update(
         height=height,
-        margin=dict(l=10, r=10, t=HEADER_PX // 2, b=10),
+        margin=dict(l=70, r=10, t=HEADER_PX // 2, b=10),
         annotations=annotations,
         shapes=shapes,
-        font=dict(size=FONT_SIZE),
+        font=dict(size=FONT_SIZE, family=FONT_FAMILY),
         title=dict(text=f"<b>{t('fig.head', lang)} {head + 1}</b>", font=dict(color=color, size=TITLE_FONT_SIZE + 4)),
         legend=dict(orientation="h", x=1.0, xanchor="right", y=1.0, yanchor="bottom"),
         plot_bgcolor="white",
         hoverlabel=dict(font_size=FONT_SIZE),
     )
-    return figure
+    return _figure(traces, layout)
 
 
 def heads_overview_figure(
@@ -263,14 +282,15 @@ def heads_overview_figure(
     panels = _grid(h, cols, h_gap=0.03, v_gap=30 / height, top=top, bottom=40 / height)
     categories = axis_labels(labels)
     z_limit = 1.0 if _is_weights(stage) else score_range(list(matrices))
-    figure = go.Figure()
+    traces: list[dict] = []
     layout: dict = {}
     annotations, shapes = [], []
     show_labels = T <= 12 and cols <= 4
     for head, panel in enumerate(panels):
         colorbar = dict(thickness=12, len=0.8, y=0.5, x=1.01) if head == 0 else None
-        figure.add_traces(_stage_traces(matrices[head], categories, stage, head, panel, lang, z_limit, colorbar))
-        layout.update(_axes(panel, T, show_labels=show_labels, titles=False, lang=lang, square=False))
+        traces.extend(_stage_traces(matrices[head], categories, stage, head, panel, lang, z_limit, colorbar))
+        first_column = (head % cols) == 0
+        layout.update(_axes(panel, T, show_labels, titles=False, lang=lang, square=False, show_y=first_column))
         focused = head == focus
         annotations.append(_title(f"{t('fig.head', lang)} {head + 1}", panel, head_color(head), bold=focused))
         shapes.append(
@@ -286,29 +306,29 @@ def heads_overview_figure(
             )  # fmt: skip
         )
     if stage == "masked_scores":
-        figure.add_trace(_masked_legend_entry(lang))
-    figure.update_layout(
-        **layout,
+        traces.append(_masked_legend_entry(lang))
+    layout.update(
         height=height,
-        margin=dict(l=10, r=60, t=HEADER_PX // 2, b=10),
+        margin=dict(l=60 if show_labels else 10, r=60, t=HEADER_PX // 2, b=10),
         annotations=annotations,
         shapes=shapes,
-        font=dict(size=FONT_SIZE),
+        font=dict(size=FONT_SIZE, family=FONT_FAMILY),
         title=dict(text=stage_name(stage, lang), font=dict(size=TITLE_FONT_SIZE)),
         legend=dict(orientation="h", x=1.0, xanchor="right", y=1.0, yanchor="bottom"),
         plot_bgcolor="white",
     )
-    return figure
+    return _figure(traces, layout)
 
 
 def channel_map_figure(heads: int, head_dim: int, lang: str = "en") -> go.Figure:
     """Which of the C = heads × head_dim channels belong to which head, in the heads' colours."""
-    figure = go.Figure()
+    traces: list[dict] = []
     for head in range(heads):
         first, last = head * head_dim, (head + 1) * head_dim - 1
         name = t("fig.channels_of_head", lang, head=head + 1, first=first, last=last)
-        figure.add_trace(
-            go.Bar(
+        traces.append(
+            dict(
+                type="bar",
                 x=[head_dim],
                 y=["C"],
                 orientation="h",
@@ -320,14 +340,14 @@ def channel_map_figure(heads: int, head_dim: int, lang: str = "en") -> go.Figure
                 base=[first],
             )  # fmt: skip
         )
-    figure.update_layout(
+    layout = dict(
         barmode="overlay",
         height=160,
         margin=dict(l=10, r=10, t=40, b=40),
         showlegend=False,
-        font=dict(size=FONT_SIZE),
+        font=dict(size=FONT_SIZE, family=FONT_FAMILY),
         title=dict(text=t("fig.channel_map", lang, C=heads * head_dim, h=heads, d=head_dim), font=dict(size=16)),
         xaxis=dict(range=[0, heads * head_dim], title=t("fig.channel_axis", lang), dtick=head_dim),
         yaxis=dict(showticklabels=False),
     )
-    return figure
+    return _figure(traces, layout)

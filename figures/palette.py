@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from plotly.colors import get_colorscale
+
 # 16 distinguishable colours (Plotly's D3 and Dark24 families), one per head.
 HEAD_COLORS: tuple[str, ...] = (
     "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf",
@@ -9,8 +11,9 @@ HEAD_COLORS: tuple[str, ...] = (
 )  # fmt: skip
 
 # Scores are signed: a diverging scale with white at 0. Weights are in [0, 1]: white to blue.
-SCORE_COLORSCALE = "RdBu_r"
-WEIGHT_COLORSCALE = "Blues"
+# Explicit [position, colour] lists: figures skip validation, which would expand names.
+SCORE_COLORSCALE: list = get_colorscale("RdBu_r")
+WEIGHT_COLORSCALE: list = get_colorscale("Blues")
 # −∞ cells sit outside both scales: a dark slate no scale contains.
 MASKED_COLOR = "#36454f"
 HIGHLIGHT_COLOR = "#ffbf00"  # the selected cell, in every stage

@@ -19,7 +19,7 @@ from tests.browser.server import CHROMIUM_ARGS, chromium_path, start_server, sto
 DEFAULT_PATH = "/playground"
 DEFAULT_OUTPUT = ROOT / "docs" / "screenshot.png"
 SCREENSHOT_VIEWPORT = {"width": 1400, "height": 1100}
-TALL_VIEWPORT = {"width": 1400, "height": 3200}  # --full: the page scrolls inside, so grow the window
+TALL_VIEWPORT = {"width": 1400, "height": 2050}  # --full: the page scrolls inside, so grow the window
 CHART_SELECTOR = ".js-plotly-plot .heatmaplayer"
 SETTLE_MS = 1500  # let Plotly finish its layout before the picture
 FULL_PAGE = "--full" in sys.argv

@@ -119,6 +119,11 @@ def _compute(text: str, config: PlaygroundConfig) -> View:
     return view
 
 
+def show_chart(figure, key: str) -> None:
+    """Draw a figure exactly as built: our colours (theme=None), full width, a stable key."""
+    st.plotly_chart(figure, key=key, config=PLOTLY_CONFIG, width="stretch", theme=None)
+
+
 # --- controls ------------------------------------------------------------------------
 
 
@@ -219,7 +224,7 @@ def _overview(view: View, lang: str) -> None:
     figure = heads_overview_figure(
         view.stages[stage], view.result.labels, stage, lang, focus=st.session_state[k("head")] - 1
     )
-    st.plotly_chart(figure, key="pg_overview_chart", config=PLOTLY_CONFIG, width="stretch")
+    show_chart(figure, "pg_overview_chart")
 
 
 def _detail(view: View, lang: str) -> None:
@@ -245,7 +250,7 @@ def _detail(view: View, lang: str) -> None:
         stages, labels, head, lang,
         highlight=(st.session_state[k("row")], st.session_state[k("col")]), scaled=config.scale,
     )  # fmt: skip
-    st.plotly_chart(figure, key="pg_detail_chart", config=PLOTLY_CONFIG, width="stretch")
+    show_chart(figure, "pg_detail_chart")
 
 
 def _softmax_calculator(view: View, lang: str) -> None:
@@ -271,8 +276,7 @@ def _shapes(view: View, lang: str) -> None:
     config = view.result.config
     st.markdown(t("pg.shapes_intro", lang))
     st.code(shape_trace_code(trace.shape_steps, tuple(trace.x.shape)), language="python")
-    st.plotly_chart(channel_map_figure(config.heads, config.head_dim, lang), key="pg_channel_chart",
-                    config=PLOTLY_CONFIG, width="stretch")  # fmt: skip
+    show_chart(channel_map_figure(config.heads, config.head_dim, lang), "pg_channel_chart")
 
 
 def _statistics(view: View, lang: str) -> None:

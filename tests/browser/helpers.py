@@ -17,6 +17,7 @@ def wait_for_app(page, timeout_ms: int = APP_READY_TIMEOUT_MS) -> None:
 def exceptions_shown(page) -> int:
     return page.locator("[data-testid='stException']").count()
 
+
 CHART_SELECTOR = ".js-plotly-plot .heatmaplayer"
 
 # Every trace on the page as {name: {"x": [...], "z": [[...], ...] | None}}, read from what

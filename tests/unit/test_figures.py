@@ -181,3 +181,18 @@ def test_page_payload_at_t64_h8_d8_is_under_700_kb():
     detail = head_detail_figure(_stages(result, 0), result.labels, 0)
     total = len(overview.to_json()) + len(detail.to_json()) + len(channel_map_figure(8, 8).to_json())
     assert total <= 700_000, total
+
+
+def test_every_figure_is_valid_plotly(result):
+    """The builders skip Plotly's validation for speed; here it runs on all of them."""
+    import plotly.graph_objects as go
+
+    figures = [
+        head_detail_figure(_stages(result, 0), result.labels, 0, highlight=(1, 0), scaled=False),
+        heads_overview_figure(result.trace.masked_scores[0].numpy(), result.labels, "masked_scores", focus=0),
+        heads_overview_figure(result.trace.weights[0].numpy(), result.labels, "weights", lang="zh"),
+        channel_map_figure(3, 4),
+        channel_map_figure(16, 2),
+    ]
+    for figure in figures:
+        go.Figure(figure.to_dict())  # raises ValueError on any invalid property
