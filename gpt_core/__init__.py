@@ -1,11 +1,26 @@
-"""gpt_core: multi-head causal attention with a full trace, in pure torch.
+"""gpt_core: multi-head causal attention with a full trace, and a tiny GPT, in pure torch.
 
 Never imports streamlit or plotly and never prints: the app and notebooks read its values.
 """
 
 from .analysis import SoftmaxSteps, head_statistics, softmax_steps
 from .attention import AttentionTrace, MultiHeadAttention, ShapeStep
+from .checkpoint import Checkpoint, CheckpointMeta, checkpoint_bytes, load_checkpoint, save_checkpoint
+from .data import (
+    SYNTHETIC_KINDS,
+    CharDataset,
+    CharVocabulary,
+    Corpus,
+    build_corpus,
+    decode_user_text,
+    download_tiny_shakespeare,
+    find_tiny_shakespeare,
+    read_verified,
+    synthetic_text,
+)
 from .errors import InputError
+from .generate import generate
+from .model import GPT, GPTConfig, GPTTrace
 from .playground import (
     MAX_HEAD_DIM,
     MAX_HEADS,
@@ -26,29 +41,54 @@ from .tokens import (
     truncate_text,
     word_tokens,
 )
+from .train import Progress, TrainConfig, TrainResult, evaluate, train
 
 __all__ = [
+    "GPT",
     "MAX_HEADS",
     "MAX_HEAD_DIM",
     "MAX_INPUT_DIM",
     "MAX_TOKENS",
+    "SYNTHETIC_KINDS",
     "TOKENIZERS",
     "AttentionTrace",
+    "CharDataset",
+    "CharVocabulary",
+    "Checkpoint",
+    "CheckpointMeta",
+    "Corpus",
+    "GPTConfig",
+    "GPTTrace",
     "InputError",
     "MultiHeadAttention",
     "PlaygroundConfig",
     "PlaygroundTrace",
+    "Progress",
     "ShapeStep",
     "SoftmaxSteps",
+    "TrainConfig",
+    "TrainResult",
     "build_attention",
+    "build_corpus",
     "char_tokens",
+    "checkpoint_bytes",
+    "decode_user_text",
     "display_label",
     "display_labels",
+    "download_tiny_shakespeare",
     "embed",
+    "evaluate",
+    "find_tiny_shakespeare",
+    "generate",
     "head_statistics",
+    "load_checkpoint",
+    "read_verified",
+    "save_checkpoint",
     "softmax_steps",
+    "synthetic_text",
     "tokenize",
-    "truncate_text",
     "trace_attention",
+    "train",
+    "truncate_text",
     "word_tokens",
 ]

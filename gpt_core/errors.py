@@ -33,6 +33,24 @@ MESSAGES: dict[str, str] = {
     "out_of_range": "{name} must be between {low} and {high} (got {value}).",
     "unknown_choice": "{name} must be one of {choices} (got {value!r}).",
     "no_tokens": "The text has no {tokenizer} tokens (only spaces or separators?).",
+    "corpus_too_short": (
+        "The text is too short to train on: {chars} characters, but the model reads "
+        "{context_size} at a time. Give it at least {minimum} characters."
+    ),
+    "corpus_too_short_for_window": (
+        "The text is too short: {chars} characters, but the model reads {context_size} at a time."
+    ),
+    "vocab_too_large": (
+        "The text has {size} different characters; a character model here handles at most {limit}. "
+        "Is it really plain text?"
+    ),
+    "checksum_mismatch": (
+        "The file {path} is not the expected corpus (its checksum starts {actual}, expected {expected}); it was not used."
+    ),
+    "corpus_too_large": "The file is too large: {size} bytes (at most {limit}).",
+    "not_text": "This file looks binary (it contains zero bytes), not text. Upload a UTF-8 text file.",
+    "not_utf8": "This file is not UTF-8 text (a byte at position {position} can't be read). Save it as UTF-8 and try again.",
+    "steps_range": "The training budget must be between {low} and {high} {unit} (got {value}).",
 }
 
 

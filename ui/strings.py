@@ -210,6 +210,20 @@ STRINGS: dict[str, dict[str, str]] = {
     "error.out_of_range": {"zh": "{name} 必须在 {low} 到 {high} 之间（当前为 {value}）。"},
     "error.unknown_choice": {"zh": "{name} 必须是 {choices} 之一（当前为 {value!r}）。"},
     "error.no_tokens": {"zh": "这段文字没有 {tokenizer} 词元（只有空格或分隔符？）。"},
+    "error.corpus_too_short": {
+        "zh": "文字太短，无法训练：只有 {chars} 个字符，而模型一次读 {context_size} 个。请至少提供 {minimum} 个字符。"
+    },
+    "error.corpus_too_short_for_window": {"zh": "文字太短：只有 {chars} 个字符，而模型一次读 {context_size} 个。"},
+    "error.vocab_too_large": {
+        "zh": "这段文字有 {size} 种不同的字符；这里的字符模型最多支持 {limit} 种。它真的是纯文本吗？"
+    },
+    "error.checksum_mismatch": {
+        "zh": "文件 {path} 不是预期的语料（校验和以 {actual} 开头，应为 {expected}），没有使用它。"
+    },
+    "error.corpus_too_large": {"zh": "文件太大：{size} 字节（最多 {limit}）。"},
+    "error.not_text": {"zh": "这个文件看起来是二进制文件（含有零字节），不是文本。请上传 UTF-8 文本文件。"},
+    "error.not_utf8": {"zh": "这个文件不是 UTF-8 文本（位置 {position} 的字节无法读取）。请另存为 UTF-8 后再试。"},
+    "error.steps_range": {"zh": "训练预算必须在 {low} 到 {high} {unit} 之间（当前为 {value}）。"},
 }
 
 

@@ -224,3 +224,25 @@ def test_bad_inputs_raise_a_readable_value_error(shape, code):
         module(torch.zeros(shape))
     assert info.value.code == code
     assert str(info.value)[0].isupper()
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32])
+@pytest.mark.parametrize("scale", [True, False])
+def test_fused_training_path_equals_the_readable_path(dtype, scale):
+    module, x = make(dtype, heads=4, scale=scale)
+    fused = MultiHeadAttention(16, 16, 10, 0.0, 4, qkv_bias=True, scale=scale, fused=True).to(dtype).eval()
+    fused.load_state_dict(module.state_dict())
+    assert_close(fused(x), module(x), TOLERANCE[dtype], "fused vs readable")
+    trace = AttentionTrace()
+    assert_close(fused(x, trace=trace), module(x), TOLERANCE[dtype], "a traced forward reads the same")
+    assert trace.weights is not None, "a trace always takes the readable path"
+
+
+def test_fused_path_backpropagates_the_same_gradients():
+    module, x = make(torch.float64, heads=2)
+    fused = MultiHeadAttention(16, 16, 10, 0.0, 2, qkv_bias=True, fused=True).to(torch.float64)
+    fused.load_state_dict(module.state_dict())
+    module(x).square().sum().backward()
+    fused(x).square().sum().backward()
+    for (name, a), b in zip(module.named_parameters(), fused.parameters(), strict=True):
+        assert_close(b.grad, a.grad, 1e-10, f"grad of {name}")

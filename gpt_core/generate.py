@@ -1,0 +1,39 @@
+"""Sampling text from a GPT: temperature and top-k, seeded."""
+
+from __future__ import annotations
+
+import torch
+
+from .model import GPT
+
+
+@torch.no_grad()
+def generate(
+    model: GPT,
+    prompt_ids: list[int],
+    max_new_tokens: int,
+    temperature: float = 1.0,
+    top_k: int | None = None,
+    seed: int = 0,
+) -> list[int]:
+    """Continue ``prompt_ids`` by ``max_new_tokens`` ids. temperature 0 means greedy."""
+    was_training = model.training
+    model.eval()
+    generator = torch.Generator().manual_seed(seed)
+    ids = torch.tensor([prompt_ids or [0]], dtype=torch.long)  # (1, T)
+    context = model.config.context_size
+    for _ in range(max_new_tokens):
+        logits, _ = model(ids[:, -context:])
+        logits = logits[0, -1]  # (vocab,)
+        if temperature <= 0:
+            next_id = int(logits.argmax())
+        else:
+            logits = logits / temperature
+            if top_k is not None and top_k < logits.numel():
+                threshold = torch.topk(logits, top_k).values[-1]
+                logits = logits.masked_fill(logits < threshold, float("-inf"))
+            probabilities = torch.softmax(logits, dim=-1)
+            next_id = int(torch.multinomial(probabilities, 1, generator=generator))
+        ids = torch.cat([ids, torch.tensor([[next_id]])], dim=1)
+    model.train(was_training)
+    return ids[0, len(prompt_ids or [0]) :].tolist() if prompt_ids else ids[0, 1:].tolist()

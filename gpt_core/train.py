@@ -1,0 +1,178 @@
+"""Training: AdamW, warmup then cosine decay, gradient clipping, held-out evaluation.
+
+The trainer knows nothing of the UI: it reports through a callback and stops when
+``should_stop()`` says so (checked between steps). Seeded, so a run is reproducible.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import torch
+
+from .data import Corpus
+from .errors import InputError
+from .model import GPT
+
+MAX_STEPS = 20_000
+MAX_SECONDS = 600.0
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """How to train. A budget in steps, or in seconds of wall time (whichever is set)."""
+
+    steps: int | None = 1000  # optimizer steps; None when the budget is in seconds
+    seconds: float | None = None  # wall-time budget; the schedule then follows elapsed time
+    batch_size: int = 64
+    learning_rate: float = 5e-3  # measured best of a small sweep at the book's size (README)
+    min_learning_rate_ratio: float = 0.1  # cosine decays to this fraction of learning_rate
+    warmup_steps: int = 50
+    weight_decay: float = 0.1
+    grad_clip: float = 1.0  # max global gradient norm
+    eval_every: int = 100  # steps between held-out evaluations (and one at the end)
+    eval_batches: int | None = 8  # random test batches per evaluation; None: the whole split
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        if (self.steps is None) == (self.seconds is None):
+            raise ValueError("set exactly one of steps and seconds")
+        if self.steps is not None and not 1 <= self.steps <= MAX_STEPS:
+            raise InputError("steps_range", low=1, high=MAX_STEPS, unit="steps", value=self.steps)
+        if self.seconds is not None and not 0 < self.seconds <= MAX_SECONDS:
+            raise InputError("steps_range", low=0, high=MAX_SECONDS, unit="seconds", value=self.seconds)
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What the trainer reports after each step."""
+
+    step: int
+    train_loss: float
+    test_loss: float | None  # set on evaluation steps
+    learning_rate: float
+    tokens_per_second: float
+    elapsed: float  # seconds since training started
+    fraction: float  # of the budget done, 0..1
+
+
+@dataclass
+class TrainResult:
+    steps: int
+    elapsed: float
+    tokens_per_second: float
+    final_test_loss: float
+    stopped_early: bool
+    history: list[dict] = field(default_factory=list)  # {step, elapsed, train_loss, test_loss?}
+
+
+def learning_rate_at(fraction: float, step: int, config: TrainConfig) -> float:
+    """Linear warmup over warmup_steps, then cosine from learning_rate to its min ratio."""
+    if step < config.warmup_steps:
+        return config.learning_rate * (step + 1) / config.warmup_steps
+    floor = config.learning_rate * config.min_learning_rate_ratio
+    return floor + 0.5 * (config.learning_rate - floor) * (1 + math.cos(math.pi * min(1.0, fraction)))
+
+
+@torch.no_grad()
+def evaluate(
+    model: GPT, corpus: Corpus, batches: int | None, batch_size: int, generator: torch.Generator | None = None
+) -> float:
+    """Mean held-out loss: over ``batches`` random batches of the test split, or over every
+    window of it in order when ``batches`` is None."""
+    was_training = model.training
+    model.eval()
+    if batches is None:
+        chunks = torch.arange(len(corpus.test)).split(batch_size)
+    else:
+        chunks = [torch.randint(len(corpus.test), (batch_size,), generator=generator) for _ in range(batches)]
+    total, count = 0.0, 0
+    for indices in chunks:
+        inputs, targets = corpus.test.batch(indices)
+        total += model(inputs, targets)[1].item() * len(indices)
+        count += len(indices)
+    model.train(was_training)
+    return total / count
+
+
+def train(
+    model: GPT,
+    corpus: Corpus,
+    config: TrainConfig,
+    on_progress: Callable[[Progress], None] | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> TrainResult:
+    """Train ``model`` in place on ``corpus.train``; evaluate on ``corpus.test``."""
+    torch.manual_seed(config.seed)
+    batch_generator = torch.Generator().manual_seed(config.seed)
+    eval_generator = torch.Generator().manual_seed(config.seed + 1)
+    decay = [p for p in model.parameters() if p.dim() >= 2]
+    no_decay = [p for p in model.parameters() if p.dim() < 2]
+    optimizer = torch.optim.AdamW(
+        [{"params": decay, "weight_decay": config.weight_decay}, {"params": no_decay, "weight_decay": 0.0}],
+        lr=config.learning_rate,
+    )
+    model.train()
+    tokens_per_step = config.batch_size * corpus.train.context_size
+    history: list[dict] = []
+    start = time.perf_counter()
+    step = 0
+    stopped_early = False
+    test_loss = float("nan")
+    while True:
+        elapsed = time.perf_counter() - start
+        fraction = step / config.steps if config.steps is not None else elapsed / config.seconds
+        if fraction >= 1.0:
+            break
+        if should_stop is not None and should_stop():
+            stopped_early = True
+            break
+        learning_rate = learning_rate_at(fraction, step, config)
+        for group in optimizer.param_groups:
+            group["lr"] = learning_rate
+        indices = torch.randint(len(corpus.train), (config.batch_size,), generator=batch_generator)
+        inputs, targets = corpus.train.batch(indices)
+        _, loss = model(inputs, targets)
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), config.grad_clip)
+        optimizer.step()
+        step += 1
+        elapsed = time.perf_counter() - start
+        record = {"step": step, "elapsed": elapsed, "train_loss": loss.item()}
+        evaluated = None
+        if step % config.eval_every == 0:
+            evaluated = evaluate(model, corpus, config.eval_batches, config.batch_size, eval_generator)
+            record["test_loss"] = evaluated
+        history.append(record)
+        if on_progress is not None:
+            on_progress(
+                Progress(
+                    step=step,
+                    train_loss=record["train_loss"],
+                    test_loss=evaluated,
+                    learning_rate=learning_rate,
+                    tokens_per_second=step * tokens_per_step / max(elapsed, 1e-9),
+                    elapsed=elapsed,
+                    fraction=min(1.0, step / config.steps if config.steps is not None else elapsed / config.seconds),
+                )
+            )
+    elapsed = time.perf_counter() - start
+    train_elapsed = elapsed
+    if step and "test_loss" not in history[-1]:
+        test_loss = evaluate(model, corpus, config.eval_batches, config.batch_size, eval_generator)
+        history[-1]["test_loss"] = test_loss
+    elif step:
+        test_loss = history[-1]["test_loss"]
+    model.eval()
+    return TrainResult(
+        steps=step,
+        elapsed=train_elapsed,
+        tokens_per_second=step * tokens_per_step / max(train_elapsed, 1e-9),
+        final_test_loss=test_loss,
+        stopped_early=stopped_early,
+        history=history,
+    )
