@@ -1,5 +1,5 @@
-"""train page (being built)."""
+"""Train a tiny GPT, run the book's heads experiment, generate text."""
 
-from ui.shell import coming_soon
+from ui.train import render
 
-coming_soon("train")
+render()

@@ -1,0 +1,202 @@
+"""The Train page through AppTest: training, stopping, the experiment, generation, bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.apptest.conftest import open_page
+from ui.strings import t
+
+PAGE = "pages/3_train.py"
+
+
+def train_quickly(at, corpus: str = "copy", steps: int = 20):
+    at.radio(key="tr_corpus").set_value(corpus).run()
+    at.number_input(key="tr_context").set_value(16).run()
+    at.number_input(key="tr_steps").set_value(steps).run()
+    at.button(key="tr_start").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+def generated_text(at) -> str:
+    """The generated text as shown (a code block holding prompt + continuation)."""
+    prompt, continuation, _ = at.session_state["tr_generated"]
+    shown = [code.value for code in at.code if code.value == prompt + continuation]
+    assert shown, "the generated text is on the page"
+    return shown[0]
+
+
+def chart_names(at) -> set[str]:
+    names = set()
+    for chart in at.get("plotly_chart"):
+        names.update(trace.get("name") for trace in json.loads(chart.proto.spec)["data"])
+    return names
+
+
+@pytest.fixture
+def page():
+    at = open_page(PAGE)
+    assert not at.exception, at.exception
+    return at
+
+
+def test_page_opens_with_every_control(page):
+    for key in ("tr_heads", "tr_gen_model"):
+        assert page.selectbox(key=key)
+    for key in ("tr_head_dim", "tr_blocks", "tr_context", "tr_steps", "tr_exp_steps"):
+        assert page.number_input(key=key)
+    assert page.radio(key="tr_corpus").options
+    assert "embedding = heads × head_dim = 2 × 32 = **64**" in [m.value for m in page.markdown]
+
+
+def test_training_a_few_steps_shows_the_curve_and_frees_the_slot(page):
+    from ui.train import TRAINING_SLOTS, training_slots
+
+    train_quickly(page)
+    assert any("Trained 20 steps" in s.value for s in page.success)
+    assert {"train loss", "held-out loss"} <= chart_names(page)
+    model = page.session_state["tr_model"]
+    assert model.steps == 20 and model.test_loss is not None and not model.stopped
+    assert training_slots()._value == TRAINING_SLOTS, "the slot is released"
+
+
+def test_generation_from_the_trained_model_is_seeded(page):
+    train_quickly(page)
+    assert page.selectbox(key="tr_gen_model").value == "mine"
+    page.text_area(key="tr_prompt").input("abc=").run()
+    page.button(key="tr_generate").click().run()
+    first = generated_text(page)
+    assert first.startswith("abc=") and len(first) == 4 + 200
+    page.button(key="tr_generate").click().run()
+    assert generated_text(page) == first, "same seed, same text"
+    page.number_input(key="tr_gen_seed").set_value(5).run()
+    page.button(key="tr_generate").click().run()
+    assert generated_text(page) != first
+
+
+def test_a_students_model_stays_in_their_session(page):
+    train_quickly(page)
+    other = open_page(PAGE)
+    assert "tr_model" not in other.session_state
+    assert t("tr.no_model") in [c.value for c in other.caption]
+
+
+def test_heads_control_sets_the_embedding_size(page):
+    page.selectbox(key="tr_heads").set_value(4).run()
+    page.number_input(key="tr_head_dim").set_value(8).run()
+    train_quickly(page, steps=10)
+    config = page.session_state["tr_model"].model.config
+    assert (config.heads, config.embedding_size, config.context_size) == (4, 32, 16)
+
+
+def test_time_budget(page):
+    page.radio(key="tr_corpus").set_value("previous").run()
+    page.number_input(key="tr_context").set_value(16).run()
+    page.radio(key="tr_budget_kind").set_value("seconds").run()
+    page.number_input(key="tr_seconds").set_value(1).run()
+    page.button(key="tr_start").click().run()
+    assert not page.exception
+    assert page.session_state["tr_model"].steps > 0
+
+
+def test_stop_request_ends_training_between_steps_and_keeps_the_model(page, monkeypatch):
+    """The stop button sets the run's stop event; here it is set after 5 steps."""
+    import ui.train
+
+    original = ui.train.train
+
+    def train_and_press_stop_at_step_5(model, corpus, config, on_progress, should_stop):
+        def progress(p):
+            on_progress(p)
+            if p.step == 5:
+                page.session_state["tr_control"].stop.set()
+
+        return original(model, corpus, config, on_progress=progress, should_stop=should_stop)
+
+    monkeypatch.setattr(ui.train, "train", train_and_press_stop_at_step_5)
+    train_quickly(page, steps=500)
+    model = page.session_state["tr_model"]
+    assert model.stopped and model.steps == 5
+    assert any("stopped at step 5" in s.value for s in page.success)
+    assert page.session_state["tr_control"].done.is_set()
+
+
+def test_stop_button_without_a_training_does_nothing(page):
+    page.button(key="tr_stop_button").click().run()
+    assert not page.exception and "tr_model" not in page.session_state
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [("", "no text"), ("abc", "too short"), ("".join(chr(0x4E00 + i) for i in range(400)) * 2, "different characters")],
+)
+def test_bad_own_text_gets_a_clear_message_and_keeps_the_previous_model(page, text, message):
+    train_quickly(page, steps=10)
+    previous = page.session_state["tr_model"]
+    page.radio(key="tr_corpus").set_value("own").run()
+    page.text_area(key="tr_own_text").input(text).run()
+    page.button(key="tr_start").click().run()
+    assert not page.exception
+    assert any(message in e.value for e in page.error), [e.value for e in page.error]
+    assert page.session_state["tr_model"] is previous
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [(b"\x89PNG\r\n\x1a\n\x00\x00\x00", "binary"), ("naïve café".encode("latin-1") * 50, "not UTF-8")],
+)
+def test_bad_uploads_get_a_clear_message(page, data, message):
+    page.radio(key="tr_corpus").set_value("own").run()
+    page.get("file_uploader")[0].set_value(("corpus.txt", data, "text/plain")).run()
+    page.button(key="tr_start").click().run()
+    assert not page.exception
+    assert any(message in e.value for e in page.error), [e.value for e in page.error]
+
+
+def test_uploaded_utf8_text_trains(page):
+    text = ("To be, or not to be, that is the question.\n" * 40).encode()
+    page.radio(key="tr_corpus").set_value("own").run()
+    page.number_input(key="tr_context").set_value(16).run()
+    page.get("file_uploader")[0].set_value(("hamlet.txt", text, "text/plain")).run()
+    page.number_input(key="tr_steps").set_value(10).run()
+    page.button(key="tr_start").click().run()
+    assert not page.exception
+    assert page.session_state["tr_model"].corpus == "own"
+
+
+def test_the_experiment_view_loads_the_shipped_results(page):
+    names = chart_names(page)
+    assert {"h = 1", "h = 2", "h = 4", "h = 8"} <= names
+    assert "softmax weights · head 4" in names, "attention snapshots of the shipped h = 4 run"
+    table = next(frame.value for frame in page.dataframe if "held-out loss" in frame.value.columns)
+    assert list(table["heads"]) == [1, 2, 4, 8]
+    assert len(set(table["parameters"])) == 1
+    assert any("Every head count has exactly" in info.value for info in page.info)
+    assert any("What the numbers say" in m.value for m in page.markdown)
+
+
+def test_running_the_experiment_in_the_app(page):
+    page.radio(key="tr_corpus").set_value("previous").run()
+    page.number_input(key="tr_context").set_value(16).run()
+    page.number_input(key="tr_exp_steps").set_value(10).run()
+    page.button(key="tr_exp_start").click().run()
+    assert not page.exception
+    runs = page.session_state["tr_experiment"]["runs"]
+    assert [run["heads"] for run in runs] == [1, 2, 4, 8]
+    assert len({run["parameters"] for run in runs}) == 1
+    assert any("Your run, on previous letter" in c.value for c in page.caption)
+
+
+def test_shipped_models_generate(page):
+    page.selectbox(key="tr_gen_model").set_value("shipped2").run()
+    page.button(key="tr_generate").click().run()
+    assert generated_text(page).startswith("ROMEO:\n")
+
+
+def test_chinese_train_page():
+    at = open_page(PAGE, lang="zh")
+    assert not at.exception
+    assert any(t("page.train", "zh") in title.value for title in at.title)
