@@ -62,9 +62,13 @@ def experiment_figure(runs: Sequence[dict], x: str, lang: str = "en") -> go.Figu
         evaluated = [record for record in run["history"] if "test_loss" in record]
         traces.append(
             dict(
-                type="scatter", mode="lines+markers", name=t("train.heads_label", lang, heads=run["heads"]),
-                x=[record[x] for record in evaluated], y=[record["test_loss"] for record in evaluated],
-                line=dict(color=HEAD_COUNT_COLORS.get(run["heads"], "#333"), width=3), marker=dict(size=6),
+                type="scatter",
+                mode="lines+markers",
+                name=t("train.heads_label", lang, heads=run["heads"]),
+                x=[record[x] for record in evaluated],
+                y=[record["test_loss"] for record in evaluated],
+                line=dict(color=HEAD_COUNT_COLORS.get(run["heads"], "#333"), width=3),
+                marker=dict(size=6),
             )  # fmt: skip
         )
     x_title = t("train.step", lang) if x == "step" else t("train.seconds", lang)

@@ -82,7 +82,9 @@ def main() -> None:
     }
     (OUTPUT / RESULTS_FILE).write_text(json.dumps(result, ensure_ascii=False, indent=1), encoding="utf-8")
     for record in records:
-        sys.stdout.write(f"heads={record['heads']}: loss {record['final_test_loss']}, {record['tokens_per_second']} tok/s\n")
+        sys.stdout.write(
+            f"heads={record['heads']}: loss {record['final_test_loss']}, {record['tokens_per_second']} tok/s\n"
+        )
 
 
 if __name__ == "__main__":

@@ -195,7 +195,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "tr.head_dim": {"en": "head_dim", "zh": "每头维度"},
     "tr.blocks": {"en": "blocks", "zh": "层数（blocks）"},
     "tr.context": {"en": "context", "zh": "上下文长度"},
-    "tr.embedding": {"en": "embedding = heads × head_dim = {h} × {d} = **{C}**", "zh": "嵌入维度 = 头数 × 每头维度 = {h} × {d} = **{C}**"},
+    "tr.embedding": {
+        "en": "embedding = heads × head_dim = {h} × {d} = **{C}**",
+        "zh": "嵌入维度 = 头数 × 每头维度 = {h} × {d} = **{C}**",
+    },
     "tr.budget": {"en": "Budget in", "zh": "训练预算单位"},
     "tr.budget.steps": {"en": "steps", "zh": "步数"},
     "tr.budget.seconds": {"en": "seconds", "zh": "秒"},
@@ -213,7 +216,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "第 {step} 步 · 训练损失 {loss} · 每秒 {speed} 个词元 · {elapsed} 秒",
     },
     "tr.done": {"en": "Trained {steps} steps: held-out loss {loss}.", "zh": "训练了 {steps} 步：验证损失 {loss}。"},
-    "tr.no_model": {"en": "No model yet: choose a corpus and press Train.", "zh": "还没有模型：选择语料后点击“开始训练”。"},
+    "tr.no_model": {
+        "en": "No model yet: choose a corpus and press Train.",
+        "zh": "还没有模型：选择语料后点击“开始训练”。",
+    },
     "tr.model_ready": {
         "en": "Your model: {heads} heads, {params} parameters, {steps} steps, held-out loss {loss}.",
         "zh": "你的模型：{heads} 个头，{params} 个参数，{steps} 步，验证损失 {loss}。",
@@ -226,7 +232,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "tr.generate_none": {"en": "Train a model first.", "zh": "请先训练一个模型。"},
     "tr.generate_with": {"en": "Model", "zh": "模型"},
     "tr.model_mine": {"en": "the model you trained", "zh": "你训练的模型"},
-    "tr.model_shipped": {"en": "pretrained on Tiny Shakespeare, h = {heads}", "zh": "在 Tiny Shakespeare 上预训练，h = {heads}"},
+    "tr.model_shipped": {
+        "en": "pretrained on Tiny Shakespeare, h = {heads}",
+        "zh": "在 Tiny Shakespeare 上预训练，h = {heads}",
+    },
     "tr.prompt": {"en": "Prompt", "zh": "提示词"},
     "tr.temperature": {"en": "temperature", "zh": "温度"},
     "tr.top_k": {"en": "top-k", "zh": "top-k"},
@@ -247,14 +256,20 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Trains 1, 2, 4 and 8 heads one after another on the corpus chosen in the first tab.",
         "zh": "在第一个标签页选择的语料上，依次训练 1、2、4、8 个头。",
     },
-    "tr.experiment_running": {"en": "Heads experiment: training {heads} heads…", "zh": "多头实验：正在训练 {heads} 个头……"},
+    "tr.experiment_running": {
+        "en": "Heads experiment: training {heads} heads…",
+        "zh": "多头实验：正在训练 {heads} 个头……",
+    },
     "tr.experiment_done": {"en": "Experiment finished.", "zh": "实验完成。"},
     "tr.exp_source_mine": {"en": "Your run, on {corpus}.", "zh": "你的运行，语料：{corpus}。"},
     "tr.exp_source_shipped": {
         "en": "Shipped results: Tiny Shakespeare, {steps} steps per head count, on a 2-core CPU (scripts/heads_experiment.py reproduces them).",
         "zh": "预先运行的结果：Tiny Shakespeare，每种头数 {steps} 步，2 核 CPU（scripts/heads_experiment.py 可重现）。",
     },
-    "tr.exp_missing": {"en": "No shipped results on this server; run the experiment yourself.", "zh": "服务器上没有预先运行的结果；请自己运行实验。"},
+    "tr.exp_missing": {
+        "en": "No shipped results on this server; run the experiment yourself.",
+        "zh": "服务器上没有预先运行的结果；请自己运行实验。",
+    },
     "tr.col.heads": {"en": "heads", "zh": "头数"},
     "tr.col.head_dim": {"en": "head_dim", "zh": "每头维度"},
     "tr.col.params": {"en": "parameters", "zh": "参数量"},
@@ -278,7 +293,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "So more heads are not always better: with the same parameters, each extra head gets fewer channels (a smaller head_dim) and costs time.",
         "zh": "所以头并不是越多越好：参数量相同时，每多一个头，每个头分到的通道（head_dim）就更少，而且更花时间。",
     },
-    "tr.samples": {"en": "Samples (prompt \"ROMEO:\", temperature 0.8, top-k 10)", "zh": "生成样例（提示词 \"ROMEO:\"，温度 0.8，top-k 10）"},
+    "tr.samples": {
+        "en": 'Samples (prompt "ROMEO:", temperature 0.8, top-k 10)',
+        "zh": '生成样例（提示词 "ROMEO:"，温度 0.8，top-k 10）',
+    },
     "tr.snapshots": {"en": "What the heads attend to, during training", "zh": "训练过程中，各个头在关注什么"},
     "tr.snapshots_help": {
         "en": "Softmax weights of each head for a fixed prompt, taken at several steps of training.",

@@ -35,7 +35,7 @@ from gpt_core import (
     synthetic_text,
     train,
 )
-from gpt_core.experiment import HEAD_COUNTS, answer, run_heads_experiment, run_record
+from gpt_core.experiment import answer, run_heads_experiment, run_record
 from gpt_core.results import ShippedExperiment, load_experiment
 
 from .playground import show_chart

@@ -46,7 +46,8 @@ def playwright_browser(chromium_executable):
 @pytest.fixture(scope="session")
 def shared_server(chromium_executable) -> Iterator[Server]:
     """One server for the tests that don't need a fresh one."""
-    server = start_server("shared")
+    # One training slot: the tests then prove that a stopped or abandoned run frees it.
+    server = start_server("shared", env={"TRAINING_SLOTS": "1"})
     yield server
     stop_server(server)
 

@@ -55,7 +55,7 @@ class Server:
     log: Path
 
 
-def start_server(log_name: str = "server") -> Server:
+def start_server(log_name: str = "server", env: dict[str, str] | None = None) -> Server:
     port = _free_port()
     ARTIFACTS.mkdir(exist_ok=True)
     log = ARTIFACTS / f"{log_name}-{port}.log"
@@ -81,6 +81,7 @@ def start_server(log_name: str = "server") -> Server:
         cwd=ROOT,
         stdout=handle,
         stderr=subprocess.STDOUT,
+        env={**os.environ, **(env or {})},
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + SERVER_START_TIMEOUT_S

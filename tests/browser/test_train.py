@@ -54,3 +54,38 @@ def test_stop_button_ends_training_and_keeps_the_model(shared_server, browser_pa
     page.wait_for_timeout(500)
     page.get_by_role("button", name="Train").click()
     page.get_by_text("Trained 20 steps").wait_for(timeout=TRAINING_TIMEOUT_MS)
+
+
+def _start_long_training(page, url: str) -> None:
+    page.goto(f"{url}/train")
+    wait_for_app(page)
+    _choose_copy_corpus_with_small_context(page)
+    steps = page.get_by_role("spinbutton", name="steps").first
+    steps.fill("3000")
+    steps.press("Enter")
+    page.wait_for_timeout(500)
+    page.get_by_role("button", name="Train").click()
+    page.get_by_text("train loss").first.wait_for(timeout=TRAINING_TIMEOUT_MS)
+
+
+def test_a_second_student_waits_for_the_slot_and_a_closed_tab_frees_it(shared_server, playwright_browser):
+    from tests.browser.server import VIEWPORT
+
+    first = playwright_browser.new_context(viewport=VIEWPORT)
+    second = playwright_browser.new_context(viewport=VIEWPORT)
+    try:
+        _start_long_training(first.new_page(), shared_server.url)
+        page = second.new_page()
+        page.goto(f"{shared_server.url}/train")
+        wait_for_app(page)
+        _choose_copy_corpus_with_small_context(page)
+        steps = page.get_by_role("spinbutton", name="steps").first
+        steps.fill("20")
+        steps.press("Enter")
+        page.wait_for_timeout(500)
+        page.get_by_role("button", name="Train").click()
+        page.get_by_text("Waiting for a free training slot").wait_for(timeout=30_000)
+        first.close()  # the first student closes the tab: their run stops and frees the slot
+        page.get_by_text("Trained 20 steps").wait_for(timeout=TRAINING_TIMEOUT_MS)
+    finally:
+        second.close()
