@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 
 import torch  # noqa: E402
 
-from gpt_core import GPT, GPTConfig, TrainConfig, build_corpus, evaluate, find_tiny_shakespeare, read_verified, train  # noqa: E402
+from gpt_core import GPT, GPTConfig, InputError, TrainConfig, build_corpus, evaluate, load_tiny_shakespeare, train  # noqa: E402
 
 DEFAULT_SECONDS = 20.0
 DEFAULT_THREADS = 2
@@ -29,11 +29,12 @@ EVAL_BATCH = 256
 def main() -> None:
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_SECONDS
     threads = int(sys.argv[2]) if len(sys.argv) > 2 else DEFAULT_THREADS
-    path = find_tiny_shakespeare()
-    if path is None:
-        sys.exit("Tiny Shakespeare not found: set TINY_SHAKESPEARE to the file")
+    try:
+        text = load_tiny_shakespeare()
+    except InputError as error:
+        sys.exit(str(error))
     torch.set_num_threads(threads)
-    corpus = build_corpus("tinyshakespeare", read_verified(path), context_size=32)
+    corpus = build_corpus("tinyshakespeare", text, context_size=32)
     torch.manual_seed(0)
     model = GPT(GPTConfig(vocab_size=corpus.vocabulary.size, context_size=32, embedding_size=64, heads=2, blocks=2))
     config = TrainConfig(steps=None, seconds=seconds, eval_every=10**9)  # evaluation after the budget only

@@ -15,6 +15,7 @@ from .data import (
     decode_user_text,
     download_tiny_shakespeare,
     find_tiny_shakespeare,
+    load_tiny_shakespeare,
     read_verified,
     synthetic_text,
 )
@@ -82,6 +83,7 @@ __all__ = [
     "generate",
     "head_statistics",
     "load_checkpoint",
+    "load_tiny_shakespeare",
     "read_verified",
     "save_checkpoint",
     "softmax_steps",

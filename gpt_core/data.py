@@ -153,6 +153,14 @@ def find_tiny_shakespeare() -> Path | None:
     return None
 
 
+def load_tiny_shakespeare() -> str:
+    """The verified text from the first place it is found, or InputError saying where to put it."""
+    path = find_tiny_shakespeare()
+    if path is None:
+        raise InputError("corpus_missing", env=TINY_SHAKESPEARE_ENV)
+    return read_verified(path)
+
+
 def read_verified(path: Path, sha256: str = TINY_SHAKESPEARE_SHA256) -> str:
     """The file's text, or InputError if its checksum is not ``sha256``."""
     actual = sha256_of(path)

@@ -47,6 +47,7 @@ MESSAGES: dict[str, str] = {
     "checksum_mismatch": (
         "The file {path} is not the expected corpus (its checksum starts {actual}, expected {expected}); it was not used."
     ),
+    "corpus_missing": "Tiny Shakespeare was not found: set {env} to the file's path (its checksum is checked).",
     "corpus_too_large": "The file is too large: {size} bytes (at most {limit}).",
     "not_text": "This file looks binary (it contains zero bytes), not text. Upload a UTF-8 text file.",
     "not_utf8": "This file is not UTF-8 text (a byte at position {position} can't be read). Save it as UTF-8 and try again.",

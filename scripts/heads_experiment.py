@@ -20,8 +20,15 @@ sys.path.insert(0, str(ROOT))
 
 import torch  # noqa: E402
 
-from gpt_core import CheckpointMeta, GPTConfig, TrainConfig, build_corpus, find_tiny_shakespeare, save_checkpoint  # noqa: E402
-from gpt_core.data import read_verified  # noqa: E402
+from gpt_core import (  # noqa: E402
+    CheckpointMeta,
+    GPTConfig,
+    InputError,
+    TrainConfig,
+    build_corpus,
+    load_tiny_shakespeare,
+    save_checkpoint,
+)
 from gpt_core.experiment import SNAPSHOT_PROMPT, compact_history, run_heads_experiment  # noqa: E402
 from gpt_core.results import RESULTS_FILE, SNAPSHOTS_FILE, snapshots_npz  # noqa: E402
 
@@ -33,11 +40,12 @@ TORCH_THREADS = 2
 
 def main() -> None:
     steps = int(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_STEPS
-    path = find_tiny_shakespeare()
-    if path is None:
-        sys.exit("Tiny Shakespeare not found: set TINY_SHAKESPEARE to the file (see README)")
+    try:
+        text = load_tiny_shakespeare()
+    except InputError as error:
+        sys.exit(str(error))
     torch.set_num_threads(TORCH_THREADS)
-    corpus = build_corpus("tinyshakespeare", read_verified(path), context_size=32)
+    corpus = build_corpus("tinyshakespeare", text, context_size=32)
     base = GPTConfig(vocab_size=corpus.vocabulary.size, context_size=32, embedding_size=64, heads=1, blocks=2)
     train_config = TrainConfig(steps=steps, eval_every=100)
 

@@ -370,6 +370,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "error.checksum_mismatch": {
         "zh": "文件 {path} 不是预期的语料（校验和以 {actual} 开头，应为 {expected}），没有使用它。"
     },
+    "error.corpus_missing": {"zh": "没有找到 Tiny Shakespeare：请把 {env} 设置为该文件的路径（会校验其校验和）。"},
     "error.corpus_too_large": {"zh": "文件太大：{size} 字节（最多 {limit}）。"},
     "error.not_text": {"zh": "这个文件看起来是二进制文件（含有零字节），不是文本。请上传 UTF-8 文本文件。"},
     "error.not_utf8": {"zh": "这个文件不是 UTF-8 文本（位置 {position} 的字节无法读取）。请另存为 UTF-8 后再试。"},

@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
+
+from tests.chart_data import traces_by_name
 
 ROOT = Path(__file__).resolve().parents[2]
 APPTEST_TIMEOUT_S = 60  # the first run imports torch
@@ -20,5 +23,16 @@ def open_page(script: str = "app.py", **query: str) -> AppTest:
 
 
 @pytest.fixture
-def page_opener():
-    return open_page
+def page(request) -> AppTest:
+    """The page named by the test module's PAGE, opened fresh, with no exception."""
+    at = open_page(request.module.PAGE)
+    assert not at.exception, at.exception
+    return at
+
+
+def chart_traces(at: AppTest) -> dict[str, dict]:
+    """Every named trace of every Plotly chart on the page (a later chart wins a name)."""
+    found: dict[str, dict] = {}
+    for chart in at.get("plotly_chart"):
+        found.update(traces_by_name(json.loads(chart.proto.spec)))
+    return found

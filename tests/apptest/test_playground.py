@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from gpt_core import MAX_TOKENS, PlaygroundConfig, trace_attention
-from tests.apptest.conftest import open_page
+from tests.apptest.conftest import chart_traces, open_page
 from tests.chart_data import decode, traces_by_name
 from ui.playground_state import PRESETS
 
@@ -20,10 +20,7 @@ def charts(at) -> list[dict]:
 
 
 def all_traces(at) -> dict[str, dict]:
-    found: dict[str, dict] = {}
-    for spec in charts(at):
-        found.update(traces_by_name(spec))
-    return found
+    return chart_traces(at)
 
 
 def matrix(at, name: str) -> np.ndarray:
@@ -39,13 +36,6 @@ def query(at) -> dict[str, str]:
 
 def markdown_text(at) -> str:
     return "\n".join(element.value for element in at.markdown)
-
-
-@pytest.fixture
-def page():
-    at = open_page(PAGE)
-    assert not at.exception, at.exception
-    return at
 
 
 def test_default_page_shows_the_book_example_with_every_view(page):

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from tests.apptest.conftest import open_page
+from tests.apptest.conftest import chart_traces, open_page
 from ui.strings import t
 
 PAGE = "pages/3_train.py"
@@ -30,17 +28,7 @@ def generated_text(at) -> str:
 
 
 def chart_names(at) -> set[str]:
-    names = set()
-    for chart in at.get("plotly_chart"):
-        names.update(trace.get("name") for trace in json.loads(chart.proto.spec)["data"])
-    return names
-
-
-@pytest.fixture
-def page():
-    at = open_page(PAGE)
-    assert not at.exception, at.exception
-    return at
+    return set(chart_traces(at))
 
 
 def test_page_opens_with_every_control(page):

@@ -290,3 +290,11 @@ def test_a_pickled_object_is_refused(tmp_path):
     with pytest.raises(Exception):  # noqa: B017 - torch raises UnpicklingError
         load_checkpoint(path)
     assert not (tmp_path / "pwned").exists()
+
+
+def test_missing_tiny_shakespeare_says_where_to_put_it(monkeypatch):
+    import gpt_core.data
+
+    monkeypatch.setattr(gpt_core.data, "find_tiny_shakespeare", lambda: None)
+    with pytest.raises(InputError, match="TINY_SHAKESPEARE"):
+        gpt_core.data.load_tiny_shakespeare()
