@@ -252,9 +252,10 @@ def head_detail_figure(
         shapes=shapes,
         font=dict(size=FONT_SIZE, family=FONT_FAMILY),
         title=dict(text=f"<b>{t('fig.head', lang)} {head + 1}</b>", font=dict(color=color, size=TITLE_FONT_SIZE + 4)),
-        legend=dict(orientation="h", x=1.0, xanchor="right", y=1.0, yanchor="bottom"),
+        legend=dict(orientation="h", x=0.0, xanchor="left", y=1.0, yanchor="bottom"),  # the tool bar is on the right
         plot_bgcolor="white",
         hoverlabel=dict(font_size=FONT_SIZE),
+        meta=dict(syncHover=True),  # assets/sync_hover.js shows a hovered cell in every stage
     )
     return _figure(traces, layout)
 

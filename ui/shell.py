@@ -8,12 +8,16 @@ shell: every page calls ``setup_page`` first.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import streamlit as st
 
 from .strings import DEFAULT_LANGUAGE, LANGUAGES, t
 
 LANGUAGE_PARAM = "lang"
+# A local file: a Material icon as page_icon would be fetched from a font server, which a
+# classroom network may block.
+FAVICON = str(Path(__file__).resolve().parents[1] / "assets" / "favicon.png")
 LANGUAGE_STATE = "language"
 
 
@@ -21,7 +25,7 @@ LANGUAGE_STATE = "language"
 class PageInfo:
     key: str  # strings key suffix and id
     path: str  # script path, relative to app.py
-    icon: str  # a Material icon: it renders without emoji fonts (projectors, kiosks)
+    icon: str  # a Material icon (Streamlit ships the font): no emoji fonts needed
 
 
 PAGES: tuple[PageInfo, ...] = (
@@ -54,10 +58,9 @@ def _on_language_change() -> None:
 def setup_page(page_key: str) -> str:
     """Configure the page, draw the shared sidebar, and return the language code."""
     lang = current_language()
-    page = PAGES_BY_KEY[page_key]
     st.set_page_config(
         page_title=f"{t('page.' + page_key, lang)} · {t('app.name', lang)}",
-        page_icon=page.icon,
+        page_icon=FAVICON,
         layout="wide",
     )
     with st.sidebar:

@@ -8,7 +8,7 @@ import numpy as np
 
 from figures import MASKED_COLOR
 from gpt_core import PlaygroundConfig, trace_attention
-from tests.browser.helpers import exceptions_shown, read_traces, wait_for_charts, wait_for_trace
+from tests.browser.helpers import exceptions_shown, read_traces, wait_for_app, wait_for_charts, wait_for_trace
 from tests.browser.server import ARTIFACTS
 
 LINK = {"text": "to be or not", "heads": "3", "head_dim": "4", "seed": "11", "head": "2", "stage": "masked_scores"}
@@ -97,3 +97,36 @@ def test_malformed_link_shows_a_note_not_an_exception(shared_server, browser_pag
     assert exceptions_shown(browser_page) == 0
     params = _url_params(browser_page)
     assert params["heads"] == "4" and "zzz" not in params
+
+
+def test_hovering_a_cell_outlines_it_in_every_stage(shared_server, browser_page):
+    browser_page.goto(f"{shared_server.url}/playground")
+    wait_for_charts(browser_page)
+    detail = browser_page.locator(".js-plotly-plot").nth(1)
+    browser_page.wait_for_function(
+        "() => document.querySelectorAll('.js-plotly-plot')[1] && document.querySelectorAll('.js-plotly-plot')[1].__syncHover"
+    )
+    weights_panel = detail.locator(".nsewdrag").nth(3)
+    weights_panel.scroll_into_view_if_needed()
+    box = weights_panel.bounding_box()
+    browser_page.mouse.move(box["x"] + 2, box["y"] + 2)
+    browser_page.mouse.move(box["x"] + box["width"] * 0.25, box["y"] + box["height"] * 0.75, steps=6)
+    # Read the outlines in one go: moving on (or a redraw) removes them.
+    boxes = browser_page.wait_for_function(
+        """() => { const cells = document.querySelectorAll('.js-plotly-plot')[1].querySelectorAll('.sync-hover-cell');
+                   return cells.length === 4 && Array.from(cells, c => Math.round(c.getBoundingClientRect().top)); }""",
+        timeout=10_000,
+    ).json_value()
+    assert len(boxes) == 4, "one outline per stage"
+    assert len(set(boxes)) == 1, "the same row in every stage"
+
+
+def test_the_page_asks_nothing_of_other_hosts(shared_server, browser_page):
+    """A classroom network may block everything but the app: no fonts, icons or telemetry."""
+    outside = []
+    browser_page.on("request", lambda request: outside.append(request.url) if "127.0.0.1" not in request.url else None)
+    for path in ("/", "/playground", "/train"):
+        browser_page.goto(f"{shared_server.url}{path}")
+        wait_for_app(browser_page)
+        browser_page.wait_for_timeout(1500)
+    assert outside == []
