@@ -15,7 +15,6 @@ from urllib.parse import urlencode
 import numpy as np
 import pandas as pd
 import streamlit as st
-import streamlit.components.v1 as components
 
 from figures import STAGES, channel_map_figure, head_color, head_detail_figure, heads_overview_figure
 from figures.shapes import shape_trace_code
@@ -36,7 +35,7 @@ from .exports import matrix_csv, python_snippet, trace_npz
 from .shell import LANGUAGE_PARAM, page_title, setup_page
 from .strings import DEFAULT_LANGUAGE, error_text, t
 
-ASSETS = Path(__file__).resolve().parents[1] / "assets"
+SYNC_HOVER = Path(__file__).resolve().parents[1] / "assets" / "sync_hover.html"
 KEY_PREFIX = "pg_"
 VALUES_STATE = "pg_values"  # the controls' values, kept across page switches
 NOTES_STATE = "pg_notes"
@@ -257,15 +256,10 @@ def _detail(view: View, lang: str) -> None:
     _sync_hover()
 
 
-@st.cache_resource
-def _sync_hover_script() -> str:
-    return (ASSETS / "sync_hover.js").read_text(encoding="utf-8")
-
-
 def _sync_hover() -> None:
-    """Hovering a cell in one stage shows the same cell in all of them (a fixed script from
+    """Hovering a cell in one stage outlines the same cell in all of them (a fixed script in
     assets/, no user text: it only reads the charts already on the page)."""
-    components.html(f"<script>{_sync_hover_script()}</script>", height=0)
+    st.iframe(SYNC_HOVER, height=1)
 
 
 def _softmax_calculator(view: View, lang: str) -> None:

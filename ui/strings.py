@@ -98,8 +98,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "dropout 只在训练模式下起作用。",
     },
     "pg.note_unknown": {
-        "en": "The link has a setting this page does not know, `{name}`: it was ignored.",
-        "zh": "链接里有本页不认识的设置 `{name}`，已忽略。",
+        "en": "The link has a setting this page does not know, “{name}”: it was ignored.",
+        "zh": "链接里有本页不认识的设置“{name}”，已忽略。",
     },
     "pg.note_invalid": {
         "en": "The link's {name} = {value} can't be used (allowed: {allowed}); the default {default} is shown instead.",

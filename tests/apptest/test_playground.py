@@ -251,3 +251,10 @@ def test_downloads_are_offered(page):
     assert labels == ["Matrix as CSV", "Whole trace as NPZ", "Python that reproduces it"]
     snippet = page.get("code")[-1].value
     assert "PlaygroundConfig(heads=4, head_dim=8" in snippet and "'动手学大模型'" in snippet
+
+
+def test_link_notes_show_odd_names_literally():
+    at = open_page(PAGE, utm_source="x", **{"[click](http://evil.example)": "1"})
+    notes = [warning.value for warning in at.warning]
+    assert any("“utm\\_source”" in note for note in notes), notes
+    assert any("\\[click\\]\\(http" in note for note in notes), "Markdown link syntax is escaped, not rendered"
