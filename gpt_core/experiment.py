@@ -4,7 +4,7 @@ size and the same budget. Pure torch; the app and scripts/heads_experiment.py ca
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import torch
 
@@ -65,7 +65,7 @@ def run_heads_experiment(
     runs = []
     for heads in head_counts:
         torch.manual_seed(seed)
-        config = GPTConfig(**{**base.__dict__, "heads": heads})
+        config = replace(base, heads=heads)
         model = GPT(config)
         snapshots: dict[int, torch.Tensor] = {}
         if 0 in snapshot_steps and snapshot_ids:

@@ -16,11 +16,13 @@ def generate(
     top_k: int | None = None,
     seed: int = 0,
 ) -> list[int]:
-    """Continue ``prompt_ids`` by ``max_new_tokens`` ids. temperature 0 means greedy."""
+    """Continue ``prompt_ids`` by ``max_new_tokens`` ids (the new ids are returned).
+    temperature 0 means greedy. An empty prompt starts from id 0."""
     was_training = model.training
     model.eval()
     generator = torch.Generator().manual_seed(seed)
-    ids = torch.tensor([prompt_ids or [0]], dtype=torch.long)  # (1, T)
+    start = prompt_ids or [0]
+    ids = torch.tensor([start], dtype=torch.long)  # (1, T)
     context = model.config.context_size
     for _ in range(max_new_tokens):
         logits, _ = model(ids[:, -context:])
@@ -36,4 +38,4 @@ def generate(
             next_id = int(torch.multinomial(probabilities, 1, generator=generator))
         ids = torch.cat([ids, torch.tensor([[next_id]])], dim=1)
     model.train(was_training)
-    return ids[0, len(prompt_ids or [0]) :].tolist() if prompt_ids else ids[0, 1:].tolist()
+    return ids[0, len(start) :].tolist()

@@ -122,9 +122,12 @@ def train(
     step = 0
     stopped_early = False
     test_loss = float("nan")
+
+    def budget_used(elapsed: float) -> float:
+        return step / config.steps if config.steps is not None else elapsed / config.seconds
+
     while True:
-        elapsed = time.perf_counter() - start
-        fraction = step / config.steps if config.steps is not None else elapsed / config.seconds
+        fraction = budget_used(time.perf_counter() - start)
         if fraction >= 1.0:
             break
         if should_stop is not None and should_stop():
@@ -157,11 +160,10 @@ def train(
                     learning_rate=learning_rate,
                     tokens_per_second=step * tokens_per_step / max(elapsed, 1e-9),
                     elapsed=elapsed,
-                    fraction=min(1.0, step / config.steps if config.steps is not None else elapsed / config.seconds),
+                    fraction=min(1.0, budget_used(elapsed)),
                 )
             )
-    elapsed = time.perf_counter() - start
-    train_elapsed = elapsed
+    train_elapsed = time.perf_counter() - start  # the final evaluation is not training time
     if step and "test_loss" not in history[-1]:
         test_loss = evaluate(model, corpus, config.eval_batches, config.batch_size, eval_generator)
         history[-1]["test_loss"] = test_loss

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pandas as pd
@@ -25,6 +25,7 @@ from gpt_core import (
     Corpus,
     GPTConfig,
     InputError,
+    Progress,
     TrainConfig,
     build_corpus,
     decode_user_text,
@@ -35,6 +36,7 @@ from gpt_core import (
     synthetic_text,
     train,
 )
+from gpt_core.data import TINY_SHAKESPEARE_ENV
 from gpt_core.experiment import answer, run_heads_experiment, run_record
 from gpt_core.results import ShippedExperiment, load_experiment
 
@@ -49,6 +51,7 @@ TRAINING_SLOTS = int(os.environ.get("TRAINING_SLOTS", max(1, (os.cpu_count() or 
 MAX_STEPS = 3000  # per training run, whatever the control says
 MAX_SECONDS = 60
 MAX_EXPERIMENT_STEPS = 500  # per head count in the in-app experiment
+EXPERIMENT_EMBEDDING = 64  # the book's embedding size, the same for every head count
 UI_UPDATE_S = 0.4  # how often the progress, numbers and curve are redrawn
 WAIT_POLL_S = 0.5
 STOP_WAIT_S = 10.0  # how long a new run waits for a stopping training to store its model
@@ -165,7 +168,7 @@ def _defaults() -> None:
 # --- building what a run needs -----------------------------------------------------------
 
 
-def _corpus(lang: str) -> Corpus:
+def _corpus() -> Corpus:
     """The chosen corpus, or InputError with a reason a student can read."""
     name = st.session_state["tr_corpus"]
     context = st.session_state["tr_context"]
@@ -174,17 +177,17 @@ def _corpus(lang: str) -> Corpus:
         text = decode_user_text(upload.getvalue()) if upload is not None else st.session_state["tr_own_text"]
         return build_corpus("own", text, context)
     if name == "tinyshakespeare" and tiny_shakespeare() is None:
-        raise InputError("empty_text")
+        raise InputError("corpus_missing", env=TINY_SHAKESPEARE_ENV)
     return shared_corpus(name, context)
 
 
-def _gpt_config(corpus: Corpus, heads: int | None = None) -> GPTConfig:
-    h = heads or st.session_state["tr_heads"]
+def _gpt_config(corpus: Corpus) -> GPTConfig:
+    """The model the controls describe: embedding = heads × head_dim."""
     return GPTConfig(
         vocab_size=corpus.vocabulary.size,
         context_size=st.session_state["tr_context"],
         embedding_size=st.session_state["tr_heads"] * st.session_state["tr_head_dim"],
-        heads=h,
+        heads=st.session_state["tr_heads"],
         blocks=st.session_state["tr_blocks"],
     )
 
@@ -267,10 +270,7 @@ def _run_training(lang: str, corpus: Corpus, config: GPTConfig, train_config: Tr
     st.session_state["tr_control"] = control
 
     def on_progress(progress) -> None:
-        record = {"step": progress.step, "elapsed": progress.elapsed, "train_loss": progress.train_loss}
-        if progress.test_loss is not None:
-            record["test_loss"] = progress.test_loss
-        history.append(record)
+        history.append(_record(progress))
         screen.draw(progress, history, t("tr.running", lang), force=progress.test_loss is not None)
 
     def trained(stopped: bool, result=None) -> TrainedModel:
@@ -301,6 +301,14 @@ def _use_model(trained: TrainedModel) -> None:
     st.session_state["tr_gen_model"] = "mine"  # generate from what was just trained
 
 
+def _record(progress: Progress) -> dict:
+    """A history record, as gpt_core.train keeps them."""
+    record = {"step": progress.step, "elapsed": progress.elapsed, "train_loss": progress.train_loss}
+    if progress.test_loss is not None:
+        record["test_loss"] = progress.test_loss
+    return record
+
+
 def _last_test_loss(history: list[dict]) -> float | None:
     evaluated = [record["test_loss"] for record in history if "test_loss" in record]
     return evaluated[-1] if evaluated else None
@@ -309,16 +317,13 @@ def _last_test_loss(history: list[dict]) -> float | None:
 def _run_experiment(lang: str, corpus: Corpus) -> None:
     screen = _Screen(lang)
     steps = min(st.session_state["tr_exp_steps"], MAX_EXPERIMENT_STEPS)
-    base = _gpt_config(corpus, heads=1)
-    base = GPTConfig(**{**base.__dict__, "embedding_size": 64})  # the book's size for every head count
+    # The same embedding for every head count (the book's 64); context and blocks from the controls.
+    base = replace(_gpt_config(corpus), embedding_size=EXPERIMENT_EMBEDDING, heads=1)
     histories: dict[int, list[dict]] = {}
 
     def on_progress(heads: int, progress) -> None:
         history = histories.setdefault(heads, [])
-        record = {"step": progress.step, "elapsed": progress.elapsed, "train_loss": progress.train_loss}
-        if progress.test_loss is not None:
-            record["test_loss"] = progress.test_loss
-        history.append(record)
+        history.append(_record(progress))
         screen.draw(progress, history, t("tr.experiment_running", lang, heads=heads), progress.test_loss is not None)
 
     runs = _with_slot(
@@ -404,7 +409,7 @@ def _experiment_view(lang: str, runs: list[dict], source: str, key: str) -> None
     table = pd.DataFrame(
         {
             t("tr.col.heads", lang): [run["heads"] for run in runs],
-            t("tr.col.head_dim", lang): [64 // run["heads"] if 64 % run["heads"] == 0 else None for run in runs],
+            t("tr.col.head_dim", lang): [EXPERIMENT_EMBEDDING // run["heads"] for run in runs],
             t("tr.col.params", lang): [f"{run['parameters']:,}" for run in runs],
             t("tr.col.steps", lang): [run["steps"] for run in runs],
             t("tr.col.time", lang): [f"{run['wall_time']:.1f}" for run in runs],
@@ -498,7 +503,7 @@ def render() -> None:
                           on_click=_on_stop)  # fmt: skip
         if st.session_state.pop("tr_start_requested", False):
             try:
-                corpus = _corpus(lang)
+                corpus = _corpus()
                 _run_training(lang, corpus, _gpt_config(corpus), _train_config())
             except InputError as error:
                 st.error(error_text(error, lang), icon=":material/error:")
@@ -515,7 +520,7 @@ def render() -> None:
         cols[2].caption(t("tr.exp_run_help", lang))
         if st.session_state.pop("tr_exp_requested", False):
             try:
-                _run_experiment(lang, _corpus(lang))
+                _run_experiment(lang, _corpus())
                 mine = st.session_state.get("tr_experiment")
             except InputError as error:
                 st.error(error_text(error, lang), icon=":material/error:")

@@ -298,3 +298,8 @@ def test_missing_tiny_shakespeare_says_where_to_put_it(monkeypatch):
     monkeypatch.setattr(gpt_core.data, "find_tiny_shakespeare", lambda: None)
     with pytest.raises(InputError, match="TINY_SHAKESPEARE"):
         gpt_core.data.load_tiny_shakespeare()
+
+
+def test_generation_from_an_empty_prompt(corpus):
+    model = small_model(corpus.vocabulary.size)
+    assert len(generate(model, [], 5, seed=0)) == 5
