@@ -6,31 +6,16 @@ where they fail instead.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import pytest
 
-from tests.browser.server import CHROMIUM_ARGS, VIEWPORT, Server, chromium_path, start_server, stop_server
-
-
-def _need_browser() -> str:
-    path = chromium_path()
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        path = None
-    if path is None:
-        reason = "no Chromium (apt-get install chromium) or no playwright package"
-        if os.environ.get("REQUIRE_BROWSER") == "1":
-            pytest.fail(f"REQUIRE_BROWSER=1 but {reason}")
-        pytest.skip(reason)
-    return path
+from tests.browser.server import CHROMIUM_ARGS, VIEWPORT, Server, need_browser, start_server, stop_server
 
 
 @pytest.fixture(scope="session")
 def chromium_executable() -> str:
-    return _need_browser()
+    return need_browser()
 
 
 @pytest.fixture(scope="session")

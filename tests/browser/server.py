@@ -42,6 +42,24 @@ def chromium_path() -> str | None:
     return shutil.which("chromium")
 
 
+def need_browser() -> str:
+    """Chromium's path; without one, skip the calling test with the reason, or fail it
+    when REQUIRE_BROWSER=1 (CI), so a missing install step can't pass silently."""
+    import pytest
+
+    path = chromium_path()
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        path = None
+    if path is None:
+        reason = "no Chromium (apt-get install chromium) or no playwright package"
+        if os.environ.get("REQUIRE_BROWSER") == "1":
+            pytest.fail(f"REQUIRE_BROWSER=1 but {reason}")
+        pytest.skip(reason)
+    return path
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
