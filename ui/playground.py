@@ -44,6 +44,9 @@ MEMO_STATE = "pg_memo"
 COMPUTATIONS_STATE = "pg_computations"  # how many times attention was computed (tests read it)
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 CSV_MIME = "text/csv"
+CSV_STAGE = "pg_csv_stage"
+CSV_HEAD = "pg_csv_head"
+CSV_STAGES = (*STAGES, "dropped_weights")
 
 
 def widget_key(name: str) -> str:
@@ -75,6 +78,18 @@ def _restore_controls() -> None:
             ss[widget_key(name)] = value
     matching = [key for key, text in state.PRESETS.items() if text == ss[widget_key("text")]]
     ss[widget_key("preset")] = matching[0] if matching else state.CUSTOM_PRESET
+
+
+def _repair_controls() -> None:
+    """Controls holding a stale label get their last good value back (see state.repairs)."""
+    ss = st.session_state
+    current = {param.name: ss.get(widget_key(param.name)) for param in state.PARAMS}
+    for name, value in state.repairs(current, ss.get(VALUES_STATE, {})).items():
+        ss[widget_key(name)] = value
+    if ss.get(CSV_STAGE, CSV_STAGES[0]) not in CSV_STAGES:
+        ss[CSV_STAGE] = CSV_STAGES[0]
+    if not isinstance(ss.get(CSV_HEAD, 1), int):
+        ss[CSV_HEAD] = 1
 
 
 def _current_values() -> dict[str, Any]:
@@ -308,11 +323,12 @@ def _share(view: View, query: dict[str, str], lang: str) -> None:
     result = view.result
     labels = result.labels
     stage_col, head_col = st.columns(2)
-    names = [*STAGES, "dropped_weights"]
-    stage = stage_col.selectbox(t("pg.csv_stage", lang), names, key="pg_csv_stage",
+    if st.session_state.get(CSV_HEAD, 1) > result.config.heads:
+        st.session_state[CSV_HEAD] = 1
+    stage = stage_col.selectbox(t("pg.csv_stage", lang), CSV_STAGES, key=CSV_STAGE,
                                 format_func=lambda s: t(f"stage.{s}", lang))  # fmt: skip
     head = head_col.selectbox(
-        t("pg.csv_head", lang), list(range(1, result.config.heads + 1)), key="pg_csv_head",
+        t("pg.csv_head", lang), list(range(1, result.config.heads + 1)), key=CSV_HEAD,
         format_func=lambda n: f"{t('fig.head', lang)} {n}",
     )  # fmt: skip
     matrix = getattr(result.trace, stage)[0, head - 1].numpy()
@@ -341,6 +357,7 @@ def render() -> None:
     page_title("playground", lang)
     st.caption(t("page.playground.blurb", lang))
     _restore_controls()
+    _repair_controls()
     _show_notes(lang)
     _controls(lang)
     values = _current_values()

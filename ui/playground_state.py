@@ -71,6 +71,18 @@ class Param:
             raise ValueError("range")
         return value
 
+    def accepts(self, value: Any) -> bool:
+        """Whether ``value`` is a valid value of this control (type and range)."""
+        if self.kind == "text":
+            return isinstance(value, str) and len(value) <= MAX_TEXT_CHARS
+        if self.kind == "choice":
+            return value in self.choices
+        if self.kind == "bool":
+            return isinstance(value, bool)
+        if self.kind == "int":
+            return isinstance(value, int) and not isinstance(value, bool) and self.low <= value <= self.high
+        return isinstance(value, (int, float)) and not isinstance(value, bool) and self.low <= value <= self.high
+
     def allowed(self) -> str:
         """The allowed values, for a note."""
         if self.kind in ("int", "float"):
@@ -153,6 +165,18 @@ def parse_query(query: Mapping[str, str | list[str]]) -> tuple[dict[str, Any], l
         notes.append(Note("head", str(values["head"]), "invalid", f"1 … {values['heads']}", "1"))
         values["head"] = 1
     return values, notes
+
+
+def repairs(current: Mapping[str, Any], last_good: Mapping[str, Any]) -> dict[str, Any]:
+    """Replacements for controls holding a value they can't hold: the last good value, else
+    the default. (Streamlit sends a select box's choice as its label; when the labels
+    change, with new text or another language, an old label comes back as a plain string.)"""
+    fixes = {}
+    for param in PARAMS:
+        if not param.accepts(current.get(param.name)):
+            good = last_good.get(param.name)
+            fixes[param.name] = good if param.accepts(good) else param.default
+    return fixes
 
 
 def to_query(values: Mapping[str, Any]) -> dict[str, str]:

@@ -58,6 +58,7 @@ STOP_WAIT_S = 10.0  # how long a new run waits for a stopping training to store 
 SYNTHETIC_LENGTH = 60_000
 CORPORA = ("tinyshakespeare", *SYNTHETIC_KINDS, "own")
 HEAD_CHOICES = (1, 2, 4, 8, 16)
+BUDGET_KINDS = ("steps", "seconds")
 GENERATE_MAX = 500
 
 torch.set_num_threads(THREADS_PER_TRAINING)
@@ -142,7 +143,7 @@ def _model_controls(lang: str) -> None:
     st.markdown(t("tr.embedding", lang, h=h, d=d, C=h * d))
     budget = st.columns(2)
     budget[0].radio(
-        t("tr.budget", lang), ("steps", "seconds"), key="tr_budget_kind", horizontal=True,
+        t("tr.budget", lang), BUDGET_KINDS, key="tr_budget_kind", horizontal=True,
         format_func=lambda kind: t(f"tr.budget.{kind}", lang),
     )  # fmt: skip
     if st.session_state["tr_budget_kind"] == "steps":
@@ -159,8 +160,13 @@ DEFAULTS = {
 
 
 def _defaults() -> None:
+    """Defaults on a first visit; a radio holding a stale label (its labels are translated,
+    and Streamlit sends the label) goes back to its default."""
     for key, value in DEFAULTS.items():
         st.session_state.setdefault(key, value)
+    for key, options in (("tr_corpus", CORPORA), ("tr_budget_kind", BUDGET_KINDS)):
+        if st.session_state[key] not in options:
+            st.session_state[key] = DEFAULTS[key]
     if tiny_shakespeare() is None and st.session_state["tr_corpus"] == "tinyshakespeare":
         st.session_state["tr_corpus"] = "copy"
 

@@ -130,3 +130,22 @@ def test_the_page_asks_nothing_of_other_hosts(shared_server, browser_page):
         wait_for_app(browser_page)
         browser_page.wait_for_timeout(1500)
     assert outside == []
+
+
+def test_typing_new_texts_one_after_another_keeps_working(shared_server, browser_page):
+    """The query select box sends its choice as a label ("23 · !"); each new text changes
+    every label, so an old label comes back as a plain string and must not break the page."""
+    browser_page.goto(f"{shared_server.url}/playground")
+    wait_for_charts(browser_page)
+    box = browser_page.get_by_role("textbox", name="Sequence")
+    for text in ("I ❤️ 👨‍👩‍👧‍👦 pizza 🍕 🇨🇳!", "مرحبا بالعالم שלום עולם hello"):
+        box.fill(text)
+        box.press("Control+Enter")
+        browser_page.wait_for_function(
+            "n => { const p = document.querySelectorAll('.js-plotly-plot')[1];"
+            " return p && p._fullData && p._fullData[0].x.length === n; }",
+            arg=len(text),
+        )
+        assert exceptions_shown(browser_page) == 0
+        row = int(_url_params(browser_page)["row"])
+        assert 0 <= row < len(text), "the query row is a position of the new text"

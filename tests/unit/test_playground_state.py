@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ui.playground_state import BOOK_EXAMPLE, MAX_TEXT_CHARS, PARAMS, defaults, parse_query, to_query
+from ui.playground_state import BOOK_EXAMPLE, MAX_TEXT_CHARS, PARAMS, defaults, parse_query, repairs, to_query
 
 
 def test_no_parameters_give_the_defaults_and_no_notes():
@@ -62,3 +62,21 @@ def test_booleans_accept_common_words(raw, expected):
 
 def test_repeated_keys_use_the_last_value():
     assert parse_query({"heads": ["2", "3"]})[0]["heads"] == 3
+
+
+@pytest.mark.parametrize(
+    ("name", "stale"),
+    [("row", "23 · !"), ("col", "2 · x"), ("head", "头 2"), ("tok", "按词"), ("stage", "softmax 权重"),
+     ("mode", "训练 train"), ("heads", None), ("pos", "1"), ("dropout", "0.1"), ("text", None)],
+)  # fmt: skip
+def test_a_stale_label_is_replaced_by_the_last_good_value(name, stale):
+    """Streamlit sends a select box's choice as its label; after the labels change an old
+    label arrives as a plain string, and the control must carry on."""
+    last_good = defaults() | {"row": 4, "col": 1, "head": 2, "tok": "word", "stage": "scores", "mode": "train"}
+    current = dict(last_good) | {name: stale}
+    assert repairs(current, last_good) == {name: last_good[name]}
+
+
+def test_without_a_good_value_the_default_is_used():
+    assert repairs(defaults() | {"row": "x"}, {}) == {"row": defaults()["row"]}
+    assert repairs(defaults(), {}) == {}
