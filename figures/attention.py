@@ -27,10 +27,13 @@ DETAIL_STAGES: tuple[str, ...] = (*STAGES, "dropped_weights")
 
 DETAIL_PANEL_PX = 250  # height of one stage in the detail view
 THUMBNAIL_PX = 210  # height of one head in the overview
+THUMBNAIL_GAP_PX = 36  # between rows of heads: the title
+THUMBNAIL_GAP_LABELS_PX = 80  # ... and the tick labels of the row above
+FOOTER_OVERVIEW_PX = 60
 MAX_TICK_LABELS = 24  # above this many tokens an axis shows every n-th label only
 TITLE_FONT_SIZE = 18
 FONT_SIZE = 15  # readable from the back of a classroom
-TICK_FONT_SIZE = 12
+TICK_FONT_SIZE = 14
 FONT_FAMILY = '"Source Sans", "Source Sans Pro", "Noto Sans CJK SC", sans-serif'  # Streamlit's own
 HEADER_PX = 70  # room above the panels for titles and the legend
 FOOTER_PX = 100  # room below for tick labels and colour bars
@@ -278,22 +281,23 @@ def heads_overview_figure(
         raise ValueError(f"matrices have shape {matrices.shape}, expected ({h}, {T}, {T}) for tokens {labels}")
     cols = cols or min(h, 4)
     rows = math.ceil(h / cols)
-    height = rows * THUMBNAIL_PX + HEADER_PX + 40
+    show_labels = T <= 12 and cols <= 4
+    row_gap = THUMBNAIL_GAP_LABELS_PX if show_labels else THUMBNAIL_GAP_PX  # room for tick labels
+    height = rows * THUMBNAIL_PX + (rows - 1) * row_gap + HEADER_PX + FOOTER_OVERVIEW_PX
     top = 1.0 - HEADER_PX / height
-    panels = _grid(h, cols, h_gap=0.03, v_gap=30 / height, top=top, bottom=40 / height)
+    panels = _grid(h, cols, h_gap=0.03, v_gap=row_gap / height, top=top, bottom=FOOTER_OVERVIEW_PX / height)
     categories = axis_labels(labels)
     z_limit = 1.0 if _is_weights(stage) else score_range(list(matrices))
     traces: list[dict] = []
     layout: dict = {}
     annotations, shapes = [], []
-    show_labels = T <= 12 and cols <= 4
     for head, panel in enumerate(panels):
         colorbar = dict(thickness=12, len=0.8, y=0.5, x=1.01) if head == 0 else None
         traces.extend(_stage_traces(matrices[head], categories, stage, head, panel, lang, z_limit, colorbar))
         first_column = (head % cols) == 0
         layout.update(_axes(panel, T, show_labels, titles=False, lang=lang, square=False, show_y=first_column))
         focused = head == focus
-        annotations.append(_title(f"{t('fig.head', lang)} {head + 1}", panel, head_color(head), bold=focused))
+        annotations.append(_title(f"{t('fig.head', lang)} {head + 1}", panel, head_color(head), bold=True))
         shapes.append(
             dict(
                 type="rect",

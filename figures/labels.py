@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import html
 
+from gpt_core.tokens import position_label
+
 MAX_LABEL_CHARS = 12  # longer word tokens are shortened on the axes (hover keeps position)
-POSITION_SEPARATOR = " · "
 
 
 def plotly_safe(text: str) -> str:
@@ -20,4 +21,4 @@ def shorten(label: str, limit: int = MAX_LABEL_CHARS) -> str:
 def axis_labels(labels: list[str]) -> list[str]:
     """Unique, escaped axis categories: ``"3 · a"``. The position keeps repeated tokens apart
     (a category axis would merge two "a"s into one row)."""
-    return [f"{position}{POSITION_SEPARATOR}{plotly_safe(shorten(label))}" for position, label in enumerate(labels)]
+    return [plotly_safe(position_label(position, shorten(label))) for position, label in enumerate(labels)]

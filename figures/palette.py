@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from plotly.colors import get_colorscale
 
-# 16 distinguishable colours (Plotly's D3 and Dark24 families), one per head.
+# 16 distinguishable colours (Plotly's D3 and Dark24 families, the palest darkened so a
+# title in them reads on a projector), one per head.
 HEAD_COLORS: tuple[str, ...] = (
-    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf",
-    "#bcbd22", "#7f7f7f", "#2e91e5", "#fd3216", "#1ca71c", "#6a76fc", "#b68100", "#750d86",
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#0f8b99",
+    "#8a7a00", "#555555", "#2e91e5", "#fd3216", "#1ca71c", "#6a76fc", "#00695c", "#750d86",
 )  # fmt: skip
 
 # Scores are signed: a diverging scale with white at 0. Weights are in [0, 1]: white to blue.

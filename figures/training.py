@@ -19,12 +19,12 @@ HEAD_COUNT_COLORS = {1: head_color(0), 2: head_color(1), 4: head_color(2), 8: he
 def _layout(title: str, x_title: str, lang: str) -> dict:
     return dict(
         height=CURVE_HEIGHT,
-        margin=dict(l=60, r=20, t=50, b=90),
+        margin=dict(l=60, r=20, t=50, b=50),
         font=dict(size=FONT_SIZE, family=FONT_FAMILY),
         title=dict(text=title),
         xaxis=dict(title=dict(text=x_title), zeroline=False, gridcolor="#eee"),
         yaxis=dict(title=dict(text=t("train.loss", lang)), zeroline=False, gridcolor="#eee"),
-        legend=dict(orientation="h", x=0.5, xanchor="center", y=-0.22, yanchor="top"),
+        legend=dict(orientation="v", x=1.02, xanchor="left", y=1.0, yanchor="top"),  # clear of axis titles
         plot_bgcolor="white",
         hovermode="x unified",
     )

@@ -92,6 +92,21 @@ def display_label(token: str) -> str:
     return "".join(_char_label(char, alone) for char in token)
 
 
+_RIGHT_TO_LEFT = {"R", "AL"}
+_LEFT_TO_RIGHT_MARK = "\u200e"
+_FIRST_STRONG_ISOLATE, _POP_DIRECTIONAL_ISOLATE = "\u2068", "\u2069"
+POSITION_SEPARATOR = " · "
+
+
+def position_label(position: int, label: str) -> str:
+    """``"3 · a"``: a token's position and label, reading left to right even when the label
+    is Arabic or Hebrew (the label is then isolated, so "3 ·" stays in front)."""
+    if any(unicodedata.bidirectional(char) in _RIGHT_TO_LEFT for char in label):
+        label = _FIRST_STRONG_ISOLATE + label + _POP_DIRECTIONAL_ISOLATE
+        return f"{_LEFT_TO_RIGHT_MARK}{position}{POSITION_SEPARATOR}{label}"
+    return f"{position}{POSITION_SEPARATOR}{label}"
+
+
 def display_labels(tokens: list[str]) -> list[str]:
     """Labels for a sequence; repeated tokens keep their own positions (the caller indexes)."""
     return [display_label(token) for token in tokens]

@@ -24,6 +24,7 @@ from gpt_core import (
     PlaygroundConfig,
     PlaygroundTrace,
     head_statistics,
+    position_label,
     softmax_steps,
     tokenize,
     trace_attention,
@@ -39,7 +40,8 @@ SYNC_HOVER = Path(__file__).resolve().parents[1] / "assets" / "sync_hover.html"
 KEY_PREFIX = "pg_"
 VALUES_STATE = "pg_values"  # the controls' values, kept across page switches
 NOTES_STATE = "pg_notes"
-LINK_NUMBERS_STATE = "pg_link_numbers"  # the values that decide the numbers, as the link gave them
+LINK_NUMBERS_STATE = "pg_link_numbers"
+TOKENS_STATE = "pg_tokens"  # the tokens shown last run: when they change, the chosen cell resets  # the values that decide the numbers, as the link gave them
 MEMO_STATE = "pg_memo"
 COMPUTATIONS_STATE = "pg_computations"  # how many times attention was computed (tests read it)
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
@@ -154,7 +156,7 @@ def _controls(lang: str) -> None:
             format_func=lambda name: t(f"pg.preset.{name}", lang),
         )  # fmt: skip
         st.text_area(
-            t("pg.text", lang), key=k("text"), max_chars=state.MAX_TEXT_CHARS, height=90,
+            t("pg.text", lang), key=k("text"), max_chars=state.MAX_PASTE_CHARS, height=90,
             help=t("pg.text_help", lang, max_tokens=MAX_TOKENS),
         )  # fmt: skip
         st.radio(
@@ -227,7 +229,7 @@ def _plain(text: str) -> str:
 
 
 def _position_label(labels: list[str]):
-    return lambda position: f"{position} · {labels[position]}"
+    return lambda position: position_label(position, labels[position])
 
 
 def _overview(view: View, lang: str) -> None:
@@ -285,7 +287,7 @@ def _softmax_calculator(view: View, lang: str) -> None:
     st.markdown(t("pg.softmax_intro", lang, head=head + 1, row=row))
     table = pd.DataFrame(
         {
-            t("pg.col.key", lang): [f"{j} · {labels[j]}" for j in range(len(labels))],
+            t("pg.col.key", lang): [position_label(j, label) for j, label in enumerate(labels)],
             t("pg.col.score", lang): ["−∞" if np.isneginf(s) else f"{s:.4f}" for s in steps.scores.tolist()],
             t("pg.col.exp", lang): [f"{e:.6f}" for e in steps.exps.tolist()],
             t("pg.col.weight", lang): [f"{w:.6f}" for w in steps.weights.tolist()],
@@ -381,6 +383,12 @@ def render() -> None:
     result = view.result
     T = len(result.tokens)
     ss = st.session_state
+    tokens_key = (tuple(result.tokens), config.tokenizer)
+    if ss.get(TOKENS_STATE, tokens_key) != tokens_key:
+        # New tokens: the chosen cell named positions of the old ones; start again at the
+        # last query (the one that sees every key) and the first key.
+        ss[widget_key("row")], ss[widget_key("col")] = state.LAST_ROW, 0
+    ss[TOKENS_STATE] = tokens_key
     ss[widget_key("head")] = min(ss[widget_key("head")], config.heads)
     ss[widget_key("col")] = min(ss[widget_key("col")], T - 1)
     if ss[widget_key("row")] == state.LAST_ROW or ss[widget_key("row")] >= T:

@@ -22,7 +22,10 @@ PRESETS: dict[str, str] = {
     "repeat": "to be or not to be, to be or not to be",
 }
 CUSTOM_PRESET = "custom"
-MAX_TEXT_CHARS = 4000  # the text box's limit; only the first MAX_TOKENS tokens are used
+MAX_TEXT_CHARS = 4000  # the longest text a link may carry (a link holds only the tokens shown)
+# The text box takes a long paste whole (a browser drops a paste over the box's limit
+# without a word); the page then uses the first MAX_TOKENS tokens and says so.
+MAX_PASTE_CHARS = 200_000
 MAX_DROPOUT = 0.9
 DROPOUT_STEP = 0.05
 MODES = ("eval", "train")
@@ -74,7 +77,7 @@ class Param:
     def accepts(self, value: Any) -> bool:
         """Whether ``value`` is a valid value of this control (type and range)."""
         if self.kind == "text":
-            return isinstance(value, str) and len(value) <= MAX_TEXT_CHARS
+            return isinstance(value, str) and len(value) <= MAX_PASTE_CHARS
         if self.kind == "choice":
             return value in self.choices
         if self.kind == "bool":

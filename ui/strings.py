@@ -67,7 +67,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "pg.heads": {"en": "heads h", "zh": "头数 h"},
     "pg.head_dim": {"en": "head_dim d", "zh": "每头维度 d"},
     "pg.c_equals": {"en": "C = h × d = {h} × {d} = **{C}**", "zh": "C = h × d = {h} × {d} = **{C}**"},
-    "pg.input_dim": {"en": "input width (0 = C)", "zh": "输入宽度（0 表示等于 C）"},
+    "pg.input_dim": {"en": "input width (0 = C)", "zh": "输入宽度（0 = C）"},
     "pg.input_dim_help": {
         "en": "The width of each token vector going in; the layer projects it to C.",
         "zh": "输入的每个词元向量的宽度；注意力层把它投影到 C。",

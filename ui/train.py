@@ -60,6 +60,7 @@ CORPORA = ("tinyshakespeare", *SYNTHETIC_KINDS, "own")
 HEAD_CHOICES = (1, 2, 4, 8, 16)
 BUDGET_KINDS = ("steps", "seconds")
 GENERATE_MAX = 500
+PROMPT_HINT_CHARS = 8
 
 torch.set_num_threads(THREADS_PER_TRAINING)
 
@@ -76,6 +77,7 @@ class TrainedModel:
     test_loss: float | None = None
     tokens_per_second: float = 0.0
     stopped: bool = False
+    prompt_hint: str = ""  # the start of its corpus: a prompt it can read
 
 
 # --- shared, read-only resources -------------------------------------------------------
@@ -284,6 +286,7 @@ def _run_training(lang: str, corpus: Corpus, config: GPTConfig, train_config: Tr
             model=model.eval(), vocabulary=corpus.vocabulary, corpus=corpus.name, history=list(history),
             steps=len(history), test_loss=result.final_test_loss if result else _last_test_loss(history),
             tokens_per_second=result.tokens_per_second if result else 0.0, stopped=stopped,
+            prompt_hint=corpus.text[:PROMPT_HINT_CHARS],
         )  # fmt: skip
 
     try:
@@ -305,6 +308,8 @@ def _use_model(trained: TrainedModel) -> None:
     st.session_state["tr_model"] = trained
     st.session_state.pop("tr_generated", None)
     st.session_state["tr_gen_model"] = "mine"  # generate from what was just trained
+    if trained.vocabulary.unknown(st.session_state.get("tr_prompt", "")):
+        st.session_state["tr_prompt"] = trained.prompt_hint  # "ROMEO:" means nothing to a copying model
 
 
 def _record(progress: Progress) -> dict:

@@ -258,3 +258,19 @@ def test_link_notes_show_odd_names_literally():
     notes = [warning.value for warning in at.warning]
     assert any("“utm\\_source”" in note for note in notes), notes
     assert any("\\[click\\]\\(http" in note for note in notes), "Markdown link syntax is escaped, not rendered"
+
+
+def test_new_tokens_reset_the_chosen_cell_to_the_last_query(page):
+    page.selectbox(key="pg_row").set_value(2).run()
+    page.selectbox(key="pg_col").set_value(1).run()
+    page.text_area(key="pg_text").input("abcdefghij").run()
+    assert page.selectbox(key="pg_row").value == 9 and page.selectbox(key="pg_col").value == 0
+    assert query(page)["row"] == "9"
+
+
+def test_a_long_paste_is_taken_and_cut_to_the_token_cap(page):
+    long_text = "lorem ipsum dolor sit amet " * 200  # 5400 characters
+    page.text_area(key="pg_text").input(long_text).run()
+    assert not page.exception
+    assert any(str(len(long_text)) in w.value for w in page.warning), [w.value for w in page.warning]
+    assert len(query(page)["text"]) == MAX_TOKENS

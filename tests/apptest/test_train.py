@@ -54,6 +54,10 @@ def test_training_a_few_steps_shows_the_curve_and_frees_the_slot(page):
 def test_generation_from_the_trained_model_is_seeded(page):
     train_quickly(page)
     assert page.selectbox(key="tr_gen_model").value == "mine"
+    prompt = page.text_area(key="tr_prompt").value
+    assert prompt != "ROMEO:\n" and not page.session_state["tr_model"].vocabulary.unknown(prompt), (
+        "the Shakespeare prompt is replaced by one the copying model can read"
+    )
     page.text_area(key="tr_prompt").input("abc=").run()
     page.button(key="tr_generate").click().run()
     first = generated_text(page)

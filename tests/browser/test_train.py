@@ -36,6 +36,10 @@ def test_train_a_few_steps_then_see_the_curve_and_generate(shared_server, browse
     page.get_by_role("button", name="Train").click()
     page.get_by_text("Trained 40 steps").wait_for(timeout=TRAINING_TIMEOUT_MS)
     wait_for_trace(page, "held-out loss")
+    prompt = page.get_by_role("textbox", name="Prompt")
+    prompt.fill("ROMEO:")
+    prompt.press("Control+Enter")
+    page.wait_for_timeout(500)
     page.get_by_role("button", name="Generate").click()
     page.locator("[data-testid='stCode']", has_text="ROMEO").first.wait_for(timeout=30_000)
     assert page.get_by_text("Left out of the prompt").count() == 1, "R, O, M, E are not in the copying corpus"

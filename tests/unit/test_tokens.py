@@ -62,3 +62,12 @@ def test_every_label_of_a_hostile_text_is_visible():
     for label in display_labels(char_tokens(text)):
         assert label.strip() == label and label != ""
         assert not any(ord(c) < 32 for c in label)
+
+
+def test_position_labels_read_left_to_right_even_for_right_to_left_tokens():
+    from gpt_core import position_label
+
+    assert position_label(3, "a") == "3 · a"
+    arabic = position_label(0, "م")
+    assert arabic.startswith("\u200e0 · ") and arabic.endswith("\u2068م\u2069")
+    assert position_label(1, "שלום").count("\u2069") == 1
