@@ -228,6 +228,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Your model (stopped at step {steps}): {heads} heads, {params} parameters, last held-out loss {loss}.",
         "zh": "你的模型（在第 {steps} 步停止）：{heads} 个头，{params} 个参数，最近的验证损失 {loss}。",
     },
+    "tr.download_model": {"en": "Download your model", "zh": "下载你的模型"},
+    "tr.download_model_help": {
+        "en": "Weights and a small record (config, corpus checksum, steps, loss). In Python: gpt_core.load_checkpoint(path).",
+        "zh": "权重和一份简短记录（配置、语料校验和、步数、损失）。在 Python 中：gpt_core.load_checkpoint(path)。",
+    },
     "tr.generate": {"en": "Generate text", "zh": "生成文字"},
     "tr.generate_none": {"en": "Train a model first.", "zh": "请先训练一个模型。"},
     "tr.generate_with": {"en": "Model", "zh": "模型"},

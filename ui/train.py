@@ -22,12 +22,14 @@ from gpt_core import (
     GPT,
     SYNTHETIC_KINDS,
     CharVocabulary,
+    CheckpointMeta,
     Corpus,
     GPTConfig,
     InputError,
     Progress,
     TrainConfig,
     build_corpus,
+    checkpoint_bytes,
     decode_user_text,
     display_labels,
     find_tiny_shakespeare,
@@ -78,6 +80,19 @@ class TrainedModel:
     tokens_per_second: float = 0.0
     stopped: bool = False
     prompt_hint: str = ""  # the start of its corpus: a prompt it can read
+    corpus_sha256: str = ""
+    wall_time: float = 0.0  # seconds of training
+
+
+def checkpoint_of(trained: TrainedModel) -> bytes:
+    """The model as a checkpoint file (gpt_core.load_checkpoint reads it, weights only)."""
+    meta = CheckpointMeta(
+        corpus=trained.corpus, corpus_sha256=trained.corpus_sha256, steps=trained.steps,
+        test_loss=trained.test_loss if trained.test_loss is not None else float("nan"),
+        wall_time=trained.wall_time, tokens_per_second=trained.tokens_per_second,
+        extra={"history": trained.history},
+    )  # fmt: skip
+    return checkpoint_bytes(trained.model, trained.vocabulary, meta)
 
 
 # --- shared, read-only resources -------------------------------------------------------
@@ -286,7 +301,8 @@ def _run_training(lang: str, corpus: Corpus, config: GPTConfig, train_config: Tr
             model=model.eval(), vocabulary=corpus.vocabulary, corpus=corpus.name, history=list(history),
             steps=len(history), test_loss=result.final_test_loss if result else _last_test_loss(history),
             tokens_per_second=result.tokens_per_second if result else 0.0, stopped=stopped,
-            prompt_hint=corpus.text[:PROMPT_HINT_CHARS],
+            prompt_hint=corpus.text[:PROMPT_HINT_CHARS], corpus_sha256=corpus.sha256,
+            wall_time=history[-1]["elapsed"] if history else 0.0,
         )  # fmt: skip
 
     try:
@@ -363,6 +379,11 @@ def _model_summary(lang: str) -> None:
     )  # fmt: skip
     if trained.history:
         show_chart(loss_curve_figure(trained.history, lang), "tr_curve")
+    st.download_button(
+        t("tr.download_model", lang), lambda: checkpoint_of(trained), file_name=f"gpt_{trained.corpus}.pt",
+        mime="application/octet-stream", key="tr_download_model", icon=":material/download:",
+        help=t("tr.download_model_help", lang),
+    )  # fmt: skip
 
 
 def _generate_section(lang: str) -> None:

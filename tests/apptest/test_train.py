@@ -192,3 +192,18 @@ def test_chinese_train_page():
     at = open_page(PAGE, lang="zh")
     assert not at.exception
     assert any(t("page.train", "zh") in title.value for title in at.title)
+
+
+def test_a_trained_model_downloads_as_a_checkpoint_that_loads(page):
+    import torch
+
+    from gpt_core import load_checkpoint
+    from ui.train import checkpoint_of
+
+    train_quickly(page)
+    assert "Download your model" in [button.proto.label for button in page.get("download_button")]
+    trained = page.session_state["tr_model"]
+    loaded = load_checkpoint(checkpoint_of(trained))
+    inputs = torch.tensor([trained.vocabulary.encode("abc=abc.")])
+    assert torch.equal(loaded.model(inputs)[0], trained.model(inputs)[0])
+    assert loaded.meta.steps == 20 and loaded.meta.corpus == "copy" and len(loaded.meta.corpus_sha256) == 64
