@@ -6,12 +6,9 @@ APP_READY_TIMEOUT_MS = 60_000
 
 
 def wait_for_app(page, timeout_ms: int = APP_READY_TIMEOUT_MS) -> None:
-    """Wait until the script has finished running and a title is on screen."""
+    """Wait until a title is on screen and the page's script has finished its run."""
     page.wait_for_selector("[data-testid='stHeading'] h1", timeout=timeout_ms)
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')",
-        timeout=timeout_ms,
-    )
+    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=timeout_ms)
 
 
 def exceptions_shown(page) -> int:

@@ -34,7 +34,9 @@ def test_landing_page_links_to_every_page(shared_server, browser_page):
     assert t("app.name") in browser_page.locator("h1").first.inner_text()
     main = browser_page.locator("[data-testid='stMain']")
     for info in PAGES[1:]:
-        assert main.get_by_text(t(f"page.{info.key}"), exact=True).count() == 1
+        link = main.get_by_text(t(f"page.{info.key}"), exact=True)
+        link.wait_for(timeout=30_000)
+        assert link.count() == 1, info.key
     main.get_by_text(t("page.playground"), exact=True).click()
     browser_page.wait_for_url("**/playground")
     wait_for_app(browser_page)
