@@ -124,6 +124,12 @@ def shipped_experiment() -> ShippedExperiment | None:
 
 
 @st.cache_resource
+def shipped_snapshots(heads: int) -> dict:
+    """The shipped attention snapshots of one head count (read once, not on every rerun)."""
+    return shipped_experiment().snapshots(heads)
+
+
+@st.cache_resource
 def shipped_model(heads: int):
     """A shipped checkpoint, for generation only (eval mode, no_grad: safe to share)."""
     experiment = shipped_experiment()
@@ -472,7 +478,7 @@ def _snapshots_view(lang: str, experiment: ShippedExperiment) -> None:
     st.caption(t("tr.snapshots_help", lang))
     cols = st.columns(3)
     heads = cols[0].selectbox(t("tr.heads", lang), [run.heads for run in experiment.runs], index=2, key="tr_snap_heads")
-    snapshots = experiment.snapshots(heads)
+    snapshots = shipped_snapshots(heads)
     steps = sorted(snapshots)
     step = cols[1].select_slider(t("tr.snap_step", lang), steps, value=steps[-1], key="tr_snap_step")
     blocks = snapshots[step].shape[0]
