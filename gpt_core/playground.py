@@ -22,7 +22,6 @@ MAX_HEADS = 16
 MAX_HEAD_DIM = 64
 MAX_INPUT_DIM = 1024
 MAX_SEED = 2**31 - 1
-BATCH = 1  # the playground shows one sequence; B stays in every shape for the lesson
 POSITION_BASE = 10_000.0  # the sinusoid base of "Attention Is All You Need"
 
 
@@ -76,8 +75,7 @@ class PlaygroundTrace:
     labels: list[str]  # a visible label per token, same positions
     total_tokens: int  # tokens in the text before the cap
     config: PlaygroundConfig
-    trace: AttentionTrace
-    module: MultiHeadAttention
+    trace: AttentionTrace  # (build_attention(config) rebuilds the layer: its weights follow the seed)
 
     @property
     def truncated(self) -> bool:
@@ -150,5 +148,4 @@ def trace_attention(text: str, config: PlaygroundConfig, max_tokens: int = MAX_T
         total_tokens=len(all_tokens),
         config=config,
         trace=trace,
-        module=module,
     )
