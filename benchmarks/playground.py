@@ -19,7 +19,8 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+if str(ROOT) not in sys.path:  # run as `python benchmarks/playground.py`: ui and the harness live at the root
+    sys.path.insert(0, str(ROOT))
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
@@ -83,15 +84,16 @@ def browser_update_ms(size: dict) -> list[float]:
     """From typing a new seed (Enter) to the chart showing new numbers, in Chromium."""
     from playwright.sync_api import sync_playwright
 
-    from tests.browser.helpers import wait_for_charts
-    from tests.browser.server import CHROMIUM_ARGS, chromium_path, start_server, stop_server
+    from harness.browser import VIEWPORT, launch_chromium
+    from harness.charts import wait_for_charts
+    from harness.server import start_server, stop_server
 
     server = start_server("benchmark")
     times = []
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            browser = launch_chromium(playwright)
+            page = browser.new_page(viewport=VIEWPORT)
             query = {key: size[key] for key in ("text", "heads", "head_dim")}
             page.goto(f"{server.url}/playground?{urlencode(query)}")
             wait_for_charts(page)

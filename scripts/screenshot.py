@@ -11,16 +11,17 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+if str(ROOT) not in sys.path:  # run as `python scripts/screenshot.py`: the harness lives at the root
+    sys.path.insert(0, str(ROOT))
 
-from tests.browser.helpers import wait_for_app  # noqa: E402
-from tests.browser.server import CHROMIUM_ARGS, chromium_path, start_server, stop_server  # noqa: E402
+from harness.browser import APP_READY_TIMEOUT_MS, chromium_path, launch_chromium, wait_for_app  # noqa: E402
+from harness.charts import CHART_SELECTOR  # noqa: E402
+from harness.server import start_server, stop_server  # noqa: E402
 
 DEFAULT_PATH = "/playground"
 DEFAULT_OUTPUT = ROOT / "docs" / "screenshot.png"
 SCREENSHOT_VIEWPORT = {"width": 1400, "height": 1100}
 TALL_VIEWPORT = {"width": 1400, "height": 2050}  # --full: the page scrolls inside, so grow the window
-CHART_SELECTOR = ".js-plotly-plot .heatmaplayer"
 SETTLE_MS = 1500  # let Plotly finish its layout before the picture
 FULL_PAGE = "--full" in sys.argv
 
@@ -37,12 +38,12 @@ def main() -> None:
     server = start_server("screenshot")
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+            browser = launch_chromium(playwright, executable)
             page = browser.new_page(viewport=TALL_VIEWPORT if FULL_PAGE else SCREENSHOT_VIEWPORT)
             page.goto(server.url + url_path)
             wait_for_app(page)
             if page.locator(CHART_SELECTOR).count() or "playground" in url_path:
-                page.wait_for_selector(CHART_SELECTOR, timeout=60_000)
+                page.wait_for_selector(CHART_SELECTOR, timeout=APP_READY_TIMEOUT_MS)
             output.parent.mkdir(parents=True, exist_ok=True)
             page.wait_for_timeout(SETTLE_MS)
             page.screenshot(path=str(output))

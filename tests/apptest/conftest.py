@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from tests.chart_data import traces_by_name
+from harness.charts import traces_by_name
 
 ROOT = Path(__file__).resolve().parents[2]
 APPTEST_TIMEOUT_S = 60  # the first run imports torch

@@ -10,7 +10,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.browser.server import CHROMIUM_ARGS, VIEWPORT, Server, need_browser, start_server, stop_server
+from harness.browser import VIEWPORT, launch_chromium, need_browser
+from harness.server import Server, start_server, stop_server
 
 
 @pytest.fixture(scope="session")
@@ -23,7 +24,7 @@ def playwright_browser(chromium_executable):
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium_executable, args=CHROMIUM_ARGS)
+        browser = launch_chromium(playwright, chromium_executable)
         yield browser
         browser.close()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.helpers import exceptions_shown, wait_for_app
+from harness.browser import exceptions_shown, wait_for_app
 from ui.shell import PAGES
 from ui.strings import t
 

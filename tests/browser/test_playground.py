@@ -8,8 +8,9 @@ import numpy as np
 
 from figures import MASKED_COLOR
 from gpt_core import PlaygroundConfig, trace_attention
-from tests.browser.helpers import exceptions_shown, read_traces, wait_for_app, wait_for_charts, wait_for_trace
-from tests.browser.server import ARTIFACTS
+from harness.browser import exceptions_shown, wait_for_app
+from harness.charts import read_traces, wait_for_charts, wait_for_trace
+from harness.server import ARTIFACTS
 
 LINK = {"text": "to be or not", "heads": "3", "head_dim": "4", "seed": "11", "head": "2", "stage": "masked_scores"}
 

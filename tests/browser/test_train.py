@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tests.browser.helpers import exceptions_shown, wait_for_app, wait_for_trace
+from harness.browser import VIEWPORT, exceptions_shown, wait_for_app
+from harness.charts import wait_for_trace
 
 TRAINING_TIMEOUT_MS = 90_000
 
@@ -60,8 +61,6 @@ def test_stop_button_ends_training_and_keeps_the_model(shared_server, browser_pa
 
 
 def test_a_second_student_waits_for_the_slot_and_a_closed_tab_frees_it(shared_server, playwright_browser):
-    from tests.browser.server import VIEWPORT
-
     first = playwright_browser.new_context(viewport=VIEWPORT)
     second = playwright_browser.new_context(viewport=VIEWPORT)
     try:

@@ -1,19 +1,15 @@
-"""Helpers for reading what a person sees in a Streamlit page."""
+"""Reading Plotly charts: from the page, as Plotly drew them, and from figure JSON, the way
+the browser receives it."""
 
 from __future__ import annotations
 
-APP_READY_TIMEOUT_MS = 60_000
+import base64
 
+import numpy as np
 
-def wait_for_app(page, timeout_ms: int = APP_READY_TIMEOUT_MS) -> None:
-    """Wait until a title is on screen and the page's script has finished its run."""
-    page.wait_for_selector("[data-testid='stHeading'] h1", timeout=timeout_ms)
-    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=timeout_ms)
+from harness.browser import APP_READY_TIMEOUT_MS, wait_for_app
 
-
-def exceptions_shown(page) -> int:
-    return page.locator("[data-testid='stException']").count()
-
+# --- in the page (Playwright) ---
 
 CHART_SELECTOR = ".js-plotly-plot .heatmaplayer"
 
@@ -52,3 +48,24 @@ def wait_for_trace(page, name: str, timeout_ms: int = APP_READY_TIMEOUT_MS) -> N
         arg=name,
         timeout=timeout_ms,
     )
+
+
+# --- in figure JSON (AppTest, the figure builders) ---
+
+DTYPES = {"f4": np.float32, "f8": np.float64, "i4": np.int32, "u1": np.uint8, "i1": np.int8, "u4": np.uint32}
+
+
+def decode(value) -> np.ndarray:
+    """A data array from figure JSON: a typed-array dict ({dtype, bdata, shape}) or a list."""
+    if isinstance(value, dict) and "bdata" in value:
+        array = np.frombuffer(base64.b64decode(value["bdata"]), dtype=DTYPES[value["dtype"]])
+        if "shape" in value:
+            shape = value["shape"]
+            shape = [int(n) for n in shape.split(",")] if isinstance(shape, str) else shape
+            array = array.reshape(shape)
+        return array
+    return np.array(value, dtype=float)
+
+
+def traces_by_name(spec: dict) -> dict[str, dict]:
+    return {trace.get("name"): trace for trace in spec["data"] if trace.get("name")}

@@ -1,12 +1,8 @@
-"""Start and stop a real `streamlit run` server, and find Debian's Chromium.
-
-Used by the browser tests and by the scripts that take screenshots and measure the page.
-"""
+"""Start and stop a real `streamlit run` server."""
 
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -15,49 +11,9 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "test-artifacts"  # servers' logs and the tests' screenshots
 SERVER_START_TIMEOUT_S = 90
-VIEWPORT = {"width": 1400, "height": 1000}
-
-
-def chromium_path() -> str | None:
-    explicit = os.environ.get("CHROMIUM_PATH")
-    if explicit and Path(explicit).exists():
-        return explicit
-    for candidate in CHROMIUM_CANDIDATES:
-        if Path(candidate).exists():
-            return candidate
-    return shutil.which("chromium")
-
-
-def need_browser() -> str:
-    """Chromium's path; without one, skip the calling test with the reason, or fail it
-    when REQUIRE_BROWSER=1 (CI), so a missing install step can't pass silently."""
-    import pytest
-
-    path = chromium_path()
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        path = None
-    if path is None:
-        reason = "no Chromium (apt-get install chromium) or no playwright package"
-        if os.environ.get("REQUIRE_BROWSER") == "1":
-            pytest.fail(f"REQUIRE_BROWSER=1 but {reason}")
-        pytest.skip(reason)
-    return path
 
 
 def _free_port() -> int:

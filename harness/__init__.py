@@ -1,0 +1,14 @@
+"""The test harness, shared by the tests, the benchmarks and the screenshot script.
+
+A development tool, not part of the installed packages (pyproject installs gpt_core and
+figures only); scripts run from the repository root put the root on sys.path to import it.
+
+- ``harness.server``: start and stop a real ``streamlit run app.py`` on a free port, its log
+  in ``test-artifacts/``.
+- ``harness.browser``: find Debian's Chromium (or skip / fail a test without one), launch it
+  through Playwright with the shared arguments, and wait for a Streamlit page to be ready.
+- ``harness.charts``: read Plotly charts, both from the page (what Plotly drew) and from
+  figure JSON (what the browser receives: typed arrays decoded, traces by name).
+
+Importing it never needs pytest or Playwright; only the functions that use them do.
+"""

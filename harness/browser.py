@@ -1,0 +1,64 @@
+"""Find Debian's Chromium, launch it through Playwright, and wait for a Streamlit page."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+VIEWPORT = {"width": 1400, "height": 1000}
+APP_READY_TIMEOUT_MS = 60_000
+
+
+def chromium_path() -> str | None:
+    explicit = os.environ.get("CHROMIUM_PATH")
+    if explicit and Path(explicit).exists():
+        return explicit
+    for candidate in CHROMIUM_CANDIDATES:
+        if Path(candidate).exists():
+            return candidate
+    return shutil.which("chromium")
+
+
+def need_browser() -> str:
+    """Chromium's path; without one, skip the calling test with the reason, or fail it
+    when REQUIRE_BROWSER=1 (CI), so a missing install step can't pass silently."""
+    import pytest
+
+    path = chromium_path()
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        path = None
+    if path is None:
+        reason = "no Chromium (apt-get install chromium) or no playwright package"
+        if os.environ.get("REQUIRE_BROWSER") == "1":
+            pytest.fail(f"REQUIRE_BROWSER=1 but {reason}")
+        pytest.skip(reason)
+    return path
+
+
+def launch_chromium(playwright, executable: str | None = None):
+    """A Playwright Browser: ``executable`` (default: chromium_path()) with CHROMIUM_ARGS."""
+    return playwright.chromium.launch(executable_path=executable or chromium_path(), args=CHROMIUM_ARGS)
+
+
+def wait_for_app(page, timeout_ms: int = APP_READY_TIMEOUT_MS) -> None:
+    """Wait until a title is on screen and the page's script has finished its run."""
+    page.wait_for_selector("[data-testid='stHeading'] h1", timeout=timeout_ms)
+    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=timeout_ms)
+
+
+def exceptions_shown(page) -> int:
+    return page.locator("[data-testid='stException']").count()

@@ -1,0 +1,121 @@
+"""A client that speaks Streamlit's websocket protocol as a browser does, for load tests
+and round-trip benchmarks against a server on this machine (loopback only).
+
+It opens ``/_stcore/stream`` (subprotocol ``streamlit``), asks for a page with a
+``rerun_script`` BackMsg (page name and query string), reads ForwardMsgs until
+``script_finished``, and changes a widget by sending another ``rerun_script`` whose widget
+states hold the new value. It never renders anything: what it measures is the server's
+side of what a student waits for (the run, its figures and their bytes on the wire).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from urllib.parse import urlparse
+
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+STREAM_PATH = "/_stcore/stream"
+SUBPROTOCOL = "streamlit"
+RUN_TIMEOUT_S = 120.0
+MAX_MESSAGE_BYTES = 200 * 2**20  # Streamlit's own default for server.maxMessageSize
+ELEMENT_KINDS_WITH_IDS = (
+    "number_input", "selectbox", "text_area", "radio", "slider", "checkbox", "button", "button_group",
+    "text_input", "select_slider", "toggle", "multiselect",
+)  # fmt: skip
+
+
+@dataclass
+class RunResult:
+    """One script run as the client saw it."""
+
+    seconds: float  # from sending the request to script_finished
+    bytes: int  # of every ForwardMsg received for it
+    messages: int
+    exceptions: list[str] = field(default_factory=list)  # messages of st.exception elements
+    status: int = ForwardMsg.FINISHED_SUCCESSFULLY
+    charts: int = 0  # Plotly charts drawn
+
+    @property
+    def ok(self) -> bool:
+        return not self.exceptions and self.status == ForwardMsg.FINISHED_SUCCESSFULLY
+
+
+class StreamlitClient:
+    """One simulated student: one websocket session, one page."""
+
+    def __init__(self, base_url: str, page_name: str, query_string: str = "") -> None:
+        parsed = urlparse(base_url)
+        self.ws_url = f"ws://{parsed.netloc}{STREAM_PATH}"
+        self.page_name = page_name
+        self.query_string = query_string
+        self.widget_ids: dict[str, str] = {}  # user key -> widget id, learned from the page
+        self.widget_states: dict[str, WidgetState] = {}  # what this client has set
+        self.connection = None
+
+    async def connect(self) -> None:
+        import websockets
+
+        self.connection = await websockets.connect(
+            self.ws_url, subprotocols=[SUBPROTOCOL], max_size=MAX_MESSAGE_BYTES, open_timeout=RUN_TIMEOUT_S
+        )
+
+    async def close(self) -> None:
+        if self.connection is not None:
+            await self.connection.close()
+            self.connection = None
+
+    async def open_page(self) -> RunResult:
+        """The first run of the page, as a browser's first visit asks for it."""
+        return await self._rerun()
+
+    async def set_widget(self, key: str, **value) -> RunResult:
+        """Change the widget with user key ``key`` (e.g. ``int_value=3``) and wait for the run."""
+        state = WidgetState(id=self.widget_ids[key], **value)
+        self.widget_states[key] = state
+        return await self._rerun()
+
+    async def _rerun(self) -> RunResult:
+        message = BackMsg()
+        rerun = message.rerun_script
+        rerun.query_string = self.query_string
+        rerun.page_name = self.page_name
+        rerun.widget_states.widgets.extend(self.widget_states.values())
+        start = time.perf_counter()
+        await self.connection.send(message.SerializeToString())
+        result = RunResult(seconds=0.0, bytes=0, messages=0)
+        async with asyncio.timeout(RUN_TIMEOUT_S):
+            while True:
+                data = await self.connection.recv()
+                result.bytes += len(data)
+                result.messages += 1
+                forward = ForwardMsg()
+                forward.ParseFromString(data)
+                kind = forward.WhichOneof("type")
+                if kind == "delta":
+                    self._read_delta(forward, result)
+                elif kind == "script_finished":
+                    result.status = forward.script_finished
+                    if result.status != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                        break
+        result.seconds = time.perf_counter() - start
+        return result
+
+    def _read_delta(self, forward: ForwardMsg, result: RunResult) -> None:
+        delta = forward.delta
+        if delta.WhichOneof("type") != "new_element":
+            return
+        element = delta.new_element
+        kind = element.WhichOneof("type")
+        if kind == "exception":
+            result.exceptions.append(element.exception.message)
+        elif kind == "plotly_chart":
+            result.charts += 1
+        elif kind in ELEMENT_KINDS_WITH_IDS:
+            widget_id = getattr(element, kind).id
+            user_key = widget_id.rsplit("-", 1)[-1] if widget_id.startswith("$$ID-") else widget_id
+            self.widget_ids[user_key] = widget_id
