@@ -34,9 +34,9 @@ def main() -> None:
     except InputError as error:
         sys.exit(str(error))
     torch.set_num_threads(threads)
-    corpus = build_corpus("tinyshakespeare", text, context_size=32)
+    corpus = build_corpus("tinyshakespeare", text, context_length=32)
     torch.manual_seed(0)
-    model = GPT(GPTConfig(vocab_size=corpus.vocabulary.size, context_size=32, embedding_size=64, heads=2, blocks=2))
+    model = GPT(GPTConfig(vocab_size=corpus.vocabulary.size, context_length=32, embedding_dim=64, heads=2, blocks=2))
     config = TrainConfig(steps=None, seconds=seconds, eval_every=10**9)  # evaluation after the budget only
     result = train(model, corpus, config)
     held_out = evaluate(model, corpus, None, EVAL_BATCH)

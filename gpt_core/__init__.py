@@ -4,7 +4,7 @@ Never imports streamlit or plotly and never prints: the app and notebooks read i
 """
 
 from .analysis import SoftmaxSteps, head_statistics, softmax_steps
-from .attention import AttentionTrace, MultiHeadAttention, ShapeStep
+from .attention import DETAIL_STAGES, STAGES, AttentionTrace, MultiHeadAttention, ShapeStep
 from .checkpoint import Checkpoint, CheckpointMeta, checkpoint_bytes, load_checkpoint, save_checkpoint
 from .data import (
     SYNTHETIC_KINDS,
@@ -33,6 +33,7 @@ from .playground import (
     embed,
     trace_attention,
 )
+from .runs import RunSummary, compact_history
 from .tokens import (
     TOKENIZERS,
     char_tokens,
@@ -43,10 +44,12 @@ from .tokens import (
     truncate_text,
     word_tokens,
 )
-from .train import Progress, TrainConfig, TrainResult, evaluate, train
+from .train import HistoryPoint, Progress, TrainConfig, TrainResult, evaluate, last_test_loss, train
 
 __all__ = [
+    "DETAIL_STAGES",
     "GPT",
+    "STAGES",
     "MAX_HEADS",
     "MAX_HEAD_DIM",
     "MAX_INPUT_DIM",
@@ -61,11 +64,13 @@ __all__ = [
     "Corpus",
     "GPTConfig",
     "GPTTrace",
+    "HistoryPoint",
     "InputError",
     "MultiHeadAttention",
     "PlaygroundConfig",
     "PlaygroundTrace",
     "Progress",
+    "RunSummary",
     "ShapeStep",
     "SoftmaxSteps",
     "TrainConfig",
@@ -74,6 +79,7 @@ __all__ = [
     "build_corpus",
     "char_tokens",
     "checkpoint_bytes",
+    "compact_history",
     "decode_user_text",
     "display_label",
     "display_labels",
@@ -83,6 +89,7 @@ __all__ = [
     "find_tiny_shakespeare",
     "generate",
     "head_statistics",
+    "last_test_loss",
     "load_checkpoint",
     "load_tiny_shakespeare",
     "position_label",

@@ -15,6 +15,11 @@ from torch import nn
 
 from .errors import InputError
 
+# The four stages of a head's attention, named as the fields of AttentionTrace, in lesson order.
+STAGES: tuple[str, ...] = ("scores", "scaled_scores", "masked_scores", "weights")
+# A detailed view may add the weights after dropout (training mode) as a fifth stage.
+DETAIL_STAGES: tuple[str, ...] = (*STAGES, "dropped_weights")
+
 
 @dataclass(frozen=True)
 class ShapeStep:
@@ -57,8 +62,35 @@ class AttentionTrace:
         return {f.name: getattr(self, f.name) for f in fields(self) if isinstance(getattr(self, f.name), torch.Tensor)}
 
 
-def _step(trace: AttentionTrace, name: str, code: str, before: torch.Tensor, after: torch.Tensor, letters: str) -> None:
-    trace.shape_steps.append(ShapeStep(name, code, tuple(before.shape), tuple(after.shape), letters))
+# The split/merge as the book writes it: (name, code, tensor in, tensor out, letters of the
+# tensor out). "scale" is rewritten when scaling is off.
+_SHAPE_STEPS: tuple[tuple[str, str, str, str, str], ...] = (
+    ("project Q, K, V", "query_layer(x)", "x", "queries", "B T C"),
+    ("split heads", ".view(B, T, h, d)", "queries", "queries_split", "B T h d"),
+    ("heads first", ".transpose(1, 2)", "queries_split", "queries_heads", "B h T d"),
+    ("scores", "queries @ keys.transpose(-2, -1)", "queries_heads", "scores", "B h T T"),
+    ("scale", "/ math.sqrt(d)", "scores", "scaled_scores", "B h T T"),
+    ("causal mask", ".masked_fill(mask, -inf)", "scaled_scores", "masked_scores", "B h T T"),
+    ("softmax", "torch.softmax(dim=-1)", "masked_scores", "weights", "B h T T"),
+    ("dropout", "dropout(weights)", "weights", "dropped_weights", "B h T T"),
+    ("context", "weights @ values", "dropped_weights", "context_heads", "B h T d"),
+    ("tokens first", ".transpose(1, 2)", "context_heads", "context_tokens", "B T h d"),
+    ("merge heads", ".contiguous().view(B, T, C)", "context_tokens", "context", "B T C"),
+    ("output projection", "output_layer(context)", "context", "output", "B T C_out"),
+)
+UNSCALED_CODE = "(no scaling)"
+
+
+def _fill_trace(trace: AttentionTrace, steps: dict[str, torch.Tensor], scaled: bool) -> None:
+    """Record the shape steps and a detached copy of every traced tensor."""
+    trace.shape_steps.clear()
+    for name, code, before, after, letters in _SHAPE_STEPS:
+        if name == "scale" and not scaled:
+            code = UNSCALED_CODE
+        trace.shape_steps.append(ShapeStep(name, code, tuple(steps[before].shape), tuple(steps[after].shape), letters))
+    for f in fields(trace):
+        if f.name in steps:
+            setattr(trace, f.name, steps[f.name].detach())
 
 
 class MultiHeadAttention(nn.Module):
@@ -119,17 +151,28 @@ class MultiHeadAttention(nn.Module):
 
     def forward(self, x: torch.Tensor, trace: AttentionTrace | None = None) -> torch.Tensor:
         """x: (B, T, input_dim) -> (B, T, output_dim). Fills ``trace`` when one is given."""
+        self._check_input(x)
+        if self.fused and trace is None:
+            return self._fused_forward(x)
+        steps = self._readable_forward(x)
+        if trace is not None:
+            _fill_trace(trace, steps, scaled=self.scale)
+        return steps["output"]
+
+    def _check_input(self, x: torch.Tensor) -> None:
         if x.dim() != 3:
             raise InputError("input_rank", ndim=x.dim(), shape=tuple(x.shape))
-        B, T, width = x.shape
+        _, T, width = x.shape
         if width != self.input_dim:
             raise InputError("input_width", input_dim=self.input_dim, width=width, shape=tuple(x.shape))
         if T > self.context_length:
             raise InputError("sequence_too_long", tokens=T, context_length=self.context_length)
-        h, d, C = self.num_heads, self.head_dim, self.output_dim
-        if self.fused and trace is None:
-            return self._fused_forward(x)
 
+    def _readable_forward(self, x: torch.Tensor) -> dict[str, torch.Tensor]:
+        """The book's computation, one named tensor per step, in order (the trace's fields
+        plus the two reshaped views in between)."""
+        B, T, _ = x.shape
+        h, d, C = self.num_heads, self.head_dim, self.output_dim
         queries = self.query_layer(x)  # (B, T, C)
         keys = self.key_layer(x)  # (B, T, C)
         values = self.value_layer(x)  # (B, T, C)
@@ -150,37 +193,13 @@ class MultiHeadAttention(nn.Module):
         context_tokens = context_heads.transpose(1, 2)  # (B, T, h, d)
         context = context_tokens.contiguous().view(B, T, C)  # (B, T, C)
         output = self.output_layer(context)  # (B, T, C)
-
-        if trace is not None:
-            trace.shape_steps.clear()
-            _step(trace, "project Q, K, V", "query_layer(x)", x, queries, "B T C")
-            _step(trace, "split heads", ".view(B, T, h, d)", queries, queries_split, "B T h d")
-            _step(trace, "heads first", ".transpose(1, 2)", queries_split, queries_heads, "B h T d")
-            _step(trace, "scores", "queries @ keys.transpose(-2, -1)", queries_heads, scores, "B h T T")
-            _step(trace, "scale", "/ math.sqrt(d)" if self.scale else "(no scaling)", scores, scaled_scores, "B h T T")
-            _step(trace, "causal mask", ".masked_fill(mask, -inf)", scaled_scores, masked_scores, "B h T T")
-            _step(trace, "softmax", "torch.softmax(dim=-1)", masked_scores, weights, "B h T T")
-            _step(trace, "dropout", "dropout(weights)", weights, dropped_weights, "B h T T")
-            _step(trace, "context", "weights @ values", dropped_weights, context_heads, "B h T d")
-            _step(trace, "tokens first", ".transpose(1, 2)", context_heads, context_tokens, "B T h d")
-            _step(trace, "merge heads", ".contiguous().view(B, T, C)", context_tokens, context, "B T C")
-            _step(trace, "output projection", "output_layer(context)", context, output, "B T C_out")
-            trace.x = x.detach()
-            trace.queries = queries.detach()
-            trace.keys = keys.detach()
-            trace.values = values.detach()
-            trace.queries_heads = queries_heads.detach()
-            trace.keys_heads = keys_heads.detach()
-            trace.values_heads = values_heads.detach()
-            trace.scores = scores.detach()
-            trace.scaled_scores = scaled_scores.detach()
-            trace.masked_scores = masked_scores.detach()
-            trace.weights = weights.detach()
-            trace.dropped_weights = dropped_weights.detach()
-            trace.context_heads = context_heads.detach()
-            trace.context = context.detach()
-            trace.output = output.detach()
-        return output
+        return {
+            "x": x, "queries": queries, "keys": keys, "values": values, "queries_split": queries_split,
+            "queries_heads": queries_heads, "keys_heads": keys_heads, "values_heads": values_heads,
+            "scores": scores, "scaled_scores": scaled_scores, "masked_scores": masked_scores, "weights": weights,
+            "dropped_weights": dropped_weights, "context_heads": context_heads, "context_tokens": context_tokens,
+            "context": context, "output": output,
+        }  # fmt: skip
 
     def _fused_forward(self, x: torch.Tensor) -> torch.Tensor:
         """The same computation through torch's fused kernel (no intermediates to show)."""

@@ -7,15 +7,17 @@ containers of numbers and strings.
 from __future__ import annotations
 
 import io
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import torch
 
 from .data import CharVocabulary
+from .errors import InputError
 from .model import GPT, GPTConfig
+from .runs import RunSummary
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: GPTConfig's context_length and embedding_dim; meta holds a RunSummary
 
 
 @dataclass
@@ -24,11 +26,14 @@ class CheckpointMeta:
 
     corpus: str  # a name, e.g. "tinyshakespeare"
     corpus_sha256: str
-    steps: int
-    test_loss: float
-    wall_time: float  # seconds of training
-    tokens_per_second: float = 0.0
-    extra: dict = field(default_factory=dict)  # e.g. the loss history
+    run: RunSummary  # how it was trained: steps, time, speed, losses and the history
+
+    def to_dict(self) -> dict:
+        return {"corpus": self.corpus, "corpus_sha256": self.corpus_sha256, "run": self.run.to_dict()}
+
+    @classmethod
+    def from_dict(cls, record: dict) -> CheckpointMeta:
+        return cls(record["corpus"], record["corpus_sha256"], RunSummary.from_dict(record["run"]))
 
 
 @dataclass
@@ -45,7 +50,7 @@ def checkpoint_bytes(model: GPT, vocabulary: CharVocabulary, meta: CheckpointMet
         "format": FORMAT_VERSION,
         "config": asdict(model.config),
         "chars": list(vocabulary.chars),
-        "meta": asdict(meta),
+        "meta": meta.to_dict(),
         "state_dict": state,
     }
     out = io.BytesIO()
@@ -60,9 +65,13 @@ def save_checkpoint(
 
 
 def load_checkpoint(source: Path | bytes) -> Checkpoint:
-    """Load with ``weights_only=True``: a file that needs unpickling is refused by torch."""
+    """Load with ``weights_only=True``: a file that needs unpickling is refused by torch.
+    A file of another format version is refused with InputError("checkpoint_format")."""
     data = io.BytesIO(source if isinstance(source, bytes) else Path(source).read_bytes())
     record = torch.load(data, weights_only=True, map_location="cpu")
+    found = record.get("format") if isinstance(record, dict) else None
+    if found != FORMAT_VERSION:
+        raise InputError("checkpoint_format", found=found, expected=FORMAT_VERSION)
     config = GPTConfig(**record["config"])
     model = GPT(config)
     state = {
@@ -70,6 +79,4 @@ def load_checkpoint(source: Path | bytes) -> Checkpoint:
     }
     model.load_state_dict(state)
     model.eval()
-    return Checkpoint(
-        model=model, vocabulary=CharVocabulary(tuple(record["chars"])), meta=CheckpointMeta(**record["meta"])
-    )
+    return Checkpoint(model=model, vocabulary=CharVocabulary(tuple(record["chars"])), meta=CheckpointMeta.from_dict(record["meta"]))

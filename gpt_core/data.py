@@ -1,4 +1,4 @@
-"""Corpora and the book's character dataset: windows of context_size with a stride,
+"""Corpora and the book's character dataset: windows of context_length with a stride,
 split 90/10 into train and test.
 
 Tiny Shakespeare is read from a path the user gives (``TINY_SHAKESPEARE`` or a data
@@ -62,27 +62,27 @@ class CharVocabulary:
 
 
 class CharDataset(torch.utils.data.Dataset):
-    """Windows of ``context_size`` ids and the same shifted by one, every ``stride`` ids."""
+    """Windows of ``context_length`` ids and the same shifted by one, every ``stride`` ids."""
 
-    def __init__(self, ids: list[int] | torch.Tensor, context_size: int, stride: int | None = None) -> None:
+    def __init__(self, ids: list[int] | torch.Tensor, context_length: int, stride: int | None = None) -> None:
         self.ids = torch.as_tensor(ids, dtype=torch.long)
-        self.context_size = context_size
-        self.stride = stride if stride is not None else max(1, context_size // 2)
-        if len(self.ids) <= context_size:
-            raise InputError("corpus_too_short_for_window", chars=len(self.ids), context_size=context_size)
-        self.starts = torch.arange(0, len(self.ids) - context_size, self.stride)
+        self.context_length = context_length
+        self.stride = stride if stride is not None else max(1, context_length // 2)
+        if len(self.ids) <= context_length:
+            raise InputError("corpus_too_short_for_window", chars=len(self.ids), context_length=context_length)
+        self.starts = torch.arange(0, len(self.ids) - context_length, self.stride)
 
     def __len__(self) -> int:
         return len(self.starts)
 
     def __getitem__(self, index: int) -> tuple[torch.Tensor, torch.Tensor]:
         start = int(self.starts[index])
-        window = self.ids[start : start + self.context_size + 1]
+        window = self.ids[start : start + self.context_length + 1]
         return window[:-1], window[1:]
 
     def batch(self, indices: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """(B,) window indices -> inputs and targets, both (B, context_size)."""
-        offsets = self.starts[indices].unsqueeze(1) + torch.arange(self.context_size + 1)  # (B, T+1)
+        """(B,) window indices -> inputs and targets, both (B, context_length)."""
+        offsets = self.starts[indices].unsqueeze(1) + torch.arange(self.context_length + 1)  # (B, T+1)
         windows = self.ids[offsets]
         return windows[:, :-1], windows[:, 1:]
 
@@ -99,7 +99,7 @@ class Corpus:
     sha256: str
 
 
-def build_corpus(name: str, text: str, context_size: int, stride: int | None = None) -> Corpus:
+def build_corpus(name: str, text: str, context_length: int, stride: int | None = None) -> Corpus:
     """Vocabulary from the whole text; the first 90 % trains, the last 10 % tests."""
     if not text.strip():
         raise InputError("empty_text")
@@ -109,15 +109,15 @@ def build_corpus(name: str, text: str, context_size: int, stride: int | None = N
     ids = vocabulary.encode(text)
     cut = int(len(ids) * TRAIN_FRACTION)
     train_ids, test_ids = ids[:cut], ids[cut:]
-    minimum = (context_size + 1) * 10
-    if len(ids) < minimum or len(test_ids) <= context_size:
-        raise InputError("corpus_too_short", chars=len(ids), context_size=context_size, minimum=minimum)
+    minimum = (context_length + 1) * 10
+    if len(ids) < minimum or len(test_ids) <= context_length:
+        raise InputError("corpus_too_short", chars=len(ids), context_length=context_length, minimum=minimum)
     return Corpus(
         name=name,
         text=text,
         vocabulary=vocabulary,
-        train=CharDataset(train_ids, context_size, stride),
-        test=CharDataset(test_ids, context_size, stride),
+        train=CharDataset(train_ids, context_length, stride),
+        test=CharDataset(test_ids, context_length, stride),
         sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
     )
 
@@ -178,7 +178,7 @@ def download_tiny_shakespeare(
     if target.is_file() and sha256_of(target) == sha256:
         return target
     partial = target.with_suffix(".part")
-    with urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT_S) as reply, partial.open("wb") as out:  # noqa: S310
+    with urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT_S) as reply, partial.open("wb") as out:
         out.write(reply.read(MAX_CORPUS_BYTES))
     actual = sha256_of(partial)
     if actual != sha256:

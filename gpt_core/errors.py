@@ -35,10 +35,10 @@ MESSAGES: dict[str, str] = {
     "no_tokens": "The text has no {tokenizer} tokens (only spaces or separators?).",
     "corpus_too_short": (
         "The text is too short to train on: {chars} characters, but the model reads "
-        "{context_size} at a time. Give it at least {minimum} characters."
+        "{context_length} at a time. Give it at least {minimum} characters."
     ),
     "corpus_too_short_for_window": (
-        "The text is too short: {chars} characters, but the model reads {context_size} at a time."
+        "The text is too short: {chars} characters, but the model reads {context_length} at a time."
     ),
     "vocab_too_large": (
         "The text has {size} different characters; a character model here handles at most {limit}. "
@@ -51,6 +51,11 @@ MESSAGES: dict[str, str] = {
     "corpus_too_large": "The file is too large: {size} bytes (at most {limit}).",
     "not_text": "This file looks binary (it contains zero bytes), not text. Upload a UTF-8 text file.",
     "not_utf8": "This file is not UTF-8 text (a byte at position {position} can't be read). Save it as UTF-8 and try again.",
+    "budget_kind": "Give exactly one training budget, in steps or in seconds (got steps={steps}, seconds={seconds}).",
+    "checkpoint_format": (
+        "This model file has format version {found}; this version of the app reads version {expected}. "
+        "Train and save it again."
+    ),
     "steps_range": "The training budget must be between {low} and {high} {unit} (got {value}).",
 }
 

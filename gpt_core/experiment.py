@@ -11,7 +11,8 @@ import torch
 from .data import Corpus
 from .generate import generate
 from .model import GPT, GPTConfig, GPTTrace
-from .train import Progress, TrainConfig, TrainResult, evaluate, train
+from .runs import RunSummary, compact_history
+from .train import Progress, TrainConfig, evaluate, train
 
 HEAD_COUNTS = (1, 2, 4, 8)
 SNAPSHOT_PROMPT = "ROMEO:\nBut soft, what light through yon"
@@ -19,17 +20,13 @@ SAMPLE_PROMPT = "ROMEO:\n"
 SAMPLE_LENGTH = 200
 SAMPLE_TEMPERATURE = 0.8
 SAMPLE_TOP_K = 10
-HISTORY_EVERY = 10  # keep every n-th step's train loss (all evaluations are kept)
 
 
 @dataclass
 class HeadsRun:
-    """One head count's run: its numbers, its model, its sample and its attention snapshots."""
+    """One head count's run: its summary, its model and its attention snapshots."""
 
-    heads: int
-    parameters: int
-    result: TrainResult
-    sample: str
+    summary: RunSummary
     model: GPT
     snapshots: dict[int, torch.Tensor] = field(default_factory=dict)  # step -> (blocks, h, T, T)
 
@@ -40,14 +37,9 @@ def attention_snapshot(model: GPT, prompt_ids: list[int]) -> torch.Tensor:
     model.eval()
     trace = GPTTrace()
     with torch.no_grad():
-        model(torch.tensor([prompt_ids[: model.config.context_size]]), trace=trace)
+        model(torch.tensor([prompt_ids[: model.config.context_length]]), trace=trace)
     model.train(was_training)
     return torch.stack([layer.weights[0] for layer in trace.layers])
-
-
-def compact_history(history: list[dict], every: int = HISTORY_EVERY) -> list[dict]:
-    """Every ``every``-th step, and every step with a held-out loss."""
-    return [record for record in history if record["step"] % every == 0 or "test_loss" in record]
 
 
 def run_heads_experiment(
@@ -84,46 +76,30 @@ def run_heads_experiment(
         sample = corpus.vocabulary.decode(
             generate(model, sample_ids, SAMPLE_LENGTH, SAMPLE_TEMPERATURE, SAMPLE_TOP_K, seed=seed)
         )
-        runs.append(HeadsRun(heads, model.parameter_count(), result, sample, model, snapshots))
+        result.history = compact_history(result.history)
+        summary = RunSummary.from_result(heads, model.parameter_count(), result, sample)
+        runs.append(HeadsRun(summary, model, snapshots))
     return runs
 
 
-def answer(runs: list[dict]) -> dict:
-    """The numbers behind an answer to "are more heads always better?".
-
-    runs: records with heads, parameters, tokens_per_second and final_test_loss.
-    """
-    by_heads = sorted(runs, key=lambda run: run["heads"])
-    best = min(runs, key=lambda run: run["final_test_loss"])
-    fastest = max(runs, key=lambda run: run["tokens_per_second"])
-    slowest = min(runs, key=lambda run: run["tokens_per_second"])
-    losses = [run["final_test_loss"] for run in runs]
+def answer(runs: list[RunSummary]) -> dict:
+    """The numbers behind an answer to "are more heads always better?"."""
+    by_heads = sorted(runs, key=lambda run: run.heads)
+    best = min(runs, key=lambda run: run.final_test_loss)
+    fastest = max(runs, key=lambda run: run.tokens_per_second)
+    slowest = min(runs, key=lambda run: run.tokens_per_second)
+    losses = [run.final_test_loss for run in runs]
     return {
-        "best_heads": best["heads"],
-        "best_loss": best["final_test_loss"],
-        "most_heads": by_heads[-1]["heads"],
-        "most_heads_loss": by_heads[-1]["final_test_loss"],
-        "fastest_heads": fastest["heads"],
-        "slowest_heads": slowest["heads"],
-        "speed_ratio": fastest["tokens_per_second"] / slowest["tokens_per_second"],
+        "best_heads": best.heads,
+        "best_loss": best.final_test_loss,
+        "most_heads": by_heads[-1].heads,
+        "most_heads_loss": by_heads[-1].final_test_loss,
+        "fastest_heads": fastest.heads,
+        "slowest_heads": slowest.heads,
+        "speed_ratio": fastest.tokens_per_second / slowest.tokens_per_second,
         "spread": max(losses) - min(losses),
-        "same_parameters": len({run["parameters"] for run in runs}) == 1,
+        "same_parameters": len({run.parameters for run in runs}) == 1,
         "more_is_better": all(
-            later["final_test_loss"] <= earlier["final_test_loss"]
-            for earlier, later in zip(by_heads, by_heads[1:], strict=False)
+            later.final_test_loss <= earlier.final_test_loss for earlier, later in zip(by_heads, by_heads[1:], strict=False)
         ),
-    }
-
-
-def run_record(run: HeadsRun) -> dict:
-    """A run as the plain record the app and the shipped results use."""
-    return {
-        "heads": run.heads,
-        "parameters": run.parameters,
-        "steps": run.result.steps,
-        "wall_time": run.result.elapsed,
-        "tokens_per_second": run.result.tokens_per_second,
-        "final_test_loss": run.result.final_test_loss,
-        "history": compact_history(run.result.history),
-        "sample": run.sample,
     }

@@ -23,7 +23,7 @@ def generate(
     generator = torch.Generator().manual_seed(seed)
     start = prompt_ids or [0]
     ids = torch.tensor([start], dtype=torch.long)  # (1, T)
-    context = model.config.context_size
+    context = model.config.context_length
     for _ in range(max_new_tokens):
         logits, _ = model(ids[:, -context:])
         logits = logits[0, -1]  # (vocab,)

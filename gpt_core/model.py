@@ -11,7 +11,7 @@ from torch import nn
 from .attention import AttentionTrace, MultiHeadAttention
 from .errors import InputError
 
-FEED_FORWARD_MULTIPLIER = 4  # the hidden layer of each block's MLP is 4 × embedding_size
+FEED_FORWARD_MULTIPLIER = 4  # the hidden layer of each block's MLP is 4 × embedding_dim
 
 
 @dataclass(frozen=True)
@@ -19,25 +19,25 @@ class GPTConfig:
     """The shape of a GPT. Frozen: safe as a cache key; validated on creation."""
 
     vocab_size: int  # distinct tokens (characters)
-    context_size: int = 32  # the longest sequence the model reads (the book's 32)
-    embedding_size: int = 64  # C; each head gets embedding_size / heads channels
+    context_length: int = 32  # the longest sequence the model reads (the book's 32)
+    embedding_dim: int = 64  # C; each head gets embedding_dim / heads channels
     heads: int = 2  # the book's HEADS
     blocks: int = 2  # transformer blocks stacked
     dropout: float = 0.0  # in attention weights, after attention and after the MLP
 
     def __post_init__(self) -> None:
-        for name in ("vocab_size", "context_size", "embedding_size", "heads", "blocks"):
+        for name in ("vocab_size", "context_length", "embedding_dim", "heads", "blocks"):
             value = getattr(self, name)
             if value < 1:
                 raise InputError("dim_too_small", name=name, value=value)
-        if self.embedding_size % self.heads != 0:
-            raise InputError("heads_not_divisor", output_dim=self.embedding_size, num_heads=self.heads)
+        if self.embedding_dim % self.heads != 0:
+            raise InputError("heads_not_divisor", output_dim=self.embedding_dim, num_heads=self.heads)
         if not 0.0 <= self.dropout < 1.0:
             raise InputError("dropout_range", dropout=self.dropout)
 
     @property
     def head_dim(self) -> int:
-        return self.embedding_size // self.heads
+        return self.embedding_dim // self.heads
 
 
 @dataclass
@@ -52,10 +52,10 @@ class Block(nn.Module):
 
     def __init__(self, config: GPTConfig) -> None:
         super().__init__()
-        C = config.embedding_size
+        C = config.embedding_dim
         self.attention_norm = nn.LayerNorm(C)
         self.attention = MultiHeadAttention(
-            C, C, config.context_size, config.dropout, config.heads, fused=True
+            C, C, config.context_length, config.dropout, config.heads, fused=True
         )  # fused: the fast kernel when not traced
         self.feed_forward_norm = nn.LayerNorm(C)
         self.feed_forward = nn.Sequential(
@@ -78,12 +78,12 @@ class GPT(nn.Module):
     def __init__(self, config: GPTConfig) -> None:
         super().__init__()
         self.config = config
-        self.token_embedding = nn.Embedding(config.vocab_size, config.embedding_size)
-        self.position_embedding = nn.Embedding(config.context_size, config.embedding_size)
+        self.token_embedding = nn.Embedding(config.vocab_size, config.embedding_dim)
+        self.position_embedding = nn.Embedding(config.context_length, config.embedding_dim)
         self.embedding_dropout = nn.Dropout(config.dropout)
         self.blocks = nn.ModuleList(Block(config) for _ in range(config.blocks))
-        self.final_norm = nn.LayerNorm(config.embedding_size)
-        self.lm_head = nn.Linear(config.embedding_size, config.vocab_size)
+        self.final_norm = nn.LayerNorm(config.embedding_dim)
+        self.lm_head = nn.Linear(config.embedding_dim, config.vocab_size)
 
     def forward(
         self, ids: torch.Tensor, targets: torch.Tensor | None = None, trace: GPTTrace | None = None
@@ -93,8 +93,8 @@ class GPT(nn.Module):
         if ids.dim() != 2:
             raise InputError("input_rank", ndim=ids.dim(), shape=tuple(ids.shape))
         B, T = ids.shape
-        if T > self.config.context_size:
-            raise InputError("sequence_too_long", tokens=T, context_length=self.config.context_size)
+        if T > self.config.context_length:
+            raise InputError("sequence_too_long", tokens=T, context_length=self.config.context_length)
         positions = torch.arange(T, device=ids.device)
         x = self.embedding_dropout(self.token_embedding(ids) + self.position_embedding(positions))  # (B, T, C)
         if trace is not None:

@@ -1,32 +1,25 @@
 """The shipped results of the heads experiment: written by scripts/heads_experiment.py,
-read by the app (no training needed to show them)."""
+read by the app (no training needed to show them). One module owns the format."""
 
 from __future__ import annotations
 
 import io
 import json
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
 
-from .checkpoint import Checkpoint, load_checkpoint
+from .checkpoint import Checkpoint, CheckpointMeta, load_checkpoint, save_checkpoint
+from .data import Corpus
+from .experiment import SNAPSHOT_PROMPT, HeadsRun
+from .model import GPTConfig
+from .runs import RunSummary
+from .train import TrainConfig
 
 RESULTS_FILE = "results.json"
 SNAPSHOTS_FILE = "snapshots.npz"
-
-
-@dataclass
-class ShippedRun:
-    heads: int
-    parameters: int
-    steps: int
-    wall_time: float
-    tokens_per_second: float
-    final_test_loss: float
-    history: list[dict]
-    sample: str
-    checkpoint_file: str
+SHIPPED_DIGITS = 4  # losses and times are stored rounded: the files stay small and diff well
 
 
 @dataclass
@@ -37,7 +30,7 @@ class ShippedExperiment:
     config: dict  # the GPT config shared by the runs (heads aside)
     train: dict  # the training config
     snapshot_prompt: str
-    runs: list[ShippedRun]
+    runs: list[RunSummary]
 
     def snapshots(self, heads: int) -> dict[int, np.ndarray]:
         """step -> (blocks, h, T, T) float32 softmax weights for the snapshot prompt."""
@@ -67,7 +60,7 @@ def load_experiment(folder: Path) -> ShippedExperiment | None:
         config=record["config"],
         train=record["train"],
         snapshot_prompt=record["snapshot_prompt"],
-        runs=[ShippedRun(**run) for run in record["runs"]],
+        runs=[RunSummary.from_dict(run) for run in record["runs"]],
     )
 
 
@@ -75,3 +68,30 @@ def snapshots_npz(snapshots: dict[str, np.ndarray]) -> bytes:
     out = io.BytesIO()
     np.savez_compressed(out, **{name: array.astype(np.float16) for name, array in snapshots.items()})
     return out.getvalue()
+
+
+def save_experiment(
+    folder: Path, corpus: Corpus, base: GPTConfig, train_config: TrainConfig, runs: list[HeadsRun]
+) -> list[RunSummary]:
+    """Write float16 checkpoints, the snapshots and results.json; return the runs as stored."""
+    folder.mkdir(parents=True, exist_ok=True)
+    stored, snapshots = [], {}
+    for run in runs:
+        summary = RunSummary.from_dict(run.summary.to_dict(SHIPPED_DIGITS))
+        summary.checkpoint_file = f"heads{summary.heads}.pt"
+        meta = CheckpointMeta(corpus=corpus.name, corpus_sha256=corpus.sha256, run=summary)
+        save_checkpoint(folder / summary.checkpoint_file, run.model, corpus.vocabulary, meta, half=True)
+        stored.append(summary)
+        for step, weights in run.snapshots.items():
+            snapshots[f"h{summary.heads}_step{step}"] = weights.numpy()
+    (folder / SNAPSHOTS_FILE).write_bytes(snapshots_npz(snapshots))
+    record = {
+        "corpus": corpus.name,
+        "corpus_sha256": corpus.sha256,
+        "config": {name: value for name, value in asdict(base).items() if name != "heads"},
+        "train": asdict(train_config),
+        "snapshot_prompt": SNAPSHOT_PROMPT,
+        "runs": [summary.to_dict() for summary in stored],
+    }
+    (folder / RESULTS_FILE).write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
+    return stored

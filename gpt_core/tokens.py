@@ -6,6 +6,8 @@ import re
 import unicodedata
 from typing import Literal
 
+from .errors import InputError
+
 Tokenizer = Literal["char", "word"]
 TOKENIZERS: tuple[str, ...] = ("char", "word")
 
@@ -49,8 +51,6 @@ def tokenize(text: str, tokenizer: Tokenizer = "char") -> list[str]:
         return char_tokens(text)
     if tokenizer == "word":
         return word_tokens(text)
-    from .errors import InputError
-
     raise InputError("unknown_choice", name="tokenizer", choices=list(TOKENIZERS), value=tokenizer)
 
 

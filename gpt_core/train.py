@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import torch
 
@@ -17,8 +17,8 @@ from .data import Corpus
 from .errors import InputError
 from .model import GPT
 
-MAX_STEPS = 20_000
-MAX_SECONDS = 600.0
+MAX_STEPS = 20_000  # the most steps a TrainConfig accepts (the app caps its runs lower)
+MAX_SECONDS = 600.0  # the longest wall-time budget a TrainConfig accepts
 
 
 @dataclass(frozen=True)
@@ -39,7 +39,7 @@ class TrainConfig:
 
     def __post_init__(self) -> None:
         if (self.steps is None) == (self.seconds is None):
-            raise ValueError("set exactly one of steps and seconds")
+            raise InputError("budget_kind", steps=self.steps, seconds=self.seconds)
         if self.steps is not None and not 1 <= self.steps <= MAX_STEPS:
             raise InputError("steps_range", low=1, high=MAX_STEPS, unit="steps", value=self.steps)
         if self.seconds is not None and not 0 < self.seconds <= MAX_SECONDS:
@@ -47,16 +47,52 @@ class TrainConfig:
 
 
 @dataclass(frozen=True)
+class HistoryPoint:
+    """One step of a run's history: the train loss, and the held-out loss where evaluated."""
+
+    step: int
+    elapsed: float  # seconds since training started
+    train_loss: float
+    test_loss: float | None = None  # set on evaluation steps
+
+    def to_dict(self, digits: int | None = None) -> dict:
+        """A plain record (no test_loss key when not evaluated), numbers rounded to ``digits``."""
+        record = {"step": self.step, "elapsed": self.elapsed, "train_loss": self.train_loss}
+        if self.test_loss is not None:
+            record["test_loss"] = self.test_loss
+        if digits is not None:
+            record = {name: round(value, digits) if isinstance(value, float) else value for name, value in record.items()}
+        return record
+
+    @classmethod
+    def from_dict(cls, record: dict) -> HistoryPoint:
+        return cls(int(record["step"]), record["elapsed"], record["train_loss"], record.get("test_loss"))
+
+
+@dataclass(frozen=True)
 class Progress:
     """What the trainer reports after each step."""
 
-    step: int
-    train_loss: float
-    test_loss: float | None  # set on evaluation steps
+    point: HistoryPoint  # the step's entry of the history
     learning_rate: float
     tokens_per_second: float
-    elapsed: float  # seconds since training started
     fraction: float  # of the budget done, 0..1
+
+    @property
+    def step(self) -> int:
+        return self.point.step
+
+    @property
+    def train_loss(self) -> float:
+        return self.point.train_loss
+
+    @property
+    def test_loss(self) -> float | None:
+        return self.point.test_loss
+
+    @property
+    def elapsed(self) -> float:
+        return self.point.elapsed
 
 
 @dataclass
@@ -66,7 +102,13 @@ class TrainResult:
     tokens_per_second: float
     final_test_loss: float
     stopped_early: bool
-    history: list[dict] = field(default_factory=list)  # {step, elapsed, train_loss, test_loss?}
+    history: list[HistoryPoint] = field(default_factory=list)
+
+
+def last_test_loss(history: list[HistoryPoint]) -> float | None:
+    """The latest held-out loss of a history, or None when it was never evaluated."""
+    evaluated = [point.test_loss for point in history if point.test_loss is not None]
+    return evaluated[-1] if evaluated else None
 
 
 def learning_rate_at(fraction: float, step: int, config: TrainConfig) -> float:
@@ -98,6 +140,30 @@ def evaluate(
     return total / count
 
 
+def _optimizer(model: GPT, config: TrainConfig) -> torch.optim.AdamW:
+    """AdamW with weight decay on the matrices only (not on biases and LayerNorm gains)."""
+    decay = [p for p in model.parameters() if p.dim() >= 2]
+    no_decay = [p for p in model.parameters() if p.dim() < 2]
+    return torch.optim.AdamW(
+        [{"params": decay, "weight_decay": config.weight_decay}, {"params": no_decay, "weight_decay": 0.0}],
+        lr=config.learning_rate,
+    )
+
+
+def _training_step(
+    model: GPT, corpus: Corpus, config: TrainConfig, optimizer: torch.optim.Optimizer, generator: torch.Generator
+) -> float:
+    """One optimizer step on a random batch of the train split; returns its loss."""
+    indices = torch.randint(len(corpus.train), (config.batch_size,), generator=generator)
+    inputs, targets = corpus.train.batch(indices)
+    _, loss = model(inputs, targets)
+    optimizer.zero_grad(set_to_none=True)
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), config.grad_clip)
+    optimizer.step()
+    return loss.item()
+
+
 def train(
     model: GPT,
     corpus: Corpus,
@@ -109,72 +175,44 @@ def train(
     torch.manual_seed(config.seed)
     batch_generator = torch.Generator().manual_seed(config.seed)
     eval_generator = torch.Generator().manual_seed(config.seed + 1)
-    decay = [p for p in model.parameters() if p.dim() >= 2]
-    no_decay = [p for p in model.parameters() if p.dim() < 2]
-    optimizer = torch.optim.AdamW(
-        [{"params": decay, "weight_decay": config.weight_decay}, {"params": no_decay, "weight_decay": 0.0}],
-        lr=config.learning_rate,
-    )
+    optimizer = _optimizer(model, config)
     model.train()
-    tokens_per_step = config.batch_size * corpus.train.context_size
-    history: list[dict] = []
+    tokens_per_step = config.batch_size * corpus.train.context_length
+    history: list[HistoryPoint] = []
     start = time.perf_counter()
-    step = 0
     stopped_early = False
-    test_loss = float("nan")
 
     def budget_used(elapsed: float) -> float:
-        return step / config.steps if config.steps is not None else elapsed / config.seconds
+        return len(history) / config.steps if config.steps is not None else elapsed / config.seconds
 
-    while True:
-        fraction = budget_used(time.perf_counter() - start)
-        if fraction >= 1.0:
-            break
+    while (fraction := budget_used(time.perf_counter() - start)) < 1.0:
         if should_stop is not None and should_stop():
             stopped_early = True
             break
+        step = len(history)
         learning_rate = learning_rate_at(fraction, step, config)
         for group in optimizer.param_groups:
             group["lr"] = learning_rate
-        indices = torch.randint(len(corpus.train), (config.batch_size,), generator=batch_generator)
-        inputs, targets = corpus.train.batch(indices)
-        _, loss = model(inputs, targets)
-        optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), config.grad_clip)
-        optimizer.step()
-        step += 1
+        train_loss = _training_step(model, corpus, config, optimizer, batch_generator)
         elapsed = time.perf_counter() - start
-        record = {"step": step, "elapsed": elapsed, "train_loss": loss.item()}
         evaluated = None
-        if step % config.eval_every == 0:
+        if (step + 1) % config.eval_every == 0:
             evaluated = evaluate(model, corpus, config.eval_batches, config.batch_size, eval_generator)
-            record["test_loss"] = evaluated
-        history.append(record)
+        history.append(HistoryPoint(step + 1, elapsed, train_loss, evaluated))
         if on_progress is not None:
-            on_progress(
-                Progress(
-                    step=step,
-                    train_loss=record["train_loss"],
-                    test_loss=evaluated,
-                    learning_rate=learning_rate,
-                    tokens_per_second=step * tokens_per_step / max(elapsed, 1e-9),
-                    elapsed=elapsed,
-                    fraction=min(1.0, budget_used(elapsed)),
-                )
-            )
+            tokens_per_second = (step + 1) * tokens_per_step / max(elapsed, 1e-9)
+            on_progress(Progress(history[-1], learning_rate, tokens_per_second, min(1.0, budget_used(elapsed))))
     train_elapsed = time.perf_counter() - start  # the final evaluation is not training time
-    if step and "test_loss" not in history[-1]:
+    if history and history[-1].test_loss is None:
         test_loss = evaluate(model, corpus, config.eval_batches, config.batch_size, eval_generator)
-        history[-1]["test_loss"] = test_loss
-    elif step:
-        test_loss = history[-1]["test_loss"]
+        history[-1] = replace(history[-1], test_loss=test_loss)
     model.eval()
+    steps = len(history)
     return TrainResult(
-        steps=step,
+        steps=steps,
         elapsed=train_elapsed,
-        tokens_per_second=step * tokens_per_step / max(train_elapsed, 1e-9),
-        final_test_loss=test_loss,
+        tokens_per_second=steps * tokens_per_step / max(train_elapsed, 1e-9),
+        final_test_loss=history[-1].test_loss if history else float("nan"),
         stopped_early=stopped_early,
         history=history,
     )

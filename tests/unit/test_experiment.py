@@ -11,15 +11,19 @@ import pytest
 import torch
 
 from figures.training import HEAD_COUNT_COLORS, experiment_figure, loss_curve_figure
-from gpt_core import GPTConfig, TrainConfig, build_corpus, synthetic_text
-from gpt_core.experiment import answer, attention_snapshot, compact_history, run_heads_experiment, run_record
+from gpt_core import GPTConfig, HistoryPoint, RunSummary, TrainConfig, build_corpus, compact_history, synthetic_text
+from gpt_core.experiment import answer, attention_snapshot, run_heads_experiment
 from gpt_core.results import load_experiment
+from ui.figure_text import training_text
+
+EN = training_text("en")
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 
 
 def _record(heads, loss, speed, params=100):
-    return {"heads": heads, "final_test_loss": loss, "tokens_per_second": speed, "parameters": params}
+    return RunSummary(heads=heads, parameters=params, steps=1, wall_time=1.0, tokens_per_second=speed,
+                      final_test_loss=loss)  # fmt: skip
 
 
 def test_answer_reads_the_numbers():
@@ -33,34 +37,34 @@ def test_answer_reads_the_numbers():
 
 
 def test_small_experiment_runs_every_head_count_with_equal_parameters_and_snapshots():
-    corpus = build_corpus("previous", synthetic_text("previous", 4000), context_size=16)
-    base = GPTConfig(vocab_size=corpus.vocabulary.size, context_size=16, embedding_size=16, heads=1, blocks=1)
+    corpus = build_corpus("previous", synthetic_text("previous", 4000), context_length=16)
+    base = GPTConfig(vocab_size=corpus.vocabulary.size, context_length=16, embedding_dim=16, heads=1, blocks=1)
     seen = []
     runs = run_heads_experiment(corpus, base, TrainConfig(steps=6, batch_size=8, eval_every=3),
                                 snapshot_steps=(0, 3), on_progress=lambda h, p: seen.append((h, p.step)))  # fmt: skip
-    assert [run.heads for run in runs] == [1, 2, 4, 8]
-    assert len({run.parameters for run in runs}) == 1
+    assert [run.summary.heads for run in runs] == [1, 2, 4, 8]
+    assert len({run.summary.parameters for run in runs}) == 1
     assert seen[:6] == [(1, step) for step in range(1, 7)]
     for run in runs:
         assert sorted(run.snapshots) == [0, 3, 6]
-        assert run.snapshots[6].shape[1] == run.heads
-        record = run_record(run)
-        assert record["steps"] == 6 and isinstance(record["sample"], str)
+        assert run.snapshots[6].shape[1] == run.summary.heads
+        assert run.summary.steps == 6 and isinstance(run.summary.sample, str) and run.summary.sample
+        assert RunSummary.from_dict(run.summary.to_dict()) == run.summary
 
 
 def test_attention_snapshot_rows_sum_to_one():
-    corpus = build_corpus("copy", synthetic_text("copy", 3000), context_size=8)
+    corpus = build_corpus("copy", synthetic_text("copy", 3000), context_length=8)
     from gpt_core import GPT
 
-    model = GPT(GPTConfig(vocab_size=corpus.vocabulary.size, context_size=8, embedding_size=8, heads=2, blocks=2))
+    model = GPT(GPTConfig(vocab_size=corpus.vocabulary.size, context_length=8, embedding_dim=8, heads=2, blocks=2))
     weights = attention_snapshot(model, corpus.vocabulary.encode("abc=abc."))
     assert weights.shape == (2, 2, 8, 8)
     torch.testing.assert_close(weights.sum(-1), torch.ones(2, 2, 8))
 
 
 def test_compact_history_keeps_every_evaluation():
-    history = [{"step": s, "train_loss": 1.0} | ({"test_loss": 2.0} if s % 7 == 0 else {}) for s in range(1, 50)]
-    kept = [record["step"] for record in compact_history(history, every=10)]
+    history = [HistoryPoint(s, 0.1 * s, 1.0, 2.0 if s % 7 == 0 else None) for s in range(1, 50)]
+    kept = [point.step for point in compact_history(history, every=10)]
     assert kept == [7, 10, 14, 20, 21, 28, 30, 35, 40, 42, 49]
 
 
@@ -74,7 +78,8 @@ def test_shipped_results_are_complete_small_and_consistent():
     for run in experiment.runs:
         checkpoint = experiment.checkpoint(run.heads)
         assert checkpoint.model.config.heads == run.heads
-        assert checkpoint.meta.test_loss == pytest.approx(run.final_test_loss, abs=1e-3)
+        assert checkpoint.meta.run.final_test_loss == pytest.approx(run.final_test_loss, abs=1e-3)
+        assert checkpoint.meta.run.steps == run.steps
         snapshots = experiment.snapshots(run.heads)
         assert 0 in snapshots and run.steps in snapshots
         np.testing.assert_allclose(snapshots[run.steps].sum(-1), 1.0, atol=1e-2)  # float16 on disk
@@ -82,22 +87,19 @@ def test_shipped_results_are_complete_small_and_consistent():
 
 
 def test_loss_curve_has_train_and_held_out_lines():
-    history = [
-        {"step": 1, "elapsed": 0.1, "train_loss": 3.0},
-        {"step": 2, "elapsed": 0.2, "train_loss": 2.5, "test_loss": 2.6},
-    ]
-    figure = loss_curve_figure(history)
+    history = [HistoryPoint(1, 0.1, 3.0), HistoryPoint(2, 0.2, 2.5, 2.6)]
+    figure = loss_curve_figure(history, EN)
     names = [trace.name for trace in figure.data]
     assert names == ["train loss", "held-out loss"]
     assert list(figure.data[1].x) == [2] and list(figure.data[1].y) == [2.6]
-    assert list(loss_curve_figure(history, x="elapsed").data[0].x) == [0.1, 0.2]
+    assert list(loss_curve_figure(history, EN, x="elapsed").data[0].x) == [0.1, 0.2]
     go.Figure(figure.to_dict())  # valid Plotly
 
 
 def test_experiment_figure_one_line_per_head_count_in_its_colour():
-    runs = [{"heads": h, "history": [{"step": 10, "elapsed": 1.0 * h, "train_loss": 2, "test_loss": 2 - h / 10}]}
+    runs = [RunSummary(h, 100, 10, 1.0 * h, 1000.0, 2 - h / 10, [HistoryPoint(10, 1.0 * h, 2.0, 2 - h / 10)])
             for h in (1, 2, 4, 8)]  # fmt: skip
-    figure = experiment_figure(runs, "elapsed")
+    figure = experiment_figure(runs, "elapsed", EN)
     assert [trace.name for trace in figure.data] == ["h = 1", "h = 2", "h = 4", "h = 8"]
     assert [trace.line.color for trace in figure.data] == [HEAD_COUNT_COLORS[h] for h in (1, 2, 4, 8)]
     assert list(figure.data[3].x) == [8.0]

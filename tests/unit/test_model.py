@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import math
+import pickle
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,9 @@ from gpt_core import (
     CheckpointMeta,
     GPTConfig,
     GPTTrace,
+    HistoryPoint,
     InputError,
+    RunSummary,
     TrainConfig,
     build_corpus,
     checkpoint_bytes,
@@ -29,6 +33,7 @@ from gpt_core import (
     synthetic_text,
     train,
 )
+from gpt_core.checkpoint import FORMAT_VERSION
 from gpt_core.data import TRAIN_FRACTION, CharVocabulary
 from gpt_core.train import learning_rate_at
 from tests.helpers import assert_close
@@ -38,12 +43,12 @@ TEXT = synthetic_text("copy", 6000, seed=1)
 
 @pytest.fixture(scope="module")
 def corpus():
-    return build_corpus("copy", TEXT, context_size=16)
+    return build_corpus("copy", TEXT, context_length=16)
 
 
 def small_model(vocab: int, heads: int = 2, blocks: int = 2, seed: int = 0) -> GPT:
     torch.manual_seed(seed)
-    return GPT(GPTConfig(vocab_size=vocab, context_size=16, embedding_size=16, heads=heads, blocks=blocks))
+    return GPT(GPTConfig(vocab_size=vocab, context_length=16, embedding_dim=16, heads=heads, blocks=blocks))
 
 
 def test_logits_have_shape_b_t_vocab(corpus):
@@ -91,7 +96,7 @@ def test_trace_covers_every_layer_and_matches_the_untraced_forward(corpus):
 
 def test_config_validates_itself():
     with pytest.raises(InputError) as info:
-        GPTConfig(vocab_size=65, embedding_size=64, heads=3)
+        GPTConfig(vocab_size=65, embedding_dim=64, heads=3)
     assert info.value.code == "heads_not_divisor"
     with pytest.raises(InputError):
         GPTConfig(vocab_size=0)
@@ -110,14 +115,14 @@ def test_sequence_longer_than_the_context_is_refused(corpus):
 
 def test_dataset_windows_use_the_stride_and_shift_targets_by_one():
     ids = list(range(20))
-    dataset = CharDataset(ids, context_size=4)
+    dataset = CharDataset(ids, context_length=4)
     assert dataset.stride == 2, "default stride is context / 2, as in the book"
     x, y = dataset[1]
     assert x.tolist() == [2, 3, 4, 5] and y.tolist() == [3, 4, 5, 6]
     assert len(dataset) == len(range(0, 20 - 4, 2))
     batch_x, batch_y = dataset.batch(torch.tensor([0, 1]))
     assert batch_x[1].tolist() == x.tolist() and batch_y[1].tolist() == y.tolist()
-    assert len(CharDataset(ids, context_size=4, stride=1)) == 16
+    assert len(CharDataset(ids, context_length=4, stride=1)) == 16
 
 
 def test_split_is_90_10_in_order(corpus):
@@ -140,7 +145,7 @@ def test_vocabulary_round_trip():
 )  # fmt: skip
 def test_bad_corpora_are_refused_with_a_reason(text, code):
     with pytest.raises(InputError) as info:
-        build_corpus("user", text, context_size=32)
+        build_corpus("user", text, context_length=32)
     assert info.value.code == code
 
 
@@ -223,7 +228,7 @@ def test_training_lowers_the_loss_reports_progress_and_is_reproducible(corpus):
     assert result.final_test_loss < before - 0.3, (before, result.final_test_loss)
     assert reports[-1].fraction == 1.0 and reports[-1].tokens_per_second > 0
     again = train(small_model(corpus.vocabulary.size), corpus, config)
-    assert [h["train_loss"] for h in again.history] == [h["train_loss"] for h in result.history]
+    assert [h.train_loss for h in again.history] == [h.train_loss for h in result.history]
 
 
 def test_training_stops_between_steps_when_asked(corpus):
@@ -267,8 +272,9 @@ def test_generation_longer_than_the_context_slides_the_window(corpus):
 
 def test_checkpoint_round_trip_with_weights_only(corpus, tmp_path):
     model = small_model(corpus.vocabulary.size).eval()
-    meta = CheckpointMeta(corpus="copy", corpus_sha256=corpus.sha256, steps=3, test_loss=2.5, wall_time=1.0,
-                          extra={"history": [{"step": 1, "train_loss": 3.0}]})  # fmt: skip
+    run = RunSummary(heads=2, parameters=model.parameter_count(), steps=3, wall_time=1.0, tokens_per_second=10.0,
+                     final_test_loss=2.5, history=[HistoryPoint(1, 0.5, 3.0), HistoryPoint(3, 1.0, 2.7, 2.5)])  # fmt: skip
+    meta = CheckpointMeta(corpus="copy", corpus_sha256=corpus.sha256, run=run)
     data = checkpoint_bytes(model, corpus.vocabulary, meta)
     loaded = load_checkpoint(data)
     inputs, _ = corpus.test.batch(torch.arange(2))
@@ -280,6 +286,27 @@ def test_checkpoint_round_trip_with_weights_only(corpus, tmp_path):
     assert_close(load_checkpoint(path).model(inputs)[0], model(inputs)[0], 5e-2, "float16 weights")
 
 
+def test_a_checkpoint_of_another_format_version_is_refused_with_a_message(corpus):
+    model = small_model(corpus.vocabulary.size)
+    run = RunSummary(heads=2, parameters=1, steps=1, wall_time=1.0, tokens_per_second=1.0, final_test_loss=2.0)
+    data = checkpoint_bytes(model, corpus.vocabulary, CheckpointMeta("copy", corpus.sha256, run))
+    record = torch.load(io.BytesIO(data), weights_only=True)
+    for version in (FORMAT_VERSION - 1, FORMAT_VERSION + 1, None):
+        record["format"] = version
+        out = io.BytesIO()
+        torch.save(record, out)
+        with pytest.raises(InputError, match="format version") as caught:
+            load_checkpoint(out.getvalue())
+        assert caught.value.code == "checkpoint_format"
+
+
+def test_a_budget_in_both_steps_and_seconds_or_neither_is_an_input_error():
+    for steps, seconds in ((10, 1.0), (None, None)):
+        with pytest.raises(InputError) as caught:
+            TrainConfig(steps=steps, seconds=seconds)
+        assert caught.value.code == "budget_kind"
+
+
 def test_a_pickled_object_is_refused(tmp_path):
     class Evil:
         def __reduce__(self):
@@ -287,7 +314,7 @@ def test_a_pickled_object_is_refused(tmp_path):
 
     path = tmp_path / "evil.pt"
     torch.save({"config": Evil()}, path)
-    with pytest.raises(Exception):  # noqa: B017 - torch raises UnpicklingError
+    with pytest.raises(pickle.UnpicklingError):
         load_checkpoint(path)
     assert not (tmp_path / "pwned").exists()
 
