@@ -1,27 +1,31 @@
-"""Figure builders: arrays in, Plotly figures out. No Streamlit here.
+"""Figure builders: arrays in, Plotly figures out. No Streamlit, no string table: every
+word a figure draws arrives translated, in an ``AttentionText`` or ``TrainingText``.
 
 One renderer per view, reused by every page that shows it.
 """
 
-from .attention import (
-    STAGES,
-    channel_map_figure,
-    head_detail_figure,
-    heads_overview_figure,
-)
+from .attention import head_detail_figure, heads_overview_figure, score_range, trace_name
+from .channels import channel_map_figure
 from .labels import axis_labels, plotly_safe
 from .palette import HEAD_COLORS, MASKED_COLOR, head_color
 from .shapes import shape_trace_code
+from .text import AttentionText, TrainingText
+from .training import experiment_figure, loss_curve_figure
 
 __all__ = [
     "HEAD_COLORS",
     "MASKED_COLOR",
-    "STAGES",
+    "AttentionText",
+    "TrainingText",
     "axis_labels",
     "channel_map_figure",
+    "experiment_figure",
     "head_color",
     "head_detail_figure",
     "heads_overview_figure",
+    "loss_curve_figure",
     "plotly_safe",
+    "score_range",
     "shape_trace_code",
+    "trace_name",
 ]

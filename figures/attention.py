@@ -1,5 +1,4 @@
-"""Heatmaps of the attention stages: one head in detail, all heads as small multiples,
-and which of the C channels belong to which head.
+"""Heatmaps of the attention stages: one head in detail, and all heads as small multiples.
 
 Queries are rows (top to bottom), keys are columns. Each panel's axes are category axes
 whose values are ``"position · token"`` (unique, escaped), so repeated tokens keep their
@@ -10,76 +9,47 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
 
-from ui.strings import t
+from gpt_core import DETAIL_STAGES
 
 from .labels import axis_labels, plotly_safe
+from .layout import Panel, cell_outline, grid, panel_axes, panel_outline, panel_title
 from .palette import HIGHLIGHT_COLOR, MASKED_COLOR, SCORE_COLORSCALE, WEIGHT_COLORSCALE, head_color
-
-# The four stages of a head, named as the fields of gpt_core.AttentionTrace, in lesson order.
-STAGES: tuple[str, ...] = ("scores", "scaled_scores", "masked_scores", "weights")
-# The detail view may add the weights after dropout (training mode) as a fifth panel.
-DETAIL_STAGES: tuple[str, ...] = (*STAGES, "dropped_weights")
+from .style import (
+    BACKGROUND,
+    COLORBAR_FONT_SIZE,
+    COLORBAR_THICKNESS_PX,
+    FONT_FAMILY,
+    FONT_SIZE,
+    TITLE_FONT_SIZE,
+    build_figure,
+)
+from .text import AttentionText
 
 DETAIL_PANEL_PX = 250  # height of one stage in the detail view
+DETAIL_GAP = 0.06  # between stages, as a fraction of the width
+DETAIL_MARGIN_LEFT_PX = 70  # room for the query labels and axis title
+HEAD_TITLE_EXTRA_PX = 4  # the head's title is a little larger than the stage titles
 THUMBNAIL_PX = 210  # height of one head in the overview
+THUMBNAIL_GAP = 0.03  # between heads, as a fraction of the width
 THUMBNAIL_GAP_PX = 36  # between rows of heads: the title
 THUMBNAIL_GAP_LABELS_PX = 80  # ... and the tick labels of the row above
+OVERVIEW_COLUMNS = 4  # heads per row, at most
+OVERVIEW_LABELS_MAX_TOKENS = 12  # above this many tokens the small multiples drop their labels
+OVERVIEW_MARGIN_LABELS_PX = 60  # left margin when labels are shown
+OVERVIEW_MARGIN_PX = 10
+OVERVIEW_MARGIN_RIGHT_PX = 60  # room for the colour bar
+OVERVIEW_COLORBAR = dict(len=0.8, y=0.5, x=1.01)
+FOCUSED_BORDER_PX = 5
+BORDER_PX = 1.5
 FOOTER_OVERVIEW_PX = 60
-MAX_TICK_LABELS = 24  # above this many tokens an axis shows every n-th label only
-TITLE_FONT_SIZE = 18
-FONT_SIZE = 15  # readable from the back of a classroom
-TICK_FONT_SIZE = 14
-FONT_FAMILY = '"Source Sans", "Source Sans Pro", "Noto Sans CJK SC", sans-serif'  # Streamlit's own
 HEADER_PX = 70  # room above the panels for titles and the legend
 FOOTER_PX = 100  # room below for tick labels and colour bars
-
-
-@dataclass(frozen=True)
-class _Panel:
-    """Where one heatmap goes: axis ids (1-based) and domains in paper coordinates."""
-
-    index: int
-    x_domain: tuple[float, float]
-    y_domain: tuple[float, float]
-
-    @property
-    def xaxis(self) -> str:
-        return "x" if self.index == 1 else f"x{self.index}"
-
-    @property
-    def yaxis(self) -> str:
-        return "y" if self.index == 1 else f"y{self.index}"
-
-
-def _grid(count: int, cols: int, h_gap: float, v_gap: float, top: float, bottom: float) -> list[_Panel]:
-    rows = math.ceil(count / cols)
-    width = (1.0 - h_gap * (cols - 1)) / cols
-    height = (top - bottom - v_gap * (rows - 1)) / rows
-    panels = []
-    for i in range(count):
-        row, col = divmod(i, cols)
-        x0 = col * (width + h_gap)
-        y1 = top - row * (height + v_gap)
-        panels.append(_Panel(i + 1, (x0, x0 + width), (y1 - height, y1)))
-    return panels
-
-
-def stage_name(stage: str, lang: str) -> str:
-    return t(f"stage.{stage}", lang)
-
-
-def trace_name(stage: str, head: int, lang: str) -> str:
-    """``"weights · head 2"``: stage and 1-based head, for tests and screen readers."""
-    return f"{stage_name(stage, lang)} · {t('fig.head', lang)} {head + 1}"
-
-
-def _is_weights(stage: str) -> bool:
-    return stage in ("weights", "dropped_weights")
+MARGIN_PX = 10
+LEGEND_MARKER_PX = 16
 
 
 def score_range(matrices: Sequence[np.ndarray]) -> float:
@@ -92,39 +62,42 @@ def score_range(matrices: Sequence[np.ndarray]) -> float:
     return largest or 1.0
 
 
+def _is_weights(stage: str) -> bool:
+    return stage in ("weights", "dropped_weights")
+
+
+def trace_name(stage: str, head: int, text: AttentionText) -> str:
+    """``"softmax weights · head 2"``: stage and 1-based head, for tests and screen readers."""
+    return f"{text.stage_titles[stage]} · {text.head} {head + 1}"
+
+
 def _stage_traces(
     matrix: np.ndarray,
     categories: list[str],
     stage: str,
     head: int,
-    panel: _Panel,
-    lang: str,
+    panel: Panel,
+    text: AttentionText,
     z_limit: float,
     colorbar: dict | None,
 ) -> list[dict]:
     """The heatmap of one stage of one head, plus the −∞ layer under it when masked."""
     z = np.asarray(matrix, dtype=np.float32)
     masked = np.isneginf(z)
-    name = trace_name(stage, head, lang)
-    value_label = plotly_safe(stage_name(stage, lang))
-    where = f"{t('fig.query', lang)} %{{y}}<br>{t('fig.key', lang)} %{{x}}<br>"
+    name = trace_name(stage, head, text)
+    value_label = plotly_safe(text.stage_titles[stage])
+    where = f"{text.query} %{{y}}<br>{text.key} %{{x}}<br>"
+    common = dict(x=categories, y=categories, xaxis=panel.xaxis, yaxis=panel.yaxis, hoverongaps=False)
     traces: list[dict] = []
     if masked.any():
         # Drawn first, under the values: only the −∞ cells are set, in a colour no scale has.
         traces.append(
             dict(
-                type="heatmap",
-                z=np.where(masked, np.float32(1.0), np.float32(np.nan)),
-                x=categories,
-                y=categories,
-                xaxis=panel.xaxis,
-                yaxis=panel.yaxis,
-                colorscale=[[0.0, MASKED_COLOR], [1.0, MASKED_COLOR]],
-                showscale=False,
-                hoverongaps=False,
-                name=f"{t('fig.minus_inf', lang)} · {t('fig.head', lang)} {head + 1}",
-                hovertemplate=f"{where}{value_label}: −∞ ({plotly_safe(t('fig.masked_reason', lang))})<extra></extra>",
-            )
+                common, type="heatmap", z=np.where(masked, np.float32(1.0), np.float32(np.nan)),
+                colorscale=[[0.0, MASKED_COLOR], [1.0, MASKED_COLOR]], showscale=False,
+                name=f"{text.minus_inf} · {text.head} {head + 1}",
+                hovertemplate=f"{where}{value_label}: −∞ ({plotly_safe(text.masked_reason)})<extra></extra>",
+            )  # fmt: skip
         )
     if _is_weights(stage):
         color = dict(colorscale=WEIGHT_COLORSCALE, zmin=0.0, zmax=1.0)
@@ -132,82 +105,33 @@ def _stage_traces(
         color = dict(colorscale=SCORE_COLORSCALE, zmin=-z_limit, zmax=z_limit, zmid=0.0)
     traces.append(
         dict(
-            type="heatmap",
-            z=np.where(masked, np.float32(np.nan), z),
-            x=categories,
-            y=categories,
-            xaxis=panel.xaxis,
-            yaxis=panel.yaxis,
-            showscale=colorbar is not None,
-            colorbar=colorbar,
-            hoverongaps=False,
-            name=name,
-            hovertemplate=f"{where}{value_label}: %{{z:.4f}}<extra>{plotly_safe(name)}</extra>",
-            **color,
-        )
+            common, type="heatmap", z=np.where(masked, np.float32(np.nan), z),
+            showscale=colorbar is not None, colorbar=colorbar, name=name,
+            hovertemplate=f"{where}{value_label}: %{{z:.4f}}<extra>{plotly_safe(name)}</extra>", **color,
+        )  # fmt: skip
     )
     return traces
 
 
-def _axes(
-    panel: _Panel, count: int, show_labels: bool, titles: bool, lang: str, square: bool = True, show_y: bool = True
-) -> dict:
-    step = max(1, math.ceil(count / MAX_TICK_LABELS))
-    common = dict(
-        type="category", showgrid=False, zeroline=False, ticks="", dtick=step, tickfont=dict(size=TICK_FONT_SIZE)
-    )
-    x = dict(common, domain=list(panel.x_domain), anchor=panel.yaxis, tickangle=-90 if count > 8 else 0)
-    y = dict(common, domain=list(panel.y_domain), anchor=panel.xaxis, autorange="reversed")
-    x["showticklabels"] = show_labels
-    y["showticklabels"] = show_labels and show_y
-    if square:  # square cells; the axes shrink inside their domain to keep them so
-        x["constrain"] = y["constrain"] = "domain"
-        y.update(scaleanchor=panel.xaxis, scaleratio=1)
-    if titles:
-        x["title"] = dict(text=t("fig.key_axis", lang), standoff=4)
-        y["title"] = dict(text=t("fig.query_axis", lang), standoff=4)
-    name = panel.xaxis.replace("x", "xaxis"), panel.yaxis.replace("y", "yaxis")
-    return {name[0]: x, name[1]: y}
-
-
-def _masked_legend_entry(lang: str) -> dict:
+def _masked_legend_entry(text: AttentionText) -> dict:
     """A legend entry for the −∞ colour (heatmaps have none of their own)."""
     return dict(
-        type="scatter", x=[None], y=[None], mode="markers", name=t("fig.legend_masked", lang), showlegend=True,
-        marker=dict(symbol="square", size=16, color=MASKED_COLOR), hoverinfo="skip",
+        type="scatter", x=[None], y=[None], mode="markers", name=text.legend_masked, showlegend=True,
+        marker=dict(symbol="square", size=LEGEND_MARKER_PX, color=MASKED_COLOR), hoverinfo="skip",
     )  # fmt: skip
 
 
-def _title(text: str, panel: _Panel, color: str = "#222", bold: bool = False) -> dict:
-    return dict(
-        text=f"<b>{text}</b>" if bold else text, x=sum(panel.x_domain) / 2, y=panel.y_domain[1],
-        xref="paper", yref="paper", xanchor="center", yanchor="bottom", showarrow=False,
-        font=dict(size=TITLE_FONT_SIZE, color=color),
-    )  # fmt: skip
-
-
-def _highlight(panel: _Panel, query: int, key: int) -> dict:
-    return dict(
-        type="rect", xref=panel.xaxis, yref=panel.yaxis, x0=key - 0.5, x1=key + 0.5,
-        y0=query - 0.5, y1=query + 0.5, line=dict(color=HIGHLIGHT_COLOR, width=3),
-    )  # fmt: skip
-
-
-def _figure(traces: list[dict], layout: dict) -> go.Figure:
-    """A Figure from plain dicts, without Plotly's per-property validation.
-
-    Validation costs most of a rerun (tens of ms for a grid of heatmaps); these builders
-    are validated once in the tests instead (tests/unit/test_figures.py rebuilds every
-    figure with validation on).
-    """
-    return go.Figure(data=traces, layout=layout, _validate=False)
+def _check_square(name: str, matrix: np.ndarray, labels: list[str]) -> None:
+    T = len(labels)
+    if matrix.shape[-2:] != (T, T):
+        raise ValueError(f"{name} has shape {matrix.shape}, expected (…, {T}, {T}) for tokens {labels}")
 
 
 def head_detail_figure(
     stages: Mapping[str, np.ndarray],
     labels: list[str],
     head: int,
-    lang: str = "en",
+    text: AttentionText,
     highlight: tuple[int, int] | None = None,
     scaled: bool = True,
 ) -> go.Figure:
@@ -220,54 +144,48 @@ def head_detail_figure(
     names = [stage for stage in DETAIL_STAGES if stage in stages]
     T = len(labels)
     for stage in names:
-        if stages[stage].shape != (T, T):
-            raise ValueError(f"{stage} has shape {stages[stage].shape}, expected ({T}, {T}) for tokens {labels}")
+        _check_square(stage, stages[stage], labels)
     categories = axis_labels(labels)
     height = DETAIL_PANEL_PX + HEADER_PX + FOOTER_PX
-    top = 1.0 - HEADER_PX / height
-    bottom = FOOTER_PX / height
-    panels = _grid(len(names), len(names), h_gap=0.06, v_gap=0.0, top=top, bottom=bottom)
+    panels = grid(len(names), len(names), DETAIL_GAP, 0.0, top=1.0 - HEADER_PX / height, bottom=FOOTER_PX / height)
     traces: list[dict] = []
     layout: dict = {}
-    annotations = []
-    shapes = []
-    color = head_color(head)
+    annotations, shapes = [], []
     for stage, panel in zip(names, panels, strict=True):
-        width = panel.x_domain[1] - panel.x_domain[0]
         colorbar = dict(
-            orientation="h", x=sum(panel.x_domain) / 2, xanchor="center", y=0.0, yanchor="top",
-            len=width, thickness=12, ypad=0, tickfont=dict(size=12),
+            orientation="h", x=panel.center_x, xanchor="center", y=0.0, yanchor="top", len=panel.width,
+            thickness=COLORBAR_THICKNESS_PX, ypad=0, tickfont=dict(size=COLORBAR_FONT_SIZE),
         )  # fmt: skip
         z_limit = 1.0 if _is_weights(stage) else score_range([stages[stage]])
-        traces.extend(_stage_traces(stages[stage], categories, stage, head, panel, lang, z_limit, colorbar))
-        layout.update(_axes(panel, T, show_labels=True, titles=panel.index == 1, lang=lang))
-        title = stage_name(stage, lang)
-        if stage == "scaled_scores" and not scaled:
-            title = t("stage.not_scaled", lang)
-        annotations.append(_title(title, panel))
+        traces.extend(_stage_traces(stages[stage], categories, stage, head, panel, text, z_limit, colorbar))
+        titles = (text.key_axis, text.query_axis) if panel.index == 1 else None
+        layout.update(panel_axes(panel, T, show_labels=True, titles=titles))
+        title = text.not_scaled if stage == "scaled_scores" and not scaled else text.stage_titles[stage]
+        annotations.append(panel_title(title, panel))
         if highlight is not None:
-            shapes.append(_highlight(panel, *highlight))
-    traces.append(_masked_legend_entry(lang))
+            shapes.append(cell_outline(panel, *highlight, HIGHLIGHT_COLOR))
+    traces.append(_masked_legend_entry(text))
+    head_title = dict(text=f"<b>{text.head} {head + 1}</b>", font=dict(color=head_color(head), size=TITLE_FONT_SIZE + HEAD_TITLE_EXTRA_PX))
     layout.update(
         height=height,
-        margin=dict(l=70, r=10, t=HEADER_PX // 2, b=10),
+        margin=dict(l=DETAIL_MARGIN_LEFT_PX, r=MARGIN_PX, t=HEADER_PX // 2, b=MARGIN_PX),
         annotations=annotations,
         shapes=shapes,
         font=dict(size=FONT_SIZE, family=FONT_FAMILY),
-        title=dict(text=f"<b>{t('fig.head', lang)} {head + 1}</b>", font=dict(color=color, size=TITLE_FONT_SIZE + 4)),
+        title=head_title,
         legend=dict(orientation="h", x=0.0, xanchor="left", y=1.0, yanchor="bottom"),  # the tool bar is on the right
-        plot_bgcolor="white",
+        plot_bgcolor=BACKGROUND,
         hoverlabel=dict(font_size=FONT_SIZE),
-        meta=dict(syncHover=True),  # assets/sync_hover.js shows a hovered cell in every stage
+        meta=dict(syncHover=True),  # assets/sync_hover.html shows a hovered cell in every stage
     )
-    return _figure(traces, layout)
+    return build_figure(traces, layout)
 
 
 def heads_overview_figure(
     matrices: np.ndarray,
     labels: list[str],
     stage: str,
-    lang: str = "en",
+    text: AttentionText,
     focus: int | None = None,
     cols: int | None = None,
 ) -> go.Figure:
@@ -277,82 +195,39 @@ def heads_overview_figure(
     has a thicker border in its colour.
     """
     h, T = matrices.shape[0], len(labels)
-    if matrices.shape != (h, T, T):
-        raise ValueError(f"matrices have shape {matrices.shape}, expected ({h}, {T}, {T}) for tokens {labels}")
-    cols = cols or min(h, 4)
+    _check_square("matrices", matrices, labels)
+    cols = cols or min(h, OVERVIEW_COLUMNS)
     rows = math.ceil(h / cols)
-    show_labels = T <= 12 and cols <= 4
+    show_labels = T <= OVERVIEW_LABELS_MAX_TOKENS and cols <= OVERVIEW_COLUMNS
     row_gap = THUMBNAIL_GAP_LABELS_PX if show_labels else THUMBNAIL_GAP_PX  # room for tick labels
     height = rows * THUMBNAIL_PX + (rows - 1) * row_gap + HEADER_PX + FOOTER_OVERVIEW_PX
-    top = 1.0 - HEADER_PX / height
-    panels = _grid(h, cols, h_gap=0.03, v_gap=row_gap / height, top=top, bottom=FOOTER_OVERVIEW_PX / height)
+    panels = grid(
+        h, cols, THUMBNAIL_GAP, row_gap / height, top=1.0 - HEADER_PX / height, bottom=FOOTER_OVERVIEW_PX / height
+    )
     categories = axis_labels(labels)
     z_limit = 1.0 if _is_weights(stage) else score_range(list(matrices))
     traces: list[dict] = []
     layout: dict = {}
     annotations, shapes = [], []
     for head, panel in enumerate(panels):
-        colorbar = dict(thickness=12, len=0.8, y=0.5, x=1.01) if head == 0 else None
-        traces.extend(_stage_traces(matrices[head], categories, stage, head, panel, lang, z_limit, colorbar))
-        first_column = (head % cols) == 0
-        layout.update(_axes(panel, T, show_labels, titles=False, lang=lang, square=False, show_y=first_column))
-        focused = head == focus
-        annotations.append(_title(f"{t('fig.head', lang)} {head + 1}", panel, head_color(head), bold=True))
-        shapes.append(
-            dict(
-                type="rect",
-                xref="paper",
-                yref="paper",
-                x0=panel.x_domain[0],
-                x1=panel.x_domain[1],
-                y0=panel.y_domain[0],
-                y1=panel.y_domain[1],
-                line=dict(color=head_color(head), width=5 if focused else 1.5),
-            )  # fmt: skip
-        )
+        colorbar = dict(thickness=COLORBAR_THICKNESS_PX, **OVERVIEW_COLORBAR) if head == 0 else None
+        traces.extend(_stage_traces(matrices[head], categories, stage, head, panel, text, z_limit, colorbar))
+        layout.update(panel_axes(panel, T, show_labels, square=False, show_y=head % cols == 0))
+        annotations.append(panel_title(f"{text.head} {head + 1}", panel, head_color(head), bold=True))
+        shapes.append(panel_outline(panel, head_color(head), FOCUSED_BORDER_PX if head == focus else BORDER_PX))
     if stage == "masked_scores":
-        traces.append(_masked_legend_entry(lang))
+        traces.append(_masked_legend_entry(text))
     layout.update(
         height=height,
-        margin=dict(l=60 if show_labels else 10, r=60, t=HEADER_PX // 2, b=10),
+        margin=dict(
+            l=OVERVIEW_MARGIN_LABELS_PX if show_labels else OVERVIEW_MARGIN_PX, r=OVERVIEW_MARGIN_RIGHT_PX,
+            t=HEADER_PX // 2, b=MARGIN_PX,
+        ),  # fmt: skip
         annotations=annotations,
         shapes=shapes,
         font=dict(size=FONT_SIZE, family=FONT_FAMILY),
-        title=dict(text=stage_name(stage, lang), font=dict(size=TITLE_FONT_SIZE)),
+        title=dict(text=text.stage_titles[stage], font=dict(size=TITLE_FONT_SIZE)),
         legend=dict(orientation="h", x=1.0, xanchor="right", y=1.0, yanchor="bottom"),
-        plot_bgcolor="white",
+        plot_bgcolor=BACKGROUND,
     )
-    return _figure(traces, layout)
-
-
-def channel_map_figure(heads: int, head_dim: int, lang: str = "en") -> go.Figure:
-    """Which of the C = heads × head_dim channels belong to which head, in the heads' colours."""
-    traces: list[dict] = []
-    for head in range(heads):
-        first, last = head * head_dim, (head + 1) * head_dim - 1
-        name = t("fig.channels_of_head", lang, head=head + 1, first=first, last=last)
-        traces.append(
-            dict(
-                type="bar",
-                x=[head_dim],
-                y=["C"],
-                orientation="h",
-                name=name,
-                marker=dict(color=head_color(head)),
-                text=[f"{t('fig.head', lang)} {head + 1}"] if heads <= 8 else None,
-                textposition="inside",
-                hovertemplate=f"{name}<extra></extra>",
-                base=[first],
-            )  # fmt: skip
-        )
-    layout = dict(
-        barmode="overlay",
-        height=160,
-        margin=dict(l=10, r=10, t=40, b=40),
-        showlegend=False,
-        font=dict(size=FONT_SIZE, family=FONT_FAMILY),
-        title=dict(text=t("fig.channel_map", lang, C=heads * head_dim, h=heads, d=head_dim), font=dict(size=16)),
-        xaxis=dict(range=[0, heads * head_dim], title=t("fig.channel_axis", lang), dtick=head_dim),
-        yaxis=dict(showticklabels=False),
-    )
-    return _figure(traces, layout)
+    return build_figure(traces, layout)

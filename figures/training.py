@@ -6,71 +6,79 @@ from collections.abc import Sequence
 
 import plotly.graph_objects as go
 
-from ui.strings import t
+from gpt_core import HistoryPoint, RunSummary
 
-from .attention import FONT_FAMILY, FONT_SIZE, _figure
 from .palette import head_color
+from .style import BACKGROUND, FONT_FAMILY, FONT_SIZE, GRID_COLOR, build_figure
+from .text import TrainingText
 
 CURVE_HEIGHT = 380
+CURVE_MARGIN = dict(l=60, r=20, t=50, b=50)
+LEGEND_X = 1.02  # just right of the plot: clear of the axis titles
+TRAIN_LOSS_COLOR = "#9aa5b1"
+TRAIN_LOSS_WIDTH = 1.5
+TEST_LOSS_COLOR = "#d62728"
+TEST_LOSS_WIDTH = 3
+TEST_LOSS_MARKER = 7
+EXPERIMENT_MARKER = 6
+OTHER_HEADS_COLOR = "#333"
 # One colour per head count of the experiment (1, 2, 4, 8 heads), from the head palette.
 HEAD_COUNT_COLORS = {1: head_color(0), 2: head_color(1), 4: head_color(2), 8: head_color(3)}
+X_FIELDS = ("step", "elapsed")
 
 
-def _layout(title: str, x_title: str, lang: str) -> dict:
+def _layout(title: str, x_title: str, text: TrainingText) -> dict:
     return dict(
         height=CURVE_HEIGHT,
-        margin=dict(l=60, r=20, t=50, b=50),
+        margin=CURVE_MARGIN,
         font=dict(size=FONT_SIZE, family=FONT_FAMILY),
         title=dict(text=title),
-        xaxis=dict(title=dict(text=x_title), zeroline=False, gridcolor="#eee"),
-        yaxis=dict(title=dict(text=t("train.loss", lang)), zeroline=False, gridcolor="#eee"),
-        legend=dict(orientation="v", x=1.02, xanchor="left", y=1.0, yanchor="top"),  # clear of axis titles
-        plot_bgcolor="white",
+        xaxis=dict(title=dict(text=x_title), zeroline=False, gridcolor=GRID_COLOR),
+        yaxis=dict(title=dict(text=text.loss), zeroline=False, gridcolor=GRID_COLOR),
+        legend=dict(orientation="v", x=LEGEND_X, xanchor="left", y=1.0, yanchor="top"),
+        plot_bgcolor=BACKGROUND,
         hovermode="x unified",
     )
 
 
-def loss_curve_figure(history: Sequence[dict], lang: str = "en", x: str = "step") -> go.Figure:
-    """Train loss at every recorded step and held-out loss where evaluated.
+def _x_title(x: str, text: TrainingText) -> str:
+    if x not in X_FIELDS:
+        raise ValueError(f"x must be one of {X_FIELDS}, got {x!r}")
+    return text.step if x == "step" else text.seconds
 
-    history: records {step, elapsed, train_loss, test_loss?}; x: "step" or "elapsed".
-    """
-    evaluated = [record for record in history if "test_loss" in record]
+
+def loss_curve_figure(history: Sequence[HistoryPoint], text: TrainingText, x: str = "step") -> go.Figure:
+    """Train loss at every recorded step and held-out loss where evaluated. x: "step" or "elapsed"."""
+    x_title = _x_title(x, text)
+    evaluated = [point for point in history if point.test_loss is not None]
     traces = [
         dict(
-            type="scatter", mode="lines", name=t("train.train_loss", lang),
-            x=[record[x] for record in history], y=[record["train_loss"] for record in history],
-            line=dict(color="#9aa5b1", width=1.5),
+            type="scatter", mode="lines", name=text.train_loss,
+            x=[getattr(point, x) for point in history], y=[point.train_loss for point in history],
+            line=dict(color=TRAIN_LOSS_COLOR, width=TRAIN_LOSS_WIDTH),
         ),
         dict(
-            type="scatter", mode="lines+markers", name=t("train.test_loss", lang),
-            x=[record[x] for record in evaluated], y=[record["test_loss"] for record in evaluated],
-            line=dict(color="#d62728", width=3), marker=dict(size=7),
+            type="scatter", mode="lines+markers", name=text.test_loss,
+            x=[getattr(point, x) for point in evaluated], y=[point.test_loss for point in evaluated],
+            line=dict(color=TEST_LOSS_COLOR, width=TEST_LOSS_WIDTH), marker=dict(size=TEST_LOSS_MARKER),
         ),
     ]  # fmt: skip
-    x_title = t("train.step", lang) if x == "step" else t("train.seconds", lang)
-    return _figure(traces, _layout(t("train.curve_title", lang), x_title, lang))
+    return build_figure(traces, _layout(text.curve_title, x_title, text))
 
 
-def experiment_figure(runs: Sequence[dict], x: str, lang: str = "en") -> go.Figure:
-    """Held-out loss of each head count against steps or wall time.
-
-    runs: {heads, history} with history records as in ``loss_curve_figure``.
-    """
+def experiment_figure(runs: Sequence[RunSummary], x: str, text: TrainingText) -> go.Figure:
+    """Held-out loss of each head count against steps or wall time ("step" or "elapsed")."""
+    x_title = _x_title(x, text)
     traces = []
     for run in runs:
-        evaluated = [record for record in run["history"] if "test_loss" in record]
+        evaluated = [point for point in run.history if point.test_loss is not None]
         traces.append(
             dict(
-                type="scatter",
-                mode="lines+markers",
-                name=t("train.heads_label", lang, heads=run["heads"]),
-                x=[record[x] for record in evaluated],
-                y=[record["test_loss"] for record in evaluated],
-                line=dict(color=HEAD_COUNT_COLORS.get(run["heads"], "#333"), width=3),
-                marker=dict(size=6),
+                type="scatter", mode="lines+markers", name=text.heads_label.format(heads=run.heads),
+                x=[getattr(point, x) for point in evaluated], y=[point.test_loss for point in evaluated],
+                line=dict(color=HEAD_COUNT_COLORS.get(run.heads, OTHER_HEADS_COLOR), width=TEST_LOSS_WIDTH),
+                marker=dict(size=EXPERIMENT_MARKER),
             )  # fmt: skip
         )
-    x_title = t("train.step", lang) if x == "step" else t("train.seconds", lang)
-    title = t("train.experiment_by_step" if x == "step" else "train.experiment_by_time", lang)
-    return _figure(traces, _layout(title, x_title, lang))
+    title = text.experiment_by_step if x == "step" else text.experiment_by_time
+    return build_figure(traces, _layout(title, x_title, text))

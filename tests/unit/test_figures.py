@@ -9,7 +9,6 @@ import pytest
 
 from figures import (
     MASKED_COLOR,
-    STAGES,
     axis_labels,
     channel_map_figure,
     head_color,
@@ -17,10 +16,12 @@ from figures import (
     heads_overview_figure,
     shape_trace_code,
 )
-from gpt_core import PlaygroundConfig, trace_attention
-from tests.chart_data import decode, traces_by_name
+from gpt_core import STAGES, PlaygroundConfig, trace_attention
+from harness.charts import decode, traces_by_name
+from ui.figure_text import attention_text
 
 TEXT = "to be or not"
+EN, ZH = attention_text("en"), attention_text("zh")
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +38,7 @@ def _spec(figure) -> dict:
 
 
 def test_detail_trace_names_say_stage_and_head(result):
-    spec = _spec(head_detail_figure(_stages(result, 1), result.labels, 1))
+    spec = _spec(head_detail_figure(_stages(result, 1), result.labels, 1, EN))
     names = set(traces_by_name(spec))
     for expected in ["raw scores QKᵀ · head 2", "scaled ÷ √d · head 2", "softmax weights · head 2"]:
         assert expected in names
@@ -46,7 +47,7 @@ def test_detail_trace_names_say_stage_and_head(result):
 
 
 def test_masked_cells_are_gaps_in_the_values_and_filled_in_the_minus_infinity_layer(result):
-    spec = _spec(head_detail_figure(_stages(result, 0), result.labels, 0))
+    spec = _spec(head_detail_figure(_stages(result, 0), result.labels, 0, EN))
     traces = traces_by_name(spec)
     T = len(result.labels)
     future = np.triu(np.ones((T, T), dtype=bool), 1)
@@ -65,13 +66,13 @@ def test_masked_cells_are_gaps_in_the_values_and_filled_in_the_minus_infinity_la
 
 
 def test_values_travel_as_float32_typed_arrays(result):
-    spec = _spec(head_detail_figure(_stages(result, 0), result.labels, 0))
+    spec = _spec(head_detail_figure(_stages(result, 0), result.labels, 0, EN))
     heatmaps = [trace for trace in spec["data"] if trace["type"] == "heatmap"]
     assert all(trace["z"]["dtype"] == "f4" for trace in heatmaps)
 
 
 def test_the_values_are_the_traced_numbers(result):
-    spec = _spec(heads_overview_figure(result.trace.scores[0].numpy(), result.labels, "scores"))
+    spec = _spec(heads_overview_figure(result.trace.scores[0].numpy(), result.labels, "scores", EN))
     traces = traces_by_name(spec)
     T = len(result.labels)
     for head in range(3):
@@ -80,7 +81,7 @@ def test_the_values_are_the_traced_numbers(result):
 
 
 def test_hover_names_query_key_and_value(result):
-    spec = _spec(head_detail_figure(_stages(result, 0), result.labels, 0))
+    spec = _spec(head_detail_figure(_stages(result, 0), result.labels, 0, EN))
     template = traces_by_name(spec)["softmax weights · head 1"]["hovertemplate"]
     assert "query %{y}" in template and "key %{x}" in template and "%{z" in template
 
@@ -95,7 +96,7 @@ def test_repeated_tokens_keep_their_own_rows():
 def test_labels_are_escaped_for_plotly():
     text = '<b>x</b><a href="http://e.x">y</a><span style="color:red">z</span>'
     result = trace_attention(text, PlaygroundConfig(heads=1, head_dim=2, tokenizer="word"))
-    spec = _spec(head_detail_figure(_stages(result, 0), result.labels, 0))
+    spec = _spec(head_detail_figure(_stages(result, 0), result.labels, 0, EN))
     serialized = json.dumps(spec["data"])
     for tag in ("<b>", "<a ", "<span", "href="):
         assert tag not in serialized.replace("<br>", "").replace("<extra>", "").replace("</extra>", "")
@@ -107,7 +108,7 @@ def test_long_word_labels_are_shortened_on_the_axes():
 
 
 def test_highlighted_cell_is_outlined_in_every_stage(result):
-    figure = head_detail_figure(_stages(result, 0), result.labels, 0, highlight=(5, 2))
+    figure = head_detail_figure(_stages(result, 0), result.labels, 0, EN, highlight=(5, 2))
     rects = [shape for shape in figure.layout.shapes if shape.xref != "paper"]
     assert len(rects) == len(STAGES)
     assert {(shape.x0, shape.y0) for shape in rects} == {(1.5, 4.5)}
@@ -116,18 +117,18 @@ def test_highlighted_cell_is_outlined_in_every_stage(result):
 
 def test_detail_rejects_matrices_that_do_not_match_the_tokens(result):
     with pytest.raises(ValueError, match="expected"):
-        head_detail_figure(_stages(result, 0), result.labels[:-1], 0)
+        head_detail_figure(_stages(result, 0), result.labels[:-1], 0, EN)
     with pytest.raises(ValueError, match="expected"):
-        heads_overview_figure(result.trace.weights[0].numpy(), result.labels[:-1], "weights")
+        heads_overview_figure(result.trace.weights[0].numpy(), result.labels[:-1], "weights", EN)
 
 
 def test_scale_off_is_said_in_the_title(result):
-    figure = head_detail_figure(_stages(result, 0), result.labels, 0, scaled=False)
+    figure = head_detail_figure(_stages(result, 0), result.labels, 0, EN, scaled=False)
     assert "not scaled" in " ".join(a.text for a in figure.layout.annotations)
 
 
 def test_overview_has_one_panel_per_head_in_its_colour_with_the_focus_bold(result):
-    figure = heads_overview_figure(result.trace.weights[0].numpy(), result.labels, "weights", focus=1)
+    figure = heads_overview_figure(result.trace.weights[0].numpy(), result.labels, "weights", EN, focus=1)
     names = [trace.name for trace in figure.data if trace.type == "heatmap"]
     assert names == [f"softmax weights · head {n}" for n in (1, 2, 3)]
     borders = [shape for shape in figure.layout.shapes if shape.xref == "paper"]
@@ -138,7 +139,7 @@ def test_overview_has_one_panel_per_head_in_its_colour_with_the_focus_bold(resul
 
 
 def test_overview_scores_share_one_colour_range_centred_on_zero(result):
-    figure = heads_overview_figure(result.trace.scores[0].numpy(), result.labels, "scores")
+    figure = heads_overview_figure(result.trace.scores[0].numpy(), result.labels, "scores", EN)
     ranges = {(trace.zmin, trace.zmax) for trace in figure.data if trace.type == "heatmap"}
     assert len(ranges) == 1
     low, high = ranges.pop()
@@ -146,12 +147,12 @@ def test_overview_scores_share_one_colour_range_centred_on_zero(result):
 
 
 def test_detail_title_is_in_the_head_colour(result):
-    figure = head_detail_figure(_stages(result, 2), result.labels, 2)
+    figure = head_detail_figure(_stages(result, 2), result.labels, 2, EN)
     assert figure.layout.title.font.color == head_color(2)
 
 
 def test_channel_map_gives_each_head_its_channels_in_its_colour():
-    figure = channel_map_figure(heads=4, head_dim=8)
+    figure = channel_map_figure(heads=4, head_dim=8, text=EN)
     assert [trace.name for trace in figure.data] == [
         "head 1: channels 0–7", "head 2: channels 8–15", "head 3: channels 16–23", "head 4: channels 24–31",
     ]  # fmt: skip
@@ -161,7 +162,7 @@ def test_channel_map_gives_each_head_its_channels_in_its_colour():
 
 
 def test_chinese_figure_text(result):
-    figure = head_detail_figure(_stages(result, 0), result.labels, 0, lang="zh")
+    figure = head_detail_figure(_stages(result, 0), result.labels, 0, ZH)
     assert "softmax 权重 · 头 1" in [trace.name for trace in figure.data]
 
 
@@ -177,9 +178,9 @@ def test_shape_trace_code_lists_every_step_with_real_numbers(result):
 
 def test_page_payload_at_t64_h8_d8_is_under_700_kb():
     result = trace_attention("x" * 64, PlaygroundConfig(heads=8, head_dim=8))
-    overview = heads_overview_figure(result.trace.weights[0].numpy(), result.labels, "weights")
-    detail = head_detail_figure(_stages(result, 0), result.labels, 0)
-    total = len(overview.to_json()) + len(detail.to_json()) + len(channel_map_figure(8, 8).to_json())
+    overview = heads_overview_figure(result.trace.weights[0].numpy(), result.labels, "weights", EN)
+    detail = head_detail_figure(_stages(result, 0), result.labels, 0, EN)
+    total = len(overview.to_json()) + len(detail.to_json()) + len(channel_map_figure(8, 8, EN).to_json())
     assert total <= 700_000, total
 
 
@@ -188,11 +189,11 @@ def test_every_figure_is_valid_plotly(result):
     import plotly.graph_objects as go
 
     figures = [
-        head_detail_figure(_stages(result, 0), result.labels, 0, highlight=(1, 0), scaled=False),
-        heads_overview_figure(result.trace.masked_scores[0].numpy(), result.labels, "masked_scores", focus=0),
-        heads_overview_figure(result.trace.weights[0].numpy(), result.labels, "weights", lang="zh"),
-        channel_map_figure(3, 4),
-        channel_map_figure(16, 2),
+        head_detail_figure(_stages(result, 0), result.labels, 0, EN, highlight=(1, 0), scaled=False),
+        heads_overview_figure(result.trace.masked_scores[0].numpy(), result.labels, "masked_scores", EN, focus=0),
+        heads_overview_figure(result.trace.weights[0].numpy(), result.labels, "weights", ZH),
+        channel_map_figure(3, 4, EN),
+        channel_map_figure(16, 2, ZH),
     ]
     for figure in figures:
         go.Figure(figure.to_dict())  # raises ValueError on any invalid property

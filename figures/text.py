@@ -1,0 +1,41 @@
+"""The words a figure draws arrive from its caller, already translated: the figure
+builders know no language and no string table (the UI fills these records)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class AttentionText:
+    """Every word of the attention figures. Templates are filled with numbers only."""
+
+    stage_titles: Mapping[str, str]  # stage (a field of gpt_core.AttentionTrace) -> its title
+    not_scaled: str  # the title of "scaled_scores" when the division by √d is off
+    head: str  # "head", as in "head 2"
+    query: str  # hover: the query token
+    key: str  # hover: the key token
+    query_axis: str  # axis title of the rows
+    key_axis: str  # axis title of the columns
+    minus_inf: str  # the name of the −∞ layer
+    masked_reason: str  # hover on a −∞ cell: why it is −∞
+    legend_masked: str  # legend entry of the −∞ colour
+    channel_axis: str  # channel map: the axis
+    channel_map: str  # channel map title, template with {C}, {h}, {d}
+    channels_of_head: str  # one head's channels, template with {head}, {first}, {last}
+
+
+@dataclass(frozen=True)
+class TrainingText:
+    """Every word of the training figures."""
+
+    loss: str  # the y axis
+    train_loss: str
+    test_loss: str
+    step: str  # x axis by step
+    seconds: str  # x axis by wall time
+    curve_title: str
+    experiment_by_step: str
+    experiment_by_time: str
+    heads_label: str  # a head count's line, template with {heads}
