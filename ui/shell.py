@@ -12,6 +12,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from .runtime import configure_process
 from .strings import DEFAULT_LANGUAGE, LANGUAGES, t
 
 LANGUAGE_PARAM = "lang"
@@ -57,6 +58,7 @@ def _on_language_change() -> None:
 
 def setup_page(page_key: str) -> str:
     """Configure the page, draw the shared sidebar, and return the language code."""
+    configure_process()
     lang = current_language()
     st.set_page_config(
         page_title=f"{t('page.' + page_key, lang)} · {t('app.name', lang)}",

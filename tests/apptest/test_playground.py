@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from gpt_core import MAX_TOKENS, PlaygroundConfig, trace_attention
+from harness.charts import decode, traces_by_name
 from tests.apptest.conftest import chart_traces, open_page
-from tests.chart_data import decode, traces_by_name
-from ui.playground_state import PRESETS
+from ui.playground.state import PRESETS
 
 PAGE = "pages/1_playground.py"
 
@@ -173,13 +173,23 @@ def test_stage_control_switches_the_overview(page):
     assert query(page)["stage"] == "masked_scores"
 
 
-def test_focus_head_row_and_column_change_the_view_without_recomputing(page):
-    computed = page.session_state["pg_computations"]
+def test_focus_head_row_and_column_change_the_view_without_recomputing(page, monkeypatch):
+    import ui.playground.page
+
+    calls = []
+
+    def counting_trace_attention(*args, **kwargs):
+        calls.append(args)
+        return trace_attention(*args, **kwargs)
+
+    monkeypatch.setattr(ui.playground.page, "trace_attention", counting_trace_attention)
+    page.number_input(key="pg_seed").set_value(7).run()
+    assert len(calls) == 1, "a number change computes once"
     page.selectbox(key="pg_head").set_value(3).run()
     page.selectbox(key="pg_row").set_value(2).run()
     page.selectbox(key="pg_col").set_value(1).run()
     page.button_group(key="pg_stage").set_value("scores").run()
-    assert page.session_state["pg_computations"] == computed
+    assert len(calls) == 1, "a view change reuses the last computation"
     traces = all_traces(page)
     assert "softmax weights · head 3" in traces and "raw scores QKᵀ · head 3" in traces
     detail = next(spec for spec in charts(page) if "−∞ cells · head 3" in traces_by_name(spec))

@@ -41,13 +41,13 @@ def test_page_opens_with_every_control(page):
 
 
 def test_training_a_few_steps_shows_the_curve_and_frees_the_slot(page):
-    from ui.train import TRAINING_SLOTS, training_slots
+    from ui.train.resources import TRAINING_SLOTS, training_slots
 
     train_quickly(page)
     assert any("Trained 20 steps" in s.value for s in page.success)
     assert {"train loss", "held-out loss"} <= chart_names(page)
     model = page.session_state["tr_model"]
-    assert model.steps == 20 and model.test_loss is not None and not model.stopped
+    assert model.run.steps == 20 and model.run.final_test_loss is not None and not model.stopped
     assert training_slots()._value == TRAINING_SLOTS, "the slot is released"
 
 
@@ -76,12 +76,12 @@ def test_a_students_model_stays_in_their_session(page):
     assert t("tr.no_model") in [c.value for c in other.caption]
 
 
-def test_heads_control_sets_the_embedding_size(page):
+def test_heads_control_sets_the_embedding_dim(page):
     page.selectbox(key="tr_heads").set_value(4).run()
     page.number_input(key="tr_head_dim").set_value(8).run()
     train_quickly(page, steps=10)
     config = page.session_state["tr_model"].model.config
-    assert (config.heads, config.embedding_size, config.context_size) == (4, 32, 16)
+    assert (config.heads, config.embedding_dim, config.context_length) == (4, 32, 16)
 
 
 def test_time_budget(page):
@@ -91,14 +91,14 @@ def test_time_budget(page):
     page.number_input(key="tr_seconds").set_value(1).run()
     page.button(key="tr_start").click().run()
     assert not page.exception
-    assert page.session_state["tr_model"].steps > 0
+    assert page.session_state["tr_model"].run.steps > 0
 
 
 def test_stop_request_ends_training_between_steps_and_keeps_the_model(page, monkeypatch):
     """The stop button sets the run's stop event; here it is set after 5 steps."""
-    import ui.train
+    import ui.train.running
 
-    original = ui.train.train
+    original = ui.train.running.train
 
     def train_and_press_stop_at_step_5(model, corpus, config, on_progress, should_stop):
         def progress(p):
@@ -108,10 +108,10 @@ def test_stop_request_ends_training_between_steps_and_keeps_the_model(page, monk
 
         return original(model, corpus, config, on_progress=progress, should_stop=should_stop)
 
-    monkeypatch.setattr(ui.train, "train", train_and_press_stop_at_step_5)
+    monkeypatch.setattr(ui.train.running, "train", train_and_press_stop_at_step_5)
     train_quickly(page, steps=500)
     model = page.session_state["tr_model"]
-    assert model.stopped and model.steps == 5
+    assert model.stopped and model.run.steps == 5
     assert any("stopped at step 5" in s.value for s in page.success)
     assert page.session_state["tr_control"].done.is_set()
 
@@ -177,8 +177,8 @@ def test_running_the_experiment_in_the_app(page):
     page.button(key="tr_exp_start").click().run()
     assert not page.exception
     runs = page.session_state["tr_experiment"]["runs"]
-    assert [run["heads"] for run in runs] == [1, 2, 4, 8]
-    assert len({run["parameters"] for run in runs}) == 1
+    assert [run.heads for run in runs] == [1, 2, 4, 8]
+    assert len({run.parameters for run in runs}) == 1
     assert any("Your run, on previous letter" in c.value for c in page.caption)
 
 
@@ -198,7 +198,7 @@ def test_a_trained_model_downloads_as_a_checkpoint_that_loads(page):
     import torch
 
     from gpt_core import load_checkpoint
-    from ui.train import checkpoint_of
+    from ui.train.running import checkpoint_of
 
     train_quickly(page)
     assert "Download your model" in [button.proto.label for button in page.get("download_button")]
@@ -206,4 +206,4 @@ def test_a_trained_model_downloads_as_a_checkpoint_that_loads(page):
     loaded = load_checkpoint(checkpoint_of(trained))
     inputs = torch.tensor([trained.vocabulary.encode("abc=abc.")])
     assert torch.equal(loaded.model(inputs)[0], trained.model(inputs)[0])
-    assert loaded.meta.steps == 20 and loaded.meta.corpus == "copy" and len(loaded.meta.corpus_sha256) == 64
+    assert loaded.meta.run.steps == 20 and loaded.meta.corpus == "copy" and len(loaded.meta.corpus_sha256) == 64

@@ -10,7 +10,7 @@ import math
 import numpy as np
 
 from gpt_core import PlaygroundConfig, trace_attention
-from ui.exports import matrix_csv, python_snippet, trace_npz
+from ui.playground.exports import matrix_csv, python_snippet, trace_npz
 
 
 def test_csv_holds_the_matrix_with_token_headers_and_minus_infinity():
@@ -37,6 +37,6 @@ def test_python_snippet_reproduces_the_numbers():
     config = PlaygroundConfig(heads=2, head_dim=3, seed=9, tokenizer="word", scale=False, qkv_bias=True)
     text = "it's \"quoted\" \\ and\nnew'line"
     namespace: dict = {}
-    exec(python_snippet(text, config).replace("print(", "(lambda *a: None)("), namespace)  # noqa: S102
+    exec(python_snippet(text, config).replace("print(", "(lambda *a: None)("), namespace)
     expected = trace_attention(text, config).trace.weights
     assert np.array_equal(namespace["trace"].weights.numpy(), expected.numpy())

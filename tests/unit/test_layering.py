@@ -1,4 +1,6 @@
-"""gpt_core stays pure torch: no UI imports, no prints."""
+"""The layers import one way only: gpt_core (torch) <- figures (numpy, Plotly) <- ui
+(Streamlit, the string table) <- pages/ and app.py. Nothing imports the harness or the
+tests but the tests, benchmarks and scripts. gpt_core never prints."""
 
 from __future__ import annotations
 
@@ -7,8 +9,19 @@ import subprocess
 import sys
 from pathlib import Path
 
-CORE = Path(__file__).resolve().parents[2] / "gpt_core"
-UI_MODULES = {"streamlit", "plotly", "pandas"}
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CORE = ROOT / "gpt_core"
+DEV_ONLY = {"harness", "tests", "benchmarks", "scripts"}
+# What each layer may not import (its own package and the layers below it are allowed).
+FORBIDDEN: dict[str, set[str]] = {
+    "gpt_core": {"streamlit", "plotly", "pandas", "figures", "ui", "pages"} | DEV_ONLY,
+    "figures": {"streamlit", "pandas", "ui", "pages"} | DEV_ONLY,
+    "ui": {"pages"} | DEV_ONLY,
+}
+PAGE_SCRIPTS = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))]
+MAX_PAGE_SCRIPT_LINES = 25  # a page script only hands over to its ui module
 
 
 def _imports(path: Path) -> set[str]:
@@ -21,9 +34,18 @@ def _imports(path: Path) -> set[str]:
     return names
 
 
-def test_gpt_core_sources_never_import_the_ui_layer():
-    offenders = {p.name: _imports(p) & UI_MODULES for p in CORE.rglob("*.py")}
-    assert not any(offenders.values()), offenders
+@pytest.mark.parametrize("layer", sorted(FORBIDDEN))
+def test_no_layer_imports_a_layer_above_it(layer):
+    offenders = {
+        str(path.relative_to(ROOT)): sorted(_imports(path) & FORBIDDEN[layer]) for path in (ROOT / layer).rglob("*.py")
+    }
+    assert not any(offenders.values()), {name: found for name, found in offenders.items() if found}
+
+
+def test_page_scripts_are_thin_and_import_only_the_ui_layer():
+    for path in PAGE_SCRIPTS:
+        assert _imports(path) - {"streamlit", "ui", "__future__"} == set(), path.name
+        assert len(path.read_text(encoding="utf-8").splitlines()) <= MAX_PAGE_SCRIPT_LINES, path.name
 
 
 def test_gpt_core_sources_never_print():
@@ -33,9 +55,8 @@ def test_gpt_core_sources_never_print():
                 raise AssertionError(f"print() in {path.name} line {node.lineno}")
 
 
-def test_importing_gpt_core_loads_no_ui_module():
-    code = "import sys, gpt_core; print(sorted(m for m in {'streamlit','plotly'} if m in sys.modules))"
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=CORE.parent
-    ).stdout.strip()
-    assert out == "[]"
+@pytest.mark.parametrize(("package", "absent"), [("gpt_core", {"streamlit", "plotly", "ui"}), ("figures", {"streamlit", "ui"})])
+def test_importing_a_lower_layer_loads_nothing_above_it(package, absent):
+    code = f"import sys, {package}; print(sorted(m for m in {sorted(absent)!r} if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT).stdout
+    assert out.strip() == "[]"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ui.playground_state import BOOK_EXAMPLE, MAX_TEXT_CHARS, PARAMS, defaults, parse_query, repairs, to_query
+from ui.playground.state import BOOK_EXAMPLE, MAX_TEXT_CHARS, PARAMS, defaults, parse_query, repairs, to_query
 
 
 def test_no_parameters_give_the_defaults_and_no_notes():

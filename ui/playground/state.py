@@ -11,8 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from figures import STAGES
-from gpt_core import MAX_HEAD_DIM, MAX_HEADS, MAX_INPUT_DIM, MAX_TOKENS, TOKENIZERS
+from gpt_core import MAX_HEAD_DIM, MAX_HEADS, MAX_INPUT_DIM, MAX_TOKENS, STAGES, TOKENIZERS
 from gpt_core.playground import MAX_SEED
 
 BOOK_EXAMPLE = "动手学大模型"

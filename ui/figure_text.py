@@ -1,0 +1,44 @@
+"""The figures' words in the chosen language, from the string table (figures know none)."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from figures import AttentionText, TrainingText
+from gpt_core import DETAIL_STAGES
+
+from .strings import t
+
+
+@cache
+def attention_text(lang: str) -> AttentionText:
+    return AttentionText(
+        stage_titles={stage: t(f"stage.{stage}", lang) for stage in DETAIL_STAGES},
+        not_scaled=t("stage.not_scaled", lang),
+        head=t("fig.head", lang),
+        query=t("fig.query", lang),
+        key=t("fig.key", lang),
+        query_axis=t("fig.query_axis", lang),
+        key_axis=t("fig.key_axis", lang),
+        minus_inf=t("fig.minus_inf", lang),
+        masked_reason=t("fig.masked_reason", lang),
+        legend_masked=t("fig.legend_masked", lang),
+        channel_axis=t("fig.channel_axis", lang),
+        channel_map=t("fig.channel_map", lang),
+        channels_of_head=t("fig.channels_of_head", lang),
+    )
+
+
+@cache
+def training_text(lang: str) -> TrainingText:
+    return TrainingText(
+        loss=t("train.loss", lang),
+        train_loss=t("train.train_loss", lang),
+        test_loss=t("train.test_loss", lang),
+        step=t("train.step", lang),
+        seconds=t("train.seconds", lang),
+        curve_title=t("train.curve_title", lang),
+        experiment_by_step=t("train.experiment_by_step", lang),
+        experiment_by_time=t("train.experiment_by_time", lang),
+        heads_label=t("train.heads_label", lang),
+    )

@@ -1,0 +1,162 @@
+"""The playground's controls: filled from the link or the session, repaired when stale,
+drawn, and written back to the URL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from gpt_core import DETAIL_STAGES, MAX_TOKENS, PlaygroundConfig
+
+from ..shell import LANGUAGE_PARAM, LANGUAGE_STATE
+from ..strings import DEFAULT_LANGUAGE, t
+from . import state
+
+KEY_PREFIX = "pg_"
+VALUES_STATE = "pg_values"  # the controls' values, kept across page switches
+NOTES_STATE = "pg_notes"  # what the link held that could not be used
+CSV_STAGE = "pg_csv_stage"
+CSV_HEAD = "pg_csv_head"
+TEXT_BOX_PX = 90
+NOTE_VALUE_CHARS = 40  # a link's odd value is shown up to this many characters
+MARKDOWN_SPECIALS = "\\`*_{}[]()<>#+-.!|~$:"
+
+
+def widget_key(name: str) -> str:
+    return KEY_PREFIX + name
+
+
+def restore_controls() -> None:
+    """Fill each control's state from the link (first visit) or from this session's last values."""
+    ss = st.session_state
+    if VALUES_STATE not in ss:
+        values, notes = state.parse_query(st.query_params.to_dict())
+        ss[VALUES_STATE] = values
+        ss[NOTES_STATE] = notes
+    for name, value in ss[VALUES_STATE].items():
+        if widget_key(name) not in ss:
+            ss[widget_key(name)] = value
+    matching = [key for key, text in state.PRESETS.items() if text == ss[widget_key("text")]]
+    ss[widget_key("preset")] = matching[0] if matching else state.CUSTOM_PRESET
+
+
+def repair_controls() -> None:
+    """Controls holding a stale label get their last good value back (see state.repairs)."""
+    ss = st.session_state
+    current = {param.name: ss.get(widget_key(param.name)) for param in state.PARAMS}
+    for name, value in state.repairs(current, ss.get(VALUES_STATE, {})).items():
+        ss[widget_key(name)] = value
+    if ss.get(CSV_STAGE, DETAIL_STAGES[0]) not in DETAIL_STAGES:
+        ss[CSV_STAGE] = DETAIL_STAGES[0]
+    if not isinstance(ss.get(CSV_HEAD, 1), int):
+        ss[CSV_HEAD] = 1
+
+
+def current_values() -> dict[str, Any]:
+    return {param.name: st.session_state[widget_key(param.name)] for param in state.PARAMS}
+
+
+def _on_preset() -> None:
+    choice = st.session_state[widget_key("preset")]
+    if choice in state.PRESETS:
+        st.session_state[widget_key("text")] = state.PRESETS[choice]
+
+
+def write_url(values: dict[str, Any], text_used: str | None) -> dict[str, str]:
+    """Put every control into the URL (the text cut to the tokens actually shown)."""
+    query = state.to_query(values)
+    if text_used is not None:
+        query["text"] = text_used
+    lang = st.session_state.get(LANGUAGE_STATE, DEFAULT_LANGUAGE)
+    if lang != DEFAULT_LANGUAGE:
+        query[LANGUAGE_PARAM] = lang
+    if st.query_params.to_dict() != query:
+        st.query_params.from_dict(query)
+    return query
+
+
+def _number_input(column, name: str, label: str, help_text: str | None = None) -> None:
+    param = state.PARAMS_BY_NAME[name]
+    column.number_input(label, int(param.low), int(param.high), step=1, key=widget_key(name), help=help_text)
+
+
+def _text_controls(lang: str) -> None:
+    k = widget_key
+    presets = [*state.PRESETS, state.CUSTOM_PRESET]
+    st.selectbox(
+        t("pg.preset", lang), presets, key=k("preset"), on_change=_on_preset,
+        format_func=lambda name: t(f"pg.preset.{name}", lang),
+    )  # fmt: skip
+    st.text_area(
+        t("pg.text", lang), key=k("text"), max_chars=state.MAX_PASTE_CHARS, height=TEXT_BOX_PX,
+        help=t("pg.text_help", lang, max_tokens=MAX_TOKENS),
+    )  # fmt: skip
+    st.radio(
+        t("pg.tokenizer", lang), state.PARAMS_BY_NAME["tok"].choices, key=k("tok"), horizontal=True,
+        format_func=lambda name: t(f"pg.tokenizer.{name}", lang),
+    )  # fmt: skip
+
+
+def _size_controls(lang: str) -> None:
+    k = widget_key
+    heads_col, dim_col = st.columns(2)
+    _number_input(heads_col, "heads", t("pg.heads", lang))
+    _number_input(dim_col, "head_dim", t("pg.head_dim", lang))
+    h, d = st.session_state[k("heads")], st.session_state[k("head_dim")]
+    st.markdown(t("pg.c_equals", lang, h=h, d=d, C=h * d))
+    width_col, seed_col = st.columns(2)
+    _number_input(width_col, "input_dim", t("pg.input_dim", lang), t("pg.input_dim_help", lang))
+    _number_input(seed_col, "seed", t("pg.seed", lang), t("pg.seed_help", lang))
+    with st.expander(t("pg.more", lang)):
+        st.toggle(t("pg.scale", lang), key=k("scale"), help=t("pg.scale_help", lang))
+        st.toggle(t("pg.positional", lang), key=k("pos"), help=t("pg.positional_help", lang))
+        st.toggle(t("pg.bias", lang), key=k("bias"))
+        st.slider(t("pg.dropout", lang), 0.0, state.MAX_DROPOUT, step=state.DROPOUT_STEP, key=k("dropout"))
+        st.radio(
+            t("pg.mode", lang), state.MODES, key=k("mode"), horizontal=True,
+            format_func=lambda name: t(f"pg.mode.{name}", lang), help=t("pg.mode_help", lang),
+        )  # fmt: skip
+
+
+def draw_controls(lang: str) -> None:
+    left, right = st.columns([3, 2], gap="large")
+    with left:
+        _text_controls(lang)
+    with right:
+        _size_controls(lang)
+
+
+def config_of(values: dict[str, Any]) -> PlaygroundConfig:
+    """The computation the controls describe."""
+    return PlaygroundConfig(
+        heads=values["heads"],
+        head_dim=values["head_dim"],
+        input_dim=values["input_dim"] or None,
+        seed=values["seed"],
+        tokenizer=values["tok"],
+        positional=values["pos"],
+        dropout=values["dropout"],
+        training=values["mode"] == "train",
+        qkv_bias=values["bias"],
+        scale=values["scale"],
+    )
+
+
+def show_notes(lang: str) -> None:
+    """What the link held that could not be used, shown literally."""
+    for note in st.session_state.get(NOTES_STATE, []):
+        shown = note.value if len(note.value) <= NOTE_VALUE_CHARS else note.value[: NOTE_VALUE_CHARS - 1] + "…"
+        if note.reason == "unknown":
+            st.warning(t("pg.note_unknown", lang, name=plain(note.name)), icon=":material/link_off:")
+        else:
+            st.warning(
+                t("pg.note_invalid", lang, name=plain(note.name), value=plain(shown),
+                  allowed=note.allowed, default=note.default),
+                icon=":material/link_off:",
+            )  # fmt: skip
+
+
+def plain(text: str) -> str:
+    """Show link text literally inside Markdown: no links, images, HTML or emphasis."""
+    return "".join("\\" + char if char in MARKDOWN_SPECIALS else char for char in text.replace("\n", " "))

@@ -1,0 +1,141 @@
+"""The playground page: read the controls, compute attention once per change of the
+numbers, keep the chosen cell valid, then draw the views. A change that only moves the
+focus (head, stage, cell) reuses the last computation."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from gpt_core import (
+    MAX_TOKENS,
+    STAGES,
+    InputError,
+    PlaygroundConfig,
+    head_statistics,
+    tokenize,
+    trace_attention,
+    truncate_text,
+)
+
+from ..shell import page_title, setup_page
+from ..strings import error_text, t
+from . import state, views
+from .controls import (
+    NOTES_STATE,
+    VALUES_STATE,
+    config_of,
+    current_values,
+    draw_controls,
+    repair_controls,
+    restore_controls,
+    show_notes,
+    widget_key,
+    write_url,
+)
+from .views import View
+
+LINK_NUMBERS_STATE = "pg_link_numbers"  # the values that decide the numbers, as the link gave them
+TOKENS_STATE = "pg_tokens"  # the tokens shown last run: when they change, the chosen cell resets
+MEMO_STATE = "pg_memo"
+
+
+def compute(text: str, config: PlaygroundConfig) -> View:
+    """Attention for (text, config), computed only when one of them changed."""
+    key = (text, config)
+    memo = st.session_state.get(MEMO_STATE)
+    if memo is not None and memo[0] == key:
+        return memo[1]
+    result = trace_attention(text, config)
+    trace = result.trace
+    view = View(
+        result=result,
+        stages={stage: getattr(trace, stage)[0].numpy() for stage in STAGES},
+        dropped_weights=trace.dropped_weights[0].numpy(),
+        statistics={name: value.numpy() for name, value in head_statistics(trace.weights[0]).items()},
+    )
+    st.session_state[MEMO_STATE] = (key, view)
+    return view
+
+
+def _sync_focus(view: View) -> None:
+    """Keep the chosen head and cell inside the computed view."""
+    ss = st.session_state
+    result = view.result
+    T = len(result.tokens)
+    tokens_key = (tuple(result.tokens), result.config.tokenizer)
+    if ss.get(TOKENS_STATE, tokens_key) != tokens_key:
+        # New tokens: the chosen cell named positions of the old ones; start again at the
+        # last query (the one that sees every key) and the first key.
+        ss[widget_key("row")], ss[widget_key("col")] = state.LAST_ROW, 0
+    ss[TOKENS_STATE] = tokens_key
+    ss[widget_key("head")] = min(ss[widget_key("head")], result.config.heads)
+    ss[widget_key("col")] = min(ss[widget_key("col")], T - 1)
+    if ss[widget_key("row")] == state.LAST_ROW or ss[widget_key("row")] >= T:
+        ss[widget_key("row")] = T - 1
+
+
+def _forget_link_notes(values: dict) -> None:
+    """Once the user changes a number, the link's notes are old news."""
+    numbers = {name: values[name] for name in state.NUMBER_PARAMS}
+    if numbers != st.session_state.setdefault(LINK_NUMBERS_STATE, numbers):
+        st.session_state[NOTES_STATE] = []
+
+
+def _computed_view(values: dict, lang: str) -> tuple[View, str] | None:
+    """The view for the controls' values and the text it used, or None after a message."""
+    text = values["text"]
+    if not text.strip():
+        write_url(values, None)
+        st.info(t("pg.empty", lang), icon=":material/edit:")
+        return None
+    try:
+        config = config_of(values)
+        text_used = truncate_text(text, config.tokenizer, MAX_TOKENS)
+        return compute(text_used, config), text_used
+    except InputError as error:
+        write_url(values, None)
+        st.error(error_text(error, lang))
+        return None
+
+
+def _views(view: View, query: dict[str, str], lang: str) -> None:
+    views.overview(view, lang)
+    views.detail(view, lang)
+    tab_names = ("softmax", "shapes", "stats", "share")
+    tabs = st.tabs([t(f"pg.tab.{name}", lang) for name in tab_names])
+    with tabs[0]:
+        views.softmax_calculator(view, lang)
+    with tabs[1]:
+        views.shapes(view, lang)
+    with tabs[2]:
+        views.statistics(view, lang)
+    with tabs[3]:
+        views.share(view, query, lang)
+
+
+def render() -> None:
+    lang = setup_page("playground")
+    page_title("playground", lang)
+    st.caption(t("page.playground.blurb", lang))
+    restore_controls()
+    repair_controls()
+    show_notes(lang)
+    draw_controls(lang)
+    values = current_values()
+    st.session_state[VALUES_STATE] = values
+    _forget_link_notes(values)
+    computed = _computed_view(values, lang)
+    if computed is None:
+        return
+    view, text_used = computed
+    _sync_focus(view)
+    values = current_values()
+    st.session_state[VALUES_STATE] = values
+    query = write_url(values, text_used)
+    config = view.result.config
+    T = len(view.result.tokens)
+    total = len(tokenize(values["text"], config.tokenizer))
+    if total > T:
+        st.warning(t("pg.truncated", lang, total=total, shown=T), icon=":material/content_cut:")
+    st.markdown(t("pg.tokens_line", lang, T=T, h=config.heads, d=config.head_dim, C=config.output_dim))
+    _views(view, query, lang)

@@ -1,0 +1,157 @@
+"""The playground's views of one computation: all heads, one head stage by stage, the
+softmax by hand, the shapes, the per-head table, and the link and downloads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlencode
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from figures import channel_map_figure, head_color, head_detail_figure, heads_overview_figure, shape_trace_code
+from gpt_core import DETAIL_STAGES, STAGES, PlaygroundTrace, position_label, softmax_steps
+
+from ..charts import show_chart
+from ..figure_text import attention_text
+from ..strings import t
+from .controls import CSV_HEAD, CSV_STAGE, widget_key
+from .exports import matrix_csv, python_snippet, trace_npz
+
+SYNC_HOVER = Path(__file__).resolve().parents[2] / "assets" / "sync_hover.html"
+CSV_MIME = "text/csv"
+SCORE_DECIMALS = 4
+WEIGHT_DECIMALS = 6
+STATS_PRECISION = 3
+
+
+@dataclass
+class View:
+    """What one computation gives the page: numpy arrays, ready for the figures."""
+
+    result: PlaygroundTrace
+    stages: dict[str, np.ndarray]  # stage -> (h, T, T) float32
+    dropped_weights: np.ndarray  # (h, T, T)
+    statistics: dict[str, np.ndarray]  # name -> (h,)
+
+
+def _position_label(labels: list[str]):
+    return lambda position: position_label(position, labels[position])
+
+
+def _head_label(lang: str):
+    return lambda n: f"{t('fig.head', lang)} {n}"
+
+
+def overview(view: View, lang: str) -> None:
+    k = widget_key
+    st.subheader(t("pg.all_heads", lang))
+    st.segmented_control(
+        t("pg.stage", lang), STAGES, key=k("stage"), format_func=lambda s: t(f"stage.{s}", lang),
+        required=True,
+    )  # fmt: skip
+    stage = st.session_state[k("stage")]
+    figure = heads_overview_figure(
+        view.stages[stage], view.result.labels, stage, attention_text(lang), focus=st.session_state[k("head")] - 1
+    )
+    show_chart(figure, "pg_overview_chart")
+
+
+def detail(view: View, lang: str) -> None:
+    k = widget_key
+    labels = view.result.labels
+    T = len(labels)
+    config = view.result.config
+    st.subheader(t("pg.detail_title", lang))
+    st.caption(t("pg.detail_help", lang))
+    head_col, row_col, col_col = st.columns(3)
+    head_col.selectbox(t("pg.focus_head", lang), list(range(1, config.heads + 1)), key=k("head"),
+                       format_func=_head_label(lang))  # fmt: skip
+    row_col.selectbox(t("pg.query_row", lang), list(range(T)), key=k("row"), format_func=_position_label(labels))
+    col_col.selectbox(t("pg.key_col", lang), list(range(T)), key=k("col"), format_func=_position_label(labels))
+    head = st.session_state[k("head")] - 1
+    stages = {stage: view.stages[stage][head] for stage in STAGES}
+    if config.training and config.dropout > 0:
+        stages["dropped_weights"] = view.dropped_weights[head]
+    figure = head_detail_figure(
+        stages, labels, head, attention_text(lang),
+        highlight=(st.session_state[k("row")], st.session_state[k("col")]), scaled=config.scale,
+    )  # fmt: skip
+    show_chart(figure, "pg_detail_chart")
+    # Hovering a cell in one stage outlines the same cell in all of them (a fixed script in
+    # assets/, no user text: it only reads the charts already on the page).
+    st.iframe(SYNC_HOVER, height=1)
+
+
+def softmax_calculator(view: View, lang: str) -> None:
+    labels = view.result.labels
+    head = st.session_state[widget_key("head")] - 1
+    row = st.session_state[widget_key("row")]
+    steps = softmax_steps(view.result.trace.masked_scores[0, head, row])
+    st.markdown(t("pg.softmax_intro", lang, head=head + 1, row=row))
+    table = pd.DataFrame(
+        {
+            t("pg.col.key", lang): [position_label(j, label) for j, label in enumerate(labels)],
+            t("pg.col.score", lang): [
+                "−∞" if np.isneginf(s) else f"{s:.{SCORE_DECIMALS}f}" for s in steps.scores.tolist()
+            ],
+            t("pg.col.exp", lang): [f"{e:.{WEIGHT_DECIMALS}f}" for e in steps.exps.tolist()],
+            t("pg.col.weight", lang): [f"{w:.{WEIGHT_DECIMALS}f}" for w in steps.weights.tolist()],
+        }
+    )
+    st.dataframe(table, hide_index=True, key="pg_softmax_table")
+    st.markdown(
+        t("pg.softmax_sum", lang, max=f"{steps.row_max:.{SCORE_DECIMALS}f}", total=f"{steps.total:.{WEIGHT_DECIMALS}f}")
+    )
+
+
+def shapes(view: View, lang: str) -> None:
+    trace = view.result.trace
+    config = view.result.config
+    st.markdown(t("pg.shapes_intro", lang))
+    st.code(shape_trace_code(trace.shape_steps, tuple(trace.x.shape)), language="python")
+    show_chart(channel_map_figure(config.heads, config.head_dim, attention_text(lang)), "pg_channel_chart")
+
+
+def statistics(view: View, lang: str) -> None:
+    head_names = [_head_label(lang)(n + 1) for n in range(view.result.config.heads)]
+    table = pd.DataFrame({t(f"pg.stat.{name}", lang): values for name, values in view.statistics.items()})
+    table.insert(0, t("fig.head", lang), head_names)
+    colors = {name: head_color(n) for n, name in enumerate(head_names)}
+    styled = table.style.format(precision=STATS_PRECISION).map(
+        lambda name: f"color: white; background-color: {colors[name]}; font-weight: bold", subset=[t("fig.head", lang)]
+    )
+    st.dataframe(styled, hide_index=True, key="pg_stats_table")
+    st.caption(t("pg.stats_help", lang))
+
+
+def share(view: View, query: dict[str, str], lang: str) -> None:
+    base = (st.context.url or "").split("?")[0]
+    st.markdown(t("pg.share_intro", lang))
+    st.code(f"{base}?{urlencode(query)}", language=None, wrap_lines=True)
+    result = view.result
+    stage_col, head_col = st.columns(2)
+    if st.session_state.get(CSV_HEAD, 1) > result.config.heads:
+        st.session_state[CSV_HEAD] = 1
+    stage = stage_col.selectbox(t("pg.csv_stage", lang), DETAIL_STAGES, key=CSV_STAGE,
+                                format_func=lambda s: t(f"stage.{s}", lang))  # fmt: skip
+    head = head_col.selectbox(t("pg.csv_head", lang), list(range(1, result.config.heads + 1)), key=CSV_HEAD,
+                              format_func=_head_label(lang))  # fmt: skip
+    matrix = getattr(result.trace, stage)[0, head - 1].numpy()
+    buttons = st.columns(3)
+    buttons[0].download_button(
+        t("pg.download_csv", lang), lambda: matrix_csv(matrix, result.labels), file_name=f"{stage}_head{head}.csv",
+        mime=CSV_MIME, key="pg_download_csv", icon=":material/table:",
+    )  # fmt: skip
+    buttons[1].download_button(
+        t("pg.download_npz", lang), lambda: trace_npz(result), file_name="attention_trace.npz",
+        mime="application/octet-stream", key="pg_download_npz", icon=":material/data_array:",
+    )  # fmt: skip
+    snippet = python_snippet(query["text"], result.config)
+    buttons[2].download_button(
+        t("pg.download_py", lang), snippet, file_name="reproduce_attention.py", mime="text/x-python",
+        key="pg_download_py", icon=":material/code:",
+    )  # fmt: skip
+    st.code(snippet, language="python")

@@ -1,0 +1,44 @@
+"""Every user-facing string of the app, in English and Chinese: one table, kept in one
+module per page (plus the shared words and gpt_core's error messages).
+
+Adding a language is adding a column. ``t(key, lang, **params)`` formats a string;
+``error_text(error, lang)`` shows a ``gpt_core.InputError`` in the chosen language.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import common, errors, playground, train
+
+LANGUAGES: dict[str, str] = {"en": "English", "zh": "中文"}
+DEFAULT_LANGUAGE = "en"
+
+
+def _merge(*tables: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
+    merged: dict[str, dict[str, str]] = {}
+    for table in tables:
+        repeated = merged.keys() & table.keys()
+        if repeated:
+            raise ValueError(f"string keys defined twice: {sorted(repeated)}")
+        merged.update(table)
+    return merged
+
+
+STRINGS: dict[str, dict[str, str]] = _merge(common.STRINGS, playground.STRINGS, train.STRINGS, errors.STRINGS)
+
+
+def t(key: str, lang: str = DEFAULT_LANGUAGE, **params: Any) -> str:
+    """The string ``key`` in ``lang`` (English when missing), formatted with ``params``."""
+    entry = STRINGS[key]
+    template = entry.get(lang) or entry[DEFAULT_LANGUAGE]
+    return template.format(**params) if params else template
+
+
+def error_text(error: Exception, lang: str = DEFAULT_LANGUAGE) -> str:
+    """A gpt_core InputError in ``lang``; its own English message otherwise."""
+    code = getattr(error, "code", None)
+    entry = STRINGS.get(f"error.{code}", {})
+    if lang in entry:
+        return entry[lang].format(**getattr(error, "params", {}))
+    return str(error)

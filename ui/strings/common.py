@@ -1,0 +1,70 @@
+"""Strings: The app, its pages, the figures and the training curves."""
+
+STRINGS: dict[str, dict[str, str]] = {
+    "app.name": {"en": "Seeing Attention", "zh": "看见注意力"},
+    "app.tagline": {
+        "en": "Type a sequence and watch every head of GPT's multi-head causal attention, step by step.",
+        "zh": "输入一段文字，逐步观察 GPT 多头因果注意力的每一个头。",
+    },
+    "app.language": {"en": "Language", "zh": "语言"},
+    "page.home": {"en": "Home", "zh": "首页"},
+    "page.playground": {"en": "Attention playground", "zh": "注意力游乐场"},
+    "page.train": {"en": "Train a tiny GPT", "zh": "训练一个小 GPT"},
+    "page.explorer": {"en": "Trained heads explorer", "zh": "训练后的注意力头"},
+    "page.lesson": {"en": "Guided lesson", "zh": "导学课程"},
+    "page.playground.blurb": {
+        "en": "Scores QKᵀ, the causal mask and the softmax weights of every head, with the shapes of the split and merge.",
+        "zh": "每个头的分数 QKᵀ、因果掩码和 softmax 权重，以及拆分与合并时的形状。",
+    },
+    "page.train.blurb": {
+        "en": "Train a tiny GPT on Tiny Shakespeare and compare 1, 2, 4 and 8 heads.",
+        "zh": "在 Tiny Shakespeare 上训练一个小 GPT，比较 1、2、4、8 个头。",
+    },
+    "page.explorer.blurb": {
+        "en": "What do the heads of a trained model attend to?",
+        "zh": "训练好的模型中，各个头在关注什么？",
+    },
+    "page.lesson.blurb": {
+        "en": "The chapter, step by step: implement GPT's multi-head attention layer.",
+        "zh": "按章节一步步实现 GPT 的多头注意力层。",
+    },
+    "page.coming_soon": {
+        "en": "This page is being built. Meanwhile, the attention playground is ready.",
+        "zh": "此页面正在建设中。注意力游乐场已经可以使用。",
+    },
+    "train.loss": {"en": "cross-entropy loss", "zh": "交叉熵损失"},
+    "train.train_loss": {"en": "train loss", "zh": "训练损失"},
+    "train.test_loss": {"en": "held-out loss", "zh": "验证损失"},
+    "train.step": {"en": "step", "zh": "步数"},
+    "train.seconds": {"en": "wall time (s)", "zh": "用时（秒）"},
+    "train.curve_title": {"en": "Loss while training", "zh": "训练中的损失"},
+    "train.heads_label": {"en": "h = {heads}", "zh": "h = {heads}"},
+    "train.experiment_by_step": {"en": "Held-out loss by step", "zh": "按步数的验证损失"},
+    "train.experiment_by_time": {"en": "Held-out loss by wall time", "zh": "按用时的验证损失"},
+    "stage.scores": {"en": "raw scores QKᵀ", "zh": "原始分数 QKᵀ"},
+    "stage.scaled_scores": {"en": "scaled ÷ √d", "zh": "缩放 ÷ √d"},
+    "stage.not_scaled": {"en": "not scaled (switch off)", "zh": "未缩放（开关已关闭）"},
+    "stage.masked_scores": {"en": "masked (−∞ above the diagonal)", "zh": "掩码（对角线上方为 −∞）"},
+    "stage.weights": {"en": "softmax weights", "zh": "softmax 权重"},
+    "stage.dropped_weights": {"en": "weights after dropout", "zh": "dropout 之后的权重"},
+    "fig.head": {"en": "head", "zh": "头"},
+    "fig.query": {"en": "query", "zh": "查询"},
+    "fig.key": {"en": "key", "zh": "键"},
+    "fig.query_axis": {"en": "query (row)", "zh": "查询（行）"},
+    "fig.key_axis": {"en": "key (column)", "zh": "键（列）"},
+    "fig.minus_inf": {"en": "−∞ cells", "zh": "−∞ 单元格"},
+    "fig.masked_reason": {
+        "en": "masked: this key comes after the query",
+        "zh": "已掩码：这个键在查询之后",
+    },
+    "fig.legend_masked": {"en": "−∞ (masked future)", "zh": "−∞（被掩码的未来位置）"},
+    "fig.channels_of_head": {
+        "en": "head {head}: channels {first}–{last}",
+        "zh": "头 {head}：通道 {first}–{last}",
+    },
+    "fig.channel_map": {
+        "en": "The C = {C} channels, split into h = {h} heads of d = {d}",
+        "zh": "C = {C} 个通道，拆成 h = {h} 个头，每个 d = {d}",
+    },
+    "fig.channel_axis": {"en": "channel", "zh": "通道"},
+}

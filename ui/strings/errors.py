@@ -1,0 +1,39 @@
+"""Strings: gpt_core's InputError messages by code (English comes from gpt_core itself)."""
+
+STRINGS: dict[str, dict[str, str]] = {
+    "error.heads_not_divisor": {
+        "zh": "output_dim（{output_dim}）必须能被 num_heads（{num_heads}）整除：每个头分到 output_dim / num_heads 个通道。",
+    },
+    "error.heads_too_few": {"zh": "num_heads 至少为 1（当前为 {num_heads}）。"},
+    "error.dim_too_small": {"zh": "{name} 至少为 1（当前为 {value}）。"},
+    "error.context_too_small": {"zh": "context_length 至少为 1（当前为 {context_length}）。"},
+    "error.dropout_range": {"zh": "dropout 必须在 [0, 1) 之间（当前为 {dropout}）。"},
+    "error.input_rank": {"zh": "输入的形状必须是 (B, T, C)。当前有 {ndim} 维，形状为 {shape}。"},
+    "error.input_width": {
+        "zh": "每个词元向量必须有 input_dim = {input_dim} 个数，但输入有 {width} 个（形状 {shape}）。"
+    },
+    "error.sequence_too_long": {
+        "zh": "序列有 {tokens} 个词元，但这个注意力层最多支持 context_length = {context_length}。"
+    },
+    "error.empty_text": {"zh": "没有可以切分的文字：请先输入几个字或词。"},
+    "error.out_of_range": {"zh": "{name} 必须在 {low} 到 {high} 之间（当前为 {value}）。"},
+    "error.unknown_choice": {"zh": "{name} 必须是 {choices} 之一（当前为 {value!r}）。"},
+    "error.no_tokens": {"zh": "这段文字没有 {tokenizer} 词元（只有空格或分隔符？）。"},
+    "error.corpus_too_short": {
+        "zh": "文字太短，无法训练：只有 {chars} 个字符，而模型一次读 {context_length} 个。请至少提供 {minimum} 个字符。"
+    },
+    "error.corpus_too_short_for_window": {"zh": "文字太短：只有 {chars} 个字符，而模型一次读 {context_length} 个。"},
+    "error.vocab_too_large": {
+        "zh": "这段文字有 {size} 种不同的字符；这里的字符模型最多支持 {limit} 种。它真的是纯文本吗？"
+    },
+    "error.checksum_mismatch": {
+        "zh": "文件 {path} 不是预期的语料（校验和以 {actual} 开头，应为 {expected}），没有使用它。"
+    },
+    "error.corpus_missing": {"zh": "没有找到 Tiny Shakespeare：请把 {env} 设置为该文件的路径（会校验其校验和）。"},
+    "error.corpus_too_large": {"zh": "文件太大：{size} 字节（最多 {limit}）。"},
+    "error.not_text": {"zh": "这个文件看起来是二进制文件（含有零字节），不是文本。请上传 UTF-8 文本文件。"},
+    "error.not_utf8": {"zh": "这个文件不是 UTF-8 文本（位置 {position} 的字节无法读取）。请另存为 UTF-8 后再试。"},
+    "error.steps_range": {"zh": "训练预算必须在 {low} 到 {high} {unit} 之间（当前为 {value}）。"},
+    "error.budget_kind": {"zh": "请只给一种训练预算：步数或秒数（当前 steps={steps}，seconds={seconds}）。"},
+    "error.checkpoint_format": {"zh": "这个模型文件的格式版本是 {found}；本应用读取版本 {expected}。请重新训练并保存。"},
+}

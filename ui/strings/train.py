@@ -1,0 +1,148 @@
+"""Strings: The Train page."""
+
+STRINGS: dict[str, dict[str, str]] = {
+    "tr.tab.train": {"en": "Train a model", "zh": "训练模型"},
+    "tr.tab.experiment": {"en": "The heads experiment", "zh": "多头实验"},
+    "tr.corpus": {"en": "Corpus", "zh": "语料"},
+    "tr.corpus.tinyshakespeare": {"en": "Tiny Shakespeare", "zh": "Tiny Shakespeare"},
+    "tr.corpus.copy": {"en": "copying", "zh": "复制"},
+    "tr.corpus.previous": {"en": "previous letter", "zh": "前一个字母"},
+    "tr.corpus.induction": {"en": "repeated pairs", "zh": "重复的字母对"},
+    "tr.corpus.own": {"en": "your own text", "zh": "你自己的文字"},
+    "tr.corpus.copy.help": {
+        "en": "A word, '=', the same word again: to predict the copy, a head must look back at the first word.",
+        "zh": "一个词、“=”、再把这个词写一遍：要预测复制的部分，某个头必须回看第一个词。",
+    },
+    "tr.corpus.previous.help": {
+        "en": "Runs of the alphabet: the next letter follows from the previous one, a previous-token head's job.",
+        "zh": "按字母表顺序的片段：下一个字母由前一个决定，这正是“前一个词元”头的工作。",
+    },
+    "tr.corpus.induction.help": {
+        "en": "Random letter pairs, repeated later in the line: an induction pattern.",
+        "zh": "随机的字母对，在同一行后面再出现一次：一种归纳（induction）模式。",
+    },
+    "tr.no_shakespeare": {
+        "en": "Tiny Shakespeare is not on this server. Set TINY_SHAKESPEARE to the file's path (or put tinyshakespeare.txt in data/), or choose another corpus.",
+        "zh": "服务器上没有 Tiny Shakespeare。请把 TINY_SHAKESPEARE 设置为文件路径（或把 tinyshakespeare.txt 放进 data/），或选择其他语料。",
+    },
+    "tr.own_text": {"en": "Paste your text (UTF-8)", "zh": "粘贴你的文字（UTF-8）"},
+    "tr.upload": {"en": "…or upload a UTF-8 text file", "zh": "……或上传一个 UTF-8 文本文件"},
+    "tr.heads": {"en": "heads", "zh": "头数"},
+    "tr.head_dim": {"en": "head_dim", "zh": "每头维度"},
+    "tr.blocks": {"en": "blocks", "zh": "层数（blocks）"},
+    "tr.context": {"en": "context", "zh": "上下文长度"},
+    "tr.embedding": {
+        "en": "embedding = heads × head_dim = {h} × {d} = **{C}**",
+        "zh": "嵌入维度 = 头数 × 每头维度 = {h} × {d} = **{C}**",
+    },
+    "tr.budget": {"en": "Budget in", "zh": "训练预算单位"},
+    "tr.budget.steps": {"en": "steps", "zh": "步数"},
+    "tr.budget.seconds": {"en": "seconds", "zh": "秒"},
+    "tr.steps": {"en": "steps", "zh": "步数"},
+    "tr.seconds": {"en": "seconds", "zh": "秒"},
+    "tr.start": {"en": "Train", "zh": "开始训练"},
+    "tr.stop": {"en": "Stop", "zh": "停止"},
+    "tr.waiting": {
+        "en": "Waiting for a free training slot: other students are training right now…",
+        "zh": "正在等待空闲的训练名额：其他同学正在训练……",
+    },
+    "tr.running": {"en": "Training…", "zh": "训练中……"},
+    "tr.live": {
+        "en": "step {step} · train loss {loss} · {speed} tokens/s · {elapsed} s",
+        "zh": "第 {step} 步 · 训练损失 {loss} · 每秒 {speed} 个词元 · {elapsed} 秒",
+    },
+    "tr.done": {"en": "Trained {steps} steps: held-out loss {loss}.", "zh": "训练了 {steps} 步：验证损失 {loss}。"},
+    "tr.no_model": {
+        "en": "No model yet: choose a corpus and press Train.",
+        "zh": "还没有模型：选择语料后点击“开始训练”。",
+    },
+    "tr.model_ready": {
+        "en": "Your model: {heads} heads, {params} parameters, {steps} steps, held-out loss {loss}.",
+        "zh": "你的模型：{heads} 个头，{params} 个参数，{steps} 步，验证损失 {loss}。",
+    },
+    "tr.model_stopped": {
+        "en": "Your model (stopped at step {steps}): {heads} heads, {params} parameters, last held-out loss {loss}.",
+        "zh": "你的模型（在第 {steps} 步停止）：{heads} 个头，{params} 个参数，最近的验证损失 {loss}。",
+    },
+    "tr.download_model": {"en": "Download your model", "zh": "下载你的模型"},
+    "tr.download_model_help": {
+        "en": "Weights and a small record (config, corpus checksum, steps, loss). In Python: gpt_core.load_checkpoint(path).",
+        "zh": "权重和一份简短记录（配置、语料校验和、步数、损失）。在 Python 中：gpt_core.load_checkpoint(path)。",
+    },
+    "tr.generate": {"en": "Generate text", "zh": "生成文字"},
+    "tr.generate_none": {"en": "Train a model first.", "zh": "请先训练一个模型。"},
+    "tr.generate_with": {"en": "Model", "zh": "模型"},
+    "tr.model_mine": {"en": "the model you trained", "zh": "你训练的模型"},
+    "tr.model_shipped": {
+        "en": "pretrained on Tiny Shakespeare, h = {heads}",
+        "zh": "在 Tiny Shakespeare 上预训练，h = {heads}",
+    },
+    "tr.prompt": {"en": "Prompt", "zh": "提示词"},
+    "tr.temperature": {"en": "temperature", "zh": "温度"},
+    "tr.top_k": {"en": "top-k", "zh": "top-k"},
+    "tr.length": {"en": "characters", "zh": "字符数"},
+    "tr.seed": {"en": "seed", "zh": "随机种子"},
+    "tr.generate_button": {"en": "Generate", "zh": "生成"},
+    "tr.prompt_dropped": {
+        "en": "Left out of the prompt (the model never saw them): {chars}",
+        "zh": "提示词中这些字符被略过（模型从没见过）：{chars}",
+    },
+    "tr.experiment_intro": {
+        "en": "The book asks: change HEADS from 2 to 4 or 8 — how do training speed and quality change? Are more heads always better? Every run below has the same embedding size (64), the same data and the same number of steps.",
+        "zh": "书中的问题：把 HEADS 从 2 改成 4 或 8，训练速度和效果会怎样变化？头越多越好吗？下面每次运行的嵌入维度（64）、数据和步数都相同。",
+    },
+    "tr.exp_steps": {"en": "steps per head count", "zh": "每种头数的步数"},
+    "tr.exp_run": {"en": "Run it yourself", "zh": "自己运行"},
+    "tr.exp_run_help": {
+        "en": "Trains 1, 2, 4 and 8 heads one after another on the corpus chosen in the first tab.",
+        "zh": "在第一个标签页选择的语料上，依次训练 1、2、4、8 个头。",
+    },
+    "tr.experiment_running": {
+        "en": "Heads experiment: training {heads} heads…",
+        "zh": "多头实验：正在训练 {heads} 个头……",
+    },
+    "tr.experiment_done": {"en": "Experiment finished.", "zh": "实验完成。"},
+    "tr.exp_source_mine": {"en": "Your run, on {corpus}.", "zh": "你的运行，语料：{corpus}。"},
+    "tr.exp_source_shipped": {
+        "en": "Shipped results: Tiny Shakespeare, {steps} steps per head count, on a 2-core CPU (scripts/heads_experiment.py reproduces them).",
+        "zh": "预先运行的结果：Tiny Shakespeare，每种头数 {steps} 步，2 核 CPU（scripts/heads_experiment.py 可重现）。",
+    },
+    "tr.exp_missing": {
+        "en": "No shipped results on this server; run the experiment yourself.",
+        "zh": "服务器上没有预先运行的结果；请自己运行实验。",
+    },
+    "tr.col.heads": {"en": "heads", "zh": "头数"},
+    "tr.col.head_dim": {"en": "head_dim", "zh": "每头维度"},
+    "tr.col.params": {"en": "parameters", "zh": "参数量"},
+    "tr.col.steps": {"en": "steps", "zh": "步数"},
+    "tr.col.time": {"en": "wall time (s)", "zh": "用时（秒）"},
+    "tr.col.speed": {"en": "tokens/s", "zh": "词元/秒"},
+    "tr.col.loss": {"en": "held-out loss", "zh": "验证损失"},
+    "tr.same_params": {
+        "en": "Every head count has exactly {params} parameters: splitting C channels into more heads adds no weights, it only changes how they are grouped.",
+        "zh": "每种头数的参数量都正好是 {params}：把 C 个通道拆成更多的头不会增加权重，只是改变了分组方式。",
+    },
+    "tr.answer": {
+        "en": "**What the numbers say.** The lowest held-out loss came from h = {best} ({best_loss}); h = {most} reached {most_loss}. All head counts lie within {spread} of each other. h = {fastest} trained fastest, {ratio}× the tokens per second of h = {slowest}.",
+        "zh": "**数据告诉我们什么。** 验证损失最低的是 h = {best}（{best_loss}）；h = {most} 为 {most_loss}。各种头数之间相差不超过 {spread}。h = {fastest} 训练最快，每秒词元数是 h = {slowest} 的 {ratio} 倍。",
+    },
+    "tr.answer_more_yes": {
+        "en": "Here more heads did help at every step up, but by little, and each head is slower to compute.",
+        "zh": "这一次，头数每增加一次效果都有所提升，但幅度很小，而且计算更慢。",
+    },
+    "tr.answer_more_no": {
+        "en": "So more heads are not always better: with the same parameters, each extra head gets fewer channels (a smaller head_dim) and costs time.",
+        "zh": "所以头并不是越多越好：参数量相同时，每多一个头，每个头分到的通道（head_dim）就更少，而且更花时间。",
+    },
+    "tr.samples": {
+        "en": 'Samples (prompt "ROMEO:", temperature 0.8, top-k 10)',
+        "zh": '生成样例（提示词 "ROMEO:"，温度 0.8，top-k 10）',
+    },
+    "tr.snapshots": {"en": "What the heads attend to, during training", "zh": "训练过程中，各个头在关注什么"},
+    "tr.snapshots_help": {
+        "en": "Softmax weights of each head for a fixed prompt, taken at several steps of training.",
+        "zh": "固定提示词下每个头的 softmax 权重，在训练的不同步数时记录。",
+    },
+    "tr.snap_step": {"en": "training step", "zh": "训练步数"},
+    "tr.block": {"en": "block", "zh": "层"},
+}

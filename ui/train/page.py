@@ -1,0 +1,125 @@
+"""The Train page: a tab to train a model and generate from it, a tab for the heads
+experiment. The stop button and the overlap of script runs are handled here."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from gpt_core import InputError
+
+from ..shell import page_title, setup_page
+from ..strings import error_text, t
+from . import views
+from .controls import (
+    EXPERIMENT_MAX_STEPS,
+    EXPERIMENT_MIN_STEPS,
+    chosen_corpus,
+    corpus_controls,
+    gpt_config,
+    model_controls,
+    set_defaults,
+    train_config,
+)
+from .resources import shipped_experiment
+from .running import (
+    CONTROL_STATE,
+    EXPERIMENT_EMBEDDING,
+    EXPERIMENT_STATE,
+    STOP_WAIT_S,
+    run_experiment,
+    run_training,
+    use_model,
+)
+
+STOP_REQUESTED = "tr_stop_requested"
+START_REQUESTED = "tr_start_requested"
+EXPERIMENT_REQUESTED = "tr_exp_requested"
+
+
+def _on_stop() -> None:
+    st.session_state[STOP_REQUESTED] = True
+    control = st.session_state.get(CONTROL_STATE)
+    if control is not None:
+        control.stop.set()  # the trainer ends between steps, if it gets there first
+
+
+def _promote_stopped_run() -> None:
+    """After the stop button, the run it interrupted becomes the model; after any other
+    rerun (a control, a page change) the previous model stays."""
+    control = st.session_state.get(CONTROL_STATE)
+    partial = control.partial if control is not None else None
+    if control is not None:
+        control.partial = None
+    if st.session_state.pop(STOP_REQUESTED, False) and partial is not None:
+        use_model(partial)
+
+
+def _wait_for_previous_run() -> None:
+    """If a training run is still ending (it overlaps this run: Streamlit stops it at its
+    next screen update), wait until it has stored its model (after the stop button) or
+    left the previous one alone (any other rerun), and freed its slot."""
+    control = st.session_state.get(CONTROL_STATE)
+    if control is not None and not control.done.is_set():
+        control.done.wait(timeout=STOP_WAIT_S)
+
+
+def _request(name: str) -> None:
+    st.session_state[name] = True
+
+
+def _train_tab(lang: str) -> None:
+    corpus_controls(lang)
+    model_controls(lang)
+    buttons = st.columns([1, 1, 4])
+    buttons[0].button(t("tr.start", lang), key="tr_start", type="primary", icon=":material/play_arrow:",
+                      on_click=_request, args=(START_REQUESTED,))  # fmt: skip
+    buttons[1].button(t("tr.stop", lang), key="tr_stop_button", icon=":material/stop:", on_click=_on_stop)
+    if st.session_state.pop(START_REQUESTED, False):
+        try:
+            corpus = chosen_corpus()
+            run_training(lang, corpus, gpt_config(corpus), train_config())
+        except InputError as error:
+            st.error(error_text(error, lang), icon=":material/error:")
+    views.model_summary(lang)
+    views.generate_section(lang)
+
+
+def _experiment_tab(lang: str) -> None:
+    st.markdown(t("tr.experiment_intro", lang))
+    cols = st.columns([2, 2, 3], vertical_alignment="bottom")
+    cols[0].number_input(t("tr.exp_steps", lang), EXPERIMENT_MIN_STEPS, EXPERIMENT_MAX_STEPS,
+                         step=EXPERIMENT_MIN_STEPS, key="tr_exp_steps")  # fmt: skip
+    cols[1].button(t("tr.exp_run", lang), key="tr_exp_start", icon=":material/science:",
+                   on_click=_request, args=(EXPERIMENT_REQUESTED,))  # fmt: skip
+    cols[2].caption(t("tr.exp_run_help", lang))
+    if st.session_state.pop(EXPERIMENT_REQUESTED, False):
+        try:
+            run_experiment(lang, chosen_corpus())
+        except InputError as error:
+            st.error(error_text(error, lang), icon=":material/error:")
+    mine = st.session_state.get(EXPERIMENT_STATE)
+    shipped = shipped_experiment()
+    if mine is not None:
+        source = t("tr.exp_source_mine", lang, corpus=t(f"tr.corpus.{mine['corpus']}", lang))
+        views.experiment_view(lang, mine["runs"], EXPERIMENT_EMBEDDING, source, "mine")
+    if shipped is not None:
+        st.divider()
+        source = t("tr.exp_source_shipped", lang, steps=shipped.runs[0].steps)
+        views.experiment_view(lang, shipped.runs, shipped.config["embedding_dim"], source, "shipped")
+        views.snapshots_view(lang, shipped)
+    elif mine is None:
+        st.info(t("tr.exp_missing", lang))
+
+
+def render() -> None:
+    lang = setup_page("train")
+    page_title("train", lang)
+    st.caption(t("page.train.blurb", lang))
+    set_defaults()
+    _wait_for_previous_run()
+    _promote_stopped_run()
+    train_tab, experiment_tab = st.tabs([t("tr.tab.train", lang), t("tr.tab.experiment", lang)])
+    with train_tab:
+        _train_tab(lang)
+    with experiment_tab:
+        _experiment_tab(lang)

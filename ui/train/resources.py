@@ -1,0 +1,56 @@
+"""What every student of one server shares, read-only: the training slots, the corpora
+and the shipped results. A student's own model never lives here (st.session_state)."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import streamlit as st
+
+from gpt_core import Checkpoint, Corpus, build_corpus, find_tiny_shakespeare, read_verified, synthetic_text
+from gpt_core.results import ShippedExperiment, load_experiment
+
+EXPERIMENT_DIR = Path(__file__).resolve().parents[2] / "assets" / "heads_experiment"
+# How many trainings may run at once on this server, for all users together: one per core
+# (each training computes with one thread, see ui/runtime.py).
+TRAINING_SLOTS = int(os.environ.get("TRAINING_SLOTS", max(1, os.cpu_count() or 2)))
+SYNTHETIC_LENGTH = 60_000  # characters of a generated corpus
+
+
+@st.cache_resource
+def training_slots() -> threading.BoundedSemaphore:
+    return threading.BoundedSemaphore(TRAINING_SLOTS)
+
+
+@st.cache_resource
+def tiny_shakespeare() -> str | None:
+    """The corpus text if a verified copy is found (see gpt_core.data), else None."""
+    path = find_tiny_shakespeare()
+    return read_verified(path) if path is not None else None
+
+
+@st.cache_resource
+def shared_corpus(name: str, context_length: int) -> Corpus:
+    """Tiny Shakespeare or a synthetic corpus: built once, read by everyone."""
+    text = tiny_shakespeare() if name == "tinyshakespeare" else synthetic_text(name, SYNTHETIC_LENGTH)
+    return build_corpus(name, text, context_length)
+
+
+@st.cache_resource
+def shipped_experiment() -> ShippedExperiment | None:
+    return load_experiment(EXPERIMENT_DIR)
+
+
+@st.cache_resource
+def shipped_snapshots(heads: int) -> dict:
+    """The shipped attention snapshots of one head count (read once, not on every rerun)."""
+    return shipped_experiment().snapshots(heads)
+
+
+@st.cache_resource
+def shipped_model(heads: int) -> Checkpoint | None:
+    """A shipped checkpoint, for generation only (eval mode, no_grad: safe to share)."""
+    experiment = shipped_experiment()
+    return experiment.checkpoint(heads) if experiment is not None else None

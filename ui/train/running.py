@@ -1,0 +1,202 @@
+"""Training inside the page's script. A rerun (the stop button, any other control, a page
+change) interrupts it at its next screen update, and the slot is released in ``finally``.
+A student's model lives in their own session, never in a shared cache."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import TypeVar
+
+import streamlit as st
+import torch
+
+from figures import loss_curve_figure
+from gpt_core import (
+    GPT,
+    CharVocabulary,
+    CheckpointMeta,
+    Corpus,
+    GPTConfig,
+    HistoryPoint,
+    Progress,
+    RunSummary,
+    TrainConfig,
+    checkpoint_bytes,
+    last_test_loss,
+    train,
+)
+from gpt_core.experiment import run_heads_experiment
+
+from ..charts import show_chart
+from ..figure_text import training_text
+from ..strings import t
+from .controls import EXPERIMENT_MAX_STEPS, EXPERIMENT_MIN_STEPS, gpt_config
+from .resources import training_slots
+
+UI_UPDATE_S = 0.4  # how often the progress, numbers and curve are redrawn
+WAIT_POLL_S = 0.5
+STOP_WAIT_S = 10.0  # how long a new run waits for a stopping training to store its model
+PROMPT_HINT_CHARS = 8
+EXPERIMENT_EMBEDDING = 64  # the book's embedding size, the same for every head count
+EXPERIMENT_EVALUATIONS = 10  # held-out evaluations per head count in the in-app experiment
+MODEL_STATE = "tr_model"
+CONTROL_STATE = "tr_control"
+EXPERIMENT_STATE = "tr_experiment"
+Result = TypeVar("Result")
+
+
+@dataclass
+class TrainedModel:
+    """A model this session trained (or stopped), with what it learned from."""
+
+    model: GPT
+    vocabulary: CharVocabulary
+    corpus: str
+    corpus_sha256: str
+    run: RunSummary
+    stopped: bool = False
+    prompt_hint: str = ""  # the start of its corpus: a prompt it can read
+
+
+def checkpoint_of(trained: TrainedModel) -> bytes:
+    """The model as a checkpoint file (gpt_core.load_checkpoint reads it, weights only)."""
+    meta = CheckpointMeta(corpus=trained.corpus, corpus_sha256=trained.corpus_sha256, run=trained.run)
+    return checkpoint_bytes(trained.model, trained.vocabulary, meta)
+
+
+class Screen:
+    """The live view of a run: status line, progress bar, numbers and the loss curve."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        self.status = st.empty()
+        self.bar = st.progress(0.0)
+        self.numbers = st.empty()
+        self.curve = st.empty()
+        self.last_draw = 0.0
+        self.draws = 0  # each redraw of the curve needs its own key within one script run
+
+    def waiting(self) -> None:
+        self.status.info(t("tr.waiting", self.lang), icon=":material/hourglass_top:")
+
+    def draw(self, progress: Progress, history: list[HistoryPoint], label: str) -> None:
+        """Redraw at most every UI_UPDATE_S, and always after an evaluation."""
+        now = time.perf_counter()
+        if progress.test_loss is None and now - self.last_draw < UI_UPDATE_S:
+            return
+        self.last_draw = now
+        self.status.info(label, icon=":material/model_training:")
+        self.bar.progress(min(1.0, progress.fraction))
+        self.numbers.markdown(
+            t("tr.live", self.lang, step=progress.step, loss=f"{progress.train_loss:.3f}",
+              speed=f"{progress.tokens_per_second:,.0f}", elapsed=f"{progress.elapsed:.1f}")
+        )  # fmt: skip
+        self.draws += 1
+        with self.curve.container():
+            show_chart(loss_curve_figure(history, training_text(self.lang)), f"tr_live_curve_{self.draws}")
+
+
+def with_slot(screen: Screen, work: Callable[[], Result]) -> Result:
+    """Run ``work()`` holding a server-wide training slot; the slot is freed whatever happens."""
+    slots = training_slots()
+    acquired = False
+    try:
+        while not (acquired := slots.acquire(timeout=WAIT_POLL_S)):
+            screen.waiting()  # an st.* call: a rerun can interrupt the wait here
+        return work()
+    finally:
+        if acquired:
+            slots.release()
+
+
+@dataclass
+class RunControl:
+    """Signals between a training run and the runs after it.
+
+    Streamlit starts the next script run at once and stops the old one at its next st.*
+    call, so the two overlap: the stop button sets ``stop`` (the trainer checks it between
+    steps), and the training run sets ``done`` when its model is stored and its slot freed.
+    """
+
+    stop: threading.Event = field(default_factory=threading.Event)
+    done: threading.Event = field(default_factory=threading.Event)
+    # The model of a run Streamlit stopped. Set here, not in st.session_state: a stopped
+    # run's every st.* access (session_state too) raises again.
+    partial: TrainedModel | None = None
+
+
+def _trained(model: GPT, corpus: Corpus, history: list[HistoryPoint], stopped: bool, result=None) -> TrainedModel:
+    """What a run (finished, or stopped with ``result`` None) leaves this session."""
+    if result is not None:
+        run = RunSummary.from_result(model.config.heads, model.parameter_count(), result)
+    else:
+        run = RunSummary(
+            heads=model.config.heads, parameters=model.parameter_count(), steps=len(history),
+            wall_time=history[-1].elapsed if history else 0.0, tokens_per_second=0.0,
+            final_test_loss=last_test_loss(history), history=list(history),
+        )  # fmt: skip
+    return TrainedModel(
+        model=model.eval(), vocabulary=corpus.vocabulary, corpus=corpus.name, corpus_sha256=corpus.sha256,
+        run=run, stopped=stopped, prompt_hint=corpus.text[:PROMPT_HINT_CHARS],
+    )  # fmt: skip
+
+
+def run_training(lang: str, corpus: Corpus, config: GPTConfig, train_config: TrainConfig) -> None:
+    screen = Screen(lang)
+    torch.manual_seed(train_config.seed)
+    model = GPT(config)
+    history: list[HistoryPoint] = []
+    control = RunControl()
+    st.session_state[CONTROL_STATE] = control
+
+    def on_progress(progress: Progress) -> None:
+        history.append(progress.point)
+        screen.draw(progress, history, t("tr.running", lang))
+
+    try:
+        result = with_slot(
+            screen, lambda: train(model, corpus, train_config, on_progress=on_progress, should_stop=control.stop.is_set)
+        )
+        use_model(_trained(model, corpus, history, result.stopped_early, result))
+    except Exception:
+        raise
+    except BaseException:  # Streamlit stopped this run: set the model aside; the next run decides
+        control.partial = _trained(model, corpus, history, stopped=True) if history else None
+        raise
+    finally:
+        control.done.set()
+    screen.status.success(t("tr.done", lang, steps=result.steps, loss=f"{result.final_test_loss:.3f}"))
+
+
+def use_model(trained: TrainedModel) -> None:
+    st.session_state[MODEL_STATE] = trained
+    st.session_state.pop("tr_generated", None)
+    st.session_state["tr_gen_model"] = "mine"  # generate from what was just trained
+    if trained.vocabulary.unknown(st.session_state.get("tr_prompt", "")):
+        st.session_state["tr_prompt"] = trained.prompt_hint  # "ROMEO:" means nothing to a copying model
+
+
+def run_experiment(lang: str, corpus: Corpus) -> None:
+    screen = Screen(lang)
+    steps = min(st.session_state["tr_exp_steps"], EXPERIMENT_MAX_STEPS)
+    # The same embedding for every head count (the book's 64); context and blocks from the controls.
+    base = replace(gpt_config(corpus), embedding_dim=EXPERIMENT_EMBEDDING, heads=1)
+    histories: dict[int, list[HistoryPoint]] = {}
+
+    def on_progress(heads: int, progress: Progress) -> None:
+        history = histories.setdefault(heads, [])
+        history.append(progress.point)
+        screen.draw(progress, history, t("tr.experiment_running", lang, heads=heads))
+
+    eval_every = max(EXPERIMENT_MIN_STEPS, steps // EXPERIMENT_EVALUATIONS)
+    runs = with_slot(
+        screen,
+        lambda: run_heads_experiment(corpus, base, TrainConfig(steps=steps, eval_every=eval_every),
+                                     on_progress=on_progress),
+    )  # fmt: skip
+    st.session_state[EXPERIMENT_STATE] = {"corpus": corpus.name, "runs": [run.summary for run in runs]}
+    screen.status.success(t("tr.experiment_done", lang))
+

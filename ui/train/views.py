@@ -1,0 +1,168 @@
+"""What the Train page shows: your model, generation, an experiment's results and the
+shipped snapshots of attention during training."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from figures import experiment_figure, heads_overview_figure, loss_curve_figure
+from gpt_core import RunSummary, display_labels, generate
+from gpt_core.experiment import answer
+from gpt_core.playground import MAX_SEED
+from gpt_core.results import ShippedExperiment
+
+from ..charts import show_chart
+from ..figure_text import attention_text, training_text
+from ..strings import t
+from .resources import shipped_experiment, shipped_model, shipped_snapshots
+from .running import MODEL_STATE, TrainedModel, checkpoint_of
+
+GENERATE_MAX = 500  # characters per generation
+TEMPERATURE_RANGE = (0.0, 2.0)
+TEMPERATURE_STEP = 0.1
+TOP_K_RANGE = (1, 256)
+PROMPT_BOX_PX = 68
+SNAPSHOT_COLUMNS = 4
+DEFAULT_SNAPSHOT_HEADS_INDEX = 2  # h = 4 of (1, 2, 4, 8): a pattern worth looking at
+
+
+def model_summary(lang: str) -> None:
+    trained: TrainedModel | None = st.session_state.get(MODEL_STATE)
+    if trained is None:
+        st.caption(t("tr.no_model", lang))
+        return
+    run = trained.run
+    key = "tr.model_stopped" if trained.stopped else "tr.model_ready"
+    loss = f"{run.final_test_loss:.3f}" if run.final_test_loss is not None else "–"
+    st.success(
+        t(key, lang, steps=run.steps, loss=loss, params=f"{run.parameters:,}", heads=run.heads),
+        icon=":material/check_circle:",
+    )
+    if run.history:
+        show_chart(loss_curve_figure(run.history, training_text(lang)), "tr_curve")
+    st.download_button(
+        t("tr.download_model", lang), lambda: checkpoint_of(trained), file_name=f"gpt_{trained.corpus}.pt",
+        mime="application/octet-stream", key="tr_download_model", icon=":material/download:",
+        help=t("tr.download_model_help", lang),
+    )  # fmt: skip
+
+
+def _model_choices() -> list[str]:
+    choices = ["mine"] if st.session_state.get(MODEL_STATE) is not None else []
+    experiment = shipped_experiment()
+    if experiment is not None:
+        choices += [f"shipped{run.heads}" for run in experiment.runs]
+    return choices
+
+
+def _model_label(lang: str):
+    return lambda choice: (
+        t("tr.model_mine", lang) if choice == "mine" else t("tr.model_shipped", lang, heads=choice.removeprefix("shipped"))
+    )
+
+
+def _generate_now() -> None:
+    choice = st.session_state["tr_gen_model"]
+    if choice == "mine":
+        model, vocabulary = st.session_state[MODEL_STATE].model, st.session_state[MODEL_STATE].vocabulary
+    else:
+        checkpoint = shipped_model(int(choice.removeprefix("shipped")))
+        model, vocabulary = checkpoint.model, checkpoint.vocabulary
+    prompt = st.session_state["tr_prompt"]
+    missing = sorted(vocabulary.unknown(prompt))
+    output = generate(
+        model, vocabulary.encode(prompt), st.session_state["tr_length"], st.session_state["tr_temperature"],
+        st.session_state["tr_top_k"], seed=st.session_state["tr_gen_seed"],
+    )  # fmt: skip
+    st.session_state["tr_generated"] = (prompt, vocabulary.decode(output), missing)
+
+
+def generate_section(lang: str) -> None:
+    st.subheader(t("tr.generate", lang))
+    choices = _model_choices()
+    if not choices:
+        st.caption(t("tr.generate_none", lang))
+        return
+    if st.session_state.get("tr_gen_model") not in choices:
+        st.session_state["tr_gen_model"] = choices[0]
+    st.selectbox(t("tr.generate_with", lang), choices, key="tr_gen_model", format_func=_model_label(lang))
+    cols = st.columns([3, 1, 1, 1, 1])
+    cols[0].text_area(t("tr.prompt", lang), key="tr_prompt", height=PROMPT_BOX_PX)
+    cols[1].slider(t("tr.temperature", lang), *TEMPERATURE_RANGE, step=TEMPERATURE_STEP, key="tr_temperature")
+    cols[2].number_input(t("tr.top_k", lang), *TOP_K_RANGE, key="tr_top_k")
+    cols[3].number_input(t("tr.length", lang), 1, GENERATE_MAX, key="tr_length")
+    cols[4].number_input(t("tr.seed", lang), 0, MAX_SEED, key="tr_gen_seed")
+    if st.button(t("tr.generate_button", lang), key="tr_generate", icon=":material/edit_note:"):
+        _generate_now()
+    generated = st.session_state.get("tr_generated")
+    if generated:
+        prompt, text, missing = generated
+        if missing:
+            st.caption(t("tr.prompt_dropped", lang, chars=" ".join(display_labels(missing))))
+        st.code(prompt + text, language=None, wrap_lines=True)
+
+
+def _results_table(runs: list[RunSummary], embedding_dim: int, lang: str) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            t("tr.col.heads", lang): [run.heads for run in runs],
+            t("tr.col.head_dim", lang): [embedding_dim // run.heads for run in runs],
+            t("tr.col.params", lang): [f"{run.parameters:,}" for run in runs],
+            t("tr.col.steps", lang): [run.steps for run in runs],
+            t("tr.col.time", lang): [f"{run.wall_time:.1f}" for run in runs],
+            t("tr.col.speed", lang): [f"{run.tokens_per_second:,.0f}" for run in runs],
+            t("tr.col.loss", lang): [f"{run.final_test_loss:.3f}" for run in runs],
+        }
+    )
+
+
+def _answer_text(runs: list[RunSummary], lang: str) -> str:
+    facts = answer(runs)
+    said = t(
+        "tr.answer", lang, best=facts["best_heads"], best_loss=f"{facts['best_loss']:.3f}",
+        most=facts["most_heads"], most_loss=f"{facts['most_heads_loss']:.3f}", spread=f"{facts['spread']:.3f}",
+        fastest=facts["fastest_heads"], slowest=facts["slowest_heads"], ratio=f"{facts['speed_ratio']:.2f}",
+    )  # fmt: skip
+    return said + " " + t("tr.answer_more_yes" if facts["more_is_better"] else "tr.answer_more_no", lang)
+
+
+def experiment_view(lang: str, runs: list[RunSummary], embedding_dim: int, source: str, key: str) -> None:
+    """Curves, table, the answer and samples of one experiment (``key`` keeps widgets apart)."""
+    st.caption(source)
+    text = training_text(lang)
+    left, right = st.columns(2)
+    with left:
+        show_chart(experiment_figure(runs, "step", text), f"tr_{key}_steps_chart")
+    with right:
+        show_chart(experiment_figure(runs, "elapsed", text), f"tr_{key}_time_chart")
+    st.dataframe(_results_table(runs, embedding_dim, lang), hide_index=True, key=f"tr_{key}_table")
+    if len({run.parameters for run in runs}) == 1:
+        st.info(t("tr.same_params", lang, params=f"{runs[0].parameters:,}"), icon=":material/balance:")
+    st.markdown(_answer_text(runs, lang))
+    st.markdown(f"**{t('tr.samples', lang)}**")
+    for column, run in zip(st.columns(len(runs)), runs, strict=True):
+        column.caption(text.heads_label.format(heads=run.heads))
+        column.code(run.sample, language=None, wrap_lines=True)
+
+
+def snapshots_view(lang: str, experiment: ShippedExperiment) -> None:
+    st.markdown(f"**{t('tr.snapshots', lang)}**")
+    st.caption(t("tr.snapshots_help", lang))
+    cols = st.columns(3)
+    head_counts = [run.heads for run in experiment.runs]
+    heads = cols[0].selectbox(
+        t("tr.heads", lang), head_counts, index=min(DEFAULT_SNAPSHOT_HEADS_INDEX, len(head_counts) - 1),
+        key="tr_snap_heads",
+    )  # fmt: skip
+    snapshots = shipped_snapshots(heads)
+    steps = sorted(snapshots)
+    step = cols[1].select_slider(t("tr.snap_step", lang), steps, value=steps[-1], key="tr_snap_step")
+    blocks = snapshots[step].shape[0]
+    block = cols[2].selectbox(t("tr.block", lang), list(range(1, blocks + 1)), key="tr_snap_block")
+    T = snapshots[step].shape[-1]
+    labels = display_labels(list(experiment.snapshot_prompt[:T]))
+    figure = heads_overview_figure(
+        snapshots[step][block - 1], labels, "weights", attention_text(lang), cols=SNAPSHOT_COLUMNS
+    )
+    show_chart(figure, "tr_snap_chart")
