@@ -14,6 +14,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from .errors import InputError
+from .seeding import dropout
 
 # The four stages of a head's attention, named as the fields of AttentionTrace, in lesson order.
 STAGES: tuple[str, ...] = ("scores", "scaled_scores", "masked_scores", "weights")
@@ -146,15 +147,24 @@ class MultiHeadAttention(nn.Module):
         self.value_layer = nn.Linear(input_dim, output_dim, bias=qkv_bias)
         self.output_layer = nn.Linear(output_dim, output_dim)
         self.dropout = nn.Dropout(dropout)
-        # 1 marks a future position a query may not look at.
-        self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1))
+        self.register_buffer("mask", torch.empty(context_length, context_length))
+        self.reset_buffers()
 
-    def forward(self, x: torch.Tensor, trace: AttentionTrace | None = None) -> torch.Tensor:
-        """x: (B, T, input_dim) -> (B, T, output_dim). Fills ``trace`` when one is given."""
+    def reset_buffers(self) -> None:
+        """Fill the mask: 1 marks a future position a query may not look at."""
+        with torch.no_grad():
+            self.mask.copy_(torch.triu(torch.ones_like(self.mask), diagonal=1))
+
+    def forward(
+        self, x: torch.Tensor, trace: AttentionTrace | None = None, generator: torch.Generator | None = None
+    ) -> torch.Tensor:
+        """x: (B, T, input_dim) -> (B, T, output_dim). Fills ``trace`` when one is given.
+        ``generator`` draws the dropout mask in training mode (else torch's global state)."""
         self._check_input(x)
-        if self.fused and trace is None:
+        random_dropout = self.training and self.dropout.p > 0 and generator is not None
+        if self.fused and trace is None and not random_dropout:
             return self._fused_forward(x)
-        steps = self._readable_forward(x)
+        steps = self._readable_forward(x, generator)
         if trace is not None:
             _fill_trace(trace, steps, scaled=self.scale)
         return steps["output"]
@@ -168,7 +178,7 @@ class MultiHeadAttention(nn.Module):
         if T > self.context_length:
             raise InputError("sequence_too_long", tokens=T, context_length=self.context_length)
 
-    def _readable_forward(self, x: torch.Tensor) -> dict[str, torch.Tensor]:
+    def _readable_forward(self, x: torch.Tensor, generator: torch.Generator | None) -> dict[str, torch.Tensor]:
         """The book's computation, one named tensor per step, in order (the trace's fields
         plus the two reshaped views in between)."""
         B, T, _ = x.shape
@@ -187,7 +197,7 @@ class MultiHeadAttention(nn.Module):
         future = self.mask.bool()[:T, :T]
         masked_scores = scaled_scores.masked_fill(future, float("-inf"))  # (B, h, T, T)
         weights = torch.softmax(masked_scores, dim=-1)  # (B, h, T, T)
-        dropped_weights = self.dropout(weights)
+        dropped_weights = dropout(weights, self.dropout, generator)
 
         context_heads = dropped_weights @ values_heads  # (B, h, T, d)
         context_tokens = context_heads.transpose(1, 2)  # (B, T, h, d)
@@ -202,7 +212,8 @@ class MultiHeadAttention(nn.Module):
         }  # fmt: skip
 
     def _fused_forward(self, x: torch.Tensor) -> torch.Tensor:
-        """The same computation through torch's fused kernel (no intermediates to show)."""
+        """The same computation through torch's fused kernel (no intermediates to show; its
+        dropout, if any, draws from torch's global state: forward() avoids it with a generator)."""
         B, T, _ = x.shape
         h, d, C = self.num_heads, self.head_dim, self.output_dim
         queries = self.query_layer(x).view(B, T, h, d).transpose(1, 2)  # (B, h, T, d)

@@ -56,9 +56,7 @@ def run_heads_experiment(
     sample_ids = corpus.vocabulary.encode(SAMPLE_PROMPT)
     runs = []
     for heads in head_counts:
-        torch.manual_seed(seed)
-        config = replace(base, heads=heads)
-        model = GPT(config)
+        model = GPT(replace(base, heads=heads), seed=seed)
         snapshots: dict[int, torch.Tensor] = {}
         if 0 in snapshot_steps and snapshot_ids:
             snapshots[0] = attention_snapshot(model, snapshot_ids)

@@ -10,6 +10,7 @@ from torch import nn
 
 from .attention import AttentionTrace, MultiHeadAttention
 from .errors import InputError
+from .seeding import dropout, initialize, seeded_generator
 
 FEED_FORWARD_MULTIPLIER = 4  # the hidden layer of each block's MLP is 4 × embedding_dim
 
@@ -66,42 +67,59 @@ class Block(nn.Module):
         )
         self.residual_dropout = nn.Dropout(config.dropout)
 
-    def forward(self, x: torch.Tensor, trace: AttentionTrace | None = None) -> torch.Tensor:
-        """x: (B, T, C) -> (B, T, C)."""
-        x = x + self.residual_dropout(self.attention(self.attention_norm(x), trace=trace))
-        return x + self.feed_forward(self.feed_forward_norm(x))
+    def forward(
+        self, x: torch.Tensor, trace: AttentionTrace | None = None, generator: torch.Generator | None = None
+    ) -> torch.Tensor:
+        """x: (B, T, C) -> (B, T, C). ``generator`` draws every dropout mask in training mode."""
+        attended = self.attention(self.attention_norm(x), trace=trace, generator=generator)
+        x = x + dropout(attended, self.residual_dropout, generator)
+        hidden = self.feed_forward[:-1](self.feed_forward_norm(x))  # (B, T, C) before its dropout
+        return x + dropout(hidden, self.feed_forward[-1], generator)
 
 
 class GPT(nn.Module):
-    """Token and position embeddings, blocks, a final LayerNorm and the language-model head."""
+    """Token and position embeddings, blocks, a final LayerNorm and the language-model head.
 
-    def __init__(self, config: GPTConfig) -> None:
+    The weights are drawn from a generator seeded with ``seed`` (the same numbers as after
+    ``torch.manual_seed(seed)``), never from torch's global random state.
+    """
+
+    def __init__(self, config: GPTConfig, seed: int = 0) -> None:
         super().__init__()
         self.config = config
-        self.token_embedding = nn.Embedding(config.vocab_size, config.embedding_dim)
-        self.position_embedding = nn.Embedding(config.context_length, config.embedding_dim)
-        self.embedding_dropout = nn.Dropout(config.dropout)
-        self.blocks = nn.ModuleList(Block(config) for _ in range(config.blocks))
-        self.final_norm = nn.LayerNorm(config.embedding_dim)
-        self.lm_head = nn.Linear(config.embedding_dim, config.vocab_size)
+        with torch.device("meta"):  # nothing drawn from torch's global state: see initialize
+            self.token_embedding = nn.Embedding(config.vocab_size, config.embedding_dim)
+            self.position_embedding = nn.Embedding(config.context_length, config.embedding_dim)
+            self.embedding_dropout = nn.Dropout(config.dropout)
+            self.blocks = nn.ModuleList(Block(config) for _ in range(config.blocks))
+            self.final_norm = nn.LayerNorm(config.embedding_dim)
+            self.lm_head = nn.Linear(config.embedding_dim, config.vocab_size)
+        self.to_empty(device="cpu")
+        initialize(self, seeded_generator(seed))
 
     def forward(
-        self, ids: torch.Tensor, targets: torch.Tensor | None = None, trace: GPTTrace | None = None
+        self,
+        ids: torch.Tensor,
+        targets: torch.Tensor | None = None,
+        trace: GPTTrace | None = None,
+        generator: torch.Generator | None = None,
     ) -> tuple[torch.Tensor, torch.Tensor | None]:
         """ids: (B, T) token ids -> logits (B, T, vocab), and the mean cross-entropy with
-        ``targets`` (B, T) when given. ``trace`` collects every block's attention."""
+        ``targets`` (B, T) when given. ``trace`` collects every block's attention;
+        ``generator`` draws the dropout masks in training mode."""
         if ids.dim() != 2:
             raise InputError("input_rank", ndim=ids.dim(), shape=tuple(ids.shape))
         B, T = ids.shape
         if T > self.config.context_length:
             raise InputError("sequence_too_long", tokens=T, context_length=self.config.context_length)
         positions = torch.arange(T, device=ids.device)
-        x = self.embedding_dropout(self.token_embedding(ids) + self.position_embedding(positions))  # (B, T, C)
+        embedded = self.token_embedding(ids) + self.position_embedding(positions)  # (B, T, C)
+        x = dropout(embedded, self.embedding_dropout, generator)
         if trace is not None:
             trace.layers.clear()
         for block in self.blocks:
             layer_trace = AttentionTrace() if trace is not None else None
-            x = block(x, trace=layer_trace)
+            x = block(x, trace=layer_trace, generator=generator)
             if trace is not None:
                 trace.layers.append(layer_trace)
         logits = self.lm_head(self.final_norm(x))  # (B, T, vocab)

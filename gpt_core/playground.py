@@ -15,6 +15,7 @@ import torch
 
 from .attention import AttentionTrace, MultiHeadAttention
 from .errors import InputError
+from .seeding import build_seeded, seeded_generator
 from .tokens import TOKENIZERS, Tokenizer, display_labels, tokenize
 
 MAX_TOKENS = 128  # longer text is cut to this many tokens
@@ -108,18 +109,15 @@ def embed(tokens: list[str], dim: int, seed: int, positional: bool) -> torch.Ten
 
 
 def build_attention(config: PlaygroundConfig, context_length: int = MAX_TOKENS) -> MultiHeadAttention:
-    """The random-weight attention layer for ``config`` (weights fixed by the seed)."""
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(config.seed)
-        module = MultiHeadAttention(
-            config.embedding_dim,
-            config.output_dim,
-            context_length,
-            config.dropout,
-            config.heads,
-            qkv_bias=config.qkv_bias,
-            scale=config.scale,
-        )
+    """The random-weight attention layer for ``config`` (weights drawn from a generator
+    seeded with the seed: the same numbers as after ``torch.manual_seed(seed)``)."""
+    module = build_seeded(
+        lambda: MultiHeadAttention(
+            config.embedding_dim, config.output_dim, context_length, config.dropout, config.heads,
+            qkv_bias=config.qkv_bias, scale=config.scale,
+        ),
+        seeded_generator(config.seed),
+    )  # fmt: skip
     module.train(config.training)
     return module
 
@@ -139,9 +137,8 @@ def trace_attention(text: str, config: PlaygroundConfig, max_tokens: int = MAX_T
     module = build_attention(config, context_length=max_tokens)
     x = embed(tokens, config.embedding_dim, config.seed, config.positional)
     trace = AttentionTrace()
-    with torch.random.fork_rng(devices=[]), torch.no_grad():
-        torch.manual_seed(config.seed)  # dropout's mask, when training, follows the seed too
-        module(x, trace=trace)
+    with torch.no_grad():  # dropout's mask, when training, follows the seed too
+        module(x, trace=trace, generator=seeded_generator(config.seed))
     return PlaygroundTrace(
         tokens=tokens,
         labels=display_labels(tokens),

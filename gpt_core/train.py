@@ -16,6 +16,7 @@ import torch
 from .data import Corpus
 from .errors import InputError
 from .model import GPT
+from .seeding import seeded_generator
 
 MAX_STEPS = 20_000  # the most steps a TrainConfig accepts (the app caps its runs lower)
 MAX_SECONDS = 600.0  # the longest wall-time budget a TrainConfig accepts
@@ -140,6 +141,19 @@ def evaluate(
     return total / count
 
 
+@dataclass
+class Generators:
+    """The run's own random streams, one per use, all from its seed (never the global state)."""
+
+    batches: torch.Generator  # which windows form each training batch
+    evaluation: torch.Generator  # which test windows each evaluation reads
+    dropout: torch.Generator  # dropout masks, when the model has dropout
+
+    @classmethod
+    def from_seed(cls, seed: int) -> Generators:
+        return cls(seeded_generator(seed), seeded_generator(seed + 1), seeded_generator(seed + 2))
+
+
 def _optimizer(model: GPT, config: TrainConfig) -> torch.optim.AdamW:
     """AdamW with weight decay on the matrices only (not on biases and LayerNorm gains)."""
     decay = [p for p in model.parameters() if p.dim() >= 2]
@@ -150,13 +164,12 @@ def _optimizer(model: GPT, config: TrainConfig) -> torch.optim.AdamW:
     )
 
 
-def _training_step(
-    model: GPT, corpus: Corpus, config: TrainConfig, optimizer: torch.optim.Optimizer, generator: torch.Generator
-) -> float:
+def _training_step(model: GPT, corpus: Corpus, config: TrainConfig, optimizer: torch.optim.Optimizer,
+                   generators: Generators) -> float:  # fmt: skip
     """One optimizer step on a random batch of the train split; returns its loss."""
-    indices = torch.randint(len(corpus.train), (config.batch_size,), generator=generator)
+    indices = torch.randint(len(corpus.train), (config.batch_size,), generator=generators.batches)
     inputs, targets = corpus.train.batch(indices)
-    _, loss = model(inputs, targets)
+    _, loss = model(inputs, targets, generator=generators.dropout)
     optimizer.zero_grad(set_to_none=True)
     loss.backward()
     torch.nn.utils.clip_grad_norm_(model.parameters(), config.grad_clip)
@@ -172,9 +185,7 @@ def train(
     should_stop: Callable[[], bool] | None = None,
 ) -> TrainResult:
     """Train ``model`` in place on ``corpus.train``; evaluate on ``corpus.test``."""
-    torch.manual_seed(config.seed)
-    batch_generator = torch.Generator().manual_seed(config.seed)
-    eval_generator = torch.Generator().manual_seed(config.seed + 1)
+    generators = Generators.from_seed(config.seed)
     optimizer = _optimizer(model, config)
     model.train()
     tokens_per_step = config.batch_size * corpus.train.context_length
@@ -193,18 +204,18 @@ def train(
         learning_rate = learning_rate_at(fraction, step, config)
         for group in optimizer.param_groups:
             group["lr"] = learning_rate
-        train_loss = _training_step(model, corpus, config, optimizer, batch_generator)
+        train_loss = _training_step(model, corpus, config, optimizer, generators)
         elapsed = time.perf_counter() - start
         evaluated = None
         if (step + 1) % config.eval_every == 0:
-            evaluated = evaluate(model, corpus, config.eval_batches, config.batch_size, eval_generator)
+            evaluated = evaluate(model, corpus, config.eval_batches, config.batch_size, generators.evaluation)
         history.append(HistoryPoint(step + 1, elapsed, train_loss, evaluated))
         if on_progress is not None:
             tokens_per_second = (step + 1) * tokens_per_step / max(elapsed, 1e-9)
             on_progress(Progress(history[-1], learning_rate, tokens_per_second, min(1.0, budget_used(elapsed))))
     train_elapsed = time.perf_counter() - start  # the final evaluation is not training time
     if history and history[-1].test_loss is None:
-        test_loss = evaluate(model, corpus, config.eval_batches, config.batch_size, eval_generator)
+        test_loss = evaluate(model, corpus, config.eval_batches, config.batch_size, generators.evaluation)
         history[-1] = replace(history[-1], test_loss=test_loss)
     model.eval()
     steps = len(history)

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 import streamlit as st
-import torch
 
 from figures import loss_curve_figure
 from gpt_core import (
@@ -146,8 +145,7 @@ def _trained(model: GPT, corpus: Corpus, history: list[HistoryPoint], stopped: b
 
 def run_training(lang: str, corpus: Corpus, config: GPTConfig, train_config: TrainConfig) -> None:
     screen = Screen(lang)
-    torch.manual_seed(train_config.seed)
-    model = GPT(config)
+    model = GPT(config, seed=train_config.seed)
     history: list[HistoryPoint] = []
     control = RunControl()
     st.session_state[CONTROL_STATE] = control
