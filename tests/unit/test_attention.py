@@ -166,9 +166,13 @@ def test_trace_tensors_are_detached_and_in_lesson_order():
 
 def test_without_a_trace_nothing_is_recorded_and_the_output_is_the_same():
     module, x = make(torch.float64)
+    attributes, state = set(vars(module)), set(module.state_dict())
+    untraced = module(x)
     trace = AttentionTrace()
-    assert torch.equal(module(x), module(x, trace=trace))
+    assert torch.equal(untraced, module(x, trace=trace))
     assert torch.equal(module(x, trace=None), trace.output)
+    assert trace.tensors() and AttentionTrace().tensors() == {}, "only a given trace is filled"
+    assert set(vars(module)) == attributes and set(module.state_dict()) == state, "nothing is kept on the module"
 
 
 def test_scale_off_leaves_the_scores_undivided():

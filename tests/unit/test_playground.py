@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 import torch
+import torch.nn.functional as F
+from torch import nn
 
 from gpt_core import MAX_TOKENS, InputError, PlaygroundConfig, trace_attention
 from gpt_core.playground import embed, positional_encoding
+from tests.helpers import assert_close
 
 
 def test_book_example_traces_six_tokens_with_the_chosen_heads():
@@ -48,14 +53,41 @@ def test_positional_embedding_separates_repeated_tokens():
     assert positional_encoding(5, 7).shape == (5, 7)
 
 
-def test_known_values_pin_the_random_weight_mode():
-    """A shared link must reproduce the same numbers wherever torch 2.13 runs."""
-    weights = trace_attention("ab", PlaygroundConfig(heads=1, head_dim=2, seed=0)).trace.weights
-    assert weights[0, 0, 0].tolist() == [1.0, 0.0]
-    row = weights[0, 0, 1]
-    assert row.sum().item() == pytest.approx(1.0, abs=1e-6)
-    again = trace_attention("ab", PlaygroundConfig(heads=1, head_dim=2, seed=0)).trace.weights[0, 0, 1]
-    assert torch.equal(row, again)
+@pytest.mark.parametrize("bias", [False, True])
+def test_numbers_equal_an_independent_reference_built_from_torch_layers(bias):
+    """A shared link must reproduce the same numbers wherever torch 2.13 runs: the weights are
+    torch's own nn.Linear initialisation after manual_seed(seed), in the book's order (query,
+    key, value, output), and the attention is torch's own scaled_dot_product_attention."""
+    text, seed, h, d = "to be or not", 5, 2, 3
+    result = trace_attention(text, PlaygroundConfig(heads=h, head_dim=d, seed=seed, qkv_bias=bias))
+    C = h * d
+    torch.manual_seed(seed)
+    query, key, value = (nn.Linear(C, C, bias=bias) for _ in range(3))
+    output_layer = nn.Linear(C, C)
+    x = embed(result.tokens, C, seed, positional=True)  # (1, T, C)
+    T = x.shape[1]
+
+    def heads(layer):
+        return layer(x).view(1, T, h, d).transpose(1, 2)  # (1, h, T, d)
+
+    with torch.no_grad():
+        context = F.scaled_dot_product_attention(heads(query), heads(key), heads(value), is_causal=True)
+        expected = output_layer(context.transpose(1, 2).reshape(1, T, C))
+        scores = heads(query) @ heads(key).transpose(-2, -1) / math.sqrt(d)
+        future = torch.ones(T, T, dtype=torch.bool).triu(1)
+        weights = torch.softmax(scores.masked_fill(future, float("-inf")), dim=-1)
+    assert_close(result.trace.output, expected, 1e-6, "output vs SDPA reference")
+    assert_close(result.trace.weights, weights, 1e-6, "weights vs reference")
+
+
+def test_positional_encoding_is_the_sinusoid_of_the_paper():
+    T, dim = 7, 6
+    encoding = positional_encoding(T, dim)
+    for pos in range(T):
+        for i in range(0, dim, 2):
+            angle = pos / 10_000 ** (i / dim)
+            assert encoding[pos, i].item() == pytest.approx(math.sin(angle), abs=1e-6)
+            assert encoding[pos, i + 1].item() == pytest.approx(math.cos(angle), abs=1e-6)
 
 
 def test_long_text_is_cut_to_the_token_cap():

@@ -39,3 +39,6 @@ def test_error_text_translates_and_falls_back_to_english():
 
 def test_t_formats_params():
     assert t("app.name", "zh") == STRINGS["app.name"]["zh"]
+    assert t("pg.c_equals", "en", h=4, d=8, C=32) == "C = h × d = 4 × 8 = **32**"
+    assert t("pg.truncated", "zh", total=200, shown=128) == "这段文字有 200 个词元；只显示前 128 个（本页的上限）。"
+    assert t("tr.done", "fr", steps=3, loss="2.5") == "Trained 3 steps: held-out loss 2.5.", "unknown language: English"
