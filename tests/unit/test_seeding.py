@@ -9,8 +9,18 @@ import pytest
 import torch
 from torch import nn
 
-from gpt_core import GPT, GPTConfig, MultiHeadAttention, PlaygroundConfig, TrainConfig, build_corpus, synthetic_text
-from gpt_core import generate, trace_attention, train
+from gpt_core import (
+    GPT,
+    GPTConfig,
+    MultiHeadAttention,
+    PlaygroundConfig,
+    TrainConfig,
+    build_corpus,
+    generate,
+    synthetic_text,
+    trace_attention,
+    train,
+)
 from gpt_core.seeding import dropout, initialize, seeded_generator
 
 THREADS = 4
