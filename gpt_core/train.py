@@ -37,14 +37,16 @@ class TrainConfig:
     eval_every: int = 100  # steps between held-out evaluations (and one at the end)
     eval_batches: int | None = 8  # random test batches per evaluation; None: the whole split
     seed: int = 0
+    max_seconds: float | None = None  # a wall-time cap whatever the budget (a steps budget too)
 
     def __post_init__(self) -> None:
         if (self.steps is None) == (self.seconds is None):
             raise InputError("budget_kind", steps=self.steps, seconds=self.seconds)
         if self.steps is not None and not 1 <= self.steps <= MAX_STEPS:
             raise InputError("steps_range", low=1, high=MAX_STEPS, unit="steps", value=self.steps)
-        if self.seconds is not None and not 0 < self.seconds <= MAX_SECONDS:
-            raise InputError("steps_range", low=0, high=MAX_SECONDS, unit="seconds", value=self.seconds)
+        for seconds in (self.seconds, self.max_seconds):
+            if seconds is not None and not 0 < seconds <= MAX_SECONDS:
+                raise InputError("steps_range", low=0, high=MAX_SECONDS, unit="seconds", value=seconds)
 
 
 @dataclass(frozen=True)
@@ -194,7 +196,8 @@ def train(
     stopped_early = False
 
     def budget_used(elapsed: float) -> float:
-        return len(history) / config.steps if config.steps is not None else elapsed / config.seconds
+        used = len(history) / config.steps if config.steps is not None else elapsed / config.seconds
+        return used if config.max_seconds is None else max(used, elapsed / config.max_seconds)
 
     while (fraction := budget_used(time.perf_counter() - start)) < 1.0:
         if should_stop is not None and should_stop():

@@ -9,6 +9,7 @@ import streamlit as st
 
 from gpt_core import DETAIL_STAGES, MAX_TOKENS, PlaygroundConfig
 
+from ..markdown import literal
 from ..shell import LANGUAGE_PARAM, LANGUAGE_STATE
 from ..strings import DEFAULT_LANGUAGE, t
 from . import state
@@ -20,7 +21,6 @@ CSV_STAGE = "pg_csv_stage"
 CSV_HEAD = "pg_csv_head"
 TEXT_BOX_PX = 90
 NOTE_VALUE_CHARS = 40  # a link's odd value is shown up to this many characters
-MARKDOWN_SPECIALS = "\\`*_{}[]()<>#+-.!|~$:"
 
 
 def widget_key(name: str) -> str:
@@ -148,15 +148,10 @@ def show_notes(lang: str) -> None:
     for note in st.session_state.get(NOTES_STATE, []):
         shown = note.value if len(note.value) <= NOTE_VALUE_CHARS else note.value[: NOTE_VALUE_CHARS - 1] + "…"
         if note.reason == "unknown":
-            st.warning(t("pg.note_unknown", lang, name=plain(note.name)), icon=":material/link_off:")
+            st.warning(t("pg.note_unknown", lang, name=literal(note.name)), icon=":material/link_off:")
         else:
             st.warning(
-                t("pg.note_invalid", lang, name=plain(note.name), value=plain(shown),
+                t("pg.note_invalid", lang, name=literal(note.name), value=literal(shown),
                   allowed=note.allowed, default=note.default),
                 icon=":material/link_off:",
             )  # fmt: skip
-
-
-def plain(text: str) -> str:
-    """Show link text literally inside Markdown: no links, images, HTML or emphasis."""
-    return "".join("\\" + char if char in MARKDOWN_SPECIALS else char for char in text.replace("\n", " "))

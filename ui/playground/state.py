@@ -21,10 +21,12 @@ PRESETS: dict[str, str] = {
     "repeat": "to be or not to be, to be or not to be",
 }
 CUSTOM_PRESET = "custom"
-MAX_TEXT_CHARS = 4000  # the longest text a link may carry (a link holds only the tokens shown)
 # The text box takes a long paste whole (a browser drops a paste over the box's limit
 # without a word); the page then uses the first MAX_TOKENS tokens and says so.
 MAX_PASTE_CHARS = 200_000
+# A link carries only the tokens shown, but 128 long words can make that long: a link may
+# carry any text the page accepts, so every view it shows can be shared.
+MAX_TEXT_CHARS = MAX_PASTE_CHARS
 MAX_DROPOUT = 0.9
 DROPOUT_STEP = 0.05
 MODES = ("eval", "train")

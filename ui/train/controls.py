@@ -20,7 +20,7 @@ from ..strings import t
 from .resources import shared_corpus, tiny_shakespeare
 
 RUN_MAX_STEPS = 3000  # one in-app training run, whatever the control says
-RUN_MAX_SECONDS = 60
+RUN_MAX_SECONDS = 60  # the wall-time cap of any in-app run, whatever its budget
 RUN_MIN_STEPS = 10
 STEPS_STEP = 50  # the steps box moves by this much
 EXPERIMENT_MAX_STEPS = 500  # per head count in the in-app experiment
@@ -34,6 +34,7 @@ CORPORA = ("tinyshakespeare", *SYNTHETIC_KINDS, "own")
 BUDGET_KINDS = ("steps", "seconds")
 SAMPLE_PREVIEW_CHARS = 120  # of a synthetic corpus, shown under the choice
 OWN_TEXT_PX = 120
+OWN_TEXT_MAX_CHARS = 200_000  # a pasted corpus; longer texts can be uploaded (up to 5 MB)
 
 DEFAULTS = {
     "tr_corpus": "tinyshakespeare", "tr_own_text": "", "tr_heads": 2, "tr_head_dim": 32, "tr_blocks": 2,
@@ -66,7 +67,7 @@ def corpus_controls(lang: str) -> None:
         st.caption(t(f"tr.corpus.{choice}.help", lang))
         st.code(synthetic_text(choice, SAMPLE_PREVIEW_CHARS), language=None)
     elif choice == "own":
-        st.text_area(t("tr.own_text", lang), key="tr_own_text", height=OWN_TEXT_PX)
+        st.text_area(t("tr.own_text", lang), key="tr_own_text", height=OWN_TEXT_PX, max_chars=OWN_TEXT_MAX_CHARS)
         st.file_uploader(t("tr.upload", lang), type=["txt", "md", "csv"], key="tr_upload")
 
 
@@ -115,6 +116,7 @@ def gpt_config(corpus: Corpus) -> GPTConfig:
 
 def train_config() -> TrainConfig:
     if st.session_state["tr_budget_kind"] == "steps":
-        return TrainConfig(steps=min(st.session_state["tr_steps"], RUN_MAX_STEPS), eval_every=EVAL_EVERY)
+        steps = min(st.session_state["tr_steps"], RUN_MAX_STEPS)
+        return TrainConfig(steps=steps, eval_every=EVAL_EVERY, max_seconds=RUN_MAX_SECONDS)
     seconds = min(float(st.session_state["tr_seconds"]), RUN_MAX_SECONDS)
-    return TrainConfig(steps=None, seconds=seconds, eval_every=EVAL_EVERY)
+    return TrainConfig(steps=None, seconds=seconds, eval_every=EVAL_EVERY, max_seconds=RUN_MAX_SECONDS)

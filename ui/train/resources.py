@@ -17,6 +17,8 @@ EXPERIMENT_DIR = Path(__file__).resolve().parents[2] / "assets" / "heads_experim
 # (each training computes with one thread, see ui/runtime.py).
 TRAINING_SLOTS = int(os.environ.get("TRAINING_SLOTS", max(1, os.cpu_count() or 2)))
 SYNTHETIC_LENGTH = 60_000  # characters of a generated corpus
+SHIPPED_RUNS = 8  # head counts of the shipped experiment, with room to spare
+SHARED_CORPORA = 12  # corpus × context pairs kept built at once (each up to ~20 MB of windows)
 
 
 @st.cache_resource
@@ -31,7 +33,7 @@ def tiny_shakespeare() -> str | None:
     return read_verified(path) if path is not None else None
 
 
-@st.cache_resource
+@st.cache_resource(max_entries=SHARED_CORPORA)
 def shared_corpus(name: str, context_length: int) -> Corpus:
     """Tiny Shakespeare or a synthetic corpus: built once, read by everyone."""
     text = tiny_shakespeare() if name == "tinyshakespeare" else synthetic_text(name, SYNTHETIC_LENGTH)
@@ -43,13 +45,13 @@ def shipped_experiment() -> ShippedExperiment | None:
     return load_experiment(EXPERIMENT_DIR)
 
 
-@st.cache_resource
+@st.cache_resource(max_entries=SHIPPED_RUNS)
 def shipped_snapshots(heads: int) -> dict:
     """The shipped attention snapshots of one head count (read once, not on every rerun)."""
     return shipped_experiment().snapshots(heads)
 
 
-@st.cache_resource
+@st.cache_resource(max_entries=SHIPPED_RUNS)
 def shipped_model(heads: int) -> Checkpoint | None:
     """A shipped checkpoint, for generation only (eval mode, no_grad: safe to share)."""
     experiment = shipped_experiment()

@@ -27,12 +27,12 @@ from gpt_core import (
     last_test_loss,
     train,
 )
-from gpt_core.experiment import run_heads_experiment
+from gpt_core.experiment import HEAD_COUNTS, run_heads_experiment
 
 from ..charts import show_chart
 from ..figure_text import training_text
 from ..strings import t
-from .controls import EXPERIMENT_MAX_STEPS, EXPERIMENT_MIN_STEPS, gpt_config
+from .controls import EXPERIMENT_MAX_STEPS, EXPERIMENT_MIN_STEPS, RUN_MAX_SECONDS, gpt_config
 from .resources import training_slots
 
 UI_UPDATE_S = 0.4  # how often the progress, numbers and curve are redrawn
@@ -190,11 +190,8 @@ def run_experiment(lang: str, corpus: Corpus) -> None:
         screen.draw(progress, history, t("tr.experiment_running", lang, heads=heads))
 
     eval_every = max(EXPERIMENT_MIN_STEPS, steps // EXPERIMENT_EVALUATIONS)
-    runs = with_slot(
-        screen,
-        lambda: run_heads_experiment(corpus, base, TrainConfig(steps=steps, eval_every=eval_every),
-                                     on_progress=on_progress),
-    )  # fmt: skip
+    config = TrainConfig(steps=steps, eval_every=eval_every, max_seconds=RUN_MAX_SECONDS / len(HEAD_COUNTS))
+    runs = with_slot(screen, lambda: run_heads_experiment(corpus, base, config, on_progress=on_progress))
     st.session_state[EXPERIMENT_STATE] = {"corpus": corpus.name, "runs": [run.summary for run in runs]}
     screen.status.success(t("tr.experiment_done", lang))
 

@@ -14,6 +14,7 @@ from gpt_core.results import ShippedExperiment
 
 from ..charts import show_chart
 from ..figure_text import attention_text, training_text
+from ..markdown import literal
 from ..strings import t
 from .resources import shipped_experiment, shipped_model, shipped_snapshots
 from .running import MODEL_STATE, TrainedModel, checkpoint_of
@@ -23,6 +24,7 @@ TEMPERATURE_RANGE = (0.0, 2.0)
 TEMPERATURE_STEP = 0.1
 TOP_K_RANGE = (1, 256)
 PROMPT_BOX_PX = 68
+PROMPT_MAX_CHARS = 1000  # the model reads its last context_length characters anyway
 SNAPSHOT_COLUMNS = 4
 DEFAULT_SNAPSHOT_HEADS_INDEX = 2  # h = 4 of (1, 2, 4, 8): a pattern worth looking at
 
@@ -88,7 +90,7 @@ def generate_section(lang: str) -> None:
         st.session_state["tr_gen_model"] = choices[0]
     st.selectbox(t("tr.generate_with", lang), choices, key="tr_gen_model", format_func=_model_label(lang))
     cols = st.columns([3, 1, 1, 1, 1])
-    cols[0].text_area(t("tr.prompt", lang), key="tr_prompt", height=PROMPT_BOX_PX)
+    cols[0].text_area(t("tr.prompt", lang), key="tr_prompt", height=PROMPT_BOX_PX, max_chars=PROMPT_MAX_CHARS)
     cols[1].slider(t("tr.temperature", lang), *TEMPERATURE_RANGE, step=TEMPERATURE_STEP, key="tr_temperature")
     cols[2].number_input(t("tr.top_k", lang), *TOP_K_RANGE, key="tr_top_k")
     cols[3].number_input(t("tr.length", lang), 1, GENERATE_MAX, key="tr_length")
@@ -99,7 +101,7 @@ def generate_section(lang: str) -> None:
     if generated:
         prompt, text, missing = generated
         if missing:
-            st.caption(t("tr.prompt_dropped", lang, chars=" ".join(display_labels(missing))))
+            st.caption(t("tr.prompt_dropped", lang, chars=literal(" ".join(display_labels(missing)))))
         st.code(prompt + text, language=None, wrap_lines=True)
 
 
