@@ -62,3 +62,18 @@ def wait_for_app(page, timeout_ms: int = APP_READY_TIMEOUT_MS) -> None:
 
 def exceptions_shown(page) -> int:
     return page.locator("[data-testid='stException']").count()
+
+
+RUN_START_GRACE_MS = 2_000  # how long a widget change may take to start its script run
+
+
+def wait_for_rerun(page, timeout_ms: int = APP_READY_TIMEOUT_MS) -> None:
+    """After a widget change: wait for its script run to start (if it has not already come
+    and gone) and then to end. No fixed sleep: it returns as soon as the page is idle."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_selector("[data-testid='stApp'][data-test-script-state='running']", timeout=RUN_START_GRACE_MS)
+    except PlaywrightTimeout:
+        pass  # the run was over before we looked
+    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=timeout_ms)

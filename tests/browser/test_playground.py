@@ -129,7 +129,7 @@ def test_the_page_asks_nothing_of_other_hosts(shared_server, browser_page):
     for path in ("/", "/playground", "/train"):
         browser_page.goto(f"{shared_server.url}{path}")
         wait_for_app(browser_page)
-        browser_page.wait_for_timeout(1500)
+        browser_page.wait_for_load_state("networkidle")
     assert outside == []
 
 

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
-from harness.browser import VIEWPORT, exceptions_shown, wait_for_app
+import re
+
+from harness.browser import VIEWPORT, exceptions_shown, wait_for_app, wait_for_rerun
 from harness.charts import wait_for_trace
 
 TRAINING_TIMEOUT_MS = 90_000
+LONG_RUN_S = 60  # the app's cap: a run that cannot end by itself within FREED_SLOT_TIMEOUT_MS
+FREED_SLOT_TIMEOUT_MS = 30_000
 
 
 def _type_number(page, name: str, value: int) -> None:
     field = page.get_by_role("spinbutton", name=name).first
     field.fill(str(value))
     field.press("Enter")
-    page.wait_for_timeout(500)
+    wait_for_rerun(page)
 
 
 def _open_train_page(page, url: str, steps: int) -> None:
@@ -25,8 +29,11 @@ def _open_train_page(page, url: str, steps: int) -> None:
 
 
 def _start_long_training(page, url: str) -> None:
-    """Start a 3000-step run and wait until its live curve is up."""
-    _open_train_page(page, url, steps=3000)
+    """Start a 60-second run and wait until its live curve is up."""
+    _open_train_page(page, url, steps=20)
+    page.get_by_text("seconds", exact=True).first.click()
+    wait_for_rerun(page)
+    _type_number(page, "seconds", LONG_RUN_S)
     page.get_by_role("button", name="Train").click()
     page.get_by_text("train loss").first.wait_for(timeout=TRAINING_TIMEOUT_MS)
 
@@ -40,7 +47,7 @@ def test_train_a_few_steps_then_see_the_curve_and_generate(shared_server, browse
     prompt = page.get_by_role("textbox", name="Prompt")
     prompt.fill("ROMEO:")
     prompt.press("Control+Enter")
-    page.wait_for_timeout(500)
+    wait_for_rerun(page)
     page.get_by_role("button", name="Generate").click()
     page.locator("[data-testid='stCode']", has_text="ROMEO").first.wait_for(timeout=30_000)
     assert page.get_by_text("Left out of the prompt").count() == 1, "R, O, M, E are not in the copying corpus"
@@ -52,9 +59,11 @@ def test_stop_button_ends_training_and_keeps_the_model(shared_server, browser_pa
     _start_long_training(page, shared_server.url)
     page.get_by_role("button", name="Stop").click()
     page.get_by_text("stopped at step").wait_for(timeout=30_000)
-    assert page.get_by_text("Trained 3000 steps").count() == 0
+    assert page.get_by_text(re.compile(r"^Trained \d+ steps")).count() == 0, "the run did not reach its budget"
     assert exceptions_shown(page) == 0
     # the slot was freed: another run starts and ends
+    page.get_by_text("steps", exact=True).first.click()
+    wait_for_rerun(page)
     _type_number(page, "steps", 20)
     page.get_by_role("button", name="Train").click()
     page.get_by_text("Trained 20 steps").wait_for(timeout=TRAINING_TIMEOUT_MS)
@@ -70,6 +79,7 @@ def test_a_second_student_waits_for_the_slot_and_a_closed_tab_frees_it(shared_se
         page.get_by_role("button", name="Train").click()
         page.get_by_text("Waiting for a free training slot").wait_for(timeout=30_000)
         first.close()  # the first student closes the tab: their run stops and frees the slot
-        page.get_by_text("Trained 20 steps").wait_for(timeout=TRAINING_TIMEOUT_MS)
+        # Well before the first run's 60 s could end by itself: only a freed slot lets this pass.
+        page.get_by_text("Trained 20 steps").wait_for(timeout=FREED_SLOT_TIMEOUT_MS)
     finally:
         second.close()

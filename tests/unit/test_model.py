@@ -242,7 +242,7 @@ def test_training_stops_between_steps_when_asked(corpus):
 def test_time_budget_ends_training(corpus):
     model = small_model(corpus.vocabulary.size)
     result = train(model, corpus, TrainConfig(steps=None, seconds=0.5, batch_size=8))
-    assert result.steps > 0 and result.elapsed < 2.0
+    assert result.steps > 0 and result.elapsed >= 0.5 and not result.stopped_early
 
 
 def test_generation_is_deterministic_for_a_seed_and_greedy_at_temperature_zero(corpus):
