@@ -1,0 +1,190 @@
+"""A class on one link: simulated students over Streamlit's websocket protocol.
+
+    python benchmarks/classroom.py [classroom|burst|soak|smoke] [--students N]
+
+Loopback only, bounded in count and time, stops by itself. It starts a real `streamlit run`
+server and reports first-render and interaction latency (median, p95, max), errors, script
+exceptions, bytes, and the server's memory (RSS idle, peak, after):
+
+- classroom: N students (default 40) open the same playground link within a few seconds,
+  then each changes the seed 10 times with a random pause (exponential, mean 3 s);
+- burst: 20 students change a control back to back, 5 times each;
+- soak: waves of students that make 500+ interactions in all and then leave; after the
+  sessions expire (server.disconnectedSessionTTL set short) the RSS is read again;
+- smoke: 5 students, 3 changes each (a quick check that the client and server agree).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run as `python benchmarks/classroom.py`
+    sys.path.insert(0, str(ROOT))
+
+from harness.server import Server, start_server, stop_server  # noqa: E402
+from harness.streamlit_client import StreamlitClient  # noqa: E402
+
+LINK = {"text": "The cat sat on the mat because it was tired, and the dog slept by the door.", "heads": "8",
+        "head_dim": "8"}  # fmt: skip
+SCENARIOS = {
+    "classroom": dict(students=40, arrival_s=5.0, changes=10, mean_pause_s=3.0),
+    "burst": dict(students=20, arrival_s=0.0, changes=5, mean_pause_s=0.0),
+    "smoke": dict(students=5, arrival_s=1.0, changes=3, mean_pause_s=0.2),
+}
+SOAK_WAVES = 5
+SOAK_STUDENTS = 20
+SOAK_CHANGES = 5  # 5 waves x 20 students x (1 open + 5 changes) = 600 interactions
+SESSION_TTL_S = 5  # server.disconnectedSessionTTL for the soak: closed sessions are dropped soon
+SETTLE_S = 15.0  # after the soak, time for sessions to expire and memory to be returned
+SCENARIO_TIMEOUT_S = 600.0
+RANDOM_SEED = 0
+
+
+@dataclass
+class Tally:
+    first_render: list[float] = field(default_factory=list)
+    interaction: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    exceptions: int = 0
+    bytes: int = 0
+
+
+def rss_mb(server: Server) -> float:
+    for line in Path(f"/proc/{server.process.pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def student(url: str, delay: float, changes: int, mean_pause: float, rng: random.Random, tally: Tally) -> None:
+    await asyncio.sleep(delay)
+    client = StreamlitClient(url, "playground", urlencode(LINK))
+    try:
+        await client.connect()
+        first = await client.open_page()
+        tally.first_render.append(first.seconds)
+        tally.exceptions += len(first.exceptions)
+        tally.bytes += first.bytes
+        for _ in range(changes):
+            if mean_pause:
+                await asyncio.sleep(rng.expovariate(1 / mean_pause))
+            result = await client.set_widget("pg_seed", int_value=rng.randrange(10_000))
+            tally.interaction.append(result.seconds)
+            tally.exceptions += len(result.exceptions)
+            tally.bytes += result.bytes
+    except Exception as error:  # a load test counts failures instead of stopping at the first
+        tally.errors.append(f"{type(error).__name__}: {error}")
+    finally:
+        await client.close()
+
+
+async def run_class(url: str, students: int, arrival_s: float, changes: int, mean_pause_s: float,
+                    rng: random.Random, tally: Tally) -> None:  # fmt: skip
+    tasks = [
+        student(url, rng.uniform(0, arrival_s), changes, mean_pause_s, random.Random(rng.random()), tally)
+        for _ in range(students)
+    ]
+    async with asyncio.timeout(SCENARIO_TIMEOUT_S):
+        await asyncio.gather(*tasks)
+
+
+def summary(values: list[float]) -> dict:
+    if not values:
+        return {}
+    ordered = sorted(values)
+    return {
+        "median_s": round(statistics.median(ordered), 3),
+        "p95_s": round(ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))], 3),
+        "max_s": round(ordered[-1], 3),
+        "count": len(ordered),
+    }
+
+
+async def sample_memory(server: Server, peak: list[float], stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        peak.append(rss_mb(server))
+        await asyncio.sleep(0.5)
+
+
+async def measured(server: Server, work) -> dict:
+    peak: list[float] = []
+    stop = asyncio.Event()
+    sampler = asyncio.create_task(sample_memory(server, peak, stop))
+    start = time.perf_counter()
+    tally = await work()
+    stop.set()
+    await sampler
+    return {
+        "wall_s": round(time.perf_counter() - start, 1),
+        "first_render": summary(tally.first_render),
+        "interaction": summary(tally.interaction),
+        "errors": len(tally.errors),
+        "error_examples": tally.errors[:3],
+        "script_exceptions": tally.exceptions,
+        "megabytes_sent": round(tally.bytes / 1e6, 1),
+        "rss_peak_mb": round(max(peak), 1),
+    }
+
+
+def run_scenario(name: str, students: int | None) -> dict:
+    env = {"STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL": str(SESSION_TTL_S)} if name == "soak" else {}
+    server = start_server(f"classroom-{name}", env=env)
+    try:
+        warm = StreamlitClient(server.url, "playground", urlencode(LINK))  # torch imported, caches warm
+        asyncio.run(_warm(warm))
+        time.sleep(1.0)
+        idle = rss_mb(server)
+        rng = random.Random(RANDOM_SEED)
+
+        async def work() -> Tally:
+            tally = Tally()
+            if name == "soak":
+                for _ in range(SOAK_WAVES):
+                    await run_class(server.url, SOAK_STUDENTS, 2.0, SOAK_CHANGES, 0.1, rng, tally)
+            else:
+                settings = dict(SCENARIOS[name])
+                if students:
+                    settings["students"] = students
+                await run_class(server.url, rng=rng, tally=tally, **settings)
+            return tally
+
+        report = asyncio.run(measured(server, work))
+        report = {"scenario": name, "rss_idle_mb": round(idle, 1), **report}
+        if name == "soak":
+            time.sleep(SESSION_TTL_S + SETTLE_S)
+            report["rss_after_sessions_expired_mb"] = round(rss_mb(server), 1)
+            report["interactions"] = report["first_render"]["count"] + report["interaction"]["count"]
+        return report
+    finally:
+        stop_server(server)
+
+
+async def _warm(client: StreamlitClient) -> None:
+    await client.connect()
+    try:
+        await client.open_page()
+    finally:
+        await client.close()
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    students = int(args[args.index("--students") + 1]) if "--students" in args else None
+    names = [arg for arg in args if arg in (*SCENARIOS, "soak")] or ["classroom", "burst"]
+    reports = [run_scenario(name, students) for name in names]
+    sys.stdout.write(json.dumps(reports, indent=2, ensure_ascii=False) + "\n")
+    failed = any(report["errors"] or report["script_exceptions"] for report in reports)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
