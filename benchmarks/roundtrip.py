@@ -6,9 +6,10 @@ Starts a real `streamlit run` server on a loopback port, opens the playground at
 size (a sentence of about 70 characters, h = 8, d = 8) as a browser would over
 Streamlit's websocket protocol, then changes the seed CHANGES times (default 40), each time
 measuring from sending the widget change to the server's ``script_finished`` (the run and
-its figures included). It does so once with Streamlit's post-run garbage collection on
-(its default) and once with it off (this app's setting), in one run, so the ratio holds
-on a noisy machine. Prints JSON and a Markdown table for the README.
+its figures included). It does so with Streamlit's defaults, with its post-run garbage
+collection off, and with that and TCP_NODELAY on the server's connections (this app's
+settings, `ui/runtime.py`), in one run, so the ratios hold on a noisy machine. Prints JSON
+and a Markdown table for the README.
 """
 
 from __future__ import annotations
@@ -32,8 +33,12 @@ QUERY = {"text": BOOK_SENTENCE, "heads": "8", "head_dim": "8"}
 DEFAULT_CHANGES = 40
 WARMUP_CHANGES = 3
 SETTINGS = {
-    "postScriptGC on (Streamlit's default)": {"STREAMLIT_RUNNER_POST_SCRIPT_GC": "true"},
-    "postScriptGC off (this app)": {"STREAMLIT_RUNNER_POST_SCRIPT_GC": "false"},
+    "Streamlit's defaults (postScriptGC on, Nagle on)": {
+        "STREAMLIT_RUNNER_POST_SCRIPT_GC": "true",
+        "ATTENTION_KEEP_NAGLE": "1",
+    },
+    "postScriptGC off, Nagle on": {"STREAMLIT_RUNNER_POST_SCRIPT_GC": "false", "ATTENTION_KEEP_NAGLE": "1"},
+    "postScriptGC off, TCP_NODELAY (this app)": {"STREAMLIT_RUNNER_POST_SCRIPT_GC": "false"},
 }
 
 

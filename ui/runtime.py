@@ -3,6 +3,10 @@ shell calls ``configure_process``), never as a side effect of importing a module
 
 from __future__ import annotations
 
+import asyncio.base_events
+import gc
+import os
+import socket
 import threading
 
 import torch
@@ -11,16 +15,53 @@ import torch
 # process) and the trainings (one slot per core) then share the cores instead of
 # oversubscribing them.
 TORCH_THREADS = 1
+# Set to 1 to keep Streamlit's socket behaviour, only to measure the difference
+# (benchmarks/roundtrip.py).
+KEEP_NAGLE_ENV = "ATTENTION_KEEP_NAGLE"
 
+ASYNCIO_SET_NODELAY = asyncio.base_events._set_nodelay  # noqa: SLF001  # asyncio's own, for the tests
 _configured = threading.Event()
 _lock = threading.Lock()
 
 
 def configure_process() -> None:
-    """Set the process-wide torch settings; later calls do nothing."""
+    """Set the process-wide settings; later calls do nothing."""
     if _configured.is_set():
         return
     with _lock:
         if not _configured.is_set():
             torch.set_num_threads(TORCH_THREADS)
+            if os.environ.get(KEEP_NAGLE_ENV) != "1":
+                disable_nagle()
             _configured.set()
+
+
+def _is_tcp(sock: socket.socket) -> bool:
+    return sock.family in (socket.AF_INET, socket.AF_INET6) and sock.type == socket.SOCK_STREAM
+
+
+def set_nodelay(sock: socket.socket) -> None:
+    """Send small writes at once (no Nagle) on a TCP socket; other sockets are left alone."""
+    if _is_tcp(sock):
+        try:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        except OSError:  # closed meanwhile, or a socket that does not take the option
+            pass
+
+
+def disable_nagle() -> None:
+    """TCP_NODELAY on the server's websocket connections, present and future.
+
+    Streamlit's server binds its own listening socket as ``socket.socket(family)``, whose
+    ``proto`` is 0, and asyncio (Python 3.11-3.13) only sets TCP_NODELAY on connections whose
+    proto is ``IPPROTO_TCP``. Without it, the small messages that end every run (the
+    status, the last deltas, ``script_finished``) wait in the kernel for the browser's
+    delayed ACK: 40 ms on Linux, up to 200 ms on Windows, on every click
+    (``benchmarks/roundtrip.py`` measures it). asyncio calls ``base_events._set_nodelay``
+    for each accepted connection, so connections accepted from now on get the option; the
+    ones already open (and the listening socket) are set here.
+    """
+    asyncio.base_events._set_nodelay = set_nodelay  # noqa: SLF001  # read at call time by asyncio
+    for obj in gc.get_objects():
+        if issubclass(type(obj), socket.socket) and obj.fileno() != -1:  # type(): no __class__ lookups
+            set_nodelay(obj)
