@@ -29,8 +29,9 @@ class Server:
     log: Path
 
 
-def start_server(log_name: str = "server", env: dict[str, str] | None = None) -> Server:
-    port = _free_port()
+def start_server(log_name: str = "server", env: dict[str, str] | None = None, port: int | None = None) -> Server:
+    """A `streamlit run app.py` on 127.0.0.1 (a free port unless ``port`` is given), once healthy."""
+    port = port or _free_port()
     ARTIFACTS.mkdir(exist_ok=True)
     log = ARTIFACTS / f"{log_name}-{port}.log"
     handle = log.open("w")

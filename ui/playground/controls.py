@@ -27,26 +27,58 @@ def widget_key(name: str) -> str:
     return KEY_PREFIX + name
 
 
+WIDGET_ID_PREFIX = "$$ID-"  # Streamlit's id of a keyed widget: "$$ID-<hash>-<key>"
+# The controls drawn before the page reads the values (the focus controls, head, stage,
+# row and col, are drawn with the views, after the computation, so they follow the link).
+DRAWN_FIRST = {widget_key(name) for name in (*state.NUMBER_PARAMS, "preset")}
+
+
+def sent_by_browser() -> set[str]:
+    """Keys of the controls drawn by ``draw_controls`` whose values the browser sent with
+    this run but that this session has not drawn yet.
+
+    That happens when a page outlives its session (the server restarted, or the session
+    expired): the page's next run starts a new session and carries every control's value,
+    the change that started the run included, which the URL does not hold yet. Those
+    values must win over the link. (Read from Streamlit's session state, which has no
+    public way to ask; if that changes, the link wins as on a first visit.)
+    """
+    from streamlit.runtime.state.session_state_proxy import get_session_state
+
+    inner = getattr(get_session_state(), "_state", None)
+    states = getattr(getattr(inner, "_new_widget_state", None), "states", {})
+    keys = {widget_id.rsplit("-", 1)[-1] for widget_id in states if widget_id.startswith(WIDGET_ID_PREFIX)}
+    return {key for key in keys & DRAWN_FIRST if key not in st.session_state}
+
+
 def restore_controls() -> None:
-    """Fill each control's state from the link (first visit) or from this session's last values."""
+    """Fill each control's state from the link (first visit) or from this session's last
+    values; values the browser sent for controls not yet drawn (see ``sent_by_browser``)
+    are left to the browser."""
     ss = st.session_state
+    from_browser = sent_by_browser()
     if VALUES_STATE not in ss:
         values, notes = state.parse_query(st.query_params.to_dict())
         ss[VALUES_STATE] = values
         ss[NOTES_STATE] = notes
     for name, value in ss[VALUES_STATE].items():
-        if widget_key(name) not in ss:
+        if widget_key(name) not in ss and widget_key(name) not in from_browser:
             ss[widget_key(name)] = value
-    matching = [key for key, text in state.PRESETS.items() if text == ss[widget_key("text")]]
+    if widget_key("preset") in from_browser:
+        return
+    text = ss[widget_key("text")] if widget_key("text") in ss else ss[VALUES_STATE]["text"]
+    matching = [key for key, preset in state.PRESETS.items() if preset == text]
     ss[widget_key("preset")] = matching[0] if matching else state.CUSTOM_PRESET
 
 
 def repair_controls() -> None:
     """Controls holding a stale label get their last good value back (see state.repairs)."""
     ss = st.session_state
+    from_browser = sent_by_browser()  # not readable before they are drawn: left as sent
     current = {param.name: ss.get(widget_key(param.name)) for param in state.PARAMS}
     for name, value in state.repairs(current, ss.get(VALUES_STATE, {})).items():
-        ss[widget_key(name)] = value
+        if widget_key(name) not in from_browser:
+            ss[widget_key(name)] = value
     if ss.get(CSV_STAGE, DETAIL_STAGES[0]) not in DETAIL_STAGES:
         ss[CSV_STAGE] = DETAIL_STAGES[0]
     if not isinstance(ss.get(CSV_HEAD, 1), int):

@@ -1,0 +1,139 @@
+"""Faults and isolation in a real browser: a server restart under open pages, and two
+students (two browser contexts) who never see each other's text or model."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import numpy as np
+
+from gpt_core import PlaygroundConfig, trace_attention
+from harness.browser import VIEWPORT, exceptions_shown, wait_for_app, wait_for_rerun
+from harness.charts import read_traces, wait_for_charts
+from harness.server import start_server, stop_server
+
+WEIGHTS = "softmax weights · head 1"
+CONNECTED = "[data-testid='stApp'][data-test-connection-state='CONNECTED']"
+DISCONNECTED = "[data-testid='stApp']:not([data-test-connection-state='CONNECTED'])"
+RECONNECT_TIMEOUT_MS = 60_000
+TRAINING_TIMEOUT_MS = 90_000
+
+
+def _weights_shown(page, text: str, **config) -> bool:
+    """Whether the detail view shows exactly the weights of (text, config), head 1."""
+    shown = read_traces(page).get(WEIGHTS)
+    if shown is None or len(shown["x"]) != len(text):
+        return False
+    expected = trace_attention(text, PlaygroundConfig(**config)).trace.weights[0, 0].numpy()
+    return np.array_equal(np.array(shown["z"], dtype=np.float32), expected)
+
+
+def _wait_for_weights(page, text: str, **config) -> None:
+    """Until the charts show (text, config): a rerun may still be drawing."""
+    for _ in range(60):
+        if _weights_shown(page, text, **config):
+            return
+        page.wait_for_timeout(250)
+    raise AssertionError(f"the page does not show the weights of {text!r} {config}")
+
+
+def _type_text(page, text: str) -> None:
+    box = page.get_by_role("textbox", name="Sequence")
+    box.fill(text)
+    box.press("Control+Enter")
+    wait_for_rerun(page)
+
+
+def _set_seed(page, seed: int) -> None:
+    field = page.get_by_role("spinbutton", name="seed").first
+    field.fill(str(seed))
+    field.press("Enter")
+    wait_for_rerun(page)
+
+
+def test_pages_reconnect_after_a_server_restart_and_show_the_same_view(chromium_executable, playwright_browser):
+    server = start_server("restart")
+    port = int(server.url.rsplit(":", 1)[1])
+    linked = {"text": "to be or not", "heads": "3", "head_dim": "4", "seed": "11"}
+    contexts = [playwright_browser.new_context(viewport=VIEWPORT) for _ in range(2)]
+    try:
+        from_link, typed = (context.new_page() for context in contexts)
+        from_link.goto(f"{server.url}/playground?{urlencode(linked)}")
+        wait_for_charts(from_link)
+        _wait_for_weights(from_link, "to be or not", heads=3, head_dim=4, seed=11)
+        typed.goto(f"{server.url}/playground")
+        wait_for_charts(typed)
+        _type_text(typed, "hello there")
+        _set_seed(typed, 5)
+        _wait_for_weights(typed, "hello there", seed=5)
+
+        stop_server(server)
+        for page in (from_link, typed):
+            page.wait_for_selector(DISCONNECTED, timeout=RECONNECT_TIMEOUT_MS)
+        server = start_server("restart-again", port=port)
+        for page in (from_link, typed):
+            page.wait_for_selector(CONNECTED, timeout=RECONNECT_TIMEOUT_MS)
+            wait_for_app(page)
+        _wait_for_weights(from_link, "to be or not", heads=3, head_dim=4, seed=11)
+        _wait_for_weights(typed, "hello there", seed=5)
+        # The new server answers these pages: a change computes there and is drawn.
+        _set_seed(typed, 6)
+        _wait_for_weights(typed, "hello there", seed=6)
+        _set_seed(from_link, 12)
+        _wait_for_weights(from_link, "to be or not", heads=3, head_dim=4, seed=12)
+        for page in (from_link, typed):
+            assert exceptions_shown(page) == 0
+    finally:
+        for context in contexts:
+            context.close()
+        stop_server(server)
+
+
+def _train(page, steps: int) -> None:
+    """Go to the Train page by its link (the same session) and start a training."""
+    page.get_by_role("link", name="Train").first.click()
+    wait_for_app(page)
+    page.get_by_text("copying", exact=True).click()
+    wait_for_rerun(page)
+    for name, value in (("context", 16), ("steps", steps)):
+        field = page.get_by_role("spinbutton", name=name).first
+        field.fill(str(value))
+        field.press("Enter")
+        wait_for_rerun(page)
+    page.get_by_role("button", name="Train").click()
+
+
+def test_two_students_never_see_each_others_text_or_model(shared_server, playwright_browser):
+    first, second = (playwright_browser.new_context(viewport=VIEWPORT) for _ in range(2))
+    try:
+        a, b = first.new_page(), second.new_page()
+        for page, text in ((a, "abc abc"), (b, "wxyz")):
+            page.goto(f"{shared_server.url}/playground")
+            wait_for_charts(page)
+            _type_text(page, text)
+        _set_seed(b, 3)  # b keeps working while a looks
+        _set_seed(a, 4)
+        _wait_for_weights(a, "abc abc", seed=4)
+        _wait_for_weights(b, "wxyz", seed=3)
+
+        # Two trainings of different lengths; the server has one slot, so they also queue.
+        _train(a, steps=20)
+        _train(b, steps=30)
+        a.get_by_text("Trained 20 steps").wait_for(timeout=TRAINING_TIMEOUT_MS)
+        b.get_by_text("Trained 30 steps").wait_for(timeout=TRAINING_TIMEOUT_MS)
+        for page, steps, other in ((a, 20, 30), (b, 30, 20)):
+            page.get_by_role("link", name="Playground").first.click()
+            wait_for_charts(page)
+            page.get_by_role("link", name="Train").first.click()
+            wait_for_app(page)
+            page.get_by_text(f"{steps} steps, held-out loss").wait_for()
+            assert page.get_by_text(f"{other} steps, held-out loss").count() == 0
+            assert exceptions_shown(page) == 0
+        # Each playground still has its own text after the other's run.
+        for page, text, seed in ((a, "abc abc", 4), (b, "wxyz", 3)):
+            page.get_by_role("link", name="Playground").first.click()
+            wait_for_charts(page)
+            _wait_for_weights(page, text, seed=seed)
+    finally:
+        first.close()
+        second.close()
