@@ -116,6 +116,61 @@ def test_stop_request_ends_training_between_steps_and_keeps_the_model(page, monk
     assert page.session_state["tr_control"].done.is_set()
 
 
+def _interrupt_at_step(monkeypatch, step: int) -> None:
+    """Streamlit stops a script at its next st.* call after a rerun request (the stop
+    button, a control, a closed tab): here the screen update after ``step`` raises as
+    Streamlit's would."""
+    from streamlit.runtime.scriptrunner_utils.exceptions import StopException
+
+    import ui.train.running
+
+    original = ui.train.running.Screen.draw
+
+    def draw(self, progress, history, label):
+        if progress.point.step == step:
+            raise StopException()
+        return original(self, progress, history, label)
+
+    monkeypatch.setattr(ui.train.running.Screen, "draw", draw)
+
+
+def test_stop_button_keeps_the_interrupted_runs_model(page, monkeypatch):
+    """The real stop path: the run is interrupted, sets its partial model aside and frees its
+    slot; the next run sees the stop request (``_on_stop``) and makes the partial the model."""
+    from ui.train.resources import TRAINING_SLOTS, training_slots
+
+    train_quickly(page, steps=20)
+    before = page.session_state["tr_model"]
+    with monkeypatch.context() as patch:
+        _interrupt_at_step(patch, 7)
+        train_quickly(page, steps=500)
+    control = page.session_state["tr_control"]
+    assert control.done.is_set() and control.partial is not None and control.partial.run.steps == 7
+    assert training_slots()._value == TRAINING_SLOTS, "the interrupted run freed its slot"
+    assert page.session_state["tr_model"] is before, "nothing changes until the next run decides"
+    page.button(key="tr_stop_button").click().run()
+    assert not page.exception
+    model = page.session_state["tr_model"]
+    assert model is not before and model.stopped and model.run.steps == 7
+    assert len(model.run.history) == 7 and model.run.wall_time > 0
+    assert control.partial is None
+    assert any("stopped at step 7" in s.value for s in page.success), "the page says which model it is"
+
+
+def test_any_other_rerun_keeps_the_previous_model(page, monkeypatch):
+    train_quickly(page, steps=20)
+    before = page.session_state["tr_model"]
+    with monkeypatch.context() as patch:
+        _interrupt_at_step(patch, 7)
+        train_quickly(page, steps=500)
+    page.number_input(key="tr_context").set_value(24).run()  # a control, not the stop button
+    assert not page.exception
+    assert page.session_state["tr_model"] is before
+    assert page.session_state["tr_control"].partial is None, "the interrupted run's model is dropped"
+    page.button(key="tr_stop_button").click().run()
+    assert page.session_state["tr_model"] is before, "a later stop click does not bring it back"
+
+
 def test_stop_button_without_a_training_does_nothing(page):
     page.button(key="tr_stop_button").click().run()
     assert not page.exception and "tr_model" not in page.session_state
