@@ -1,6 +1,6 @@
 """A class on one link: simulated students over Streamlit's websocket protocol.
 
-    python benchmarks/classroom.py [classroom|burst|soak|smoke] [--students N]
+    python benchmarks/classroom.py [classroom|burst|training|soak|smoke] [--students N]
 
 Loopback only, bounded in count and time, stops by itself. It starts a real `streamlit run`
 server and reports first-render and interaction latency (median, p95, max), errors, script
@@ -9,6 +9,9 @@ exceptions, bytes, and the server's memory (RSS idle, peak, after):
 - classroom: N students (default 40) open the same playground link within a few seconds,
   then each changes the seed 10 times with a random pause (exponential, mean 3 s);
 - burst: 20 students change a control back to back, 5 times each;
+- training: 10 students start a training on the Train page (default model, 300 steps) while
+  30 others visualize as in the classroom; the visualizers' latency is reported apart, and
+  for the trainings whether they waited visibly for a slot and whether all finished;
 - soak: waves of students that make 500+ interactions in all and then leave; after the
   sessions expire (server.disconnectedSessionTTL set short) the RSS is read again;
 - smoke: 5 students, 3 changes each (a quick check that the client and server agree).
@@ -40,6 +43,11 @@ SCENARIOS = {
     "burst": dict(students=20, arrival_s=0.0, changes=5, mean_pause_s=0.0),
     "smoke": dict(students=5, arrival_s=1.0, changes=3, mean_pause_s=0.2),
 }
+TRAINERS = 10
+TRAINING_VISUALIZERS = 30
+TRAINING_ARRIVAL_S = 5.0
+WAITING_TEXT = "Waiting for a free training slot"  # ui/strings/train.py, tr.waiting (en)
+DONE_TEXT = "Trained "  # tr.done (en)
 SOAK_WAVES = 5
 SOAK_STUDENTS = 20
 SOAK_CHANGES = 5  # 5 waves x 20 students x (1 open + 5 changes) = 600 interactions
@@ -56,6 +64,7 @@ class Tally:
     errors: list[str] = field(default_factory=list)
     exceptions: int = 0
     bytes: int = 0
+    trainings: list[dict] = field(default_factory=list)  # training scenario: one per trainer
 
 
 def rss_mb(server: Server) -> float:
@@ -85,6 +94,41 @@ async def student(url: str, delay: float, changes: int, mean_pause: float, rng: 
         tally.errors.append(f"{type(error).__name__}: {error}")
     finally:
         await client.close()
+
+
+async def trainer(url: str, delay: float, tally: Tally) -> None:
+    """Open the Train page and start a training with the page's defaults; wait for its end."""
+    await asyncio.sleep(delay)
+    client = StreamlitClient(url, "train")
+    try:
+        await client.connect()
+        first = await client.open_page()
+        tally.exceptions += len(first.exceptions)
+        run = await client.press("tr_start")
+        tally.exceptions += len(run.exceptions)
+        tally.bytes += first.bytes + run.bytes
+        tally.trainings.append(
+            {
+                "seconds": run.seconds,
+                "waited_visibly": any(WAITING_TEXT in text for text in run.texts),
+                "finished": any(text.startswith(DONE_TEXT) for text in run.texts),
+            }
+        )
+    except Exception as error:
+        tally.errors.append(f"{type(error).__name__}: {error}")
+    finally:
+        await client.close()
+
+
+async def run_training_class(url: str, rng: random.Random, tally: Tally) -> None:
+    """Trainers and visualizers arrive together within TRAINING_ARRIVAL_S."""
+    visualizers = [
+        student(url, rng.uniform(0, TRAINING_ARRIVAL_S), 10, 3.0, random.Random(rng.random()), tally)
+        for _ in range(TRAINING_VISUALIZERS)
+    ]
+    trainers = [trainer(url, rng.uniform(0, TRAINING_ARRIVAL_S), tally) for _ in range(TRAINERS)]
+    async with asyncio.timeout(SCENARIO_TIMEOUT_S):
+        await asyncio.gather(*visualizers, *trainers)
 
 
 async def run_class(url: str, students: int, arrival_s: float, changes: int, mean_pause_s: float,
@@ -132,6 +176,15 @@ async def measured(server: Server, work) -> dict:
         "script_exceptions": tally.exceptions,
         "megabytes_sent": round(tally.bytes / 1e6, 1),
         "rss_peak_mb": round(max(peak), 1),
+        **(_training_report(tally.trainings) if tally.trainings else {}),
+    }
+
+
+def _training_report(trainings: list[dict]) -> dict:
+    return {
+        "trainings": summary([run["seconds"] for run in trainings]),
+        "trainings_finished": sum(run["finished"] for run in trainings),
+        "trainings_waited_visibly": sum(run["waited_visibly"] for run in trainings),
     }
 
 
@@ -147,7 +200,9 @@ def run_scenario(name: str, students: int | None) -> dict:
 
         async def work() -> Tally:
             tally = Tally()
-            if name == "soak":
+            if name == "training":
+                await run_training_class(server.url, rng, tally)
+            elif name == "soak":
                 for _ in range(SOAK_WAVES):
                     await run_class(server.url, SOAK_STUDENTS, 2.0, SOAK_CHANGES, 0.1, rng, tally)
             else:
@@ -179,10 +234,13 @@ async def _warm(client: StreamlitClient) -> None:
 def main() -> None:
     args = sys.argv[1:]
     students = int(args[args.index("--students") + 1]) if "--students" in args else None
-    names = [arg for arg in args if arg in (*SCENARIOS, "soak")] or ["classroom", "burst"]
+    names = [arg for arg in args if arg in (*SCENARIOS, "soak", "training")] or ["classroom", "burst"]
     reports = [run_scenario(name, students) for name in names]
     sys.stdout.write(json.dumps(reports, indent=2, ensure_ascii=False) + "\n")
-    failed = any(report["errors"] or report["script_exceptions"] for report in reports)
+    failed = any(
+        report["errors"] or report["script_exceptions"] or report.get("trainings_finished", TRAINERS) < TRAINERS
+        for report in reports
+    )
     sys.exit(1 if failed else 0)
 
 

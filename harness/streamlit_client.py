@@ -39,6 +39,7 @@ class RunResult:
     exceptions: list[str] = field(default_factory=list)  # messages of st.exception elements
     status: int = ForwardMsg.FINISHED_SUCCESSFULLY
     charts: int = 0  # Plotly charts drawn
+    texts: list[str] = field(default_factory=list)  # bodies of markdown and alert elements
 
     @property
     def ok(self) -> bool:
@@ -79,12 +80,19 @@ class StreamlitClient:
         self.widget_states[key] = state
         return await self._rerun()
 
-    async def _rerun(self) -> RunResult:
+    async def press(self, key: str) -> RunResult:
+        """Click the button with user key ``key`` and wait for the run it starts.
+
+        A button's trigger is sent with this run only, as a browser does."""
+        trigger = WidgetState(id=self.widget_ids[key], trigger_value=True)
+        return await self._rerun(extra=[trigger])
+
+    async def _rerun(self, extra: list[WidgetState] | None = None) -> RunResult:
         message = BackMsg()
         rerun = message.rerun_script
         rerun.query_string = self.query_string
         rerun.page_name = self.page_name
-        rerun.widget_states.widgets.extend(self.widget_states.values())
+        rerun.widget_states.widgets.extend([*self.widget_states.values(), *(extra or [])])
         start = time.perf_counter()
         await self.connection.send(message.SerializeToString())
         result = RunResult(seconds=0.0, bytes=0, messages=0)
@@ -113,6 +121,8 @@ class StreamlitClient:
         kind = element.WhichOneof("type")
         if kind == "exception":
             result.exceptions.append(element.exception.message)
+        elif kind in ("markdown", "alert"):
+            result.texts.append(getattr(element, kind).body)
         elif kind == "plotly_chart":
             result.charts += 1
         elif kind in ELEMENT_KINDS_WITH_IDS:
