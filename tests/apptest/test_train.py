@@ -91,7 +91,11 @@ def test_time_budget(page):
     page.number_input(key="tr_seconds").set_value(1).run()
     page.button(key="tr_start").click().run()
     assert not page.exception
-    assert page.session_state["tr_model"].run.steps > 0
+    trained = page.session_state["tr_model"]
+    history = trained.run.history
+    assert not trained.stopped and trained.run.steps == len(history) >= 2
+    assert history[-2].elapsed < 1.0 <= history[-1].elapsed, "it trains until the 1 s budget is used, then stops"
+    assert any(f"Trained {trained.run.steps} steps" in s.value for s in page.success)
 
 
 def test_stop_request_ends_training_between_steps_and_keeps_the_model(page, monkeypatch):
