@@ -42,9 +42,20 @@ class ShippedExperiment:
                 if name.startswith(prefix)
             }
 
+    @property
+    def head_counts(self) -> list[int]:
+        return sorted({run.heads for run in self.runs})
+
+    @property
+    def seeds(self) -> list[int]:
+        return sorted({run.seed for run in self.runs})
+
+    def checkpointed_run(self, heads: int) -> RunSummary:
+        """The run of ``heads`` whose weights are shipped (one seed per head count)."""
+        return next(run for run in self.runs if run.heads == heads and run.checkpoint_file)
+
     def checkpoint(self, heads: int) -> Checkpoint:
-        run = next(run for run in self.runs if run.heads == heads)
-        return load_checkpoint(self.folder / run.checkpoint_file)
+        return load_checkpoint(self.folder / self.checkpointed_run(heads).checkpoint_file)
 
 
 def load_experiment(folder: Path) -> ShippedExperiment | None:
@@ -73,15 +84,19 @@ def snapshots_npz(snapshots: dict[str, np.ndarray]) -> bytes:
 def save_experiment(
     folder: Path, corpus: Corpus, base: GPTConfig, train_config: TrainConfig, runs: list[HeadsRun]
 ) -> list[RunSummary]:
-    """Write float16 checkpoints, the snapshots and results.json; return the runs as stored."""
+    """Write results.json (every run of every seed), float16 checkpoints of the first seed's
+    runs and their attention snapshots; return the runs as stored."""
     folder.mkdir(parents=True, exist_ok=True)
     stored, snapshots = [], {}
+    first_seed = runs[0].summary.seed if runs else 0
     for run in runs:
         summary = RunSummary.from_dict(run.summary.to_dict(SHIPPED_DIGITS))
+        stored.append(summary)
+        if summary.seed != first_seed:
+            continue
         summary.checkpoint_file = f"heads{summary.heads}.pt"
         meta = CheckpointMeta(corpus=corpus.name, corpus_sha256=corpus.sha256, run=summary)
         save_checkpoint(folder / summary.checkpoint_file, run.model, corpus.vocabulary, meta, half=True)
-        stored.append(summary)
         for step, weights in run.snapshots.items():
             snapshots[f"h{summary.heads}_step{step}"] = weights.numpy()
     (folder / SNAPSHOTS_FILE).write_bytes(snapshots_npz(snapshots))

@@ -28,13 +28,16 @@ class RunSummary:
     history: list[HistoryPoint] = field(default_factory=list)
     sample: str = ""  # text generated after training, when taken
     checkpoint_file: str = ""  # the file of its weights, for shipped runs
+    seed: int = 0  # the seed of its weights, batches and sampling
 
     @classmethod
-    def from_result(cls, heads: int, parameters: int, result: TrainResult, sample: str = "") -> RunSummary:
+    def from_result(
+        cls, heads: int, parameters: int, result: TrainResult, sample: str = "", seed: int = 0
+    ) -> RunSummary:
         return cls(
             heads=heads, parameters=parameters, steps=result.steps, wall_time=result.elapsed,
             tokens_per_second=result.tokens_per_second, final_test_loss=result.final_test_loss,
-            history=list(result.history), sample=sample,
+            history=list(result.history), sample=sample, seed=seed,
         )  # fmt: skip
 
     def to_dict(self, digits: int | None = None) -> dict:
@@ -47,7 +50,7 @@ class RunSummary:
             "wall_time": number(self.wall_time), "tokens_per_second": number(self.tokens_per_second),
             "final_test_loss": number(self.final_test_loss),
             "history": [point.to_dict(digits) for point in self.history],
-            "sample": self.sample, "checkpoint_file": self.checkpoint_file,
+            "sample": self.sample, "checkpoint_file": self.checkpoint_file, "seed": self.seed,
         }  # fmt: skip
 
     @classmethod

@@ -1,10 +1,11 @@
 """Reproduce the shipped heads experiment (assets/heads_experiment/).
 
-    TINY_SHAKESPEARE=/path/to/tinyshakespeare.txt python scripts/heads_experiment.py [STEPS]
+    TINY_SHAKESPEARE=/path/to/tinyshakespeare.txt python scripts/heads_experiment.py [STEPS] [--seeds 0 1 2]
 
 Trains the book's GPT (context 32, embedding 64, 2 blocks) with 1, 2, 4 and 8 heads for
-the same number of steps on Tiny Shakespeare, then writes float16 checkpoints, the loss
-histories, samples, and attention snapshots of a fixed prompt taken during training.
+the same number of steps on Tiny Shakespeare, once per seed (default 0, 1, 2), then writes
+the loss histories, speeds and samples of every run, and for the first seed float16
+checkpoints and attention snapshots of a fixed prompt taken during training.
 The corpus is found as gpt_core.find_tiny_shakespeare() finds it (checksum verified).
 """
 
@@ -24,7 +25,8 @@ from gpt_core.results import save_experiment  # noqa: E402
 
 OUTPUT = ROOT / "assets" / "heads_experiment"
 DEFAULT_STEPS = 1500
-SNAPSHOT_STEPS = (0, 50, 200, 500)
+SNAPSHOT_STEPS = (0, 25, 50, 100, 200, 500, 1000)  # and the last step
+DEFAULT_SEEDS = (0, 1, 2)
 TORCH_THREADS = 2
 # The book's size: context 32, embedding 64, 2 blocks (heads vary).
 BOOK_CONFIG = dict(context_length=32, embedding_dim=64, blocks=2)
@@ -37,7 +39,13 @@ def report(heads: int, progress: Progress) -> None:
 
 
 def main() -> None:
-    steps = int(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_STEPS
+    args = sys.argv[1:]
+    seeds = DEFAULT_SEEDS
+    if "--seeds" in args:
+        at = args.index("--seeds")
+        seeds = tuple(int(value) for value in args[at + 1 :])
+        args = args[:at]
+    steps = int(args[0]) if args else DEFAULT_STEPS
     try:
         text = load_tiny_shakespeare()
     except InputError as error:
@@ -46,9 +54,14 @@ def main() -> None:
     corpus = build_corpus("tinyshakespeare", text, context_length=BOOK_CONFIG["context_length"])
     base = GPTConfig(vocab_size=corpus.vocabulary.size, heads=1, **BOOK_CONFIG)
     train_config = TrainConfig(steps=steps, eval_every=EVAL_EVERY)
-    runs = run_heads_experiment(corpus, base, train_config, snapshot_steps=SNAPSHOT_STEPS, on_progress=report)
+    runs = run_heads_experiment(
+        corpus, base, train_config, snapshot_steps=SNAPSHOT_STEPS, on_progress=report, seeds=seeds
+    )
     for summary in save_experiment(OUTPUT, corpus, base, train_config, runs):
-        sys.stdout.write(f"heads={summary.heads}: loss {summary.final_test_loss}, {summary.tokens_per_second} tok/s\n")
+        sys.stdout.write(
+            f"heads={summary.heads} seed={summary.seed}: loss {summary.final_test_loss}, "
+            f"{summary.tokens_per_second} tok/s\n"
+        )
 
 
 if __name__ == "__main__":
