@@ -10,7 +10,7 @@ from .labels import axis_labels, plotly_safe
 from .palette import HEAD_COLORS, MASKED_COLOR, head_color
 from .shapes import shape_trace_code
 from .text import AttentionText, TrainingText
-from .training import experiment_figure, loss_curve_figure
+from .training import experiment_figure, final_loss_figure, loss_curve_figure
 
 __all__ = [
     "HEAD_COLORS",
@@ -20,6 +20,7 @@ __all__ = [
     "axis_labels",
     "channel_map_figure",
     "experiment_figure",
+    "final_loss_figure",
     "head_color",
     "head_detail_figure",
     "heads_overview_figure",

@@ -39,3 +39,8 @@ class TrainingText:
     experiment_by_step: str
     experiment_by_time: str
     heads_label: str  # a head count's line, template with {heads}
+    band: str  # the band around a mean curve, template with {heads}
+    seed_label: str  # one seed's point, template with {seed}
+    final_title: str  # final held-out loss per head count
+    mean_sd: str  # the mean ± sd marker's name
+    heads_axis: str  # x axis of the final-loss figure

@@ -25,6 +25,10 @@ OTHER_HEADS_COLOR = "#333"
 # One colour per head count of the experiment (1, 2, 4, 8 heads), from the head palette.
 HEAD_COUNT_COLORS = {1: head_color(0), 2: head_color(1), 4: head_color(2), 8: head_color(3)}
 X_FIELDS = ("step", "elapsed")
+BAND_OPACITY = 0.18
+SEED_MARKER = 10
+MEAN_MARKER = 13
+POINTS_OFFSET = 0.12  # the seeds' points left of the head count, the mean right of it
 
 
 def _layout(title: str, x_title: str, text: TrainingText) -> dict:
@@ -66,19 +70,112 @@ def loss_curve_figure(history: Sequence[HistoryPoint], text: TrainingText, x: st
     return build_figure(traces, _layout(text.curve_title, x_title, text))
 
 
+def _mean_curve(runs: Sequence[RunSummary], x: str) -> tuple[list[float], list[float], list[float], list[float]]:
+    """Over the seeds of one head count, at each evaluation step the seeds share: the mean
+    x (the step, or the mean wall time), and the mean, lowest and highest held-out loss."""
+    per_run = [{p.step: p for p in run.history if p.test_loss is not None} for run in runs]
+    steps = sorted(set.intersection(*(set(points) for points in per_run))) if per_run else []
+    xs, mean, low, high = [], [], [], []
+    for step in steps:
+        points = [points[step] for points in per_run]
+        losses = [point.test_loss for point in points]
+        xs.append(step if x == "step" else sum(point.elapsed for point in points) / len(points))
+        mean.append(sum(losses) / len(losses))
+        low.append(min(losses))
+        high.append(max(losses))
+    return xs, mean, low, high
+
+
+def _band_color(color: str) -> str:
+    """A translucent version of a ``#rrggbb`` colour, for the band under its line."""
+    red, green, blue = (int(color[i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgba({red},{green},{blue},{BAND_OPACITY})"
+
+
 def experiment_figure(runs: Sequence[RunSummary], x: str, text: TrainingText) -> go.Figure:
-    """Held-out loss of each head count against steps or wall time ("step" or "elapsed")."""
+    """Held-out loss of each head count against steps or wall time ("step" or "elapsed"):
+    the mean over seeds as a line, the lowest to highest seed as a band around it."""
     x_title = _x_title(x, text)
     traces = []
-    for run in runs:
-        evaluated = [point for point in run.history if point.test_loss is not None]
+    for heads in sorted({run.heads for run in runs}):
+        group = [run for run in runs if run.heads == heads]
+        xs, mean, low, high = _mean_curve(group, x)
+        color = HEAD_COUNT_COLORS.get(heads, OTHER_HEADS_COLOR)
+        name = text.heads_label.format(heads=heads)
+        if len(group) > 1:
+            traces.append(
+                dict(
+                    type="scatter",
+                    mode="lines",
+                    name=text.band.format(heads=heads),
+                    legendgroup=name,
+                    x=[*xs, *reversed(xs)],
+                    y=[*high, *reversed(low)],
+                    fill="toself",
+                    fillcolor=_band_color(color),
+                    line=dict(width=0),
+                    hoverinfo="skip",
+                    showlegend=False,
+                )  # fmt: skip
+            )
         traces.append(
             dict(
-                type="scatter", mode="lines+markers", name=text.heads_label.format(heads=run.heads),
-                x=[getattr(point, x) for point in evaluated], y=[point.test_loss for point in evaluated],
-                line=dict(color=HEAD_COUNT_COLORS.get(run.heads, OTHER_HEADS_COLOR), width=TEST_LOSS_WIDTH),
+                type="scatter",
+                mode="lines+markers",
+                name=name,
+                legendgroup=name,
+                x=xs,
+                y=mean,
+                line=dict(color=color, width=TEST_LOSS_WIDTH),
                 marker=dict(size=EXPERIMENT_MARKER),
             )  # fmt: skip
         )
     title = text.experiment_by_step if x == "step" else text.experiment_by_time
     return build_figure(traces, _layout(title, x_title, text))
+
+
+def final_loss_figure(runs: Sequence[RunSummary], text: TrainingText) -> go.Figure:
+    """Each seed's final held-out loss per head count as a point, and the mean ± sd beside it."""
+    traces = []
+    head_counts = sorted({run.heads for run in runs if run.final_test_loss is not None})
+    for heads in head_counts:
+        group = sorted((run for run in runs if run.heads == heads and run.final_test_loss is not None),
+                       key=lambda run: run.seed)  # fmt: skip
+        losses = [run.final_test_loss for run in group]
+        color = HEAD_COUNT_COLORS.get(heads, OTHER_HEADS_COLOR)
+        position = head_counts.index(heads)
+        traces.append(
+            dict(
+                type="scatter",
+                mode="markers",
+                name=f"{text.heads_label.format(heads=heads)} · {text.test_loss}",
+                x=[position - POINTS_OFFSET] * len(group),
+                y=losses,
+                text=[text.seed_label.format(seed=run.seed) for run in group],
+                hovertemplate="%{text}: %{y:.4f}<extra>%{fullData.name}</extra>",
+                marker=dict(color=color, size=SEED_MARKER, opacity=0.8, line=dict(color="white", width=1)),
+            )  # fmt: skip
+        )
+        mean = sum(losses) / len(losses)
+        sd = (sum((loss - mean) ** 2 for loss in losses) / (len(losses) - 1)) ** 0.5 if len(losses) > 1 else 0.0
+        traces.append(
+            dict(
+                type="scatter",
+                mode="markers",
+                name=f"{text.heads_label.format(heads=heads)} · {text.mean_sd}",
+                x=[position + POINTS_OFFSET],
+                y=[mean],
+                showlegend=False,
+                error_y=dict(type="data", array=[sd], visible=True, color=color, thickness=2, width=8),
+                marker=dict(color=color, size=MEAN_MARKER, symbol="diamond"),
+                hovertemplate=f"{text.mean_sd}: %{{y:.4f}} ± {sd:.4f}<extra>%{{fullData.name}}</extra>",
+            )  # fmt: skip
+        )
+    layout = _layout(text.final_title, text.heads_axis, text)
+    layout["xaxis"].update(
+        tickvals=list(range(len(head_counts))), ticktext=[str(heads) for heads in head_counts],
+        range=[-0.6, len(head_counts) - 0.4],
+    )  # fmt: skip
+    layout["hovermode"] = "closest"
+    layout["showlegend"] = False
+    return build_figure(traces, layout)

@@ -24,6 +24,7 @@ READ_TRACES_JS = """() => {
         x: trace.x ? Array.from(trace.x) : null,
         z: trace.z ? Array.from(trace.z, row => Array.from(row, v => (v === null || Number.isNaN(v)) ? null : v)) : null,
         colorscale: trace.colorscale || null,
+        fill: trace.fill || null,
       };
     }
   }

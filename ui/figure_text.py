@@ -41,4 +41,9 @@ def training_text(lang: str) -> TrainingText:
         experiment_by_step=t("train.experiment_by_step", lang),
         experiment_by_time=t("train.experiment_by_time", lang),
         heads_label=t("train.heads_label", lang),
+        band=t("train.band", lang),
+        seed_label=t("train.seed_label", lang),
+        final_title=t("train.final_title", lang),
+        mean_sd=t("train.mean_sd", lang),
+        heads_axis=t("train.heads_axis", lang),
     )

@@ -218,15 +218,54 @@ def test_uploaded_utf8_text_trains(page):
     assert page.session_state["tr_model"].corpus == "own"
 
 
-def test_the_experiment_view_loads_the_shipped_results(page):
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_experiment_view_shows_seed_bands_points_table_and_answer(lang):
+    page = open_page(PAGE, lang=lang)
     names = chart_names(page)
-    assert {"h = 1", "h = 2", "h = 4", "h = 8"} <= names
-    assert "softmax weights · head 4" in names, "attention snapshots of the shipped h = 4 run"
-    table = next(frame.value for frame in page.dataframe if "held-out loss" in frame.value.columns)
-    assert list(table["heads"]) == [1, 2, 4, 8]
-    assert len(set(table["parameters"])) == 1
-    assert any("Every head count has exactly" in info.value for info in page.info)
-    assert any("What the numbers say" in m.value for m in page.markdown)
+    heads_label = t("train.heads_label", lang)
+    for heads in (1, 2, 4, 8):
+        assert heads_label.format(heads=heads) in names, "the mean curve"
+        assert t("train.band", lang, heads=heads) in names, "the band of the seeds"
+    traces = chart_traces(page)
+    band = traces[t("train.band", lang, heads=8)]
+    assert band["fill"] == "toself" and len(band["x"]) == 2 * len(traces[heads_label.format(heads=8)]["x"])
+    table = next(frame.value for frame in page.dataframe if t("tr.col.loss_mean", lang) in frame.value.columns)
+    assert list(table[t("tr.col.heads", lang)]) == [1, 2, 4, 8]
+    assert list(table[t("tr.col.seeds", lang)]) == [3, 3, 3, 3]
+    assert all("±" in cell for cell in table[t("tr.col.loss_mean", lang)])
+    answer = next(m.value for m in page.markdown if t("tr.verdict.title", lang) in m.value)
+    from gpt_core.experiment import heads_statistics
+    from ui.train.resources import shipped_experiment
+
+    best = min(heads_statistics(shipped_experiment().runs), key=lambda item: item.mean)
+    assert t("tr.verdict.seeds", lang, seeds=3, best=best.heads, mean=f"{best.mean:.3f}", sd=f"{best.sd:.3f}") in answer
+    assert t("tr.verdict.worse", lang, heads="h = 1") in answer, "one head is clearly worse"
+    assert "h = 4" in answer and "h = 8" in answer
+
+
+def test_the_written_answer_follows_the_statistics():
+    from gpt_core import RunSummary
+    from ui.train.views import answer_text
+
+    def runs(losses_by_heads):
+        return [RunSummary(heads, 100, 10, 1.0, 1000.0 / heads, loss, seed=seed)
+                for heads, losses in losses_by_heads.items() for seed, loss in enumerate(losses)]  # fmt: skip
+
+    one_seed = answer_text(runs({1: [1.9], 2: [1.8], 4: [1.85]}), "en")
+    assert "One seed per head count" in one_seed and "about 0.01" in one_seed
+    assert "Are more heads better?" not in one_seed, "no winner claimed from one seed"
+    tie = answer_text(runs({1: [1.90, 1.91, 1.92], 2: [1.80, 1.82, 1.81], 4: [1.80, 1.81, 1.83]}), "en")
+    assert "h = 4: within the seed spread of it, so a tie." in tie and "Not clearly" in tie
+    clear = answer_text(runs({1: [1.90, 1.91, 1.92], 2: [1.80, 1.81, 1.80]}), "zh")
+    assert "h = 1：明显更差" in clear and "头越多越好吗？这一次头数最多的 h = 2 最好" in clear
+
+
+def test_the_in_app_experiment_runs_seeds_when_the_budget_allows():
+    from ui.train.running import experiment_seeds
+
+    assert experiment_seeds(10) == (0, 1, 2)
+    assert experiment_seeds(300) == (0, 1)
+    assert experiment_seeds(500) == (0,)
 
 
 def test_running_the_experiment_in_the_app(page):
@@ -236,9 +275,11 @@ def test_running_the_experiment_in_the_app(page):
     page.button(key="tr_exp_start").click().run()
     assert not page.exception
     runs = page.session_state["tr_experiment"]["runs"]
-    assert [run.heads for run in runs] == [1, 2, 4, 8]
+    assert sorted((run.heads, run.seed) for run in runs) == [(h, s) for h in (1, 2, 4, 8) for s in (0, 1, 2)]
     assert len({run.parameters for run in runs}) == 1
     assert any("Your run, on previous letter" in c.value for c in page.caption)
+    assert any("3 seeds per head count (12 runs of 10 steps)" in c.value for c in page.caption)
+    assert "h = 8: lowest–highest seed" in chart_names(page)
 
 
 def test_shipped_models_generate(page):

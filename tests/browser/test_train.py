@@ -83,3 +83,34 @@ def test_a_second_student_waits_for_the_slot_and_a_closed_tab_frees_it(shared_se
         page.get_by_text("Trained 20 steps").wait_for(timeout=FREED_SLOT_TIMEOUT_MS)
     finally:
         second.close()
+
+
+PROJECTOR = {"width": 1366, "height": 768}
+
+
+def test_the_experiment_tab_draws_seed_bands_at_projector_size(shared_server, playwright_browser):
+    from harness.charts import read_traces
+    from harness.server import ARTIFACTS
+
+    for lang, tab, band in (("en", "The heads experiment", "h = 8: lowest–highest seed"),
+                            ("zh", "多头实验", "h = 8：各种子的最低–最高")):  # fmt: skip
+        context = playwright_browser.new_context(viewport=PROJECTOR)
+        try:
+            page = context.new_page()
+            page.goto(f"{shared_server.url}/train?lang={lang}")
+            wait_for_app(page)
+            page.get_by_role("tab", name=tab).click()
+            wait_for_trace(page, band)
+            traces = read_traces(page)
+            assert traces[band]["fill"] == "toself"
+            chart = page.locator(".js-plotly-plot").filter(has=page.locator(".fills")).first
+            box = chart.bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PROJECTOR["width"]
+            fills = chart.locator(".fills path")
+            assert fills.count() >= 4 and fills.first.is_visible(), "one band per head count is drawn"
+            assert exceptions_shown(page) == 0
+            chart.scroll_into_view_if_needed()
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"experiment-1366-{lang}.png"))
+        finally:
+            context.close()

@@ -104,8 +104,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "tr.experiment_done": {"en": "Experiment finished.", "zh": "实验完成。"},
     "tr.exp_source_mine": {"en": "Your run, on {corpus}.", "zh": "你的运行，语料：{corpus}。"},
     "tr.exp_source_shipped": {
-        "en": "Shipped results: Tiny Shakespeare, {steps} steps per head count, on a 2-core CPU (scripts/heads_experiment.py reproduces them).",
-        "zh": "预先运行的结果：Tiny Shakespeare，每种头数 {steps} 步，2 核 CPU（scripts/heads_experiment.py 可重现）。",
+        "en": "Shipped results: Tiny Shakespeare, {steps} steps per head count, {seeds} seeds each, on a 2-core CPU (scripts/heads_experiment.py reproduces them).",
+        "zh": "预先运行的结果：Tiny Shakespeare，每种头数 {steps} 步、{seeds} 个种子，2 核 CPU（scripts/heads_experiment.py 可重现）。",
     },
     "tr.exp_missing": {
         "en": "No shipped results on this server; run the experiment yourself.",
@@ -122,17 +122,72 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Every head count has exactly {params} parameters: splitting C channels into more heads adds no weights, it only changes how they are grouped.",
         "zh": "每种头数的参数量都正好是 {params}：把 C 个通道拆成更多的头不会增加权重，只是改变了分组方式。",
     },
-    "tr.answer": {
-        "en": "**What the numbers say.** The lowest held-out loss came from h = {best} ({best_loss}); h = {most} reached {most_loss}. All head counts lie within {spread} of each other. h = {fastest} trained fastest, {ratio}× the tokens per second of h = {slowest}.",
-        "zh": "**数据告诉我们什么。** 验证损失最低的是 h = {best}（{best_loss}）；h = {most} 为 {most_loss}。各种头数之间相差不超过 {spread}。h = {fastest} 训练最快，每秒词元数是 h = {slowest} 的 {ratio} 倍。",
+    "tr.col.seeds": {"en": "seeds", "zh": "种子数"},
+    "tr.col.loss_mean": {"en": "held-out loss, mean ± sd", "zh": "验证损失，均值 ± 标准差"},
+    "tr.col.loss_range": {"en": "lowest – highest seed", "zh": "各种子最低 – 最高"},
+    "tr.col.speed_mean": {"en": "tokens/s (mean)", "zh": "词元/秒（均值）"},
+    "tr.col.time_mean": {"en": "wall time (s, mean)", "zh": "用时（秒，均值）"},
+    "tr.verdict.title": {"en": "**What the numbers say.**", "zh": "**数据告诉我们什么。**"},
+    "tr.verdict.one_seed": {
+        "en": "One seed per head count: the noise between runs cannot be estimated, so differences below about {resolution} cannot be told apart from chance, and no head count can be called the winner. The lowest held-out loss this time: h = {best} ({loss}).",
+        "zh": "每种头数只有一个种子：无法估计不同运行之间的噪声，差异小于约 {resolution} 时无法与偶然区分，因此不能判定哪种头数更好。这一次验证损失最低的是 h = {best}（{loss}）。",
     },
-    "tr.answer_more_yes": {
-        "en": "Here more heads did help at every step up, but by little, and each head is slower to compute.",
-        "zh": "这一次，头数每增加一次效果都有所提升，但幅度很小，而且计算更慢。",
+    "tr.verdict.seeds": {
+        "en": "{seeds} seeds per head count. The lowest mean held-out loss: h = {best} ({mean} ± {sd}).",
+        "zh": "每种头数 {seeds} 个种子。平均验证损失最低的是 h = {best}（{mean} ± {sd}）。",
     },
-    "tr.answer_more_no": {
-        "en": "So more heads are not always better: with the same parameters, each extra head gets fewer channels (a smaller head_dim) and costs time.",
-        "zh": "所以头并不是越多越好：参数量相同时，每多一个头，每个头分到的通道（head_dim）就更少，而且更花时间。",
+    "tr.verdict.ties": {
+        "en": "{heads}: within the seed spread of it, so a tie.",
+        "zh": "{heads}：与它的差距在种子波动范围之内，算作平手。",
+    },
+    "tr.verdict.worse": {
+        "en": "{heads}: clearly worse (the gap is larger than the seed spread).",
+        "zh": "{heads}：明显更差（差距大于种子波动范围）。",
+    },
+    "tr.verdict.unstable": {
+        "en": "h = {heads} varies most between seeds (lowest to highest {spread}).",
+        "zh": "h = {heads} 在不同种子之间波动最大（最低到最高相差 {spread}）。",
+    },
+    "tr.verdict.speed_more_heads": {
+        "en": "More heads cost speed: h = {fastest} processed {ratio}× the tokens per second of h = {slowest}.",
+        "zh": "头越多越慢：h = {fastest} 每秒处理的词元数是 h = {slowest} 的 {ratio} 倍。",
+    },
+    "tr.verdict.speed": {
+        "en": "The fastest was h = {fastest}, the slowest h = {slowest} ({ratio}× the tokens per second).",
+        "zh": "最快的是 h = {fastest}，最慢的是 h = {slowest}（每秒词元数相差 {ratio} 倍）。",
+    },
+    "tr.verdict.time": {
+        "en": "At equal wall time (after {seconds} s of training, as long as the shortest run): the lowest loss is h = {best}",
+        "zh": "在相同用时下（训练 {seconds} 秒，即最短一次运行的时长）：损失最低的是 h = {best}",
+    },
+    "tr.verdict.time_ties": {"en": ", tied with {heads}", "zh": "，与 {heads} 平手"},
+    "tr.verdict.time_same": {
+        "en": "; the same as at equal steps.",
+        "zh": "；与相同步数时的结果一致。",
+    },
+    "tr.verdict.time_changed": {
+        "en": "; at equal steps it was h = {best}: giving every head count the same time changes the ranking.",
+        "zh": "；而相同步数时是 h = {best}：给每种头数相同的时间，排名就变了。",
+    },
+    "tr.verdict.more_yes": {
+        "en": "Are more heads better? Here the most heads (h = {most}) did best, by more than the noise.",
+        "zh": "头越多越好吗？这一次头数最多的 h = {most} 最好，且差距超过噪声。",
+    },
+    "tr.verdict.more_tie": {
+        "en": "Are more heads better? Not clearly: beyond h = {best}, more heads did no better than the noise allows us to tell. With the same parameters, each extra head gets fewer channels (a smaller head_dim) and costs time.",
+        "zh": "头越多越好吗？不明显：超过 h = {best} 之后，更多的头带来的差异在噪声范围之内。参数量相同时，每多一个头，每个头分到的通道（head_dim）就更少，而且更花时间。",
+    },
+    "tr.verdict.more_no": {
+        "en": "Are more heads better? No: h = {most} is clearly worse than h = {best}. With the same parameters, each extra head gets fewer channels (a smaller head_dim) and costs time.",
+        "zh": "头越多越好吗？不是：h = {most} 明显比 h = {best} 差。参数量相同时，每多一个头，每个头分到的通道（head_dim）就更少，而且更花时间。",
+    },
+    "tr.final_help": {
+        "en": "Each dot is one seed's run; the diamond is their mean with ± one standard deviation. The bands in the curves span the lowest to the highest seed.",
+        "zh": "每个点是一个种子的一次运行；菱形是它们的均值，误差线为 ± 一个标准差。曲线周围的色带覆盖从最低到最高的种子。",
+    },
+    "tr.exp_seeds": {
+        "en": "{seeds} seeds per head count ({runs} runs of {steps} steps).",
+        "zh": "每种头数 {seeds} 个种子（共 {runs} 次运行，每次 {steps} 步）。",
     },
     "tr.samples": {
         "en": 'Samples (prompt "ROMEO:", temperature 0.8, top-k 10)',

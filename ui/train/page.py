@@ -104,7 +104,7 @@ def _experiment_tab(lang: str) -> None:
         views.experiment_view(lang, mine["runs"], EXPERIMENT_EMBEDDING, source, "mine")
     if shipped is not None:
         st.divider()
-        source = t("tr.exp_source_shipped", lang, steps=shipped.runs[0].steps)
+        source = t("tr.exp_source_shipped", lang, steps=shipped.runs[0].steps, seeds=len(shipped.seeds))
         views.experiment_view(lang, shipped.runs, shipped.config["embedding_dim"], source, "shipped")
         views.snapshots_view(lang, shipped)
     elif mine is None:

@@ -41,6 +41,16 @@ STOP_WAIT_S = 10.0  # how long a new run waits for a stopping training to store 
 PROMPT_HINT_CHARS = 8
 EXPERIMENT_EMBEDDING = 64  # the book's embedding size, the same for every head count
 EXPERIMENT_EVALUATIONS = 10  # held-out evaluations per head count in the in-app experiment
+# Seeds per head count in the in-app experiment: as many (up to 3) as keep all its runs
+# within this many steps in all, which fits the 60 s cap at the default sizes.
+EXPERIMENT_MAX_SEEDS = 3
+EXPERIMENT_STEP_BUDGET = 2400
+
+
+def experiment_seeds(steps: int) -> tuple[int, ...]:
+    """The seeds the in-app experiment can afford at ``steps`` per run (at least one)."""
+    count = max(1, min(EXPERIMENT_MAX_SEEDS, EXPERIMENT_STEP_BUDGET // (len(HEAD_COUNTS) * steps)))
+    return tuple(range(count))
 MODEL_STATE = "tr_model"
 CONTROL_STATE = "tr_control"
 EXPERIMENT_STATE = "tr_experiment"
@@ -185,13 +195,20 @@ def run_experiment(lang: str, corpus: Corpus) -> None:
     histories: dict[int, list[HistoryPoint]] = {}
 
     def on_progress(heads: int, progress: Progress) -> None:
+        if progress.step == 1:  # a new run (the next head count, or the next seed)
+            histories[heads] = []
         history = histories.setdefault(heads, [])
         history.append(progress.point)
         screen.draw(progress, history, t("tr.experiment_running", lang, heads=heads))
 
     eval_every = max(EXPERIMENT_MIN_STEPS, steps // EXPERIMENT_EVALUATIONS)
-    config = TrainConfig(steps=steps, eval_every=eval_every, max_seconds=RUN_MAX_SECONDS / len(HEAD_COUNTS))
-    runs = with_slot(screen, lambda: run_heads_experiment(corpus, base, config, on_progress=on_progress))
+    seeds = experiment_seeds(steps)
+    runs_count = len(HEAD_COUNTS) * len(seeds)
+    config = TrainConfig(steps=steps, eval_every=eval_every, max_seconds=RUN_MAX_SECONDS / runs_count)
+    st.caption(t("tr.exp_seeds", lang, seeds=len(seeds), runs=runs_count, steps=steps))
+    runs = with_slot(
+        screen, lambda: run_heads_experiment(corpus, base, config, on_progress=on_progress, seeds=seeds)
+    )
     st.session_state[EXPERIMENT_STATE] = {"corpus": corpus.name, "runs": [run.summary for run in runs]}
     screen.status.success(t("tr.experiment_done", lang))
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from figures import experiment_figure, heads_overview_figure, loss_curve_figure
+from figures import experiment_figure, final_loss_figure, heads_overview_figure, loss_curve_figure
 from gpt_core import RunSummary, display_labels, generate
-from gpt_core.experiment import answer
+from gpt_core.experiment import ONE_SEED_RESOLUTION, answer, heads_statistics
 from gpt_core.playground import MAX_SEED
 from gpt_core.results import ShippedExperiment
 
@@ -60,7 +60,9 @@ def _model_choices() -> list[str]:
 
 def _model_label(lang: str):
     return lambda choice: (
-        t("tr.model_mine", lang) if choice == "mine" else t("tr.model_shipped", lang, heads=choice.removeprefix("shipped"))
+        t("tr.model_mine", lang)
+        if choice == "mine"
+        else t("tr.model_shipped", lang, heads=choice.removeprefix("shipped"))
     )
 
 
@@ -106,31 +108,69 @@ def generate_section(lang: str) -> None:
 
 
 def _results_table(runs: list[RunSummary], embedding_dim: int, lang: str) -> pd.DataFrame:
+    stats = heads_statistics(runs)
     return pd.DataFrame(
         {
-            t("tr.col.heads", lang): [run.heads for run in runs],
-            t("tr.col.head_dim", lang): [embedding_dim // run.heads for run in runs],
-            t("tr.col.params", lang): [f"{run.parameters:,}" for run in runs],
-            t("tr.col.steps", lang): [run.steps for run in runs],
-            t("tr.col.time", lang): [f"{run.wall_time:.1f}" for run in runs],
-            t("tr.col.speed", lang): [f"{run.tokens_per_second:,.0f}" for run in runs],
-            t("tr.col.loss", lang): [f"{run.final_test_loss:.3f}" for run in runs],
+            t("tr.col.heads", lang): [item.heads for item in stats],
+            t("tr.col.head_dim", lang): [embedding_dim // item.heads for item in stats],
+            t("tr.col.params", lang): [f"{item.parameters:,}" for item in stats],
+            t("tr.col.seeds", lang): [len(item.losses) for item in stats],
+            t("tr.col.loss_mean", lang): [f"{item.mean:.3f} ± {item.sd:.3f}" for item in stats],
+            t("tr.col.loss_range", lang): [f"{item.low:.3f} – {item.high:.3f}" for item in stats],
+            t("tr.col.speed_mean", lang): [f"{item.tokens_per_second:,.0f}" for item in stats],
+            t("tr.col.time_mean", lang): [f"{item.wall_time:.1f}" for item in stats],
         }
     )
 
 
-def _answer_text(runs: list[RunSummary], lang: str) -> str:
-    facts = answer(runs)
-    said = t(
-        "tr.answer", lang, best=facts["best_heads"], best_loss=f"{facts['best_loss']:.3f}",
-        most=facts["most_heads"], most_loss=f"{facts['most_heads_loss']:.3f}", spread=f"{facts['spread']:.3f}",
-        fastest=facts["fastest_heads"], slowest=facts["slowest_heads"], ratio=f"{facts['speed_ratio']:.2f}",
-    )  # fmt: skip
-    return said + " " + t("tr.answer_more_yes" if facts["more_is_better"] else "tr.answer_more_no", lang)
+def _heads_list(heads: tuple[int, ...], lang: str) -> str:
+    return t("list_sep", lang).join(f"h = {count}" for count in heads)
+
+
+def answer_text(runs: list[RunSummary], lang: str) -> str:
+    """The written answer, every sentence derived from the statistics over seeds."""
+    verdict = answer(runs)
+    steps = verdict.at_steps
+    best = next(item for item in verdict.stats if item.heads == steps.best)
+    said = [t("tr.verdict.title", lang)]
+    if not verdict.noise_known:
+        said.append(t("tr.verdict.one_seed", lang, resolution=ONE_SEED_RESOLUTION, best=best.heads,
+                      loss=f"{best.mean:.3f}"))  # fmt: skip
+    else:
+        said.append(t("tr.verdict.seeds", lang, seeds=verdict.seeds, best=best.heads, mean=f"{best.mean:.3f}",
+                      sd=f"{best.sd:.3f}"))  # fmt: skip
+        if steps.ties:
+            said.append(t("tr.verdict.ties", lang, heads=_heads_list(steps.ties, lang)))
+        if steps.worse:
+            said.append(t("tr.verdict.worse", lang, heads=_heads_list(steps.worse, lang)))
+        unstable = next(item for item in verdict.stats if item.heads == verdict.least_stable)
+        said.append(t("tr.verdict.unstable", lang, heads=unstable.heads, spread=f"{unstable.spread:.3f}"))
+    speed_key = "tr.verdict.speed_more_heads" if verdict.slower_with_more_heads else "tr.verdict.speed"
+    said.append(t(speed_key, lang, fastest=verdict.fastest, slowest=verdict.slowest,
+                  ratio=f"{verdict.speed_ratio:.2f}"))  # fmt: skip
+    if verdict.at_time is not None:
+        timed = t("tr.verdict.time", lang, seconds=f"{verdict.equal_seconds:.0f}", best=verdict.at_time.best)
+        if verdict.at_time.ties:
+            timed += t("tr.verdict.time_ties", lang, heads=_heads_list(verdict.at_time.ties, lang))
+        if verdict.at_time.best == steps.best:
+            timed += t("tr.verdict.time_same", lang)
+        else:
+            timed += t("tr.verdict.time_changed", lang, best=steps.best)
+        said.append(timed)
+    if verdict.noise_known:
+        most = verdict.stats[-1].heads
+        if most == steps.best and not steps.ties:
+            said.append(t("tr.verdict.more_yes", lang, most=most))
+        elif most in steps.worse:
+            said.append(t("tr.verdict.more_no", lang, most=most, best=steps.best))
+        else:
+            said.append(t("tr.verdict.more_tie", lang, best=steps.best))
+    return " ".join(said)
 
 
 def experiment_view(lang: str, runs: list[RunSummary], embedding_dim: int, source: str, key: str) -> None:
-    """Curves, table, the answer and samples of one experiment (``key`` keeps widgets apart)."""
+    """Curves with seed bands, every seed's final loss, the table, the answer and samples of
+    one experiment (``key`` keeps widgets apart)."""
     st.caption(source)
     text = training_text(lang)
     left, right = st.columns(2)
@@ -139,11 +179,18 @@ def experiment_view(lang: str, runs: list[RunSummary], embedding_dim: int, sourc
     with right:
         show_chart(experiment_figure(runs, "elapsed", text), f"tr_{key}_time_chart")
     st.dataframe(_results_table(runs, embedding_dim, lang), hide_index=True, key=f"tr_{key}_table")
-    if len({run.parameters for run in runs}) == 1:
-        st.info(t("tr.same_params", lang, params=f"{runs[0].parameters:,}"), icon=":material/balance:")
-    st.markdown(_answer_text(runs, lang))
+    points, said = st.columns([2, 3])
+    with points:
+        show_chart(final_loss_figure(runs, text), f"tr_{key}_final_chart")
+        st.caption(t("tr.final_help", lang))
+    with said:
+        if len({run.parameters for run in runs}) == 1:
+            st.info(t("tr.same_params", lang, params=f"{runs[0].parameters:,}"), icon=":material/balance:")
+        st.markdown(answer_text(runs, lang))
     st.markdown(f"**{t('tr.samples', lang)}**")
-    for column, run in zip(st.columns(len(runs)), runs, strict=True):
+    first_seed = min(run.seed for run in runs)
+    sampled = sorted((run for run in runs if run.seed == first_seed), key=lambda run: run.heads)
+    for column, run in zip(st.columns(len(sampled)), sampled, strict=True):
         column.caption(text.heads_label.format(heads=run.heads))
         column.code(run.sample, language=None, wrap_lines=True)
 
@@ -152,7 +199,7 @@ def snapshots_view(lang: str, experiment: ShippedExperiment) -> None:
     st.markdown(f"**{t('tr.snapshots', lang)}**")
     st.caption(t("tr.snapshots_help", lang))
     cols = st.columns(3)
-    head_counts = [run.heads for run in experiment.runs]
+    head_counts = experiment.head_counts
     heads = cols[0].selectbox(
         t("tr.heads", lang), head_counts, index=min(DEFAULT_SNAPSHOT_HEADS_INDEX, len(head_counts) - 1),
         key="tr_snap_heads",
