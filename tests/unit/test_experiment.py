@@ -195,3 +195,21 @@ def test_experiment_figure_one_line_per_head_count_in_its_colour():
     assert [trace.line.color for trace in figure.data] == [HEAD_COUNT_COLORS[h] for h in (1, 2, 4, 8)]
     assert list(figure.data[3].x) == [8.0]
     go.Figure(json.loads(figure.to_json()))
+
+
+def test_seed_0_checkpoints_reproduce_their_shipped_losses_on_tiny_shakespeare():
+    """Evaluating each shipped float16 checkpoint on the whole test split gives the loss
+    results.json states for seed 0 (needs the corpus: it is never committed)."""
+    from gpt_core import find_tiny_shakespeare, load_tiny_shakespeare
+    from gpt_core.train import evaluate
+
+    if find_tiny_shakespeare() is None:
+        pytest.skip("Tiny Shakespeare not found (set TINY_SHAKESPEARE): the check needs the corpus")
+    experiment = load_experiment(ASSETS / "heads_experiment")
+    corpus = build_corpus(
+        "tinyshakespeare", load_tiny_shakespeare(), context_length=experiment.config["context_length"]
+    )
+    for heads in experiment.head_counts:
+        run = experiment.checkpointed_run(heads)
+        model = experiment.checkpoint(heads).model.float()
+        assert evaluate(model, corpus, None, 512) == pytest.approx(run.final_test_loss, abs=2e-4)
