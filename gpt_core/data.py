@@ -23,7 +23,10 @@ TINY_SHAKESPEARE_SHA256 = "86c4e6aa9db7c042ec79f339dcb96d42b0075e16b8fc2e86bf0ca
 TINY_SHAKESPEARE_CHARS = 1_115_394
 TINY_SHAKESPEARE_URL = "https://raw.githubusercontent.com/karpathy/char-rnn/master/data/tinyshakespeare/input.txt"
 TINY_SHAKESPEARE_ENV = "TINY_SHAKESPEARE"  # a path to the file
-DATA_DIR_ENV = "GPT_DATA_DIR"  # a folder holding tinyshakespeare.txt (also the download cache)
+DATA_DIR_ENV = "GPT_DATA_DIR"  # a folder holding tinyshakespeare.txt
+CACHE_DIR_ENV = "GPT_CACHE_DIR"  # where a downloaded corpus is kept (default ~/.cache/seeing-attention)
+URL_ENV = "TINY_SHAKESPEARE_URL"  # another source for the download (a mirror, a local server)
+CACHE_DIR_NAME = "seeing-attention"
 TINY_SHAKESPEARE_FILE = "tinyshakespeare.txt"
 DOWNLOAD_TIMEOUT_S = 30
 TRAIN_FRACTION = 0.9  # the book's 90/10 split
@@ -133,15 +136,33 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
+def corpus_cache_dir() -> Path:
+    """Where a downloaded corpus is kept: $GPT_CACHE_DIR, else $XDG_CACHE_HOME or ~/.cache,
+    in a folder of this app's own."""
+    if os.environ.get(CACHE_DIR_ENV):
+        return Path(os.environ[CACHE_DIR_ENV])
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / CACHE_DIR_NAME
+
+
+def tiny_shakespeare_url() -> str:
+    return os.environ.get(URL_ENV) or TINY_SHAKESPEARE_URL
+
+
 def tiny_shakespeare_candidates() -> list[Path]:
-    """Where the corpus may lie, in order: $TINY_SHAKESPEARE, $GPT_DATA_DIR, ./data, ../shared/data."""
+    """Where the corpus may lie, in order: $TINY_SHAKESPEARE, $GPT_DATA_DIR, ./data, the
+    download cache, ../shared/data."""
     candidates = []
     if os.environ.get(TINY_SHAKESPEARE_ENV):
         candidates.append(Path(os.environ[TINY_SHAKESPEARE_ENV]))
     if os.environ.get(DATA_DIR_ENV):
         candidates.append(Path(os.environ[DATA_DIR_ENV]) / TINY_SHAKESPEARE_FILE)
     root = Path(__file__).resolve().parents[1]
-    candidates += [root / "data" / TINY_SHAKESPEARE_FILE, root.parent / "shared" / "data" / TINY_SHAKESPEARE_FILE]
+    candidates += [
+        root / "data" / TINY_SHAKESPEARE_FILE,
+        corpus_cache_dir() / TINY_SHAKESPEARE_FILE,
+        root.parent / "shared" / "data" / TINY_SHAKESPEARE_FILE,
+    ]
     return candidates
 
 
@@ -161,25 +182,37 @@ def load_tiny_shakespeare() -> str:
     return read_verified(path)
 
 
-def read_verified(path: Path, sha256: str = TINY_SHAKESPEARE_SHA256) -> str:
-    """The file's text, or InputError if its checksum is not ``sha256``."""
+def read_verified(path: Path, sha256: str | None = None) -> str:
+    """The file's text, or InputError if its checksum is not ``sha256`` (default: Tiny Shakespeare's)."""
+    sha256 = sha256 or TINY_SHAKESPEARE_SHA256
     actual = sha256_of(path)
     if actual != sha256:
         raise InputError("checksum_mismatch", path=str(path), expected=sha256[:12], actual=actual[:12])
     return path.read_text(encoding="utf-8")
 
 
-def download_tiny_shakespeare(
-    cache_dir: Path, url: str = TINY_SHAKESPEARE_URL, sha256: str = TINY_SHAKESPEARE_SHA256
-) -> Path:
-    """Download once into ``cache_dir`` and verify; a wrong file is deleted, never used."""
-    cache_dir.mkdir(parents=True, exist_ok=True)
+def download_tiny_shakespeare(cache_dir: Path | None = None, url: str | None = None, sha256: str | None = None) -> Path:
+    """Download once into ``cache_dir`` (default ``corpus_cache_dir()``) from ``url``
+    (default ``tiny_shakespeare_url()``) and verify; a wrong file is deleted, never used.
+    Offline or unreachable: InputError("download_failed")."""
+    cache_dir = cache_dir or corpus_cache_dir()
+    url = url or tiny_shakespeare_url()
+    sha256 = sha256 or TINY_SHAKESPEARE_SHA256
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError("cache_unwritable", path=str(cache_dir), reason=error.strerror or str(error)) from None
     target = cache_dir / TINY_SHAKESPEARE_FILE
     if target.is_file() and sha256_of(target) == sha256:
         return target
     partial = target.with_suffix(".part")
-    with urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT_S) as reply, partial.open("wb") as out:
-        out.write(reply.read(MAX_CORPUS_BYTES))
+    try:
+        with urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT_S) as reply, partial.open("wb") as out:
+            out.write(reply.read(MAX_CORPUS_BYTES))
+    except (OSError, ValueError) as error:  # URLError, timeouts, refused connections, bad URLs
+        partial.unlink(missing_ok=True)
+        reason = getattr(error, "reason", None) or error
+        raise InputError("download_failed", url=url, reason=str(reason)) from None
     actual = sha256_of(partial)
     if actual != sha256:
         partial.unlink()

@@ -47,7 +47,15 @@ MESSAGES: dict[str, str] = {
     "checksum_mismatch": (
         "The file {path} is not the expected corpus (its checksum starts {actual}, expected {expected}); it was not used."
     ),
-    "corpus_missing": "Tiny Shakespeare was not found: set {env} to the file's path (its checksum is checked).",
+    "corpus_missing": (
+        "Tiny Shakespeare was not found: download it on the Train page, or set {env} to the file's path "
+        "(its checksum is checked)."
+    ),
+    "download_failed": (
+        "Tiny Shakespeare could not be downloaded from {url} ({reason}). Is this computer offline? "
+        "Nothing was changed; you can try again, or give the file's path in TINY_SHAKESPEARE."
+    ),
+    "cache_unwritable": "The folder {path} cannot be written ({reason}): set GPT_CACHE_DIR to a folder that can.",
     "corpus_too_large": "The file is too large: {size} bytes (at most {limit}).",
     "not_text": "This file looks binary (it contains zero bytes), not text. Upload a UTF-8 text file.",
     "not_utf8": "This file is not UTF-8 text (a byte at position {position} can't be read). Save it as UTF-8 and try again.",

@@ -29,7 +29,13 @@ STRINGS: dict[str, dict[str, str]] = {
     "error.checksum_mismatch": {
         "zh": "文件 {path} 不是预期的语料（校验和以 {actual} 开头，应为 {expected}），没有使用它。"
     },
-    "error.corpus_missing": {"zh": "没有找到 Tiny Shakespeare：请把 {env} 设置为该文件的路径（会校验其校验和）。"},
+    "error.corpus_missing": {
+        "zh": "没有找到 Tiny Shakespeare：请在训练页面下载它，或把 {env} 设置为该文件的路径（会校验其校验和）。"
+    },
+    "error.download_failed": {
+        "zh": "无法从 {url} 下载 Tiny Shakespeare（{reason}）。这台电脑是否离线？没有做任何改动；可以再试一次，或在 TINY_SHAKESPEARE 中给出文件路径。"
+    },
+    "error.cache_unwritable": {"zh": "无法写入文件夹 {path}（{reason}）：请把 GPT_CACHE_DIR 设置为可以写入的文件夹。"},
     "error.corpus_too_large": {"zh": "文件太大：{size} 字节（最多 {limit}）。"},
     "error.not_text": {"zh": "这个文件看起来是二进制文件（含有零字节），不是文本。请上传 UTF-8 文本文件。"},
     "error.not_utf8": {"zh": "这个文件不是 UTF-8 文本（位置 {position} 的字节无法读取）。请另存为 UTF-8 后再试。"},

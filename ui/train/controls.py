@@ -11,13 +11,16 @@ from gpt_core import (
     InputError,
     TrainConfig,
     build_corpus,
+    corpus_cache_dir,
     decode_user_text,
+    download_tiny_shakespeare,
     synthetic_text,
 )
-from gpt_core.data import TINY_SHAKESPEARE_ENV
+from gpt_core.data import DATA_DIR_ENV, TINY_SHAKESPEARE_ENV
 
-from ..strings import t
-from .resources import shared_corpus, tiny_shakespeare
+from ..markdown import literal
+from ..strings import error_text, t
+from .resources import download_lock, shared_corpus, tiny_shakespeare
 
 RUN_MAX_STEPS = 3000  # one in-app training run, whatever the control says
 RUN_MAX_SECONDS = 60  # the wall-time cap of any in-app run, whatever its budget
@@ -51,8 +54,6 @@ def set_defaults() -> None:
     for key, options in (("tr_corpus", CORPORA), ("tr_budget_kind", BUDGET_KINDS)):
         if st.session_state[key] not in options:
             st.session_state[key] = DEFAULTS[key]
-    if tiny_shakespeare() is None and st.session_state["tr_corpus"] == "tinyshakespeare":
-        st.session_state["tr_corpus"] = "copy"
 
 
 def corpus_controls(lang: str) -> None:
@@ -62,13 +63,32 @@ def corpus_controls(lang: str) -> None:
     )  # fmt: skip
     choice = st.session_state["tr_corpus"]
     if choice == "tinyshakespeare" and tiny_shakespeare() is None:
-        st.warning(t("tr.no_shakespeare", lang), icon=":material/folder_off:")
+        corpus_download(lang)
     elif choice in SYNTHETIC_KINDS:
         st.caption(t(f"tr.corpus.{choice}.help", lang))
         st.code(synthetic_text(choice, SAMPLE_PREVIEW_CHARS), language=None)
     elif choice == "own":
         st.text_area(t("tr.own_text", lang), key="tr_own_text", height=OWN_TEXT_PX, max_chars=OWN_TEXT_MAX_CHARS)
         st.file_uploader(t("tr.upload", lang), type=["txt", "md", "csv"], key="tr_upload")
+
+
+def corpus_download(lang: str) -> None:
+    """Tiny Shakespeare is not on this server: say where it can come from, and offer to
+    download it once (checksum verified, kept in the cache folder)."""
+    st.warning(
+        t("tr.no_shakespeare", lang, env=TINY_SHAKESPEARE_ENV, data_env=DATA_DIR_ENV,
+          cache=literal(str(corpus_cache_dir()))),
+        icon=":material/folder_off:",
+    )  # fmt: skip
+    if st.button(t("tr.download", lang), key="tr_download", icon=":material/download:"):
+        with download_lock(), st.spinner(t("tr.downloading", lang)):
+            try:
+                download_tiny_shakespeare()
+            except InputError as error:
+                st.error(error_text(error, lang), icon=":material/cloud_off:")
+                return
+        tiny_shakespeare.clear()
+        st.rerun()
 
 
 def model_controls(lang: str) -> None:

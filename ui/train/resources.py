@@ -27,6 +27,12 @@ def training_slots() -> threading.BoundedSemaphore:
 
 
 @st.cache_resource
+def download_lock() -> threading.Lock:
+    """One download at a time on this server (two students may click at once)."""
+    return threading.Lock()
+
+
+@st.cache_resource
 def tiny_shakespeare() -> str | None:
     """The corpus text if a verified copy is found (see gpt_core.data), else None."""
     path = find_tiny_shakespeare()

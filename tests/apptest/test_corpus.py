@@ -1,0 +1,87 @@
+"""The Train page on a server without Tiny Shakespeare: it says so, offers the download, and
+never switches to another corpus silently."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+import gpt_core.data
+from gpt_core import synthetic_text
+from gpt_core.data import TINY_SHAKESPEARE_FILE
+from harness.file_server import serve_folder, unused_local_url
+from tests.apptest.conftest import chart_traces, open_page
+
+PAGE = "pages/3_train.py"
+STAND_IN = synthetic_text("copy", 20_000)  # served as "Tiny Shakespeare", with its own checksum
+
+
+@pytest.fixture
+def no_corpus(monkeypatch, tmp_path):
+    """A server where the corpus is nowhere; downloads go to a fresh cache folder."""
+    from ui.train import resources
+
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("GPT_CACHE_DIR", str(cache))
+    monkeypatch.setattr(gpt_core.data, "tiny_shakespeare_candidates", lambda: [cache / TINY_SHAKESPEARE_FILE])
+    monkeypatch.setattr(gpt_core.data, "TINY_SHAKESPEARE_SHA256", hashlib.sha256(STAND_IN.encode()).hexdigest())
+    resources.tiny_shakespeare.clear()
+    resources.shared_corpus.clear()
+    yield cache
+    resources.tiny_shakespeare.clear()
+    resources.shared_corpus.clear()
+
+
+def _warnings(at) -> str:
+    return " ".join(w.value for w in at.warning)
+
+
+def test_the_page_says_the_corpus_is_missing_and_keeps_the_choice(no_corpus):
+    at = open_page(PAGE)
+    assert at.radio(key="tr_corpus").value == "tinyshakespeare", "never a silent switch to another corpus"
+    said = _warnings(at)
+    assert "TINY_SHAKESPEARE" in said and "GPT_DATA_DIR" in said and "data/" in said
+    assert at.button(key="tr_download").label.startswith("Download Tiny Shakespeare")
+    at.number_input(key="tr_steps").set_value(10).run()
+    at.button(key="tr_start").click().run()
+    assert not at.exception and "tr_model" not in at.session_state
+    assert any("Tiny Shakespeare was not found" in e.value for e in at.error)
+
+
+def test_the_download_button_fetches_verifies_and_uses_the_corpus(no_corpus, tmp_path, monkeypatch):
+    www = tmp_path / "www"
+    www.mkdir()
+    (www / TINY_SHAKESPEARE_FILE).write_text(STAND_IN, encoding="utf-8")
+    with serve_folder(www) as url:
+        monkeypatch.setenv("TINY_SHAKESPEARE_URL", f"{url}/{TINY_SHAKESPEARE_FILE}")
+        at = open_page(PAGE)
+        at.button(key="tr_download").click().run()
+    assert not at.exception and not at.error
+    assert (no_corpus / TINY_SHAKESPEARE_FILE).read_text(encoding="utf-8") == STAND_IN
+    assert "tr_download" not in [button.key for button in at.button], "the corpus is here now"
+    at.number_input(key="tr_context").set_value(16).run()
+    at.number_input(key="tr_steps").set_value(10).run()
+    at.button(key="tr_start").click().run()
+    assert at.session_state["tr_model"].corpus == "tinyshakespeare"
+
+
+@pytest.mark.parametrize(("served", "message"), [("corrupted", "not the expected corpus"), ("offline", "offline")])
+def test_a_failed_download_says_why_and_changes_nothing(no_corpus, tmp_path, monkeypatch, served, message):
+    www = tmp_path / "www"
+    www.mkdir()
+    (www / TINY_SHAKESPEARE_FILE).write_text(STAND_IN[:-5] + "xxxxx", encoding="utf-8")
+    with serve_folder(www) as url:
+        where = f"{url}/{TINY_SHAKESPEARE_FILE}" if served == "corrupted" else unused_local_url()
+        monkeypatch.setenv("TINY_SHAKESPEARE_URL", where)
+        at = open_page(PAGE, lang="en")
+        at.button(key="tr_download").click().run()
+    assert not at.exception
+    assert any(message in e.value for e in at.error)
+    assert not (no_corpus / TINY_SHAKESPEARE_FILE).exists()
+    assert at.radio(key="tr_corpus").value == "tinyshakespeare"
+
+
+def test_the_shipped_experiment_shows_without_the_corpus(no_corpus):
+    at = open_page(PAGE)
+    assert {"h = 1", "h = 8"} <= set(chart_traces(at)), "the shipped curves need no corpus"

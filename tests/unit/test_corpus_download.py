@@ -1,0 +1,70 @@
+"""Tiny Shakespeare on first use: downloaded over HTTP from a server on 127.0.0.1 (the real
+file when this machine has it), a corrupted copy refused, no server an offline message."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+
+import pytest
+
+import gpt_core.data
+from gpt_core import InputError, corpus_cache_dir, download_tiny_shakespeare, find_tiny_shakespeare
+from gpt_core.data import TINY_SHAKESPEARE_FILE, TINY_SHAKESPEARE_SHA256
+from harness.file_server import serve_folder, unused_local_url
+
+SMALL = "First Citizen:\nBefore we proceed any further, hear me speak.\n"
+
+
+@pytest.fixture
+def served(tmp_path):
+    """A folder served over HTTP holding a good and a corrupted copy; (base URL, sha256)."""
+    folder = tmp_path / "www"
+    folder.mkdir()
+    real = find_tiny_shakespeare()
+    if real is not None:
+        shutil.copy(real, folder / TINY_SHAKESPEARE_FILE)
+        digest = TINY_SHAKESPEARE_SHA256
+    else:  # the same checks with a small stand-in and its own checksum
+        (folder / TINY_SHAKESPEARE_FILE).write_text(SMALL, encoding="utf-8")
+        digest = hashlib.sha256(SMALL.encode()).hexdigest()
+    good = (folder / TINY_SHAKESPEARE_FILE).read_bytes()
+    (folder / "corrupted.txt").write_bytes(good[:-10] + b"0123456789")
+    with serve_folder(folder) as url:
+        yield url, digest
+
+
+def test_download_over_http_is_verified_and_kept_once(served, tmp_path):
+    url, digest = served
+    cache = tmp_path / "cache"
+    path = download_tiny_shakespeare(cache, url=f"{url}/{TINY_SHAKESPEARE_FILE}", sha256=digest)
+    assert path == cache / TINY_SHAKESPEARE_FILE
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == digest
+    # Kept: a second call does not need the server.
+    assert download_tiny_shakespeare(cache, url=unused_local_url(), sha256=digest) == path
+
+
+def test_a_corrupted_copy_is_refused_and_deleted(served, tmp_path):
+    url, digest = served
+    cache = tmp_path / "cache"
+    with pytest.raises(InputError) as info:
+        download_tiny_shakespeare(cache, url=f"{url}/corrupted.txt", sha256=digest)
+    assert info.value.code == "checksum_mismatch"
+    assert list(cache.iterdir()) == [], "nothing of a wrong download is kept"
+
+
+def test_no_server_gives_the_offline_message(tmp_path):
+    with pytest.raises(InputError) as info:
+        download_tiny_shakespeare(tmp_path / "cache", url=unused_local_url())
+    assert info.value.code == "download_failed"
+    assert "offline" in str(info.value) and "127.0.0.1" in str(info.value)
+    assert not list((tmp_path / "cache").iterdir())
+
+
+def test_the_cache_folder_is_configurable_and_searched(monkeypatch, tmp_path):
+    monkeypatch.setenv("GPT_CACHE_DIR", str(tmp_path / "mine"))
+    assert corpus_cache_dir() == tmp_path / "mine"
+    assert tmp_path / "mine" / TINY_SHAKESPEARE_FILE in gpt_core.data.tiny_shakespeare_candidates()
+    monkeypatch.delenv("GPT_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert corpus_cache_dir() == tmp_path / "xdg" / "seeing-attention"
