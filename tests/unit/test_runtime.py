@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+from concurrent.futures import ThreadPoolExecutor
 
 from ui import runtime
 
@@ -40,12 +41,18 @@ async def _accepted_nodelay(listener: socket.socket) -> bool:
         await server.wait_closed()
 
 
+def _run(coroutine_function, *args):
+    """asyncio.run in a thread of its own: another test's Playwright may hold a running loop here."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(lambda: asyncio.run(coroutine_function(*args))).result()
+
+
 def test_disable_nagle_sets_nodelay_on_connections_accepted_afterwards(monkeypatch):
     monkeypatch.setattr(asyncio.base_events, "_set_nodelay", runtime.ASYNCIO_SET_NODELAY)
     # The trap itself: with asyncio's own rule a proto-0 listener's connections keep Nagle.
-    assert asyncio.run(_accepted_nodelay(_listener_like_streamlit())) is False
+    assert _run(_accepted_nodelay, _listener_like_streamlit()) is False
     runtime.disable_nagle()
-    assert asyncio.run(_accepted_nodelay(_listener_like_streamlit())) is True
+    assert _run(_accepted_nodelay, _listener_like_streamlit()) is True
 
 
 def test_disable_nagle_sets_nodelay_on_open_connections(monkeypatch):
