@@ -1,0 +1,34 @@
+# Seeing Attention: the Streamlit app on CPU torch.
+#   docker build -t seeing-attention .
+#   docker run -p 8501:8501 -e STREAMLIT_SERVER_COOKIE_SECRET="$(openssl rand -hex 32)" \
+#     -v seeing-attention-data:/data seeing-attention
+# The port is STREAMLIT_SERVER_PORT (default 8501) and the cookie secret
+# STREAMLIT_SERVER_COOKIE_SECRET: Streamlit reads both from the environment. Tiny Shakespeare
+# is downloaded on first use into the /data volume (GPT_CACHE_DIR), or mount the file and set
+# TINY_SHAKESPEARE to its path.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    STREAMLIT_SERVER_PORT=8501 \
+    STREAMLIT_SERVER_ADDRESS=0.0.0.0 \
+    GPT_CACHE_DIR=/data
+
+RUN useradd --create-home --uid 10001 app && mkdir /data && chown app /data
+WORKDIR /app
+
+# requirements.txt names PyTorch's CPU index: the image gets torch 2.13.0+cpu, not CUDA.
+COPY requirements.txt .
+RUN pip install -r requirements.txt
+
+COPY --chown=app . .
+USER app
+VOLUME ["/data"]
+EXPOSE 8501
+
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+    CMD python -c "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ.get('STREAMLIT_SERVER_PORT', '8501') + '/_stcore/health', timeout=4)"
+
+CMD ["streamlit", "run", "app.py"]
