@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import plotly.graph_objects as go
 
 from gpt_core import HistoryPoint, RunSummary
+from gpt_core.experiment import heads_statistics
 
 from .palette import head_color
 from .style import BACKGROUND, FONT_FAMILY, FONT_SIZE, GRID_COLOR, build_figure
@@ -137,38 +138,34 @@ def experiment_figure(runs: Sequence[RunSummary], x: str, text: TrainingText) ->
 def final_loss_figure(runs: Sequence[RunSummary], text: TrainingText) -> go.Figure:
     """Each seed's final held-out loss per head count as a point, and the mean ± sd beside it."""
     traces = []
-    head_counts = sorted({run.heads for run in runs if run.final_test_loss is not None})
-    for heads in head_counts:
-        group = sorted((run for run in runs if run.heads == heads and run.final_test_loss is not None),
-                       key=lambda run: run.seed)  # fmt: skip
-        losses = [run.final_test_loss for run in group]
-        color = HEAD_COUNT_COLORS.get(heads, OTHER_HEADS_COLOR)
-        position = head_counts.index(heads)
+    stats = heads_statistics(list(runs))
+    head_counts = [item.heads for item in stats]
+    for position, item in enumerate(stats):
+        color = HEAD_COUNT_COLORS.get(item.heads, OTHER_HEADS_COLOR)
+        label = text.heads_label.format(heads=item.heads)
         traces.append(
             dict(
                 type="scatter",
                 mode="markers",
-                name=f"{text.heads_label.format(heads=heads)} · {text.test_loss}",
-                x=[position - POINTS_OFFSET] * len(group),
-                y=losses,
-                text=[text.seed_label.format(seed=run.seed) for run in group],
+                name=f"{label} · {text.test_loss}",
+                x=[position - POINTS_OFFSET] * len(item.losses),
+                y=list(item.losses),
+                text=[text.seed_label.format(seed=seed) for seed in item.seeds],
                 hovertemplate="%{text}: %{y:.4f}<extra>%{fullData.name}</extra>",
                 marker=dict(color=color, size=SEED_MARKER, opacity=0.8, line=dict(color="white", width=1)),
             )  # fmt: skip
         )
-        mean = sum(losses) / len(losses)
-        sd = (sum((loss - mean) ** 2 for loss in losses) / (len(losses) - 1)) ** 0.5 if len(losses) > 1 else 0.0
         traces.append(
             dict(
                 type="scatter",
                 mode="markers",
-                name=f"{text.heads_label.format(heads=heads)} · {text.mean_sd}",
+                name=f"{label} · {text.mean_sd}",
                 x=[position + POINTS_OFFSET],
-                y=[mean],
+                y=[item.mean],
                 showlegend=False,
-                error_y=dict(type="data", array=[sd], visible=True, color=color, thickness=2, width=8),
+                error_y=dict(type="data", array=[item.sd], visible=True, color=color, thickness=2, width=8),
                 marker=dict(color=color, size=MEAN_MARKER, symbol="diamond"),
-                hovertemplate=f"{text.mean_sd}: %{{y:.4f}} ± {sd:.4f}<extra>%{{fullData.name}}</extra>",
+                hovertemplate=f"{text.mean_sd}: %{{y:.4f}} ± {item.sd:.4f}<extra>%{{fullData.name}}</extra>",
             )  # fmt: skip
         )
     layout = _layout(text.final_title, text.heads_axis, text)
