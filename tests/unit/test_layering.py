@@ -13,7 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CORE = ROOT / "gpt_core"
-DEV_ONLY = {"harness", "tests", "benchmarks", "scripts"}
+DEV_ONLY = {"harness", "tests", "benchmarks", "scripts", "deploy"}
 # What each layer may not import (its own package and the layers below it are allowed).
 FORBIDDEN: dict[str, set[str]] = {
     "gpt_core": {"streamlit", "plotly", "pandas", "figures", "ui", "pages"} | DEV_ONLY,

@@ -1,0 +1,141 @@
+"""The app behind nginx with two processes (deploy/): what a student does, through the proxy.
+
+One browser context, one route cookie: a deep link, its chart and numbers, a change of the
+text, a page change, an upload that trains; every request of the session (the websocket
+and the upload included) reached one and the same process, and the static files came
+compressed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlencode
+
+import numpy as np
+import pytest
+
+from deploy.cluster import Cluster, nginx_binary, start_cluster, stop_cluster
+from gpt_core import PlaygroundConfig, trace_attention
+from harness.browser import VIEWPORT, exceptions_shown, wait_for_app, wait_for_rerun
+from harness.charts import read_traces, wait_for_charts
+from harness.server import ARTIFACTS
+from ui.strings import t
+
+LINK = {"text": "to be or not", "heads": "3", "head_dim": "4", "seed": "11"}
+TRAINING_TIMEOUT_MS = 90_000
+LOG_WAIT_S = 10
+GZIP_MIN_LENGTH = 1024  # deploy/seeing-attention.nginx.conf: gzip_min_length
+LOG_LINE = re.compile(r'"(?P<method>\S+) (?P<path>\S+) [^"]*" (?P<status>\d+) \d+ route=(?P<route>\S+) upstream=(?P<up>\S+)')
+
+
+def _need_nginx() -> None:
+    if nginx_binary():
+        return
+    if os.environ.get("REQUIRE_BROWSER") == "1":
+        pytest.fail("REQUIRE_BROWSER=1 but no nginx (apt-get install nginx)")
+    pytest.skip("no nginx (apt-get install nginx)")
+
+
+@pytest.fixture(scope="module")
+def cluster(chromium_executable, tmp_path_factory) -> Iterator[Cluster]:
+    _need_nginx()
+    running = start_cluster(processes=2, run_dir=tmp_path_factory.mktemp("cluster"))
+    yield running
+    stop_cluster(running)
+    for pid in [running.nginx_pid, *running.app_pids]:
+        assert not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text().lower()
+
+
+def _weights_shown(page, head: int) -> np.ndarray:
+    name = f"softmax weights · head {head}"
+    page.wait_for_function(
+        "name => Array.from(document.querySelectorAll('.js-plotly-plot')).some(p => (p._fullData || []).some(t => t.name === name))",
+        arg=name,
+    )
+    return np.array(read_traces(page)[name]["z"], dtype=np.float32)
+
+
+def _wait_for_text_in_chart(page, length: int) -> None:
+    page.wait_for_function(
+        """n => Array.from(document.querySelectorAll('.js-plotly-plot'))
+             .flatMap(p => (p._fullData || []).filter(t => t.name === 'softmax weights · head 1'))
+             .some(t => t.x && t.x.length === n)""",
+        arg=length,
+    )
+
+
+def _served(cluster: Cluster, route: str) -> list[dict[str, str]]:
+    """nginx's log lines for one route cookie, once the websocket's line is written (at its close)."""
+    deadline = time.monotonic() + LOG_WAIT_S
+    while True:
+        log = Path(cluster.run_dir, "nginx-access.log").read_text().splitlines()
+        lines = [m.groupdict() for m in map(LOG_LINE.search, log) if m and m["route"] == route]
+        if any(line["path"].startswith("/_stcore/stream") for line in lines) or time.monotonic() > deadline:
+            return lines
+        time.sleep(0.2)
+
+
+def test_a_session_through_nginx_stays_on_one_process(cluster, playwright_browser, tmp_path):
+    context = playwright_browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    encodings: dict[str, tuple[str, int]] = {}  # url -> (Content-Encoding, Content-Length when not chunked)
+    page.on("response", lambda r: encodings.setdefault(
+        r.url, (r.headers.get("content-encoding", ""), int(r.headers.get("content-length", "-1")))))  # fmt: skip
+    try:
+        # A deep link: the chart holds the numbers gpt_core computes for it.
+        page.goto(f"{cluster.url}/playground?{urlencode(LINK)}")
+        wait_for_charts(page)
+        expected = trace_attention("to be or not", PlaygroundConfig(heads=3, head_dim=4, seed=11)).trace
+        np.testing.assert_array_equal(_weights_shown(page, 1), expected.weights[0, 0].numpy())
+        # A widget change: new text, new numbers.
+        box = page.get_by_role("textbox", name=t("pg.text"))
+        box.fill("hello")
+        box.press("Control+Enter")
+        _wait_for_text_in_chart(page, 5)
+        again = trace_attention("hello", PlaygroundConfig(heads=3, head_dim=4, seed=11)).trace
+        np.testing.assert_array_equal(_weights_shown(page, 1), again.weights[0, 0].numpy())
+        # A page change, by the app's own link in the sidebar.
+        page.locator("[data-testid='stSidebar']").get_by_text(t("page.train"), exact=True).click()
+        page.wait_for_url(re.compile(r"/train"))
+        wait_for_app(page)
+        # An upload, then a training on it (the upload must reach the session's process).
+        page.get_by_text(t("tr.corpus.own"), exact=True).click()
+        wait_for_rerun(page)
+        corpus = tmp_path / "hamlet.txt"
+        corpus.write_text("To be, or not to be, that is the question.\n" * 40, encoding="utf-8")
+        page.locator("[data-testid='stFileUploader'] input[type='file']").set_input_files(str(corpus))
+        page.get_by_text("hamlet.txt").first.wait_for()
+        wait_for_rerun(page)
+        for name, value in (("context", 16), ("steps", 10)):
+            field = page.get_by_role("spinbutton", name=name).first
+            field.fill(str(value))
+            field.press("Enter")
+            wait_for_rerun(page)
+        page.get_by_role("button", name=t("tr.start")).click()
+        page.get_by_text("Trained 10 steps").wait_for(timeout=TRAINING_TIMEOUT_MS)
+        assert exceptions_shown(page) == 0
+        page.screenshot(path=str(ARTIFACTS / "nginx-train-upload.png"))
+        route = next(c["value"] for c in context.cookies() if c["name"] == "sa_route")
+    finally:
+        context.close()
+
+    mine = _served(cluster, route)
+    processes = {line["up"] for line in mine if line["path"].startswith("/_stcore/")}
+    assert len(processes) == 1, f"the websocket and the uploads of one session reach one process: {processes}"
+    assert any(line["path"].startswith("/_stcore/stream") for line in mine)
+    assert any(line["path"].startswith("/_stcore/upload_file") and line["method"] in ("PUT", "POST") for line in mine)
+    scripts = [url for url in encodings if url.endswith(".js")]
+    plain = [url for url in scripts if encodings[url][0] != "gzip" and not 0 <= encodings[url][1] < GZIP_MIN_LENGTH]
+    assert scripts and not plain, f"nginx compresses the JavaScript (files over {GZIP_MIN_LENGTH} bytes): {plain}"
+
+
+def test_nginx_health_check_answers_and_each_process_is_healthy(cluster):
+    import urllib.request
+
+    for url in [f"{cluster.url}/healthz", *(f"{app}/_stcore/health" for app in cluster.app_urls)]:
+        with urllib.request.urlopen(url, timeout=10) as reply:
+            assert reply.status == 200 and reply.read().strip() == b"ok", url

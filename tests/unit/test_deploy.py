@@ -1,0 +1,47 @@
+"""deploy/: the nginx configuration the cluster script writes, and stopping by process id."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from deploy.cluster import MAIN_CONFIG, SITE_CONFIG, _end, nginx_binary, site_config
+
+
+def test_site_config_lists_exactly_the_given_processes_and_port():
+    text = site_config([9101, 9102, 9103], 9200)
+    assert re.findall(r"server 127\.0\.0\.1:(\d+) max_fails", text) == ["9101", "9102", "9103"]
+    assert "listen 127.0.0.1:9200;" in text and "listen 8080;" not in text
+    assert "gzip on;" in text and "gzip on;" not in site_config([9101], 9200, gzip=False)
+
+
+def test_the_shipped_file_keeps_the_parts_a_class_needs():
+    text = SITE_CONFIG.read_text(encoding="utf-8")
+    assert "hash $sa_route consistent;" in text, "sticky sessions"
+    assert "proxy_set_header Upgrade $http_upgrade;" in text, "websocket upgrade"
+    assert re.search(r"gzip_types[^;]*application/javascript", text)
+    assert "client_max_body_size 6m;" in text, "Streamlit's 5 MB uploads fit"
+
+
+@pytest.mark.skipif(nginx_binary() is None, reason="no nginx (apt-get install nginx)")
+def test_nginx_accepts_the_written_configuration(tmp_path):
+    (tmp_path / "tmp").mkdir()
+    (tmp_path / "site.conf").write_text(site_config([9101, 9102], 9200))
+    (tmp_path / "nginx.conf").write_text(MAIN_CONFIG.format(run=tmp_path))
+    check = subprocess.run([nginx_binary(), "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
+                           capture_output=True, text=True)  # fmt: skip
+    assert check.returncode == 0, check.stderr
+
+
+def test_stop_leaves_a_process_alone_when_its_id_now_belongs_to_another_program():
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        _end(other.pid, "streamlit")  # a recorded id, reused by a program that is not the app
+        assert other.poll() is None
+        _end(other.pid, "time.sleep")
+        assert other.wait(timeout=10) is not None
+    finally:
+        other.kill()
