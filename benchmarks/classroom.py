@@ -1,6 +1,6 @@
 """A class on one link: simulated students over Streamlit's websocket protocol.
 
-    python benchmarks/classroom.py [classroom|burst|training|soak|smoke] [--students N]
+    python benchmarks/classroom.py [classroom|burst|training|soak|smoke] [--students N] [--nginx 1,2]
 
 Loopback only, bounded in count and time, stops by itself. It starts a real `streamlit run`
 server and reports first-render and interaction latency (median, p95, max), errors, script
@@ -15,6 +15,9 @@ exceptions, bytes, and the server's memory (RSS idle, peak, after):
 - soak: waves of students that make 500+ interactions in all and then leave; after the
   sessions expire (server.disconnectedSessionTTL set short) the RSS is read again;
 - smoke: 5 students, 3 changes each (a quick check that the client and server agree).
+
+With ``--nginx 1,2`` each scenario runs through nginx with 1, then 2 app processes (deploy/cluster.py,
+sticky sessions): the memory reported is then the sum over the processes.
 """
 
 from __future__ import annotations
@@ -33,7 +36,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as `python benchmarks/classroom.py`
     sys.path.insert(0, str(ROOT))
 
-from harness.server import Server, start_server, stop_server  # noqa: E402
+from deploy.cluster import start_cluster, stop_cluster  # noqa: E402
+from harness.server import ARTIFACTS, start_server, stop_server  # noqa: E402
 from harness.streamlit_client import StreamlitClient  # noqa: E402
 
 LINK = {"text": "The cat sat on the mat because it was tired, and the dog slept by the door.", "heads": "8",
@@ -67,11 +71,31 @@ class Tally:
     trainings: list[dict] = field(default_factory=list)  # training scenario: one per trainer
 
 
-def rss_mb(server: Server) -> float:
-    for line in Path(f"/proc/{server.process.pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
+@dataclass
+class Target:
+    """Where the students connect: one server, or nginx in front of several."""
+
+    url: str
+    pids: list[int]  # the app processes, whose memory is reported
+    app_urls: list[str]  # each process directly, to warm every one of them
+    stop: object  # () -> None
+
+
+def start_target(name: str, env: dict[str, str], processes: int | None) -> Target:
+    if processes is None:
+        server = start_server(f"classroom-{name}", env=env)
+        return Target(server.url, [server.process.pid], [server.url], lambda: stop_server(server))
+    cluster = start_cluster(processes, run_dir=ARTIFACTS / f"cluster-{name}-{processes}", env=env)
+    return Target(cluster.url, cluster.app_pids, cluster.app_urls, lambda: stop_cluster(cluster))
+
+
+def rss_mb(target: Target) -> float:
+    total = 0.0
+    for pid in target.pids:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1]) / 1024
+    return total
 
 
 async def student(url: str, delay: float, changes: int, mean_pause: float, rng: random.Random, tally: Tally) -> None:
@@ -153,13 +177,13 @@ def summary(values: list[float]) -> dict:
     }
 
 
-async def sample_memory(server: Server, peak: list[float], stop: asyncio.Event) -> None:
+async def sample_memory(server: Target, peak: list[float], stop: asyncio.Event) -> None:
     while not stop.is_set():
         peak.append(rss_mb(server))
         await asyncio.sleep(0.5)
 
 
-async def measured(server: Server, work) -> dict:
+async def measured(server: Target, work) -> dict:
     peak: list[float] = []
     stop = asyncio.Event()
     sampler = asyncio.create_task(sample_memory(server, peak, stop))
@@ -188,12 +212,12 @@ def _training_report(trainings: list[dict]) -> dict:
     }
 
 
-def run_scenario(name: str, students: int | None) -> dict:
+def run_scenario(name: str, students: int | None, processes: int | None = None) -> dict:
     env = {"STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL": str(SESSION_TTL_S)} if name == "soak" else {}
-    server = start_server(f"classroom-{name}", env=env)
+    server = start_target(name, env, processes)
     try:
-        warm = StreamlitClient(server.url, "playground", urlencode(LINK))  # torch imported, caches warm
-        asyncio.run(_warm(warm))
+        for url in server.app_urls:  # torch imported, caches warm, in every process
+            asyncio.run(_warm(StreamlitClient(url, "playground", urlencode(LINK))))
         time.sleep(1.0)
         idle = rss_mb(server)
         rng = random.Random(RANDOM_SEED)
@@ -213,14 +237,15 @@ def run_scenario(name: str, students: int | None) -> dict:
             return tally
 
         report = asyncio.run(measured(server, work))
-        report = {"scenario": name, "rss_idle_mb": round(idle, 1), **report}
+        behind = {"processes_behind_nginx": processes} if processes else {}
+        report = {"scenario": name, **behind, "rss_idle_mb": round(idle, 1), **report}
         if name == "soak":
             time.sleep(SESSION_TTL_S + SETTLE_S)
             report["rss_after_sessions_expired_mb"] = round(rss_mb(server), 1)
             report["interactions"] = report["first_render"]["count"] + report["interaction"]["count"]
         return report
     finally:
-        stop_server(server)
+        server.stop()
 
 
 async def _warm(client: StreamlitClient) -> None:
@@ -235,7 +260,9 @@ def main() -> None:
     args = sys.argv[1:]
     students = int(args[args.index("--students") + 1]) if "--students" in args else None
     names = [arg for arg in args if arg in (*SCENARIOS, "soak", "training")] or ["classroom", "burst"]
-    reports = [run_scenario(name, students) for name in names]
+    # --nginx 1,2: each scenario through nginx with 1 and then 2 app processes, in one run
+    counts = [int(n) for n in args[args.index("--nginx") + 1].split(",")] if "--nginx" in args else [None]
+    reports = [run_scenario(name, students, processes) for name in names for processes in counts]
     sys.stdout.write(json.dumps(reports, indent=2, ensure_ascii=False) + "\n")
     failed = any(
         report["errors"] or report["script_exceptions"] or report.get("trainings_finished", TRAINERS) < TRAINERS
