@@ -29,8 +29,15 @@ class Server:
     log: Path
 
 
-def start_server(log_name: str = "server", env: dict[str, str] | None = None, port: int | None = None) -> Server:
-    """A `streamlit run app.py` on 127.0.0.1 (a free port unless ``port`` is given), once healthy."""
+def start_server(
+    log_name: str = "server",
+    env: dict[str, str] | None = None,
+    port: int | None = None,
+    script: str = "app.py",
+    cwd: Path = ROOT,
+) -> Server:
+    """A `streamlit run <script>` (this app's app.py unless told) in ``cwd`` on 127.0.0.1 (a
+    free port unless ``port`` is given), once healthy."""
     port = port or _free_port()
     ARTIFACTS.mkdir(exist_ok=True)
     log = ARTIFACTS / f"{log_name}-{port}.log"
@@ -41,7 +48,7 @@ def start_server(log_name: str = "server", env: dict[str, str] | None = None, po
             "-m",
             "streamlit",
             "run",
-            "app.py",
+            script,
             "--server.headless",
             "true",
             "--server.port",
@@ -53,7 +60,7 @@ def start_server(log_name: str = "server", env: dict[str, str] | None = None, po
             "--server.fileWatcherType",
             "none",
         ],
-        cwd=ROOT,
+        cwd=cwd,
         stdout=handle,
         stderr=subprocess.STDOUT,
         env={**os.environ, **(env or {})},
