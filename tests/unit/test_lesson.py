@@ -1,0 +1,57 @@
+"""The lesson's numbers: each step's claim holds on the live computation."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from gpt_core import PlaygroundConfig, build_attention, embed, trace_attention
+from gpt_core.lesson import BOOK_TEXT, head_by_head, head_channels, parameter_counts, scaling_table, zero_columns
+
+HEAD_BY_HEAD_TOLERANCE = 1e-6
+
+
+def test_the_book_example_has_six_tokens_and_row_3_is_zero_exactly_after_position_3():
+    trace = trace_attention(BOOK_TEXT, PlaygroundConfig(heads=4, head_dim=8)).trace
+    assert trace.weights.shape == (1, 4, 6, 6)
+    for head in range(4):
+        assert zero_columns(trace.weights[0, head, 3]) == [4, 5]
+        assert torch.all(trace.weights[0, head, 3, :4] > 0)
+
+
+def test_the_same_number_of_parameters_for_every_head_count_at_one_embedding():
+    counts = parameter_counts(64)
+    totals = {heads: count["total"] for heads, count in counts.items()}
+    assert len(set(totals.values())) == 1, totals
+    assert totals[1] == 4 * 64 * 64 + 64, "Q, K, V without bias, the output projection with one"
+    with pytest.raises(Exception):  # noqa: B017  # 64 is not divisible by 3: the layer refuses
+        parameter_counts(64, (3,))
+
+
+@pytest.mark.parametrize(("heads", "head_dim", "bias"), [(1, 16, False), (4, 8, False), (8, 4, True), (3, 5, True)])
+def test_head_by_head_from_sliced_weights_equals_the_batched_layer(heads, head_dim, bias):
+    config = PlaygroundConfig(heads=heads, head_dim=head_dim, seed=7, qkv_bias=bias)
+    module = build_attention(config)
+    x = embed(list(BOOK_TEXT), config.embedding_dim, config.seed, True)
+    difference = (head_by_head(module, x) - module(x)).abs().max().item()
+    assert difference < HEAD_BY_HEAD_TOLERANCE
+
+
+def test_head_channels_are_consecutive_blocks_covering_every_channel_once():
+    blocks = [head_channels(4, 8, head) for head in range(1, 5)]
+    assert [list(b) for b in blocks][1] == list(range(8, 16))
+    assert sorted(c for b in blocks for c in b) == list(range(32))
+    with pytest.raises(ValueError):
+        head_channels(4, 8, 5)
+
+
+def test_without_scaling_the_scores_spread_and_the_softmax_saturates_as_head_dim_grows():
+    rows = scaling_table(tokens=6)
+    spreads = [row.score_std for row in rows]
+    maxima = [row.max_weight for row in rows]
+    assert spreads == sorted(spreads) and maxima == sorted(maxima)
+    assert rows[-1].max_weight > 0.9, "head_dim 256: one key takes nearly all the weight"
+    for row in rows:
+        assert row.scaled_std == pytest.approx(1.0, abs=0.1)
+        assert row.score_std == pytest.approx(row.head_dim**0.5, rel=0.1)
+        assert row.scaled_max_weight < 0.5
