@@ -7,15 +7,17 @@ One renderer per view, reused by every page that shows it.
 from .attention import head_detail_figure, heads_overview_figure, score_range, trace_name
 from .channels import channel_map_figure
 from .labels import axis_labels, plotly_safe
+from .lesson import parameter_figure, scaling_figure, softmax_bars_figure, two_ways_figure
 from .palette import HEAD_COLORS, MASKED_COLOR, head_color
 from .shapes import shape_trace_code
-from .text import AttentionText, TrainingText
+from .text import AttentionText, LessonText, TrainingText
 from .training import experiment_figure, final_loss_figure, loss_curve_figure
 
 __all__ = [
     "HEAD_COLORS",
     "MASKED_COLOR",
     "AttentionText",
+    "LessonText",
     "TrainingText",
     "axis_labels",
     "channel_map_figure",
@@ -25,6 +27,10 @@ __all__ = [
     "head_detail_figure",
     "heads_overview_figure",
     "loss_curve_figure",
+    "parameter_figure",
+    "scaling_figure",
+    "softmax_bars_figure",
+    "two_ways_figure",
     "plotly_safe",
     "score_range",
     "shape_trace_code",

@@ -44,3 +44,27 @@ class TrainingText:
     final_title: str  # final held-out loss per head count
     mean_sd: str  # the mean ± sd marker's name
     heads_axis: str  # x axis of the final-loss figure
+
+
+@dataclass(frozen=True)
+class LessonText:
+    """Every word of the lesson's own figures."""
+
+    heads_label: str  # a head count, template with {heads}
+    heads_axis: str
+    layer_names: Mapping[str, str]  # query_layer, key_layer, value_layer, output_layer -> name
+    parameters_title: str
+    parameters_axis: str
+    scaled: str  # a line or bar: with ÷ √head_dim
+    unscaled: str  # ... without
+    scaling_title: str
+    head_dim_axis: str
+    max_weight_axis: str
+    row_title: str  # one row's softmax with and without scaling
+    key_axis: str
+    query_axis: str
+    weight_axis: str
+    two_ways_title: str
+    batched: str  # the layer's own output
+    by_head: str  # the output computed head by head
+    channel: str

@@ -1,0 +1,59 @@
+"""The lesson's own figures: built from gpt_core's lesson numbers, valid Plotly, honest contents."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+import torch
+
+from figures import LessonText, parameter_figure, scaling_figure, softmax_bars_figure, two_ways_figure
+from gpt_core import PlaygroundConfig, build_attention, embed
+from gpt_core.lesson import BOOK_TEXT, example_scores, head_by_head, parameter_counts, scaling_table
+
+TEXT = LessonText(
+    heads_label="{heads} heads", heads_axis="heads", parameters_title="parameters", parameters_axis="count",
+    layer_names={"query_layer": "W_q", "key_layer": "W_k", "value_layer": "W_v", "output_layer": "out_proj"},
+    scaled="÷ √d", unscaled="not scaled", scaling_title="saturation", head_dim_axis="head_dim",
+    max_weight_axis="largest weight", row_title="one row", key_axis="key", query_axis="query", weight_axis="weight",
+    two_ways_title="two ways", batched="batched", by_head="head by head", channel="channel",
+)  # fmt: skip
+
+
+def _valid(figure: go.Figure) -> dict:
+    go.Figure(figure.to_dict())  # raises on an invalid property (the builders skip validation)
+    return figure.to_plotly_json()
+
+
+def test_parameter_bars_stack_the_four_layers_to_the_same_total_for_every_head_count():
+    counts = parameter_counts(64)
+    spec = _valid(parameter_figure(counts, TEXT))
+    assert [trace["name"] for trace in spec["data"]] == ["W_q", "W_k", "W_v", "out_proj"]
+    stacked = np.sum([list(trace["y"]) for trace in spec["data"]], axis=0)
+    assert stacked.tolist() == [counts[h]["total"] for h in (1, 2, 4, 8)]
+    assert [a["text"] for a in spec["layout"]["annotations"]] == [f"{counts[1]['total']:,}"] * 4
+
+
+def test_scaling_lines_are_the_table_and_the_softmax_bars_sum_to_one():
+    rows = scaling_table(6)
+    spec = _valid(scaling_figure(rows, TEXT))
+    unscaled, scaled = spec["data"]
+    assert list(unscaled["y"]) == [row.max_weight for row in rows]
+    assert list(scaled["y"]) == [row.scaled_max_weight for row in rows]
+    scores = example_scores(6, 64)
+    bars = _valid(softmax_bars_figure(torch.softmax(scores, 0).numpy(), torch.softmax(scores / 8, 0).numpy(),
+                                      list(BOOK_TEXT), TEXT))  # fmt: skip
+    for trace in bars["data"]:
+        assert abs(sum(trace["y"]) - 1.0) < 1e-5
+
+
+def test_two_ways_shows_both_outputs_on_one_colour_range():
+    config = PlaygroundConfig(heads=4, head_dim=4)
+    module = build_attention(config)
+    x = embed(list(BOOK_TEXT), config.embedding_dim, 0, True)
+    batched, by_head = module(x)[0].detach().numpy(), head_by_head(module, x)[0].detach().numpy()
+    spec = _valid(two_ways_figure(batched, by_head, list(BOOK_TEXT), 4, TEXT))
+    left, right = spec["data"]
+    np.testing.assert_allclose(np.array(left["z"]), batched, rtol=0, atol=1e-6)
+    np.testing.assert_allclose(np.array(right["z"]), by_head, rtol=0, atol=1e-6)
+    assert left["zmin"] == right["zmin"] == -left["zmax"]
+    assert len(spec["layout"]["shapes"]) == 2 * 4, "each head's channels marked under both heatmaps"
