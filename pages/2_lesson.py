@@ -1,5 +1,5 @@
-"""lesson page (being built)."""
+"""Guided lesson: the chapter step by step, in Chinese and English."""
 
-from ui.shell import coming_soon
+from ui.lesson import render
 
-coming_soon("lesson")
+render()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from figures import AttentionText, TrainingText
+from figures import AttentionText, LessonText, TrainingText
 from gpt_core import DETAIL_STAGES
 
 from .strings import t
@@ -46,4 +46,29 @@ def training_text(lang: str) -> TrainingText:
         final_title=t("train.final_title", lang),
         mean_sd=t("train.mean_sd", lang),
         heads_axis=t("train.heads_axis", lang),
+    )
+
+
+@cache
+def lesson_text(lang: str) -> LessonText:
+    layers = ("query_layer", "key_layer", "value_layer", "output_layer")
+    return LessonText(
+        heads_label=t("lsfig.heads_label", lang),
+        heads_axis=t("lsfig.heads_axis", lang),
+        layer_names={layer: t(f"lsfig.{layer}", lang) for layer in layers},
+        parameters_title=t("lsfig.parameters_title", lang),
+        parameters_axis=t("lsfig.parameters_axis", lang),
+        scaled=t("lsfig.scaled", lang),
+        unscaled=t("lsfig.unscaled", lang),
+        scaling_title=t("lsfig.scaling_title", lang),
+        head_dim_axis=t("lsfig.head_dim_axis", lang),
+        max_weight_axis=t("lsfig.max_weight_axis", lang),
+        row_title=t("lsfig.row_title", lang),
+        key_axis=t("fig.key_axis", lang),
+        query_axis=t("fig.query_axis", lang),
+        weight_axis=t("lsfig.weight_axis", lang),
+        two_ways_title=t("lsfig.two_ways_title", lang),
+        batched=t("lsfig.batched", lang),
+        by_head=t("lsfig.by_head", lang),
+        channel=t("lsfig.channel", lang),
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import common, errors, playground, train
+from . import common, errors, lesson, playground, train
 
 LANGUAGES: dict[str, str] = {"en": "English", "zh": "中文"}
 DEFAULT_LANGUAGE = "en"
@@ -25,7 +25,9 @@ def _merge(*tables: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
     return merged
 
 
-STRINGS: dict[str, dict[str, str]] = _merge(common.STRINGS, playground.STRINGS, train.STRINGS, errors.STRINGS)
+STRINGS: dict[str, dict[str, str]] = _merge(
+    common.STRINGS, playground.STRINGS, train.STRINGS, lesson.STRINGS, errors.STRINGS
+)
 
 
 def t(key: str, lang: str = DEFAULT_LANGUAGE, **params: Any) -> str:

@@ -1,0 +1,184 @@
+"""The lesson's eight steps. Each draws a short explanation, one live figure computed by
+gpt_core (drawn by the same figure builders as the playground), a control or two, and
+returns its question, built from the numbers it just computed."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from figures import (
+    channel_map_figure,
+    head_detail_figure,
+    heads_overview_figure,
+    parameter_figure,
+    scaling_figure,
+    shape_trace_code,
+    softmax_bars_figure,
+    two_ways_figure,
+)
+from gpt_core import STAGES, PlaygroundConfig, build_attention, display_labels, embed, position_label, trace_attention
+from gpt_core.experiment import answer
+from gpt_core.lesson import (
+    BOOK_TEXT,
+    SCALING_HEAD_DIMS,
+    SCALING_SAMPLES,
+    example_scores,
+    head_by_head,
+    head_channels,
+    parameter_counts,
+    scaling_table,
+    zero_columns,
+)
+
+from ..charts import show_chart
+from ..figure_text import attention_text, lesson_text
+from ..strings import t
+from ..train.resources import shipped_experiment, shipped_snapshots
+from ..train.views import answer_text
+from .questions import Question
+
+HEAD_CHOICES = (1, 2, 4, 8)
+HEAD_DIM_CHOICES = (2, 4, 8, 16)
+EMBEDDING_CHOICES = (32, 64, 128)
+TWO_WAYS_EMBEDDING = 32
+MASK_ROW = 3
+LESSON_HEADS, LESSON_HEAD_DIM = 4, 8
+TRAINED_HEADS = 4
+MAX_LESSON_CHARS = 16
+
+
+def _shape(shape) -> str:
+    return "(" + ", ".join(str(n) for n in shape) + ")"
+
+
+def _stages(trace, head: int) -> dict:
+    return {stage: getattr(trace, stage)[0, head].numpy() for stage in STAGES}
+
+
+def one_head(lang: str) -> Question:
+    text = st.text_input(t("ls.text", lang), BOOK_TEXT, key="ls_text_1", max_chars=MAX_LESSON_CHARS).strip()
+    d = st.select_slider(t("ls.head_dim", lang), HEAD_DIM_CHOICES, value=4, key="ls_d_1")
+    result = trace_attention(text or BOOK_TEXT, PlaygroundConfig(heads=1, head_dim=d))
+    trace, T = result.trace, len(result.tokens)
+    st.markdown(t("ls.1.body", lang, T=T, d=d))
+    show_chart(head_detail_figure(_stages(trace, 0), result.labels, 0, attention_text(lang)), "ls_chart_1")
+    st.caption(t("ls.1.output", lang, shape=_shape(trace.context_heads.shape)))
+    shape = tuple(trace.scores.shape[-2:])
+    options = [f"{T} × {T}", f"{T} × {d}", f"{d} × {d}"]
+    return Question(1, t("ls.1.q", lang), options, f"{shape[0]} × {shape[1]}", t("ls.1.why", lang, shape=_shape(shape)))
+
+
+def split(lang: str) -> Question:
+    left, right = st.columns(2)
+    h = left.select_slider(t("ls.heads", lang), HEAD_CHOICES, value=4, key="ls_h_2")
+    d = right.select_slider(t("ls.head_dim", lang), HEAD_DIM_CHOICES, value=8, key="ls_d_2")
+    trace = trace_attention(BOOK_TEXT, PlaygroundConfig(heads=h, head_dim=d)).trace
+    channels = head_channels(h, d, min(2, h))
+    st.markdown(t("ls.2.body", lang, C=h * d, first=channels[0], last=channels[-1]))
+    st.code(shape_trace_code(trace.shape_steps, tuple(trace.x.shape)), language="python")
+    show_chart(channel_map_figure(h, d, attention_text(lang)), "ls_chart_2")
+    B, T = trace.x.shape[:2]
+    options = [_shape((B, T, h, d)), _shape((B, h, T, d)), _shape((B, T, h * d))]
+    return Question(2, t("ls.2.q", lang), options, _shape(trace.queries_heads.shape),
+                    t("ls.2.why", lang, shape=_shape(trace.queries_heads.shape)))  # fmt: skip
+
+
+def mask(lang: str) -> Question:
+    st.markdown(t("ls.3.body", lang))
+    result = trace_attention(BOOK_TEXT, PlaygroundConfig(heads=LESSON_HEADS, head_dim=LESSON_HEAD_DIM))
+    head = st.select_slider(t("ls.head", lang), list(range(1, LESSON_HEADS + 1)), value=1, key="ls_head_3")
+    figure = head_detail_figure(_stages(result.trace, head - 1), result.labels, head - 1, attention_text(lang),
+                                highlight=(MASK_ROW, MASK_ROW))  # fmt: skip
+    show_chart(figure, "ls_chart_3")
+    zeros = zero_columns(result.trace.weights[0, head - 1, MASK_ROW])
+    labels = result.labels
+    return Question(3, t("ls.3.q", lang), list(range(len(labels))), zeros,
+                    t("ls.3.why", lang, zeros=", ".join(str(j) for j in zeros) or t("ls.none", lang)),
+                    label=lambda j: position_label(j, labels[j]), many=True)  # fmt: skip
+
+
+def merge(lang: str) -> Question:
+    h = st.select_slider(t("ls.heads", lang), HEAD_CHOICES, value=4, key="ls_h_4")
+    d = LESSON_HEADS * LESSON_HEAD_DIM // h
+    result = trace_attention(BOOK_TEXT, PlaygroundConfig(heads=h, head_dim=d))
+    trace = result.trace
+    st.markdown(t("ls.4.body", lang, C=h * d))
+    merge_steps = trace.shape_steps[[step.name for step in trace.shape_steps].index("context"):]
+    st.code(shape_trace_code(merge_steps, tuple(merge_steps[0].before)), language="python")
+    show_chart(heads_overview_figure(trace.weights[0].numpy(), result.labels, "weights", attention_text(lang)),
+               "ls_chart_4")  # fmt: skip
+    B, T = trace.x.shape[:2]
+    options = [_shape((B, h, T, d)), _shape((B, T, h * d)), _shape((B, T, d))]
+    return Question(4, t("ls.4.q", lang), options, _shape(trace.context.shape),
+                    t("ls.4.why", lang, shape=_shape(trace.context.shape)))  # fmt: skip
+
+
+def parameters(lang: str) -> Question:
+    C = st.select_slider(t("ls.embedding", lang), EMBEDDING_CHOICES, value=64, key="ls_c_5")
+    counts = parameter_counts(C)
+    st.markdown(t("ls.5.body", lang, C=C))
+    show_chart(parameter_figure(counts, lesson_text(lang)), "ls_chart_5")
+    one, eight = counts[1]["total"], counts[8]["total"]
+    correct = "same" if one == eight else ("more" if eight > one else "fewer")
+    return Question(5, t("ls.5.q", lang), ["more", "same", "fewer"], correct, t("ls.5.why", lang, one=one, eight=eight),
+                    label=lambda key: t(f"ls.5.{key}", lang))  # fmt: skip
+
+
+def parallel(lang: str) -> Question:
+    h = st.select_slider(t("ls.heads", lang), HEAD_CHOICES, value=4, key="ls_h_6")
+    config = PlaygroundConfig(heads=h, head_dim=TWO_WAYS_EMBEDDING // h)
+    module = build_attention(config)
+    tokens = list(BOOK_TEXT)
+    x = embed(tokens, config.embedding_dim, config.seed, config.positional)
+    batched, by_head = module(x)[0].detach(), head_by_head(module, x)[0].detach()
+    diff = f"{(batched - by_head).abs().max().item():.1e}"
+    st.markdown(t("ls.6.body", lang, diff=diff))
+    show_chart(two_ways_figure(batched.numpy(), by_head.numpy(), display_labels(tokens), h, lesson_text(lang)), "ls_chart_6")
+    same = (batched - by_head).abs().max().item() < 1e-6
+    return Question(6, t("ls.6.q", lang), ["same", "different"], "same" if same else "different",
+                    t("ls.6.why", lang, diff=diff), label=lambda key: t(f"ls.6.{key}", lang))  # fmt: skip
+
+
+@st.cache_data(max_entries=4)
+def _scaling(tokens: int) -> list:
+    return scaling_table(tokens)
+
+
+def scaling(lang: str) -> Question:
+    tokens = len(BOOK_TEXT)
+    d = st.select_slider(t("ls.head_dim", lang), SCALING_HEAD_DIMS, value=64, key="ls_d_7")
+    rows = _scaling(tokens)
+    row = next(r for r in rows if r.head_dim == d)
+    st.markdown(t("ls.7.body", lang, spread=f"{row.score_std:.1f}", d=d, scaled=f"{row.scaled_std:.2f}",
+                  samples=SCALING_SAMPLES, T=tokens))  # fmt: skip
+    left, right = st.columns(2)
+    with left:
+        show_chart(scaling_figure(rows, lesson_text(lang)), "ls_chart_7")
+    scores = example_scores(tokens, d)
+    unscaled, scaled = scores.softmax(0).numpy(), (scores / d**0.5).softmax(0).numpy()
+    with right:
+        show_chart(softmax_bars_figure(unscaled, scaled, display_labels(list(BOOK_TEXT)), lesson_text(lang)), "ls_chart_7b")
+    low, high = rows[0], rows[-1]
+    correct = "one" if high.max_weight > low.max_weight else "uniform"
+    why = t("ls.7.why", lang, low=f"{low.max_weight:.2f}", d_low=low.head_dim, high=f"{high.max_weight:.2f}",
+            d_high=high.head_dim)  # fmt: skip
+    return Question(7, t("ls.7.q", lang), ["one", "uniform", "zero"], correct, why, label=lambda key: t(f"ls.7.{key}", lang))
+
+
+def trained(lang: str) -> Question | None:
+    experiment = shipped_experiment()
+    if experiment is None or TRAINED_HEADS not in experiment.head_counts:
+        st.warning(t("ls.8.no_model", lang))
+        return None
+    snapshots = shipped_snapshots(TRAINED_HEADS)
+    step = max(snapshots)
+    st.markdown(t("ls.8.body", lang, step=step, seeds=len(experiment.seeds)))
+    weights = snapshots[step][-1]  # the last block: (h, T, T)
+    labels = display_labels(list(experiment.snapshot_prompt[: weights.shape[-1]]))
+    show_chart(heads_overview_figure(weights, labels, "weights", attention_text(lang)), "ls_chart_8")
+    best = answer(experiment.runs).at_steps.best
+    return Question(8, t("ls.8.q", lang), experiment.head_counts, best, t("ls.8.why", lang, best=best),
+                    label=lambda h: f"h = {h}", after=answer_text(experiment.runs, lang))  # fmt: skip
+
+
+STEPS = (one_head, split, mask, merge, parameters, parallel, scaling, trained)
