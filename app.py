@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui.shell import PAGES, setup_page
+from ui.shell import PAGES, carried_params, setup_page
 from ui.strings import t
 
 lang = setup_page("home")
@@ -10,5 +10,5 @@ st.title(t("app.name", lang))
 st.write(t("app.tagline", lang))
 for page in PAGES[1:]:
     with st.container(border=True):
-        st.page_link(page.path, label=t("page." + page.key, lang), icon=page.icon)
+        st.page_link(page.path, label=t("page." + page.key, lang), icon=page.icon, query_params=carried_params(lang))
         st.caption(t(f"page.{page.key}.blurb", lang))

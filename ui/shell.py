@@ -12,6 +12,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from .charts import PRESENT_STATE as PRESENT_STATE_KEY
 from .runtime import configure_process
 from .strings import DEFAULT_LANGUAGE, LANGUAGES, t
 
@@ -20,6 +21,14 @@ LANGUAGE_PARAM = "lang"
 # classroom network may block.
 FAVICON = str(Path(__file__).resolve().parents[1] / "assets" / "favicon.png")
 LANGUAGE_STATE = "language"
+PRESENT_PARAM = "present"
+PRESENT_STATE = PRESENT_STATE_KEY  # one name with ui/charts.py
+# Presentation mode: larger type for a projector (a fixed style, no user text in it).
+PRESENT_CSS = """<style>
+html { font-size: 22px; }
+[data-testid='stMainBlockContainer'] { max-width: 100%; padding-top: 2rem; }
+[data-testid='stMainBlockContainer'] .stButton button { min-height: 3.2rem; font-size: 1.15rem; }
+</style>"""
 
 
 @dataclass(frozen=True)
@@ -39,37 +48,78 @@ PAGES: tuple[PageInfo, ...] = (
 PAGES_BY_KEY = {page.key: page for page in PAGES}
 
 
+def browser_language() -> str | None:
+    """The browser's preferred language, when the app speaks it (``zh-CN`` -> ``zh``)."""
+    locale = (st.context.locale or "").lower()
+    return next((code for code in LANGUAGES if locale == code or locale.startswith(code + "-")), None)
+
+
 def current_language() -> str:
-    """The language from the URL (``?lang=zh``), else this session's choice, else English."""
+    """The language from the URL (``?lang=zh``), else this session's choice, else the
+    browser's preferred language, else English."""
     from_url = st.query_params.get(LANGUAGE_PARAM)
     if from_url in LANGUAGES:
         st.session_state[LANGUAGE_STATE] = from_url
-    return st.session_state.get(LANGUAGE_STATE, DEFAULT_LANGUAGE)
+    elif LANGUAGE_STATE not in st.session_state:
+        st.session_state[LANGUAGE_STATE] = browser_language() or DEFAULT_LANGUAGE
+    return st.session_state[LANGUAGE_STATE]
+
+
+def is_presenting() -> bool:
+    """Presentation mode: from the URL (``present=1``), else this session's choice."""
+    from_url = st.query_params.get(PRESENT_PARAM)
+    if from_url in ("0", "1"):
+        st.session_state[PRESENT_STATE] = from_url == "1"
+    return st.session_state.get(PRESENT_STATE, False)
+
+
+def _on_present_change() -> None:
+    on = st.session_state["present_toggle"]
+    st.session_state[PRESENT_STATE] = on
+    if on:
+        st.query_params[PRESENT_PARAM] = "1"
+    else:
+        st.query_params.pop(PRESENT_PARAM, None)
+
+
+def carried_params(lang: str) -> dict[str, str]:
+    """What a link to another page keeps: the language and presentation mode."""
+    # The language is written whenever a link without it could open in another language.
+    params = {LANGUAGE_PARAM: lang} if DEFAULT_LANGUAGE != lang or browser_language() not in (None, lang) else {}
+    if st.session_state.get(PRESENT_STATE):
+        params[PRESENT_PARAM] = "1"
+    return params
 
 
 def _on_language_change() -> None:
     chosen = st.session_state["language_select"]
     st.session_state[LANGUAGE_STATE] = chosen
-    if chosen == DEFAULT_LANGUAGE:
-        st.query_params.pop(LANGUAGE_PARAM, None)
-    else:
+    if LANGUAGE_PARAM in carried_params(chosen):
         st.query_params[LANGUAGE_PARAM] = chosen
+    else:
+        st.query_params.pop(LANGUAGE_PARAM, None)
 
 
 def setup_page(page_key: str) -> str:
     """Configure the page, draw the shared sidebar, and return the language code."""
     configure_process()
     lang = current_language()
+    presenting = is_presenting()
     st.set_page_config(
         page_title=f"{t('page.' + page_key, lang)} · {t('app.name', lang)}",
         page_icon=FAVICON,
         layout="wide",
+        initial_sidebar_state="collapsed" if presenting else "auto",
     )
+    if presenting:
+        st.html(PRESENT_CSS)
     with st.sidebar:
         st.markdown(f"### {t('app.name', lang)}")
         for info in PAGES:
-            st.page_link(info.path, label=t("page." + info.key, lang), icon=info.icon)
+            st.page_link(info.path, label=t("page." + info.key, lang), icon=info.icon, query_params=carried_params(lang))
         st.divider()
+        st.toggle(t("app.present", lang), value=presenting, key="present_toggle", on_change=_on_present_change,
+                  help=t("app.present_help", lang))  # fmt: skip
         codes = list(LANGUAGES)
         st.selectbox(
             t("app.language", lang),
@@ -94,4 +144,5 @@ def coming_soon(page_key: str) -> None:
     st.write(t(f"page.{page_key}.blurb", lang))
     st.info(t("page.coming_soon", lang))
     playground = PAGES_BY_KEY["playground"]
-    st.page_link(playground.path, label=t("page.playground", lang), icon=playground.icon)
+    st.page_link(playground.path, label=t("page.playground", lang), icon=playground.icon,
+                 query_params=carried_params(lang))

@@ -124,3 +124,15 @@ def test_presentation_mode_from_the_url_keeps_one_step_per_screen_and_survives_l
 def _has(at, key: str) -> bool:
     return any(getattr(widget, "key", None) == key for widget in at.get("selectbox"))
 
+
+
+def test_presentation_mode_draws_larger_figures_and_type():
+    import json
+
+    heights, fonts = {}, {}
+    for present in ("0", "1"):
+        at = open_page(PAGE, step="5", present=present)
+        spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+        heights[present], fonts[present] = spec["layout"]["height"], spec["layout"]["font"]["size"]
+        assert any("font-size: 22px" in h.proto.body for h in at.get("html")) == (present == "1")
+    assert heights["1"] > heights["0"] and fonts["1"] > fonts["0"]

@@ -10,7 +10,7 @@ import streamlit as st
 from gpt_core import DETAIL_STAGES, MAX_TOKENS, PlaygroundConfig
 
 from ..markdown import literal
-from ..shell import LANGUAGE_PARAM, LANGUAGE_STATE
+from ..shell import LANGUAGE_STATE, carried_params
 from ..strings import DEFAULT_LANGUAGE, t
 from . import state
 
@@ -100,9 +100,7 @@ def write_url(values: dict[str, Any], text_used: str | None) -> dict[str, str]:
     query = state.to_query(values)
     if text_used is not None:
         query["text"] = text_used
-    lang = st.session_state.get(LANGUAGE_STATE, DEFAULT_LANGUAGE)
-    if lang != DEFAULT_LANGUAGE:
-        query[LANGUAGE_PARAM] = lang
+    query.update(carried_params(st.session_state.get(LANGUAGE_STATE, DEFAULT_LANGUAGE)))
     if st.query_params.to_dict() != query:
         st.query_params.from_dict(query)
     return query
