@@ -25,8 +25,8 @@ PRESENT_PARAM = "present"
 PRESENT_STATE = PRESENT_STATE_KEY  # one name with ui/charts.py
 # Presentation mode: larger type for a projector (a fixed style, no user text in it).
 PRESENT_CSS = """<style>
-html { font-size: 22px; }
-[data-testid='stMainBlockContainer'] { max-width: 100%; padding-top: 2rem; }
+html { font-size: 21px; }
+[data-testid='stMainBlockContainer'] { max-width: 100%; padding-top: 4.5rem; }
 [data-testid='stMainBlockContainer'] .stButton button { min-height: 3.2rem; font-size: 1.15rem; }
 </style>"""
 

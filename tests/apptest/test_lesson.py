@@ -134,5 +134,5 @@ def test_presentation_mode_draws_larger_figures_and_type():
         at = open_page(PAGE, step="5", present=present)
         spec = json.loads(at.get("plotly_chart")[0].proto.spec)
         heights[present], fonts[present] = spec["layout"]["height"], spec["layout"]["font"]["size"]
-        assert any("font-size: 22px" in h.proto.body for h in at.get("html")) == (present == "1")
+        assert any("font-size: 21px" in h.proto.body for h in at.get("html")) == (present == "1")
     assert heights["1"] > heights["0"] and fonts["1"] > fonts["0"]

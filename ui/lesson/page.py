@@ -35,7 +35,7 @@ def _navigation(step: int, lang: str, presenting: bool) -> None:
     back, where, forward = st.columns([1, 3, 1] if presenting else [1, 4, 1], vertical_alignment="center")
     back.button(t("ls.previous", lang), key=f"ls_prev_{STEP_STATE}", on_click=_go, args=(step - 1,), disabled=step == 1,
                 icon=":material/arrow_back:", width="stretch")  # fmt: skip
-    where.markdown(f"**{t('ls.step_of', lang, n=step, total=total)}** · {t(f'ls.{step}.title', lang)}")
+    where.markdown(f"**{t('ls.step_of', lang, n=step, total=total)}**")  # the step's title follows below
     forward.button(t("ls.next", lang), key=f"ls_next_{STEP_STATE}", on_click=_go, args=(step + 1,),
                    disabled=step == total, icon=":material/arrow_forward:", width="stretch")  # fmt: skip
 

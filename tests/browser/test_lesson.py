@@ -1,0 +1,63 @@
+"""The guided lesson in Chromium: teachers' deep links on a freshly started server, in each
+language and in presentation mode, at projector size (screenshots kept)."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from harness.browser import exceptions_shown, wait_for_app
+from harness.charts import CHART_SELECTOR
+from harness.server import ARTIFACTS
+from ui.strings import t
+
+PROJECTOR = {"width": 1366, "height": 768}
+SIDEBAR_SETTLE_MS = 600
+SIDEBAR_VISIBLE_PX = 50  # more of the sidebar than its edge is on screen
+
+
+@pytest.mark.parametrize(("lang", "present"), [("en", False), ("zh", False), ("zh", True)])
+def test_a_teachers_deep_link_opens_exactly_that_step_on_a_fresh_server(fresh_server, playwright_browser, lang, present):
+    context = playwright_browser.new_context(viewport=PROJECTOR)
+    page = context.new_page()
+    try:
+        query = f"lang={lang}&step=3" + ("&present=1" if present else "")
+        page.goto(f"{fresh_server.url}/lesson?{query}")
+        page.get_by_text(t("ls.3.title", lang)).first.wait_for(timeout=60_000)  # no page title when presenting
+        page.wait_for_selector(CHART_SELECTOR, timeout=60_000)
+        page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']")
+        page.get_by_role("button", name=t("ls.next", lang)).wait_for()
+        assert exceptions_shown(page) == 0
+        assert parse_qs(urlparse(page.url).query)["step"] == ["3"]
+        page.wait_for_timeout(SIDEBAR_SETTLE_MS)  # the sidebar's opening or closing animation
+        box = page.locator("[data-testid='stSidebar']").bounding_box()
+        sidebar_open = box is not None and box["x"] + box["width"] > SIDEBAR_VISIBLE_PX
+        assert sidebar_open != present, "presentation mode keeps the sidebar out of the way"
+        if present:
+            size = page.evaluate("() => getComputedStyle(document.documentElement).fontSize")
+            assert size == "21px"
+        name = f"lesson-step3-{lang}{'-present' if present else ''}-1366.png"
+        page.screenshot(path=str(ARTIFACTS / name))
+        page.get_by_role("button", name=t("ls.next", lang)).click()
+        page.get_by_text(t("ls.4.title", lang)).first.wait_for()
+        page.wait_for_function("() => new URLSearchParams(location.search).get('step') === '4'")
+        assert parse_qs(urlparse(page.url).query).get("lang") == [lang] or lang == "en"
+    finally:
+        context.close()
+
+
+def test_without_a_language_in_the_link_the_browsers_preferred_language_is_used(shared_server, playwright_browser):
+    context = playwright_browser.new_context(viewport=PROJECTOR, locale="zh-CN")
+    page = context.new_page()
+    try:
+        page.goto(f"{shared_server.url}/lesson")
+        wait_for_app(page)
+        page.get_by_text(t("ls.1.title", "zh")).first.wait_for()
+        page.locator("[data-testid='stSidebar']").get_by_text(t("page.playground", "zh"), exact=True).click()
+        page.wait_for_function("() => location.pathname.endsWith('/playground')")
+        wait_for_app(page)
+        assert t("page.playground", "zh") in page.locator("h1").first.inner_text()
+        assert parse_qs(urlparse(page.url).query).get("lang") == ["zh"], "a copied link keeps the language"
+    finally:
+        context.close()
