@@ -55,3 +55,13 @@ def test_without_scaling_the_scores_spread_and_the_softmax_saturates_as_head_dim
         assert row.scaled_std == pytest.approx(1.0, abs=0.1)
         assert row.score_std == pytest.approx(row.head_dim**0.5, rel=0.1)
         assert row.scaled_max_weight < 0.5
+
+
+@pytest.mark.parametrize(("heads", "head_dim"), [(1, 4), (4, 8), (8, 4)])
+def test_the_shapes_the_lesson_asks_about_are_the_traced_ones(heads, head_dim):
+    trace = trace_attention(BOOK_TEXT, PlaygroundConfig(heads=heads, head_dim=head_dim)).trace
+    assert trace.scores.shape[-2:] == (6, 6), "step 1: QKᵀ is T × T"
+    assert trace.queries_heads.shape == (1, heads, 6, head_dim), "step 2: the transpose puts the heads first"
+    assert trace.context.shape == (1, 6, heads * head_dim), "step 4: the merge gives (B, T, C)"
+    names = [step.name for step in trace.shape_steps]
+    assert names.index("context") < len(names) - 1, "the merge steps follow the context"

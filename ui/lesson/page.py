@@ -35,7 +35,12 @@ def _navigation(step: int, lang: str, presenting: bool) -> None:
     back, where, forward = st.columns([1, 3, 1] if presenting else [1, 4, 1], vertical_alignment="center")
     back.button(t("ls.previous", lang), key=f"ls_prev_{STEP_STATE}", on_click=_go, args=(step - 1,), disabled=step == 1,
                 icon=":material/arrow_back:", width="stretch")  # fmt: skip
-    where.markdown(f"**{t('ls.step_of', lang, n=step, total=total)}**")  # the step's title follows below
+    if presenting:  # one step per screen: where we are, no list
+        where.markdown(f"**{t('ls.step_of', lang, n=step, total=total)}**")
+    else:
+        st.session_state["ls_pick"] = step
+        where.selectbox(t("ls.steps", lang), list(range(1, total + 1)), key="ls_pick", on_change=_on_pick,
+                        format_func=lambda n: f"{n}. {t(f'ls.{n}.title', lang)}", label_visibility="collapsed")  # fmt: skip
     forward.button(t("ls.next", lang), key=f"ls_next_{STEP_STATE}", on_click=_go, args=(step + 1,),
                    disabled=step == total, icon=":material/arrow_forward:", width="stretch")  # fmt: skip
 
@@ -61,9 +66,6 @@ def render() -> None:
     if not presenting:
         page_title("lesson", lang)
         st.caption(t("page.lesson.blurb", lang))
-        st.session_state["ls_pick"] = step
-        st.selectbox(t("ls.steps", lang), list(range(1, len(STEPS) + 1)), key="ls_pick", on_change=_on_pick,
-                     format_func=lambda n: f"{n}. {t(f'ls.{n}.title', lang)}")  # fmt: skip
     _navigation(step, lang, presenting)
     st.query_params[STEP_PARAM] = str(step)
     st.subheader(f"{step}. {t(f'ls.{step}.title', lang)}")
