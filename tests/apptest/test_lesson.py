@@ -13,7 +13,7 @@ from ui.lesson.steps import STEPS
 from ui.strings import t
 from ui.train.resources import EXPERIMENT_DIR
 
-from .conftest import open_page
+from .conftest import chart_traces, open_page
 
 PAGE = "pages/2_lesson.py"
 STEP_COUNT = len(STEPS)
@@ -147,3 +147,12 @@ def test_presenting_the_playground_keeps_text_heads_and_head_dim_in_view_and_the
     assert {"pg_seed", "pg_input_dim"} <= folded
     assert not {"pg_seed", "pg_input_dim"} & {widget.key for widget in plain.expander[0].number_input}
     assert presenting.query_params.get("present") in ("1", ["1"]), "the playground's link keeps the mode"
+
+
+def test_the_trained_heads_step_shows_each_shipped_model():
+    at = open_page(PAGE, step="8")
+    for heads in (1, 2, 8):
+        at.select_slider(key="ls_h_8").set_value(heads).run()
+        assert not at.exception, at.exception
+        names = set(chart_traces(at))
+        assert f"softmax weights · head {heads}" in names and f"softmax weights · head {heads + 1}" not in names

@@ -170,9 +170,11 @@ def trained(lang: str) -> Question | None:
     if experiment is None or TRAINED_HEADS not in experiment.head_counts:
         st.warning(t("ls.8.no_model", lang))
         return None
-    snapshots = shipped_snapshots(TRAINED_HEADS)
+    counts = experiment.head_counts
+    heads = st.select_slider(t("ls.heads", lang), counts, value=TRAINED_HEADS, key="ls_h_8")
+    snapshots = shipped_snapshots(heads)
     step = max(snapshots)
-    st.markdown(t("ls.8.body", lang, step=step, seeds=len(experiment.seeds)))
+    st.markdown(t("ls.8.body", lang, heads=heads, step=step, seeds=len(experiment.seeds)))
     weights = snapshots[step][-1]  # the last block: (h, T, T)
     labels = display_labels(list(experiment.snapshot_prompt[: weights.shape[-1]]))
     show_chart(heads_overview_figure(weights, labels, "weights", attention_text(lang)), "ls_chart_8")

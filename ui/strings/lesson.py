@@ -93,8 +93,8 @@ STRINGS: dict[str, dict[str, str]] = {
     # 8. trained heads
     "ls.8.title": {"en": "What trained heads do, and are more heads better?", "zh": "训练后的头在做什么？头越多越好吗？"},
     "ls.8.body": {
-        "en": "Random weights give pale, nearly uniform rows. After training on Tiny Shakespeare (the shipped 4-head model, step {step}), heads specialise: some look at the previous character, some spread over the recent past. The book's question, answered by the shipped heads experiment (1, 2, 4 and 8 heads, the same parameters, {seeds} seeds each):",
-        "zh": "随机权重下，每一行都浅淡、几乎均匀。在 Tiny Shakespeare 上训练之后（随应用提供的 4 头模型，第 {step} 步），各个头开始分工：有的看前一个字符，有的分散在最近的一段上。书中的问题，由随应用提供的多头实验回答（1、2、4、8 个头，参数量相同，每种 {seeds} 个随机种子）：",
+        "en": "Random weights give pale, nearly uniform rows. After training on Tiny Shakespeare (the shipped {heads}-head model, step {step}), heads specialise: some look at the previous character, some spread over the recent past. The book's question, answered by the shipped heads experiment (1, 2, 4 and 8 heads, the same parameters, {seeds} seeds each):",
+        "zh": "随机权重下，每一行都浅淡、几乎均匀。在 Tiny Shakespeare 上训练之后（随应用提供的 {heads} 头模型，第 {step} 步），各个头开始分工：有的看前一个字符，有的分散在最近的一段上。书中的问题，由随应用提供的多头实验回答（1、2、4、8 个头，参数量相同，每种 {seeds} 个随机种子）：",
     },
     "ls.8.q": {"en": "Which head count reached the lowest mean held-out loss?", "zh": "哪一种头数的平均验证损失最低？"},
     "ls.8.why": {"en": "h = {best} has the lowest mean; see the full answer below.", "zh": "h = {best} 的平均值最低；完整的回答见下文。"},
