@@ -54,10 +54,18 @@ def launch_chromium(playwright, executable: str | None = None):
     return playwright.chromium.launch(executable_path=executable or chromium_path(), args=CHROMIUM_ARGS)
 
 
+IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
+# ui/first_screen.py's component: on the page while only its first screen is drawn.
+FIRST_SCREEN_ONLY = "[class*='st-key-first_screen_']"
+
+
 def wait_for_app(page, timeout_ms: int = APP_READY_TIMEOUT_MS) -> None:
-    """Wait until a title is on screen and the page's script has finished its run."""
+    """Wait until a title is on screen and the page's script has finished its run; when
+    that run drew only the first screen, also for the run that draws the rest."""
     page.wait_for_selector("[data-testid='stHeading'] h1", timeout=timeout_ms)
-    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=timeout_ms)
+    page.wait_for_selector(IDLE, timeout=timeout_ms)
+    page.wait_for_selector(FIRST_SCREEN_ONLY, state="detached", timeout=timeout_ms)
+    page.wait_for_selector(IDLE, timeout=timeout_ms)
 
 
 def exceptions_shown(page) -> int:

@@ -7,19 +7,31 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from harness.charts import traces_by_name
+from ui.first_screen import COMPONENT_KEY_PREFIX as FIRST_SCREEN_KEY
 
 ROOT = Path(__file__).resolve().parents[2]
 APPTEST_TIMEOUT_S = 60  # the first run imports torch
 
 
-def open_page(script: str = "app.py", **query: str) -> AppTest:
-    """Run ``script`` (a path relative to app.py) as a user opening it with ``query``."""
+def asks_for_the_rest(at: AppTest) -> bool:
+    """Whether the last run drew only the page's first screen (ui/first_screen.py) and
+    asked the browser for the next run, which draws the rest."""
+    return any(element.key and element.key.startswith(FIRST_SCREEN_KEY) for element in at.get("bidi_component"))
+
+
+def open_page(script: str = "app.py", first_screen_only: bool = False, **query: str) -> AppTest:
+    """Run ``script`` (a path relative to app.py) as a user opening it with ``query``; like
+    the browser, run it again when the first run asked for the rest of the page (unless
+    ``first_screen_only``)."""
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=APPTEST_TIMEOUT_S)
     for key, value in query.items():
         at.query_params[key] = value
     if script != "app.py":
         at.switch_page(script)
-    return at.run()
+    at.run()
+    if asks_for_the_rest(at) and not at.exception and not first_screen_only:
+        at.run()
+    return at
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import pytest
 
 from gpt_core import MAX_TOKENS, PlaygroundConfig, trace_attention
 from harness.charts import decode, traces_by_name
-from tests.apptest.conftest import chart_traces, open_page
+from tests.apptest.conftest import asks_for_the_rest, chart_traces, open_page
 from ui.playground.state import PRESETS
 
 PAGE = "pages/1_playground.py"
@@ -47,6 +47,28 @@ def test_default_page_shows_the_book_example_with_every_view(page):
     assert "T = 6 tokens" in markdown_text(page)
     assert len(page.get("code")) >= 3  # shape trace, link, snippet
     assert page.dataframe, "softmax calculator and per-head table"
+
+
+def test_first_run_draws_the_first_screen_and_asks_for_the_rest():
+    at = open_page(PAGE, first_screen_only=True)
+    assert not at.exception
+    traces = all_traces(at)
+    assert "softmax weights · head 4" in traces, "the overview comes first"
+    assert "raw scores QKᵀ · head 1" not in traces and "head 1: channels 0–7" not in traces
+    assert not at.dataframe and not at.get("code") and not at.get("iframe") and not at.tabs
+    assert at.number_input(key="pg_heads").value == 4 and at.text_area(key="pg_text").value == PRESETS["book"]
+    assert asks_for_the_rest(at)
+    at.run()  # what the browser asks for once the first chart is drawn
+    assert not asks_for_the_rest(at)
+    assert "raw scores QKᵀ · head 1" in all_traces(at) and at.dataframe and at.get("iframe") and len(at.tabs) == 4
+
+
+def test_a_change_before_the_rest_arrives_draws_the_whole_page():
+    at = open_page(PAGE, first_screen_only=True)
+    at.number_input(key="pg_seed").set_value(3).run()
+    assert not asks_for_the_rest(at)
+    assert len(at.dataframe) == 2 and len(at.get("code")) >= 3 and at.get("download_button")
+    assert query(at)["seed"] == "3"
 
 
 def test_page_numbers_equal_gpt_core(page):

@@ -8,7 +8,7 @@ import numpy as np
 
 from figures import MASKED_COLOR
 from gpt_core import PlaygroundConfig, trace_attention
-from harness.browser import exceptions_shown, wait_for_app
+from harness.browser import VIEWPORT, exceptions_shown, wait_for_app
 from harness.charts import read_traces, wait_for_charts, wait_for_trace
 from harness.server import ARTIFACTS
 
@@ -150,3 +150,51 @@ def test_typing_new_texts_one_after_another_keeps_working(shared_server, browser
         assert exceptions_shown(browser_page) == 0
         row = int(_url_params(browser_page)["row"])
         assert 0 <= row < len(text), "the query row is a position of the new text"
+
+
+# Set before the page's scripts run: what was on the page when the first chart appeared.
+RECORD_FIRST_CHART_JS = """new MutationObserver((_, observer) => {
+  if (!document.querySelector('[data-testid="stPlotlyChart"] .heatmaplayer image')) return;
+  window.__atFirstChart = {
+    charts: document.querySelectorAll('[data-testid="stPlotlyChart"]').length,
+    tables: document.querySelectorAll('[data-testid="stDataFrame"]').length,
+    code: document.querySelectorAll('[data-testid="stCode"]').length,
+    frames: document.querySelectorAll('iframe').length,
+  };
+  observer.disconnect();
+}).observe(document, {childList: true, subtree: true});"""
+
+
+def test_the_first_screen_comes_alone_and_the_rest_follows_by_itself(shared_server, playwright_browser):
+    context = playwright_browser.new_context(viewport=VIEWPORT)  # a first visit: new session, empty cache
+    context.add_init_script(RECORD_FIRST_CHART_JS)
+    page = context.new_page()
+    try:
+        page.goto(f"{shared_server.url}/playground")
+        page.wait_for_function("() => window.__atFirstChart !== undefined")
+        assert page.evaluate("() => window.__atFirstChart") == {"charts": 1, "tables": 0, "code": 0, "frames": 0}
+        wait_for_charts(page)  # and the rest, which nobody asked for
+        wait_for_trace(page, "raw scores QKᵀ · head 1")  # the detail
+        page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot')[1].__syncHover")
+        assert page.get_by_role("tab").count() == 4
+        assert exceptions_shown(page) == 0
+    finally:
+        context.close()
+
+
+def test_every_tab_shows_its_content_when_chosen(shared_server, browser_page):
+    browser_page.goto(f"{shared_server.url}/playground")
+    wait_for_charts(browser_page)
+    shown = "[role='tabpanel']:visible "
+    for tab, selector, count in (
+        ("Softmax by hand", "[data-testid='stDataFrame']", 1),
+        ("Shapes: split and merge", "[data-testid='stCode']", 1),
+        ("Per-head table", "[data-testid='stDataFrame']", 1),
+        ("Share and download", "[data-testid='stDownloadButton']", 3),
+    ):
+        browser_page.get_by_role("tab", name=tab).click()
+        browser_page.locator(shown + selector).nth(count - 1).wait_for(state="visible")
+        assert browser_page.locator(shown + selector).count() == count, tab
+    browser_page.get_by_role("tab", name="Shapes: split and merge").click()
+    wait_for_trace(browser_page, "head 1: channels 0–7")
+    assert browser_page.locator(shown + ".js-plotly-plot").first.is_visible()

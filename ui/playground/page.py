@@ -1,6 +1,7 @@
 """The playground page: read the controls, compute attention once per change of the
 numbers, keep the chosen cell valid, then draw the views. A change that only moves the
-focus (head, stage, cell) reuses the last computation."""
+focus (head, stage, cell) reuses the last computation. A session's first run draws the
+controls and the overview only; the browser then asks for the rest (ui/first_screen.py)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from gpt_core import (
     truncate_text,
 )
 
+from ..first_screen import ask_for_the_rest, is_first_screen
 from ..shell import page_title, setup_page
 from ..strings import error_text, t
 from . import state, views
@@ -37,6 +39,7 @@ from .views import View
 LINK_NUMBERS_STATE = "pg_link_numbers"  # the values that decide the numbers, as the link gave them
 TOKENS_STATE = "pg_tokens"  # the tokens shown last run: when they change, the chosen cell resets
 MEMO_STATE = "pg_memo"
+PAGE_KEY = "playground"
 
 
 def compute(text: str, config: PlaygroundConfig) -> View:
@@ -98,9 +101,14 @@ def _computed_view(values: dict, lang: str) -> tuple[View, str] | None:
         return None
 
 
-def _views(view: View, query: dict[str, str], lang: str) -> None:
+def _views(view: View, query: dict[str, str], lang: str, first_screen: bool) -> None:
+    """The charts; then, except on the first screen, the hover script and the tabs below them."""
     views.overview(view, lang)
+    if first_screen:
+        ask_for_the_rest(PAGE_KEY)
+        return
     views.detail(view, lang)
+    views.sync_hover()
     tab_names = ("softmax", "shapes", "stats", "share")
     tabs = st.tabs([t(f"pg.tab.{name}", lang) for name in tab_names])
     with tabs[0]:
@@ -114,8 +122,9 @@ def _views(view: View, query: dict[str, str], lang: str) -> None:
 
 
 def render() -> None:
-    lang = setup_page("playground")
-    page_title("playground", lang)
+    lang = setup_page(PAGE_KEY)
+    first_screen = is_first_screen(PAGE_KEY)
+    page_title(PAGE_KEY, lang)
     st.caption(t("page.playground.blurb", lang))
     restore_controls()
     repair_controls()
@@ -138,4 +147,4 @@ def render() -> None:
     if total > T:
         st.warning(t("pg.truncated", lang, total=total, shown=T), icon=":material/content_cut:")
     st.markdown(t("pg.tokens_line", lang, T=T, h=config.heads, d=config.head_dim, C=config.output_dim))
-    _views(view, query, lang)
+    _views(view, query, lang, first_screen)

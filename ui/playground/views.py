@@ -80,8 +80,11 @@ def detail(view: View, lang: str) -> None:
         highlight=(st.session_state[k("row")], st.session_state[k("col")]), scaled=config.scale,
     )  # fmt: skip
     show_chart(figure, "pg_detail_chart")
-    # Hovering a cell in one stage outlines the same cell in all of them (a fixed script in
-    # assets/, no user text: it only reads the charts already on the page).
+
+
+def sync_hover() -> None:
+    """Hovering a cell in one stage outlines the same cell in all of them (a fixed script in
+    assets/, no user text: it only reads the charts already on the page)."""
     st.iframe(SYNC_HOVER, height=1)
 
 
