@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import time
 
 import pytest
 
-from deploy.cluster import MAIN_CONFIG, SITE_CONFIG, _end, nginx_binary, site_config
+from deploy.cluster import MAIN_CONFIG, SITE_CONFIG, _end, _is, nginx_binary, site_config
 
 
 def test_site_config_lists_exactly_the_given_processes_and_port():
@@ -37,11 +38,14 @@ def test_nginx_accepts_the_written_configuration(tmp_path):
 
 
 def test_stop_leaves_a_process_alone_when_its_id_now_belongs_to_another_program():
-    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
+        deadline = time.monotonic() + 30
+        while not _is(other.pid, "time.sleep") and time.monotonic() < deadline:
+            time.sleep(0.05)  # until the program has started (slow on a loaded machine)
         _end(other.pid, "streamlit")  # a recorded id, reused by a program that is not the app
         assert other.poll() is None
         _end(other.pid, "time.sleep")
-        assert other.wait(timeout=10) is not None
+        assert other.wait(timeout=30) is not None
     finally:
         other.kill()
