@@ -118,8 +118,13 @@ def setup_page(page_key: str) -> str:
         for info in PAGES:
             st.page_link(info.path, label=t("page." + info.key, lang), icon=info.icon, query_params=carried_params(lang))
         st.divider()
-        st.toggle(t("app.present", lang), value=presenting, key="present_toggle", on_change=_on_present_change,
-                  help=t("app.present_help", lang))  # fmt: skip
+        # A segmented control, not st.toggle: the playground's first screen already loads its
+        # code, while a toggle in view made the browser load and compile more before the
+        # first chart (benchmarks/first_visit.py).
+        st.session_state["present_toggle"] = presenting
+        st.segmented_control(t("app.present", lang), [False, True], key="present_toggle", required=True,
+                             on_change=_on_present_change, help=t("app.present_help", lang),
+                             format_func=lambda on: t("app.present_on" if on else "app.present_off", lang))  # fmt: skip
         codes = list(LANGUAGES)
         st.selectbox(
             t("app.language", lang),

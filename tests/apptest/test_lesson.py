@@ -112,11 +112,11 @@ def test_presentation_mode_from_the_url_keeps_one_step_per_screen_and_survives_l
     at = open_page(PAGE, lang="zh", present="1", step="3")
     assert not at.exception
     assert not _has(at, "ls_pick"), "no step list in presentation mode: previous/next only"
-    assert at.toggle(key="present_toggle").value is True
+    assert at.button_group(key="present_toggle").value is True
     assert any(t("ls.3.title", "zh") in h.value for h in at.subheader)
     links = [parse_qs(link.proto.query_string) for link in at.get("page_link")]
     assert links and all(link == {"lang": ["zh"], "present": ["1"]} for link in links), "links keep language and mode"
-    at.toggle(key="present_toggle").set_value(False).run()
+    at.button_group(key="present_toggle").set_value(False).run()
     assert _has(at, "ls_pick")
     assert "present" not in at.query_params
 

@@ -101,6 +101,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "ls.8.no_model": {"en": "The shipped model is missing from assets/: this step cannot show trained heads.", "zh": "assets/ 中缺少随应用提供的模型：这一步无法显示训练后的头。"},
     # presentation mode
     "app.present": {"en": "Presentation mode", "zh": "演示模式"},
+    "app.present_on": {"en": "Presenting", "zh": "演示"},
+    "app.present_off": {"en": "Normal", "zh": "普通"},
     "app.present_help": {
         "en": "Larger type and figures for a projector; the setting stays in the link.",
         "zh": "为投影仪放大文字和图表；这个设置会保留在链接中。",
