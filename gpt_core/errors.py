@@ -33,6 +33,10 @@ MESSAGES: dict[str, str] = {
     "out_of_range": "{name} must be between {low} and {high} (got {value}).",
     "unknown_choice": "{name} must be one of {choices} (got {value!r}).",
     "no_tokens": "The text has no {tokenizer} tokens (only spaces or separators?).",
+    "no_known_characters": (
+        "None of the {characters} characters is in this model's vocabulary: type characters "
+        "it was trained on."
+    ),
     "corpus_too_short": (
         "The text is too short to train on: {chars} characters, but the model reads "
         "{context_length} at a time. Give it at least {minimum} characters."

@@ -18,6 +18,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "error.empty_text": {"zh": "没有可以切分的文字：请先输入几个字或词。"},
     "error.out_of_range": {"zh": "{name} 必须在 {low} 到 {high} 之间（当前为 {value}）。"},
     "error.unknown_choice": {"zh": "{name} 必须是 {choices} 之一（当前为 {value!r}）。"},
+    "error.no_known_characters": {"zh": "这 {characters} 个字符都不在这个模型的词表里：请输入它训练时见过的字符。"},
     "error.no_tokens": {"zh": "这段文字没有 {tokenizer} 词元（只有空格或分隔符？）。"},
     "error.corpus_too_short": {
         "zh": "文字太短，无法训练：只有 {chars} 个字符，而模型一次读 {context_length} 个。请至少提供 {minimum} 个字符。"

@@ -1,0 +1,73 @@
+"""What a trained GPT's heads do with a prompt: every block's attention trace for the text
+(the model's real stream into each block), and per-head metrics that name a head's kind.
+
+The foundation of the trained-heads explorer; pure torch, no drawing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+from .analysis import head_statistics
+from .attention import AttentionTrace
+from .data import CharVocabulary
+from .errors import InputError
+from .model import GPT, GPTTrace
+from .tokens import display_labels
+
+KIND_THRESHOLD = 0.5  # a head is of a kind when it puts at least this much weight there on average
+HEAD_KINDS = ("previous", "first", "self", "broad")
+
+
+@dataclass
+class ModelTrace:
+    """One prompt through a trained model."""
+
+    text_used: str  # the characters the model read: known ones, at most its context
+    left_out: tuple[str, ...]  # characters of the prompt the vocabulary lacks (left out, sorted)
+    cut: int  # known characters after the context (not read)
+    labels: list[str]  # a visible label per character read
+    layers: list[AttentionTrace]  # one per block: its input is the LayerNorm of the real stream
+
+
+def trace_model(model: GPT, vocabulary: CharVocabulary, text: str) -> ModelTrace:
+    """Run ``text`` through ``model`` (eval mode, no gradients) and keep every block's trace.
+
+    Characters the vocabulary lacks are left out (and listed); text longer than the model's
+    context is cut to its first ``context_length`` characters (and counted). Raises
+    ``InputError`` when nothing readable is left."""
+    if not text.strip():
+        raise InputError("empty_text")
+    left_out = tuple(sorted(vocabulary.unknown(text)))
+    known = "".join(char for char in text if char not in left_out)
+    if not known:
+        raise InputError("no_known_characters", characters=len(text))
+    context = model.config.context_length
+    used = known[:context]
+    trace = GPTTrace()
+    was_training = model.training
+    model.eval()
+    with torch.no_grad():
+        model(torch.tensor([vocabulary.encode(used)]), trace=trace)
+    model.train(was_training)
+    return ModelTrace(used, left_out, len(known) - len(used), display_labels(list(used)), list(trace.layers))
+
+
+def head_metrics(weights: torch.Tensor) -> dict[str, torch.Tensor]:
+    """Per head, from (h, T, T) softmax weights: the mean weight on the previous token, on
+    the first token and on itself (over queries 1..T-1, which have a choice), and the mean
+    row entropy in nats."""
+    stats = head_statistics(weights)
+    T = weights.shape[-1]
+    own = torch.diagonal(weights, dim1=-2, dim2=-1)[:, 1:].mean(-1) if T > 1 else torch.zeros(weights.shape[0])
+    return {"previous": stats["previous_token"], "first": stats["first_token"], "self": own, "entropy": stats["entropy"]}
+
+
+def head_kind(metrics: dict[str, torch.Tensor], head: int) -> str:
+    """"previous" (a previous-token head), "first" (a first-token sink), "self", or "broad":
+    the kind whose mean weight is largest and at least KIND_THRESHOLD, else broad."""
+    weights = {kind: metrics[kind][head].item() for kind in ("previous", "first", "self")}
+    kind, weight = max(weights.items(), key=lambda item: item[1])
+    return kind if weight >= KIND_THRESHOLD else "broad"

@@ -1,0 +1,86 @@
+"""The trained-heads explorer's numbers: a model's per-block trace for a prompt, and the
+metrics that name a head's kind."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+import torch
+
+from gpt_core import InputError
+from gpt_core.explore import head_kind, head_metrics, trace_model
+from gpt_core.results import load_experiment
+
+ASSETS = Path(__file__).resolve().parents[2] / "assets" / "heads_experiment"
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    return load_experiment(ASSETS).checkpoint(4)
+
+
+def test_each_blocks_trace_equals_the_plain_forwards_intermediate_values(shipped):
+    model, vocabulary = shipped.model, shipped.vocabulary
+    text = "ROMEO:\nBut soft, what light"
+    seen: dict[str, list[torch.Tensor]] = {"input": [], "output": []}
+    hooks = []
+    for block in model.blocks:
+        hooks.append(block.attention_norm.register_forward_hook(lambda m, i, o: seen["input"].append(o.detach())))
+        hooks.append(block.attention.register_forward_hook(lambda m, i, o: seen["output"].append(o.detach())))
+    try:
+        model.eval()
+        with torch.no_grad():
+            model(torch.tensor([vocabulary.encode(text)]))  # the plain (fused, untraced) forward
+    finally:
+        for hook in hooks:
+            hook.remove()
+    traced = trace_model(model, vocabulary, text)
+    assert len(traced.layers) == len(model.blocks) and traced.text_used == text
+    assert torch.equal(traced.layers[0].x, seen["input"][0]), "block 1's input: LayerNorm of the embeddings"
+    for layer, x, out in zip(traced.layers, seen["input"], seen["output"], strict=True):
+        # Later blocks read a stream that went through the fused kernel in the plain forward
+        # and through the readable path here: equal up to float32 rounding.
+        torch.testing.assert_close(layer.x, x, atol=1e-5, rtol=0)
+        torch.testing.assert_close(layer.output, out, atol=1e-5, rtol=0)
+        torch.testing.assert_close(layer.weights.sum(-1), torch.ones_like(layer.weights.sum(-1)))
+
+
+def test_characters_the_model_lacks_are_left_out_and_long_text_is_cut(shipped):
+    model, vocabulary = shipped.model, shipped.vocabulary
+    traced = trace_model(model, vocabulary, "Héllo 👩‍💻 wörld")
+    assert set(traced.left_out) >= {"é", "ö", "👩"} and "é" not in traced.text_used
+    context = model.config.context_length
+    long = trace_model(model, vocabulary, "a" * (context + 7))
+    assert len(long.text_used) == context and long.cut == 7
+    assert long.layers[0].weights.shape[-1] == context
+    with pytest.raises(InputError) as raised:
+        trace_model(model, vocabulary, "👩‍💻é")
+    assert raised.value.code == "no_known_characters"
+    with pytest.raises(InputError):
+        trace_model(model, vocabulary, "   ")
+
+
+def _rows(matrix: list[list[float]]) -> torch.Tensor:
+    return torch.tensor([matrix], dtype=torch.float32)  # (h=1, T, T)
+
+
+def test_metrics_and_kinds_on_hand_made_patterns():
+    T = 5
+    previous = torch.zeros(T, T)
+    previous[0, 0] = 1
+    for i in range(1, T):
+        previous[i, i - 1] = 1
+    first = torch.zeros(T, T)
+    first[:, 0] = 1
+    own = torch.eye(T)
+    uniform = torch.tril(torch.ones(T, T))
+    uniform = uniform / uniform.sum(-1, keepdim=True)
+    weights = torch.stack([previous, first, own, uniform])
+    metrics = head_metrics(weights)
+    assert metrics["previous"].tolist() == [1.0, 0.25, 0.0, pytest.approx(sum(1 / (i + 1) for i in range(1, T)) / (T - 1))]
+    assert metrics["first"][1].item() == 1.0 and metrics["self"][2].item() == 1.0
+    assert metrics["entropy"][:3].tolist() == [0.0, 0.0, 0.0]
+    assert metrics["entropy"][3].item() == pytest.approx(sum(math.log(i + 1) for i in range(T)) / T, abs=1e-6)
+    assert [head_kind(metrics, h) for h in range(4)] == ["previous", "first", "self", "broad"]
