@@ -16,7 +16,7 @@ from .style import BACKGROUND, FONT_FAMILY, FONT_SIZE, GRID_COLOR, TITLE_FONT_SI
 from .text import LessonText
 
 FIGURE_HEIGHT = 380
-MARGIN = dict(l=70, r=20, t=60, b=60)
+MARGIN = dict(l=70, r=20, t=100, b=60)  # the title, then the legend, above the plot
 LAYERS = ("query_layer", "key_layer", "value_layer", "output_layer")
 LAYER_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#7f7f7f")
 UNSCALED_COLOR = "#d62728"
@@ -28,9 +28,10 @@ MARKER_PX = 9
 def _layout(title: str, x_title: str, y_title: str, **extra) -> dict:
     return dict(
         height=FIGURE_HEIGHT, margin=MARGIN, plot_bgcolor=BACKGROUND,
-        font=dict(size=FONT_SIZE, family=FONT_FAMILY), title=dict(text=title, font=dict(size=TITLE_FONT_SIZE)),
+        font=dict(size=FONT_SIZE, family=FONT_FAMILY),
+        title=dict(text=title, font=dict(size=TITLE_FONT_SIZE), yref="container", y=0.98, yanchor="top"),
         xaxis=dict(title=dict(text=x_title), gridcolor=GRID_COLOR), yaxis=dict(title=dict(text=y_title), gridcolor=GRID_COLOR),
-        legend=dict(orientation="h", x=0.0, y=1.0, yanchor="bottom"), **extra,
+        legend=dict(orientation="h", x=0.0, y=1.02, yanchor="bottom"), **extra,
     )  # fmt: skip
 
 
@@ -94,7 +95,7 @@ def two_ways_figure(batched: np.ndarray, by_head: np.ndarray, labels: list[str],
             showscale=index == 1, hovertemplate=f"{name}<br>%{{y}} · {text.channel} %{{x}}: %{{z:.6f}}<extra></extra>",
         ))  # fmt: skip
     layout = _layout(text.two_ways_title, text.channel, text.query_axis)
-    width = matrix.shape[1] // heads
+    width = batched.shape[1] // heads  # channels per head
     layout.update(
         xaxis=dict(domain=[0, 0.47], title=dict(text=text.batched)), xaxis2=dict(domain=[0.53, 1], title=dict(text=text.by_head)),
         yaxis=dict(autorange="reversed", type="category"), yaxis2=dict(autorange="reversed", type="category", anchor="x2", showticklabels=False),

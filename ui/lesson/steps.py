@@ -20,6 +20,7 @@ from gpt_core import STAGES, PlaygroundConfig, build_attention, display_labels, 
 from gpt_core.experiment import answer
 from gpt_core.lesson import (
     BOOK_TEXT,
+    LESSON_HEAD_COUNTS,
     SCALING_HEAD_DIMS,
     SCALING_SAMPLES,
     example_scores,
@@ -37,10 +38,11 @@ from ..train.resources import shipped_experiment, shipped_snapshots
 from ..train.views import answer_text
 from .questions import Question
 
-HEAD_CHOICES = (1, 2, 4, 8)
+HEAD_CHOICES = LESSON_HEAD_COUNTS
 HEAD_DIM_CHOICES = (2, 4, 8, 16)
 EMBEDDING_CHOICES = (32, 64, 128)
 TWO_WAYS_EMBEDDING = 32
+SAME_TOLERANCE = 1e-6  # float32 rounding: the two ways agree below this
 MASK_ROW = 3
 LESSON_HEADS, LESSON_HEAD_DIM = 4, 8
 TRAINED_HEADS = 4
@@ -131,11 +133,11 @@ def parallel(lang: str) -> Question:
     tokens = list(BOOK_TEXT)
     x = embed(tokens, config.embedding_dim, config.seed, config.positional)
     batched, by_head = module(x)[0].detach(), head_by_head(module, x)[0].detach()
-    diff = f"{(batched - by_head).abs().max().item():.1e}"
+    largest = (batched - by_head).abs().max().item()
+    diff = f"{largest:.1e}"
     st.markdown(t("ls.6.body", lang, diff=diff))
     show_chart(two_ways_figure(batched.numpy(), by_head.numpy(), display_labels(tokens), h, lesson_text(lang)), "ls_chart_6")
-    same = (batched - by_head).abs().max().item() < 1e-6
-    return Question(6, t("ls.6.q", lang), ["same", "different"], "same" if same else "different",
+    return Question(6, t("ls.6.q", lang), ["same", "different"], "same" if largest < SAME_TOLERANCE else "different",
                     t("ls.6.why", lang, diff=diff), label=lambda key: t(f"ls.6.{key}", lang))  # fmt: skip
 
 
