@@ -1,8 +1,9 @@
 """Take the README's screenshot with a real browser against a real server.
 
-    python scripts/screenshot.py [URL_PATH] [OUTPUT]
+    python scripts/screenshot.py [URL_PATH] [OUTPUT] [--full] [--size WxH]
 
-defaults: the playground at its book example, written to docs/screenshot.png.
+defaults: the playground at its book example, 1366×768 (a classroom projector), written
+to docs/screenshot.png.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from harness.server import start_server, stop_server  # noqa: E402
 
 DEFAULT_PATH = "/playground"
 DEFAULT_OUTPUT = ROOT / "docs" / "screenshot.png"
-SCREENSHOT_VIEWPORT = {"width": 1400, "height": 1100}
-TALL_VIEWPORT = {"width": 1400, "height": 2050}  # --full: the page scrolls inside, so grow the window
+SCREENSHOT_VIEWPORT = {"width": 1366, "height": 768}
+TALL_HEIGHT = 2400  # --full: the page scrolls inside, so grow the window
 SETTLE_MS = 1500  # let Plotly finish its layout before the picture
 FULL_PAGE = "--full" in sys.argv
 
@@ -29,7 +30,16 @@ FULL_PAGE = "--full" in sys.argv
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
-    args = [a for a in sys.argv[1:] if a != "--full"]
+    args = sys.argv[1:]
+    viewport = dict(SCREENSHOT_VIEWPORT)
+    if "--size" in args:
+        at = args.index("--size")
+        width, height = args[at + 1].split("x")
+        viewport = {"width": int(width), "height": int(height)}
+        del args[at : at + 2]
+    args = [a for a in args if a != "--full"]
+    if FULL_PAGE:
+        viewport["height"] = TALL_HEIGHT
     url_path = args[0] if args else DEFAULT_PATH
     output = Path(args[1]) if len(args) > 1 else DEFAULT_OUTPUT
     executable = chromium_path()
@@ -39,7 +49,7 @@ def main() -> None:
     try:
         with sync_playwright() as playwright:
             browser = launch_chromium(playwright, executable)
-            page = browser.new_page(viewport=TALL_VIEWPORT if FULL_PAGE else SCREENSHOT_VIEWPORT)
+            page = browser.new_page(viewport=viewport)
             page.goto(server.url + url_path)
             wait_for_app(page)
             if page.locator(CHART_SELECTOR).count() or "playground" in url_path:
