@@ -126,6 +126,38 @@ def test_heads_control_changes_the_number_of_heads_and_the_url(page):
     assert query(page)["heads"] == "6"
 
 
+@pytest.mark.parametrize(
+    ("key", "typed", "used", "allowed"),
+    [("pg_heads", 17, 16, "1–16"), ("pg_heads", 0, 1, "1–16"), ("pg_head_dim", 100, 64, "1–64"),
+     ("pg_input_dim", -3, 0, "0–1024"), ("pg_seed", 2**31, 2**31 - 1, "0–2147483647")],
+)  # fmt: skip
+def test_a_number_out_of_range_is_clamped_and_the_box_shows_the_value_used(page, key, typed, used, allowed):
+    """A browser keeps an out-of-range number in a box with a max and sends nothing: the
+    boxes have no max, and the page clamps what it gets, says so, and computes with it."""
+    page.number_input(key=key).set_value(typed).run()
+    assert not page.exception
+    assert page.number_input(key=key).value == used
+    assert query(page)[key.removeprefix("pg_")] == str(used)
+    notes = [w.value for w in page.warning]
+    assert any(allowed in note and f"using {used}" in note for note in notes), notes
+    if key == "pg_heads":
+        traces = all_traces(page)
+        assert f"softmax weights · head {used}" in traces and f"softmax weights · head {used + 1}" not in traces
+    page.text_area(key="pg_text").input("abc").run()
+    assert [w.value for w in page.warning] == notes, "the note stays while the clamped value is in use"
+    in_range = 2 if key != "pg_seed" else 5
+    page.number_input(key=key).set_value(in_range).run()
+    assert not page.warning, "a value in range clears the note"
+    assert query(page)[key.removeprefix("pg_")] == str(in_range)
+
+
+def test_clamp_note_is_chinese_on_the_chinese_page():
+    at = open_page(PAGE, lang="zh")
+    at.number_input(key="pg_heads").set_value(40).run()
+    assert at.number_input(key="pg_heads").value == 16
+    assert any("1–16" in w.value and "16" in w.value and "之间" in w.value for w in at.warning)
+
+
 def test_head_dim_control_changes_c(page):
     page.number_input(key="pg_head_dim").set_value(2).run()
     assert "head 4: channels 6–7" in all_traces(page)

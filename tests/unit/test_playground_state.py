@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from ui.playground.state import BOOK_EXAMPLE, MAX_TEXT_CHARS, PARAMS, defaults, parse_query, repairs, to_query
+from ui.playground.state import (
+    BOOK_EXAMPLE,
+    MAX_TEXT_CHARS,
+    PARAMS,
+    PARAMS_BY_NAME,
+    defaults,
+    parse_query,
+    repairs,
+    to_query,
+)
 
 
 def test_no_parameters_give_the_defaults_and_no_notes():
@@ -80,3 +89,15 @@ def test_a_stale_label_is_replaced_by_the_last_good_value(name, stale):
 def test_without_a_good_value_the_default_is_used():
     assert repairs(defaults() | {"row": "x"}, {}) == {"row": defaults()["row"]}
     assert repairs(defaults(), {}) == {}
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "expected"),
+    [("heads", 17, 16), ("heads", 0, 1), ("heads", -40, 1), ("heads", 7, 7), ("head_dim", 10**9, 64),
+     ("input_dim", -1, 0), ("seed", 2**40, 2**31 - 1), ("heads", None, 4), ("heads", 3.0, 3)],
+)  # fmt: skip
+def test_clamp_gives_the_nearest_allowed_value(name, value, expected):
+    param = PARAMS_BY_NAME[name]
+    clamped = param.clamp(value)
+    assert clamped == expected and type(clamped) is int
+    assert param.accepts(clamped)

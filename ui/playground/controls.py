@@ -106,9 +106,37 @@ def write_url(values: dict[str, Any], text_used: str | None) -> dict[str, str]:
     return query
 
 
-def _number_input(column, name: str, label: str, help_text: str | None = None) -> None:
+CLAMPED_STATE = "pg_clamped"  # number boxes given a value out of range: name -> the value used
+
+
+def _clamp_number(name: str) -> None:
+    """A number typed out of range becomes the nearest allowed one, remembered so its box
+    says so. (The box has no min or max: a browser keeps an out-of-range number in the box
+    without sending it, and the page would go on silently with the previous value.)"""
+    ss = st.session_state
     param = state.PARAMS_BY_NAME[name]
-    column.number_input(label, int(param.low), int(param.high), step=1, key=widget_key(name), help=help_text)
+    typed = ss[widget_key(name)]
+    used = param.clamp(typed)
+    clamped = ss.setdefault(CLAMPED_STATE, {})
+    clamped.pop(name, None)
+    if typed != used:
+        ss[widget_key(name)] = used
+        clamped[name] = used
+
+
+def _number_input(column, name: str, label: str, help_text: str | None = None) -> None:
+    """A number box that takes any integer; one out of range is clamped with a visible note."""
+    param = state.PARAMS_BY_NAME[name]
+    value = column.number_input(
+        label, step=1, key=widget_key(name), help=help_text, on_change=_clamp_number, args=(name,)
+    )
+    clamped = st.session_state.get(CLAMPED_STATE, {})
+    if name in clamped and clamped[name] != value:
+        del clamped[name]  # changed since: the note is old news
+    if name in clamped:
+        low, high = int(param.low), int(param.high)
+        lang = st.session_state.get(LANGUAGE_STATE, DEFAULT_LANGUAGE)
+        column.warning(t("pg.clamped", lang, name=label, low=low, high=high, used=value), icon=":material/straighten:")
 
 
 def _text_controls(lang: str) -> None:

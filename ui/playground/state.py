@@ -87,6 +87,12 @@ class Param:
             return isinstance(value, int) and not isinstance(value, bool) and self.low <= value <= self.high
         return isinstance(value, (int, float)) and not isinstance(value, bool) and self.low <= value <= self.high
 
+    def clamp(self, value: int | float | None) -> int:
+        """The nearest allowed value of an int control to ``value`` (a box left empty: the default)."""
+        if value is None:
+            return self.default
+        return int(min(max(int(value), self.low), self.high))
+
     def allowed(self) -> str:
         """The allowed values, for a note."""
         if self.kind in ("int", "float"):

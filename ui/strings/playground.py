@@ -27,6 +27,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Fixes the random weights and token vectors: the same seed gives the same numbers anywhere.",
         "zh": "固定随机权重和词元向量：同一个种子在任何机器上得到同样的数字。",
     },
+    "pg.clamped": {
+        "en": "{name} must be {low}–{high}; using {used}.",
+        "zh": "{name} 必须在 {low}–{high} 之间；现在用 {used}。",
+    },
     "pg.more": {"en": "More settings", "zh": "更多设置"},
     "pg.scale": {"en": "divide by √head_dim", "zh": "除以 √head_dim"},
     "pg.scale_help": {
