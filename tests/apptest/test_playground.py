@@ -7,10 +7,10 @@ import json
 import numpy as np
 import pytest
 
-from gpt_core import MAX_TOKENS, PlaygroundConfig, trace_attention
+from gpt_core import MAX_TOKENS, PlaygroundConfig, tokenize, trace_attention
 from harness.charts import decode, traces_by_name
 from tests.apptest.conftest import asks_for_the_rest, chart_traces, open_page
-from ui.playground.state import PRESETS
+from ui.playground.state import PRESET_TOKENIZERS, PRESETS
 
 PAGE = "pages/1_playground.py"
 
@@ -172,10 +172,27 @@ def test_typing_text_changes_the_tokens_and_the_url(page):
     assert page.selectbox(key="pg_preset").value == "custom"
 
 
-def test_preset_sets_the_text(page):
-    page.selectbox(key="pg_preset").set_value("english").run()
-    assert page.text_area(key="pg_text").value == PRESETS["english"]
-    assert query(page)["text"] == PRESETS["english"]
+@pytest.mark.parametrize("name", ["english", "repeat", "book"])
+def test_preset_sets_the_text_and_the_tokenizer(page, name):
+    page.radio(key="pg_tok").set_value("word" if PRESET_TOKENIZERS[name] == "char" else "char")
+    page.text_area(key="pg_text").input("something else").run()
+    page.selectbox(key="pg_preset").set_value(name).run()
+    assert page.text_area(key="pg_text").value == PRESETS[name]
+    assert page.radio(key="pg_tok").value == PRESET_TOKENIZERS[name]
+    assert query(page)["text"] == PRESETS[name] and query(page)["tok"] == PRESET_TOKENIZERS[name]
+    expected = tokenize(PRESETS[name], PRESET_TOKENIZERS[name])
+    labels = all_traces(page)["softmax weights · head 1"]["x"]
+    assert labels == [f"{n} · {token}" for n, token in enumerate(expected)]
+    page.number_input(key="pg_seed").set_value(3).run()
+    assert page.selectbox(key="pg_preset").value == name, "the preset stays chosen while its text is shown"
+
+
+@pytest.mark.parametrize("name", ["english", "repeat"])
+def test_a_link_with_a_preset_text_shows_that_preset(name):
+    at = open_page(PAGE, text=PRESETS[name], tok=PRESET_TOKENIZERS[name])
+    assert not at.exception
+    assert at.selectbox(key="pg_preset").value == name
+    assert at.radio(key="pg_tok").value == PRESET_TOKENIZERS[name]
 
 
 def test_word_tokenizer(page):

@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import pytest
 
+from gpt_core import tokenize
 from ui.playground.state import (
     BOOK_EXAMPLE,
     MAX_TEXT_CHARS,
     PARAMS,
     PARAMS_BY_NAME,
+    PRESET_TOKENIZERS,
+    PRESETS,
     defaults,
     parse_query,
     repairs,
     to_query,
 )
+from ui.strings import LANGUAGES, t
+
+PRESET_MAX_TOKENS = 8  # a preset's tokens must be readable as axis labels on a projector
 
 
 def test_no_parameters_give_the_defaults_and_no_notes():
@@ -101,3 +107,13 @@ def test_clamp_gives_the_nearest_allowed_value(name, value, expected):
     clamped = param.clamp(value)
     assert clamped == expected and type(clamped) is int
     assert param.accepts(clamped)
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_every_preset_has_a_tokenizer_is_short_and_its_label_shows_its_text(name):
+    tokenizer = PRESET_TOKENIZERS[name]
+    assert PARAMS_BY_NAME["tok"].accepts(tokenizer)
+    assert len(tokenize(PRESETS[name], tokenizer)) <= PRESET_MAX_TOKENS, "readable on a projector"
+    for lang in LANGUAGES:
+        assert PRESETS[name] in t(f"pg.preset.{name}", lang), lang
+    assert set(PRESET_TOKENIZERS) == set(PRESETS)

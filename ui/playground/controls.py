@@ -90,9 +90,11 @@ def current_values() -> dict[str, Any]:
 
 
 def _on_preset() -> None:
+    """A preset sets the text and the tokenizer it is meant to be read with."""
     choice = st.session_state[widget_key("preset")]
     if choice in state.PRESETS:
         st.session_state[widget_key("text")] = state.PRESETS[choice]
+        st.session_state[widget_key("tok")] = state.PRESET_TOKENIZERS[choice]
 
 
 def write_url(values: dict[str, Any], text_used: str | None) -> dict[str, str]:

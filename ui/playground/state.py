@@ -15,11 +15,13 @@ from gpt_core import MAX_HEAD_DIM, MAX_HEADS, MAX_INPUT_DIM, MAX_TOKENS, STAGES,
 from gpt_core.playground import MAX_SEED
 
 BOOK_EXAMPLE = "动手学大模型"
+# Short enough to read on a projector: six tokens each, the English ones as words.
 PRESETS: dict[str, str] = {
     "book": BOOK_EXAMPLE,
-    "english": "The cat sat on the mat because it was tired.",
-    "repeat": "to be or not to be, to be or not to be",
+    "english": "the cat sat on the mat",
+    "repeat": "to be or not to be",
 }
+PRESET_TOKENIZERS: dict[str, str] = {"book": "char", "english": "word", "repeat": "word"}
 CUSTOM_PRESET = "custom"
 # The text box takes a long paste whole (a browser drops a paste over the box's limit
 # without a word); the page then uses the first MAX_TOKENS tokens and says so.

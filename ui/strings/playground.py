@@ -3,8 +3,14 @@
 STRINGS: dict[str, dict[str, str]] = {
     "pg.preset": {"en": "Example", "zh": "示例"},
     "pg.preset.book": {"en": "The book: 动手学大模型", "zh": "书中的例子：动手学大模型"},
-    "pg.preset.english": {"en": "An English sentence", "zh": "一个英文句子"},
-    "pg.preset.repeat": {"en": "A repeated phrase", "zh": "重复的短语"},
+    "pg.preset.english": {
+        "en": "A sentence (words): the cat sat on the mat",
+        "zh": "英文句子（按词）：the cat sat on the mat",
+    },
+    "pg.preset.repeat": {
+        "en": "A repeated phrase (words): to be or not to be",
+        "zh": "重复的短语（按词）：to be or not to be",
+    },
     "pg.preset.custom": {"en": "Your own text", "zh": "你自己的文字"},
     "pg.text": {"en": "Sequence", "zh": "序列"},
     "pg.text_help": {
