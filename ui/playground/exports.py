@@ -35,11 +35,29 @@ def trace_npz(result: PlaygroundTrace) -> bytes:
     return out.getvalue()
 
 
+# The top of the downloaded Python: how to get gpt_core, which is not on PyPI.
+SNIPPET_HEADER = """\
+# Recomputes the numbers of the Seeing Attention playground with gpt_core.
+#
+# gpt_core is the pure-torch package of the Seeing Attention repository.
+# Install it once: in a clone of that repository (the folder with pyproject.toml) run
+#     pip install -e .        (or: pip install .; either also installs torch)
+# Then run this file from anywhere:
+#     python reproduce_attention.py
+
+try:
+    from gpt_core import PlaygroundConfig, trace_attention
+except ModuleNotFoundError as missing:
+    raise SystemExit(f"{missing}. Install gpt_core: pip install -e . in a clone of the repository.") from missing
+"""
+
+
 def python_snippet(text: str, config: PlaygroundConfig) -> str:
-    """Python that recomputes exactly these numbers with gpt_core (``pip install -e .``)."""
+    """Python that recomputes exactly these numbers with gpt_core, saying at its top how to
+    install gpt_core (``pip install -e .`` in a clone of this repository)."""
     fields = ", ".join(f"{name}={value!r}" for name, value in asdict(config).items())
     return (
-        "from gpt_core import PlaygroundConfig, trace_attention\n\n"
+        SNIPPET_HEADER + "\n"
         f"config = PlaygroundConfig({fields})\n"
         f"result = trace_attention({text!r}, config)\n"
         "trace = result.trace  # every stage: trace.scores, trace.masked_scores, trace.weights, ...\n"
