@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from gpt_core import ShapeStep
 
-CODE_WIDTH = 46  # the comment column
+COLUMN_GAP = "  "  # between the code, the shape, the letters and the step's name
+# The longest line, at the largest settings (h=16, d=64, T=128, input width 1024), is 87
+# characters: it fits the playground's code block in a 1366 px window, with the sidebar
+# open or in presentation mode (its sidebar folded), checked in Chromium.
+MAX_LINE_CHARS = 88
 
 
 def _shape(shape: tuple[int, ...]) -> str:
@@ -16,12 +20,18 @@ def _letters(letters: str) -> str:
 
 
 def shape_trace_code(steps: list[ShapeStep], input_shape: tuple[int, ...]) -> str:
-    """Python-like lines, one per recorded step, with the user's numbers and the letters:
+    """Python-like lines, one per recorded step, with the user's numbers and the letters,
+    in columns as wide as their widest entry (so the lines stay short):
 
-    queries = query_layer(x)              # (1, 6, 32)   (B, T, C)
+    query_layer(x)  # (1, 6, 32)  (B, T, C)  project Q, K, V
     """
-    lines = [f"{'x':<{CODE_WIDTH}}# {_shape(input_shape):<16} (B, T, C_in)"]
+    rows = [("x", _shape(input_shape), "(B, T, C_in)", "")]
     for step in steps:
         code = step.code if not step.code.startswith(".") else f"  {step.code}"
-        lines.append(f"{code:<{CODE_WIDTH}}# {_shape(step.after):<16} {_letters(step.letters)}   {step.name}")
-    return "\n".join(lines)
+        rows.append((code, _shape(step.after), _letters(step.letters), step.name))
+    code_width, shape_width, letters_width = (max(len(row[column]) for row in rows) for column in range(3))
+    return "\n".join(
+        f"{code:<{code_width}}{COLUMN_GAP}# {shape:<{shape_width}}{COLUMN_GAP}{letters:<{letters_width}}"
+        f"{COLUMN_GAP}{name}".rstrip()
+        for code, shape, letters, name in rows
+    )

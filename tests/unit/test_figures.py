@@ -16,7 +16,8 @@ from figures import (
     heads_overview_figure,
     shape_trace_code,
 )
-from gpt_core import STAGES, PlaygroundConfig, trace_attention
+from figures.shapes import MAX_LINE_CHARS
+from gpt_core import MAX_HEAD_DIM, MAX_HEADS, MAX_INPUT_DIM, MAX_TOKENS, STAGES, PlaygroundConfig, trace_attention
 from harness.charts import decode, traces_by_name
 from ui.figure_text import attention_text
 
@@ -174,6 +175,18 @@ def test_shape_trace_code_lists_every_step_with_real_numbers(result):
     assert f"# (1, 3, {T}, {T})" in code
     assert ".contiguous().view(B, T, C)" in code
     assert len(code.splitlines()) == len(result.trace.shape_steps) + 1
+
+
+@pytest.mark.parametrize("config", [PlaygroundConfig(), PlaygroundConfig(heads=MAX_HEADS, head_dim=MAX_HEAD_DIM,
+                                    input_dim=MAX_INPUT_DIM)])  # fmt: skip
+def test_shape_trace_lines_are_short_and_their_columns_line_up(config):
+    """Long lines were cut off in the playground at 1366 px (the widest case: every size at its maximum)."""
+    trace = trace_attention("x" * MAX_TOKENS, config).trace
+    lines = shape_trace_code(trace.shape_steps, tuple(trace.x.shape)).splitlines()
+    assert max(len(line) for line in lines) <= MAX_LINE_CHARS, max(lines, key=len)
+    assert len({line.index("# (") for line in lines}) == 1, "the shapes form one column"
+    assert len({line.index("(B, ", line.index("#")) for line in lines}) == 1, "the letters form one column"
+    assert all(line == line.rstrip() for line in lines)
 
 
 def test_page_payload_at_t64_h8_d8_is_under_700_kb():

@@ -114,7 +114,8 @@ def shapes(view: View, lang: str) -> None:
     trace = view.result.trace
     config = view.result.config
     st.markdown(t("pg.shapes_intro", lang))
-    st.code(shape_trace_code(trace.shape_steps, tuple(trace.x.shape)), language="python")
+    # Wrapped, not cut, where a window is narrower still (the lines are kept short: figures/shapes.py).
+    st.code(shape_trace_code(trace.shape_steps, tuple(trace.x.shape)), language="python", wrap_lines=True)
     show_chart(channel_map_figure(config.heads, config.head_dim, attention_text(lang)), "pg_channel_chart")
 
 
