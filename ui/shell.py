@@ -23,6 +23,11 @@ FAVICON = str(Path(__file__).resolve().parents[1] / "assets" / "favicon.png")
 LANGUAGE_STATE = "language"
 PRESENT_PARAM = "present"
 PRESENT_STATE = PRESENT_STATE_KEY  # one name with ui/charts.py
+# Every page: the copy button of a code block is always shown (Streamlit shows it only on
+# hover, which a student on a touch screen or a projector never sees). A fixed style, no user text.
+BASE_CSS = """<style>
+[data-testid='stCode'] > pre + div { opacity: 1; visibility: visible; }
+</style>"""
 # Presentation mode: larger type for a projector (a fixed style, no user text in it).
 PRESENT_CSS = """<style>
 html { font-size: 21px; }
@@ -111,6 +116,7 @@ def setup_page(page_key: str) -> str:
         layout="wide",
         initial_sidebar_state="collapsed" if presenting else "auto",
     )
+    st.html(BASE_CSS)
     if presenting:
         st.html(PRESENT_CSS)
     with st.sidebar:
