@@ -17,6 +17,8 @@ SCORE_COLORSCALE: list = get_colorscale("RdBu_r")
 WEIGHT_COLORSCALE: list = get_colorscale("Blues")
 # −∞ cells sit outside both scales: a dark slate no scale contains.
 MASKED_COLOR = "#36454f"
+# Cells dropout set to 0: a warm grey, outside the blue scale of the weights.
+DROPPED_COLOR = "#c9b8a6"
 HIGHLIGHT_COLOR = "#ffbf00"  # the selected cell, in every stage
 
 

@@ -21,6 +21,11 @@ class AttentionText:
     minus_inf: str  # the name of the −∞ layer
     masked_reason: str  # hover on a −∞ cell: why it is −∞
     legend_masked: str  # legend entry of the −∞ colour
+    dropped: str  # cells dropout set to 0: their layer and legend entry
+    range_own: str  # under a colour bar: this panel's range is its own
+    range_shared: str  # ... shared by the scaled and the masked scores
+    range_weights: str  # ... the weights, 0 to 1
+    range_dropped: str  # ... after dropout: 0 to the largest kept weight
     channel_axis: str  # channel map: the axis
     channel_map: str  # channel map title, template with {C}, {h}, {d}
     channels_of_head: str  # one head's channels, template with {head}, {first}, {last}
@@ -44,6 +49,12 @@ class TrainingText:
     final_title: str  # final held-out loss per head count
     mean_sd: str  # the mean ± sd marker's name
     heads_axis: str  # x axis of the final-loss figure
+    head: str  # a snapshot panel's title, as in "head 2"
+    query: str  # snapshot hover: the query token (a row)
+    key: str  # snapshot hover: the key token (a column)
+    query_axis: str  # snapshot axis title of the rows
+    key_axis: str  # snapshot axis title of the columns
+    weight: str  # snapshot hover: a softmax weight
 
 
 @dataclass(frozen=True)

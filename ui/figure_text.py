@@ -23,6 +23,11 @@ def attention_text(lang: str) -> AttentionText:
         minus_inf=t("fig.minus_inf", lang),
         masked_reason=t("fig.masked_reason", lang),
         legend_masked=t("fig.legend_masked", lang),
+        dropped=t("fig.dropped", lang),
+        range_own=t("fig.range_own", lang),
+        range_shared=t("fig.range_shared", lang),
+        range_weights=t("fig.range_weights", lang),
+        range_dropped=t("fig.range_dropped", lang),
         channel_axis=t("fig.channel_axis", lang),
         channel_map=t("fig.channel_map", lang),
         channels_of_head=t("fig.channels_of_head", lang),
@@ -46,6 +51,12 @@ def training_text(lang: str) -> TrainingText:
         final_title=t("train.final_title", lang),
         mean_sd=t("train.mean_sd", lang),
         heads_axis=t("train.heads_axis", lang),
+        head=t("fig.head", lang),
+        query=t("fig.query", lang),
+        key=t("fig.key", lang),
+        query_axis=t("fig.query_axis", lang),
+        key_axis=t("fig.key_axis", lang),
+        weight=t("tr.fig.weight", lang),
     )
 
 

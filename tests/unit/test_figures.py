@@ -132,7 +132,7 @@ def test_overview_has_one_panel_per_head_in_its_colour_with_the_focus_bold(resul
     figure = heads_overview_figure(result.trace.weights[0].numpy(), result.labels, "weights", EN, focus=1)
     names = [trace.name for trace in figure.data if trace.type == "heatmap"]
     assert names == [f"softmax weights · head {n}" for n in (1, 2, 3)]
-    borders = [shape for shape in figure.layout.shapes if shape.xref == "paper"]
+    borders = [shape for shape in figure.layout.shapes if shape.xref.endswith(" domain")]
     assert [shape.line.color for shape in borders] == [head_color(n) for n in range(3)]
     assert [shape.line.width for shape in borders] == [1.5, 5, 1.5]
     titles = [a for a in figure.layout.annotations if "head" in a.text]

@@ -1,0 +1,191 @@
+"""Legible figures: labels chosen to fit the space (never none, never colliding by the
+estimate the layout uses), cells that grow with T, values in cells while they fit,
+colours that tell the truth about masking and dropout, and the click payload."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from figures import head_detail_figure, heads_overview_figure
+from figures.attention import DETAIL_MIN_CELL_PX
+from figures.palette import DROPPED_COLOR
+from figures.sizing import LINE_HEIGHT, key_ticks, panel_grid, query_ticks, text_px
+from gpt_core import STAGES, PlaygroundConfig, display_labels, trace_attention
+from ui.chart_clicks import Click, parse_click
+from ui.figure_text import attention_text
+
+EN = attention_text("en")
+FONT = 13
+SENTENCE_40 = " ".join(f"word{i}" for i in range(40))
+
+
+def _result(text, tokenizer="char", heads=2, dropout=0.0):
+    return trace_attention(
+        text, PlaygroundConfig(heads=heads, head_dim=4, seed=3, tokenizer=tokenizer, dropout=dropout,
+                               training=dropout > 0),
+    )  # fmt: skip
+
+
+def _stages(result, head=0, dropout=False):
+    stages = {stage: getattr(result.trace, stage)[0, head].numpy() for stage in STAGES}
+    if dropout:
+        stages["dropped_weights"] = result.trace.dropped_weights[0, head].numpy()
+    return stages
+
+
+def _axes(figure, which):
+    return [axis for name, axis in figure.layout.to_plotly_json().items() if name.startswith(which + "axis")]
+
+
+@pytest.mark.parametrize("count", [1, 2, 6, 13, 40, 128])
+@pytest.mark.parametrize("cell", [4.0, 9.0, 30.0, 60.0])
+def test_every_axis_shows_labels_with_positions_spaced_to_fit(count, cell):
+    labels = display_labels(["学" if i % 2 else "because" for i in range(count)])
+    for ticks, room in ((key_ticks(labels, cell, FONT), None), (query_ticks(labels, cell, FONT), FONT * LINE_HEIGHT)):
+        assert ticks.positions and ticks.positions[0] == 0, "never no label, and the first position is shown"
+        assert all(text.split("<br>")[0].split(" · ")[0] == str(i) for i, text in zip(ticks.positions, ticks.texts, strict=True))
+        gaps = {b - a for a, b in zip(ticks.positions, ticks.positions[1:], strict=False)}
+        assert gaps <= {ticks.step}
+        if room is None:  # key labels: each one's width (flat) or a line (upright) fits its spacing
+            if ticks.angle == 0:
+                room = max(max(text_px(str(i), FONT), text_px(labels[i], FONT)) for i in ticks.positions)
+            else:
+                room = FONT * LINE_HEIGHT
+        if ticks.step < count:  # with one label there is nothing to collide with
+            assert ticks.step * cell >= room, (ticks, cell)
+        if ticks.step > 1:  # and no more thinned than needed
+            assert (ticks.step - 1) * cell < room + 6 + 1e-9
+
+
+def test_wide_labels_read_upwards_when_flat_ones_would_be_too_few():
+    labels = display_labels([f"token{i:03d}" for i in range(40)])
+    ticks = key_ticks(labels, 9.0, FONT)
+    assert ticks.angle == -90 and len(ticks.positions) >= 20
+
+
+def test_panels_keep_a_legible_cell_by_taking_rows():
+    one_row = panel_grid(4, 6, 800, 26, 8, 48, 150, 440)
+    assert (one_row.cols, one_row.rows) == (4, 1) and one_row.cell_px(6) >= 8
+    grid = panel_grid(5, 43, 800, 26, 8, 48, 150, 440)
+    assert grid.cols == 3 or grid.cols == 2
+    assert grid.cell_px(43) >= 8
+    assert grid.rows * grid.cols >= 5 and (grid.rows - 1) * grid.cols < 5
+
+
+@pytest.mark.parametrize("count", [6, 24, 64])
+def test_detail_panels_grow_with_t(count):
+    text = "abcdefghij" * 13
+    small = head_detail_figure(_stages(_result(text[:6])), display_labels(list(text[:6])), 0, EN)
+    large = head_detail_figure(_stages(_result(text[:count])), display_labels(list(text[:count])), 0, EN)
+    assert large.layout.height >= small.layout.height
+
+
+def _panel_px(figure, count, width=870):
+    axis = figure.layout.yaxis
+    return (axis.domain[1] - axis.domain[0]) * (figure.layout.height - figure.layout.margin.t - figure.layout.margin.b)
+
+
+def test_detail_cells_stay_legible_up_to_64_tokens():
+    text = ("abcdefghij" * 7)[:64]
+    figure = head_detail_figure(_stages(_result(text)), display_labels(list(text)), 0, EN)
+    assert _panel_px(figure, 64) / 64 >= DETAIL_MIN_CELL_PX - 1e-6
+
+
+def _texts(figure):
+    return {trace.name: trace.texttemplate for trace in figure.data if trace.type == "heatmap"}
+
+
+def test_values_are_written_in_cells_while_they_fit_and_on_request():
+    result = _result("动手学大模型")
+    shown = _texts(head_detail_figure(_stages(result), result.labels, 0, EN))
+    assert shown["softmax weights · head 1"] == "%{z:.2f}"
+    assert shown["raw scores QKᵀ · head 1"] == "%{z:.1f}"
+    assert shown["−∞ cells · head 1"] == "−∞"
+    off = _texts(head_detail_figure(_stages(result), result.labels, 0, EN, show_values=False))
+    assert not any(off.values())
+    long = _result("abcdefghij" * 6)
+    assert not any(_texts(head_detail_figure(_stages(long), long.labels, 0, EN)).values())
+
+
+def _heatmap(figure, name):
+    return next(trace for trace in figure.data if trace.name == name)
+
+
+def test_scaled_and_masked_share_a_range_and_raw_scores_keep_their_own():
+    result = _result("to be or not to be")
+    figure = head_detail_figure(_stages(result), result.labels, 0, EN)
+    scaled, masked = _heatmap(figure, "scaled ÷ √d · head 1"), _heatmap(figure, "masked (−∞ above the diagonal) · head 1")
+    raw = _heatmap(figure, "raw scores QKᵀ · head 1")
+    assert (scaled.zmin, scaled.zmax) == (masked.zmin, masked.zmax)
+    scaled_values = result.trace.scaled_scores[0, 0].numpy()
+    assert scaled.zmax == pytest.approx(float(np.abs(scaled_values).max()), rel=1e-6)
+    assert raw.zmax == pytest.approx(float(np.abs(result.trace.scores[0, 0].numpy()).max()), rel=1e-6)
+    assert raw.colorbar.title.text == EN.range_own and masked.colorbar.title.text == EN.range_shared
+
+
+def test_dropout_bar_reaches_the_largest_kept_weight_and_dropped_cells_have_their_own_layer():
+    result = _result("to be or not to be, that is", heads=4, dropout=0.5)
+    # A head where a weight above 1/(1/(1−p)) was kept, so its bar must pass 1.
+    head = next(h for h in range(4) if result.trace.dropped_weights[0, h].max() > 1)
+    stages = _stages(result, head, dropout=True)
+    figure = head_detail_figure(stages, result.labels, head, EN)
+    after = _heatmap(figure, f"weights after dropout · head {head + 1}")
+    largest = float(stages["dropped_weights"].max())
+    assert after.zmax == pytest.approx(max(largest, 1.0), rel=1e-6), "to the largest kept weight, 1 at least"
+    layer = _heatmap(figure, f"{EN.dropped} · head {head + 1}")
+    assert layer.colorscale[0][1] == DROPPED_COLOR
+    dropped = (stages["weights"] > 0) & (stages["dropped_weights"] == 0)
+    assert dropped.any()
+    np.testing.assert_array_equal(~np.isnan(np.asarray(layer.z, dtype=float)), dropped)
+    kept = np.asarray(after.z, dtype=float)
+    assert np.isnan(kept[dropped]).all(), "a dropped cell is not drawn as a small weight"
+    assert EN.dropped in [trace.name for trace in figure.data if trace.type == "scatter"]
+
+
+def test_overview_labels_sit_beside_the_first_column_and_under_the_last_panels():
+    result = _result("to be or not", heads=5)
+    figure = heads_overview_figure(result.trace.weights[0].numpy(), result.labels, "weights", EN, width_px=520)
+    layout = figure.layout
+    panels = []
+    for head in range(5):
+        suffix = "" if head == 0 else str(head + 1)
+        panels.append((layout[f"xaxis{suffix}"], layout[f"yaxis{suffix}"]))
+    lefts = sorted({round(x.domain[0], 6) for x, _ in panels})
+    assert len(lefts) < 5, "more than one row at this width"
+    for index, (x, y) in enumerate(panels):
+        first_column = round(x.domain[0], 6) == lefts[0]
+        below = [
+            other for other, (ox, oy) in enumerate(panels)
+            if round(ox.domain[0], 6) == round(x.domain[0], 6) and oy.domain[1] < y.domain[0]
+        ]  # fmt: skip
+        assert bool(y.showticklabels) == first_column, index
+        assert bool(x.showticklabels) == (not below), index
+        if x.showticklabels:
+            assert x.tickvals and len(x.tickvals) == len(x.ticktext)
+    assert sum(1 for x, _ in panels if x.title.text) == 1 and sum(1 for _, y in panels if y.title.text) == 1
+
+
+def test_every_heatmap_knows_its_head_for_a_click():
+    result = _result("abc", heads=3)
+    figure = heads_overview_figure(result.trace.masked_scores[0].numpy(), result.labels, "masked_scores", EN)
+    heads = [trace.meta["head"] for trace in figure.data if trace.type == "heatmap"]
+    assert sorted(set(heads)) == [0, 1, 2]
+
+
+@pytest.mark.parametrize(
+    "payload, expected",
+    [
+        ({"chart": "detail", "head": 1, "row": 2, "col": 0}, Click("detail", 1, 2, 0)),
+        ({"chart": "overview", "head": None, "row": 0, "col": 0}, Click("overview", None, 0, 0)),
+        ({"chart": "detail", "head": 1, "row": 6, "col": 0}, None),  # beyond T (a stale chart)
+        ({"chart": "detail", "head": 4, "row": 1, "col": 0}, None),  # beyond h
+        ({"chart": "other", "head": 0, "row": 1, "col": 0}, None),
+        ({"chart": "detail", "head": 0, "row": True, "col": 0}, None),
+        ({"chart": "detail", "head": 0, "row": "1", "col": 0}, None),
+        ("detail", None),
+        (None, None),
+    ],
+)
+def test_a_click_is_used_only_when_it_names_a_cell_of_this_view(payload, expected):
+    assert parse_click(payload, {"detail", "overview"}, tokens=6, heads=4) == expected
