@@ -25,9 +25,14 @@ def enlarged(figure: go.Figure) -> go.Figure:
     return figure
 
 
-def show_chart(figure: go.Figure, key: str) -> None:
+def type_scale() -> float:
+    """How much larger type is on this page: presentation mode's, else 1."""
+    return PRESENT_FONT_SCALE if st.session_state.get(PRESENT_STATE) else 1.0
+
+
+def show_chart(figure: go.Figure, key: str, sized: bool = False) -> None:
     """Draw a figure exactly as built: our colours (theme=None), full width, a stable key;
-    larger in presentation mode."""
-    if st.session_state.get(PRESENT_STATE):
+    larger in presentation mode, unless the figure was ``sized`` for it by its builder."""
+    if st.session_state.get(PRESENT_STATE) and not sized:
         figure = enlarged(figure)
     st.plotly_chart(figure, key=key, config=PLOTLY_CONFIG, width="stretch", theme=None)

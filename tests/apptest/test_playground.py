@@ -229,10 +229,14 @@ def test_dropout_in_train_mode_adds_the_dropped_weights(page):
     page.slider(key="pg_dropout").set_value(0.5).run()
     assert "weights after dropout · head 1" not in all_traces(page), "eval mode: no dropout"
     page.radio(key="pg_mode").set_value("train").run()
-    dropped = matrix(page, "weights after dropout · head 1")
+    after = matrix(page, "weights after dropout · head 1")
     weights = matrix(page, "softmax weights · head 1")
-    kept = dropped != 0
-    np.testing.assert_allclose(dropped[kept], weights[kept] * 2, rtol=1e-6)
+    kept = np.isfinite(after)  # dropped cells are drawn in their own layer, not as small weights
+    np.testing.assert_allclose(after[kept], weights[kept] * 2, rtol=1e-6)
+    layer = matrix(page, "dropped by dropout (0) · head 1")
+    lower = np.isfinite(weights)
+    np.testing.assert_array_equal(np.isfinite(layer) | kept, lower), "every visible cell is kept or dropped"
+    assert not (np.isfinite(layer) & kept).any()
     assert query(page)["mode"] == "train" and query(page)["dropout"] == "0.5"
 
 

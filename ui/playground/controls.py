@@ -10,7 +10,7 @@ import streamlit as st
 from gpt_core import DETAIL_STAGES, MAX_TOKENS, PlaygroundConfig
 
 from ..markdown import literal
-from ..shell import LANGUAGE_STATE, carried_params, is_presenting
+from ..shell import LANGUAGE_STATE, carried_params
 from ..strings import DEFAULT_LANGUAGE, t
 from . import state
 
@@ -165,12 +165,12 @@ def _size_controls(lang: str) -> None:
     _number_input(dim_col, "head_dim", t("pg.head_dim", lang))
     h, d = st.session_state[k("heads")], st.session_state[k("head_dim")]
     st.markdown(t("pg.c_equals", lang, h=h, d=d, C=h * d))
-    more = st.expander(t("pg.more", lang))
-    # Presenting: only the text, heads and head_dim stay in view; the rest waits in "more".
-    width_col, seed_col = (more if is_presenting() else st).columns(2)
-    _number_input(width_col, "input_dim", t("pg.input_dim", lang), t("pg.input_dim_help", lang))
-    _number_input(seed_col, "seed", t("pg.seed", lang), t("pg.seed_help", lang))
-    with more:
+    # Only the text, heads and head_dim stay in view beside the first chart; what is
+    # changed less often waits in "more".
+    with st.expander(t("pg.more", lang)):
+        width_col, seed_col = st.columns(2)
+        _number_input(width_col, "input_dim", t("pg.input_dim", lang), t("pg.input_dim_help", lang))
+        _number_input(seed_col, "seed", t("pg.seed", lang), t("pg.seed_help", lang))
         st.toggle(t("pg.scale", lang), key=k("scale"), help=t("pg.scale_help", lang))
         st.toggle(t("pg.positional", lang), key=k("pos"), help=t("pg.positional_help", lang))
         st.toggle(t("pg.bias", lang), key=k("bias"))
@@ -182,11 +182,9 @@ def _size_controls(lang: str) -> None:
 
 
 def draw_controls(lang: str) -> None:
-    left, right = st.columns([3, 2], gap="large")
-    with left:
-        _text_controls(lang)
-    with right:
-        _size_controls(lang)
+    """The controls, one above the other: they stand in a column beside the first chart."""
+    _text_controls(lang)
+    _size_controls(lang)
 
 
 def config_of(values: dict[str, Any]) -> PlaygroundConfig:

@@ -18,6 +18,7 @@ from gpt_core import (
     truncate_text,
 )
 
+from ..chart_clicks import listen, parse_click
 from ..first_screen import ask_for_the_rest, is_first_screen
 from ..shell import page_title, setup_page
 from ..strings import error_text, t
@@ -40,6 +41,8 @@ LINK_NUMBERS_STATE = "pg_link_numbers"  # the values that decide the numbers, as
 TOKENS_STATE = "pg_tokens"  # the tokens shown last run: when they change, the chosen cell resets
 MEMO_STATE = "pg_memo"
 PAGE_KEY = "playground"
+CLICK_CHARTS = {views.OVERVIEW_CHART_KEY: "overview", views.DETAIL_CHART_KEY: "detail"}
+CLICKS_KEY = "pg_chart_clicks"
 
 
 def compute(text: str, config: PlaygroundConfig) -> View:
@@ -101,12 +104,20 @@ def _computed_view(values: dict, lang: str) -> tuple[View, str] | None:
         return None
 
 
-def _views(view: View, query: dict[str, str], lang: str, first_screen: bool) -> None:
-    """The charts; then, except on the first screen, the hover script and the tabs below them."""
-    views.overview(view, lang)
-    if first_screen:
-        ask_for_the_rest(PAGE_KEY)
+def _apply_click(payload: object, view: View) -> None:
+    """A clicked cell chooses the query row and key column; in the overview, the head too."""
+    config = view.result.config
+    click = parse_click(payload, set(CLICK_CHARTS.values()), len(view.result.tokens), config.heads)
+    if click is None:
         return
+    ss = st.session_state
+    ss[widget_key("row")], ss[widget_key("col")] = click.row, click.col
+    if click.chart == "overview" and click.head is not None:
+        ss[widget_key("head")] = click.head + 1
+
+
+def _below(view: View, query: dict[str, str], lang: str) -> None:
+    """Below the first screen: one head stage by stage, the hover script and the tabs."""
     views.detail(view, lang)
     views.sync_hover()
     tab_names = ("softmax", "shapes", "stats", "share")
@@ -129,22 +140,32 @@ def render() -> None:
     restore_controls()
     repair_controls()
     show_notes(lang)
-    draw_controls(lang)
+    # The first screen at 1366×768: the controls in a column beside all heads' chart.
+    controls_col, chart_col = st.columns([views.CONTROLS_SHARE, views.CHART_SHARE], gap="medium")
+    with controls_col:
+        draw_controls(lang)
     values = current_values()
     st.session_state[VALUES_STATE] = values
     _forget_link_notes(values)
-    computed = _computed_view(values, lang)
-    if computed is None:
-        return
-    view, text_used = computed
-    _sync_focus(view)
-    values = current_values()
-    st.session_state[VALUES_STATE] = values
-    query = write_url(values, text_used)
-    config = view.result.config
-    T = len(view.result.tokens)
-    total = len(tokenize(values["text"], config.tokenizer))
-    if total > T:
-        st.warning(t("pg.truncated", lang, total=total, shown=T), icon=":material/content_cut:")
-    st.markdown(t("pg.tokens_line", lang, T=T, h=config.heads, d=config.head_dim, C=config.output_dim))
-    _views(view, query, lang, first_screen)
+    with chart_col:
+        clicked = listen(CLICK_CHARTS, CLICKS_KEY)
+        computed = _computed_view(values, lang)
+        if computed is None:
+            return
+        view, text_used = computed
+        _sync_focus(view)
+        _apply_click(clicked, view)
+        values = current_values()
+        st.session_state[VALUES_STATE] = values
+        query = write_url(values, text_used)
+        config = view.result.config
+        T = len(view.result.tokens)
+        total = len(tokenize(values["text"], config.tokenizer))
+        if total > T:
+            st.warning(t("pg.truncated", lang, total=total, shown=T), icon=":material/content_cut:")
+        st.markdown(t("pg.tokens_line", lang, T=T, h=config.heads, d=config.head_dim, C=config.output_dim))
+        views.overview(view, lang)
+        if first_screen:
+            ask_for_the_rest(PAGE_KEY)
+            return
+    _below(view, query, lang)

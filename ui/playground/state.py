@@ -131,6 +131,7 @@ PARAMS: tuple[Param, ...] = (
     Param("stage", "choice", "weights", choices=STAGES),  # the stage of the overview
     Param("row", "int", LAST_ROW, LAST_ROW, MAX_TOKENS - 1),  # query row of the calculator
     Param("col", "int", 0, 0, MAX_TOKENS - 1),  # key column highlighted
+    Param("cells", "bool", True),  # the detail view writes each value in its cell (while it fits)
 )
 PARAMS_BY_NAME = {param.name: param for param in PARAMS}
 # The controls that decide the numbers; the others only choose what is looked at.

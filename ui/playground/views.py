@@ -12,10 +12,13 @@ import pandas as pd
 import streamlit as st
 
 from figures import channel_map_figure, head_detail_figure, heads_overview_figure, shape_trace_code
+from figures.sizing import DEFAULT_PRESENTING_WIDTH_PX, DEFAULT_WIDTH_PX
 from gpt_core import DETAIL_STAGES, STAGES, PlaygroundTrace, position_label, softmax_steps
 
-from ..charts import show_chart
+from ..charts import show_chart, type_scale
 from ..figure_text import attention_text
+from ..first_screen import main_width
+from ..shell import is_presenting
 from ..strings import t
 from .controls import CSV_HEAD, CSV_STAGE, widget_key
 from .exports import matrix_csv, python_snippet, trace_npz
@@ -25,6 +28,11 @@ CSV_MIME = "text/csv"
 SCORE_DECIMALS = 4
 WEIGHT_DECIMALS = 6
 STATS_PRECISION = 3
+# The first chart stands beside the controls: its share of the main column, and the gap.
+CONTROLS_SHARE, CHART_SHARE = 2, 3
+COLUMN_GAP_REM = 2.0  # Streamlit's "medium" gap between columns
+ROOT_FONT_PX = 16
+PRESENT_ROOT_FONT_PX = 21  # ui/shell.py PRESENT_CSS
 
 
 @dataclass
@@ -45,18 +53,34 @@ def _head_label(lang: str):
     return lambda n: f"{t('fig.head', lang)} {n}"
 
 
+def page_width() -> float:
+    """The main column's width: as the browser reported it, else a classroom projector's."""
+    return main_width() or (DEFAULT_PRESENTING_WIDTH_PX if is_presenting() else DEFAULT_WIDTH_PX)
+
+
+def first_chart_width() -> float:
+    """The width of the column beside the controls, where the overview stands."""
+    gap = COLUMN_GAP_REM * (PRESENT_ROOT_FONT_PX if is_presenting() else ROOT_FONT_PX)
+    return (page_width() - gap) * CHART_SHARE / (CONTROLS_SHARE + CHART_SHARE)
+
+
+OVERVIEW_CHART_KEY = "pg_overview_chart"
+DETAIL_CHART_KEY = "pg_detail_chart"
+
+
 def overview(view: View, lang: str) -> None:
     k = widget_key
-    st.subheader(t("pg.all_heads", lang))
     st.segmented_control(
-        t("pg.stage", lang), STAGES, key=k("stage"), format_func=lambda s: t(f"stage.{s}", lang),
-        required=True,
+        t("pg.stage", lang), STAGES, key=k("stage"), format_func=lambda s: t(f"stage_short.{s}", lang),
+        required=True, label_visibility="collapsed",
     )  # fmt: skip
     stage = st.session_state[k("stage")]
     figure = heads_overview_figure(
-        view.stages[stage], view.result.labels, stage, attention_text(lang), focus=st.session_state[k("head")] - 1
-    )
-    show_chart(figure, "pg_overview_chart")
+        view.stages[stage], view.result.labels, stage, attention_text(lang), focus=st.session_state[k("head")] - 1,
+        width_px=first_chart_width(), scale=type_scale(),
+    )  # fmt: skip
+    show_chart(figure, OVERVIEW_CHART_KEY, sized=True)
+    st.caption(t("pg.overview_help", lang, head=st.session_state[k("head")]))
 
 
 def detail(view: View, lang: str) -> None:
@@ -66,20 +90,25 @@ def detail(view: View, lang: str) -> None:
     config = view.result.config
     st.subheader(t("pg.detail_title", lang))
     st.caption(t("pg.detail_help", lang))
-    head_col, row_col, col_col = st.columns(3)
+    head_col, row_col, col_col, values_col = st.columns([3, 3, 3, 2], vertical_alignment="bottom")
     head_col.selectbox(t("pg.focus_head", lang), list(range(1, config.heads + 1)), key=k("head"),
                        format_func=_head_label(lang))  # fmt: skip
     row_col.selectbox(t("pg.query_row", lang), list(range(T)), key=k("row"), format_func=_position_label(labels))
     col_col.selectbox(t("pg.key_col", lang), list(range(T)), key=k("col"), format_func=_position_label(labels))
+    values_col.toggle(t("pg.values", lang), key=k("cells"), help=t("pg.values_help", lang))
     head = st.session_state[k("head")] - 1
     stages = {stage: view.stages[stage][head] for stage in STAGES}
-    if config.training and config.dropout > 0:
+    dropout = config.training and config.dropout > 0
+    if dropout:
         stages["dropped_weights"] = view.dropped_weights[head]
     figure = head_detail_figure(
         stages, labels, head, attention_text(lang),
         highlight=(st.session_state[k("row")], st.session_state[k("col")]), scaled=config.scale,
+        width_px=page_width(), scale=type_scale(), show_values=st.session_state[k("cells")],
     )  # fmt: skip
-    show_chart(figure, "pg_detail_chart")
+    show_chart(figure, DETAIL_CHART_KEY, sized=True)
+    if dropout:
+        st.caption(t("pg.dropout_note", lang, p=f"{config.dropout:g}", factor=f"{1 / (1 - config.dropout):.4g}"))
 
 
 def sync_hover() -> None:

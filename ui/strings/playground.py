@@ -68,10 +68,28 @@ STRINGS: dict[str, dict[str, str]] = {
     "pg.all_heads": {"en": "All heads", "zh": "所有的头"},
     "pg.stage": {"en": "Stage", "zh": "阶段"},
     "pg.focus_head": {"en": "Head in detail", "zh": "详细查看的头"},
+    "pg.overview_help": {
+        "en": "Rows are queries, columns are keys. The thick border marks head {head}, shown stage by stage "
+        "below. Click a cell of any head to choose that head and that cell.",
+        "zh": "行是查询，列是键。粗边框标出头 {head}，它在下方逐个阶段显示。点击任意头的一个单元格，即可选中该头和该单元格。",
+    },
+    "pg.values": {"en": "Values", "zh": "数值"},
+    "pg.values_help": {
+        "en": "Write each value in its cell while the cells are large enough to hold it.",
+        "zh": "单元格足够大时，把每个数值写在单元格里。",
+    },
+    "pg.dropout_note": {
+        "en": "After dropout (p = {p}): the kept weights are multiplied by 1/(1−p) = {factor}, the dropped ones are 0, "
+        "so the rows no longer sum to 1. Its colour bar reaches the largest kept weight.",
+        "zh": "dropout 之后（p = {p}）：保留的权重乘以 1/(1−p) = {factor}，被丢弃的为 0，"
+        "所以每行之和不再是 1。它的颜色条一直延伸到保留下来的最大权重。",
+    },
     "pg.detail_title": {"en": "One head, stage by stage", "zh": "一个头，逐个阶段"},
     "pg.detail_help": {
-        "en": "Rows are queries, columns are keys. Hover a cell for its tokens and value; the outlined cell is the one chosen below.",
-        "zh": "行是查询，列是键。把鼠标移到单元格上可看到词元和数值；带框的单元格是下面选中的那个。",
+        "en": "Rows are queries, columns are keys. Hover a cell for its tokens and value; click a cell (or use the "
+        "boxes) to choose the query and key, outlined in every stage.",
+        "zh": "行是查询，列是键。把鼠标移到单元格上可看到词元和数值；点击单元格（或使用下拉框）选择查询和键，"
+        "它在每个阶段中都带框显示。",
     },
     "pg.query_row": {"en": "query (row)", "zh": "查询（行）"},
     "pg.key_col": {"en": "key (column)", "zh": "键（列）"},
