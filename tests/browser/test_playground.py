@@ -198,3 +198,57 @@ def test_every_tab_shows_its_content_when_chosen(shared_server, browser_page):
     browser_page.get_by_role("tab", name="Shapes: split and merge").click()
     wait_for_trace(browser_page, "head 1: channels 0–7")
     assert browser_page.locator(shown + ".js-plotly-plot").first.is_visible()
+
+
+# The centre of cell (row, col) of a chart's panel, in page coordinates, from Plotly's own
+# layout of that panel's axes (category axes: cell i spans i - 0.5 … i + 0.5).
+CELL_CENTRE_JS = """([key, axis, row, col]) => {
+  const plot = document.querySelector(`.st-key-${key} .js-plotly-plot`);
+  const layout = plot._fullLayout;
+  const x = layout['xaxis' + axis], y = layout['yaxis' + axis];
+  const box = plot.querySelector('.main-svg').getBoundingClientRect();
+  return [box.left + x._offset + x.l2p(col), box.top + y._offset + y.l2p(row)];
+}"""
+
+
+def _shown_choice(page, key: str, expected: str) -> str:
+    """What a select box shows (the keyboard's way to the same choice), once it shows
+    ``expected`` or after the wait."""
+    try:
+        page.wait_for_function(
+            "([key, value]) => document.querySelector(`.st-key-${key} input`)?.value === value", arg=[key, expected]
+        )
+    except Exception:  # noqa: BLE001 - the assertion then shows what is there
+        pass
+    return page.locator(f".st-key-{key} input").input_value()
+
+
+def _click_cell(page, key: str, axis: str, row: int, col: int) -> None:
+    page.locator(f".st-key-{key}").scroll_into_view_if_needed()
+    x, y = page.evaluate(CELL_CENTRE_JS, [key, axis, row, col])
+    page.mouse.move(x, y)
+    page.mouse.click(x, y)
+
+
+def test_clicking_a_cell_chooses_the_query_and_key_and_in_the_overview_the_head(shared_server, browser_page):
+    browser_page.goto(f"{shared_server.url}/playground?text=abcdef&heads=3&head=1&row=5&col=0")
+    wait_for_charts(browser_page)
+    wait_for_trace(browser_page, "softmax weights · head 1")
+    # The detail's first panel (raw scores, axis 1): query 3, key 1.
+    _click_cell(browser_page, "pg_detail_chart", "", 3, 1)
+    browser_page.wait_for_function("() => location.search.includes('row=3') && location.search.includes('col=1')")
+    assert _shown_choice(browser_page, "pg_row", "3 · d") == "3 · d"
+    assert _shown_choice(browser_page, "pg_col", "1 · b") == "1 · b"
+    shapes = browser_page.evaluate(
+        "() => document.querySelector('.st-key-pg_detail_chart .js-plotly-plot').layout.shapes"
+    )
+    assert shapes and all(s["x0"] == 0.5 and s["y0"] == 2.5 for s in shapes), "the clicked cell is outlined"
+    # The overview's third head (axis 3): head 3, query 4, key 2.
+    _click_cell(browser_page, "pg_overview_chart", "3", 4, 2)
+    browser_page.wait_for_function("() => location.search.includes('head=3') && location.search.includes('row=4')")
+    params = _url_params(browser_page)
+    assert (params["head"], params["row"], params["col"]) == ("3", "4", "2")
+    wait_for_trace(browser_page, "softmax weights · head 3")
+    assert _shown_choice(browser_page, "pg_head", "head 3") == "head 3"
+    assert exceptions_shown(browser_page) == 0
+    assert not browser_page.console_errors
