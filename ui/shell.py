@@ -27,6 +27,7 @@ PRESENT_STATE = PRESENT_STATE_KEY  # one name with ui/charts.py
 # hover, which a student on a touch screen or a projector never sees). A fixed style, no user text.
 BASE_CSS = """<style>
 [data-testid='stCode'] > pre + div { opacity: 1; visibility: visible; }
+[data-testid='stMainBlockContainer'] { padding-top: 3.5rem; }
 </style>"""
 # Presentation mode: larger type for a projector (a fixed style, no user text in it).
 PRESENT_CSS = """<style>
