@@ -5,6 +5,10 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import streamlit as st
 
+from figures.sizing import DEFAULT_PRESENTING_WIDTH_PX, DEFAULT_WIDTH_PX
+
+from .first_screen import main_width
+
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 PRESENT_STATE = "presenting"  # ui/shell.py: presentation mode is on
 PRESENT_FONT_SCALE = 1.35
@@ -28,6 +32,16 @@ def enlarged(figure: go.Figure) -> go.Figure:
 def type_scale() -> float:
     """How much larger type is on this page: presentation mode's, else 1."""
     return PRESENT_FONT_SCALE if st.session_state.get(PRESENT_STATE) else 1.0
+
+
+def page_width() -> float:
+    """The main column's width: as the browser reported it, else a classroom projector's."""
+    return main_width() or (DEFAULT_PRESENTING_WIDTH_PX if st.session_state.get(PRESENT_STATE) else DEFAULT_WIDTH_PX)
+
+
+def sized_for_page() -> dict:
+    """The attention figures' size arguments for this page: its width and type scale."""
+    return {"width_px": page_width(), "scale": type_scale()}
 
 
 def show_chart(figure: go.Figure, key: str, sized: bool = False) -> None:

@@ -31,7 +31,7 @@ from gpt_core.lesson import (
     zero_columns,
 )
 
-from ..charts import show_chart
+from ..charts import show_chart, sized_for_page
 from ..figure_text import attention_text, lesson_text
 from ..strings import t
 from ..train.resources import shipped_experiment, shipped_snapshots
@@ -63,7 +63,8 @@ def one_head(lang: str) -> Question:
     result = trace_attention(text or BOOK_TEXT, PlaygroundConfig(heads=1, head_dim=d))
     trace, T = result.trace, len(result.tokens)
     st.markdown(t("ls.1.body", lang, T=T, d=d))
-    show_chart(head_detail_figure(_stages(trace, 0), result.labels, 0, attention_text(lang)), "ls_chart_1")
+    show_chart(head_detail_figure(_stages(trace, 0), result.labels, 0, attention_text(lang), **sized_for_page()),
+               "ls_chart_1", sized=True)  # fmt: skip
     st.caption(t("ls.1.output", lang, shape=_shape(trace.context_heads.shape)))
     shape = tuple(trace.scores.shape[-2:])
     options = [f"{T} × {T}", f"{T} × {d}", f"{d} × {d}"]
@@ -90,8 +91,8 @@ def mask(lang: str) -> Question:
     result = trace_attention(BOOK_TEXT, PlaygroundConfig(heads=LESSON_HEADS, head_dim=LESSON_HEAD_DIM))
     head = st.select_slider(t("ls.head", lang), list(range(1, LESSON_HEADS + 1)), value=1, key="ls_head_3")
     figure = head_detail_figure(_stages(result.trace, head - 1), result.labels, head - 1, attention_text(lang),
-                                highlight=(MASK_ROW, MASK_ROW))  # fmt: skip
-    show_chart(figure, "ls_chart_3")
+                                highlight=(MASK_ROW, MASK_ROW), **sized_for_page())  # fmt: skip
+    show_chart(figure, "ls_chart_3", sized=True)
     zeros = zero_columns(result.trace.weights[0, head - 1, MASK_ROW])
     labels = result.labels
     return Question(3, t("ls.3.q", lang), list(range(len(labels))), zeros,
@@ -107,8 +108,8 @@ def merge(lang: str) -> Question:
     st.markdown(t("ls.4.body", lang, C=h * d))
     merge_steps = trace.shape_steps[[step.name for step in trace.shape_steps].index("context"):]
     st.code(shape_trace_code(merge_steps, tuple(merge_steps[0].before)), language="python")
-    show_chart(heads_overview_figure(trace.weights[0].numpy(), result.labels, "weights", attention_text(lang)),
-               "ls_chart_4")  # fmt: skip
+    show_chart(heads_overview_figure(trace.weights[0].numpy(), result.labels, "weights", attention_text(lang),
+                                     **sized_for_page()), "ls_chart_4", sized=True)  # fmt: skip
     B, T = trace.x.shape[:2]
     options = [_shape((B, h, T, d)), _shape((B, T, h * d)), _shape((B, T, d))]
     return Question(4, t("ls.4.q", lang), options, _shape(trace.context.shape),
@@ -179,7 +180,8 @@ def trained(lang: str) -> Question | None:
     st.markdown(t("ls.8.body", lang, heads=heads, step=step, seeds=len(experiment.seeds)))
     weights = snapshots[step][-1]  # the last block: (h, T, T)
     labels = display_labels(list(experiment.snapshot_prompt[: weights.shape[-1]]))
-    show_chart(heads_overview_figure(weights, labels, "weights", attention_text(lang)), "ls_chart_8")
+    show_chart(heads_overview_figure(weights, labels, "weights", attention_text(lang), **sized_for_page()),
+               "ls_chart_8", sized=True)  # fmt: skip
     best = answer(experiment.runs).at_steps.best
     return Question(8, t("ls.8.q", lang), experiment.head_counts, best, t("ls.8.why", lang, best=best),
                     label=lambda h: f"h = {h}", after=answer_text(experiment.runs, lang))  # fmt: skip

@@ -12,12 +12,10 @@ import pandas as pd
 import streamlit as st
 
 from figures import channel_map_figure, head_detail_figure, heads_overview_figure, shape_trace_code
-from figures.sizing import DEFAULT_PRESENTING_WIDTH_PX, DEFAULT_WIDTH_PX
 from gpt_core import DETAIL_STAGES, STAGES, PlaygroundTrace, position_label, softmax_steps
 
-from ..charts import show_chart, type_scale
+from ..charts import page_width, show_chart, type_scale
 from ..figure_text import attention_text
-from ..first_screen import main_width
 from ..shell import is_presenting
 from ..strings import t
 from .controls import CSV_HEAD, CSV_STAGE, widget_key
@@ -51,11 +49,6 @@ def _position_label(labels: list[str]):
 
 def _head_label(lang: str):
     return lambda n: f"{t('fig.head', lang)} {n}"
-
-
-def page_width() -> float:
-    """The main column's width: as the browser reported it, else a classroom projector's."""
-    return main_width() or (DEFAULT_PRESENTING_WIDTH_PX if is_presenting() else DEFAULT_WIDTH_PX)
 
 
 def first_chart_width() -> float:
