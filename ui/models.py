@@ -1,0 +1,116 @@
+"""Trained models a page can look into: the shipped heads experiment's models (one per head
+count, shared read-only by every user) and the model this session trained (its own, in
+st.session_state). A model is named by a short key that a link can carry: ``h4`` for the
+shipped 4-head model, ``session`` for this session's model.
+
+The trace of a prompt through a model is computed once per (model, prompt) and kept:
+shared for shipped models, in the session for the session's own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from gpt_core import GPT, CharVocabulary
+from gpt_core.explore import ModelTrace, trace_model
+
+from .strings import t
+from .train.resources import shipped_experiment, shipped_model
+from .train.running import MODEL_STATE
+
+SESSION_KEY = "session"
+SHIPPED_PREFIX = "h"
+TRACES_SHARED = 64  # (shipped model, prompt) traces kept for everyone
+SESSION_TRACE_STATE = "models_session_trace"  # (model id, prompt) -> ModelTrace, this session's model
+
+
+@dataclass(frozen=True)
+class LoadedModel:
+    key: str
+    model: GPT
+    vocabulary: CharVocabulary
+    default_prompt: str  # a prompt this model reads well
+
+    @property
+    def heads(self) -> int:
+        return self.model.config.heads
+
+    @property
+    def blocks(self) -> int:
+        return self.model.config.blocks
+
+    @property
+    def head_dim(self) -> int:
+        return self.model.config.embedding_dim // self.model.config.heads
+
+    @property
+    def embedding_dim(self) -> int:
+        return self.model.config.embedding_dim
+
+    @property
+    def context_length(self) -> int:
+        return self.model.config.context_length
+
+
+def shipped_key(heads: int) -> str:
+    return f"{SHIPPED_PREFIX}{heads}"
+
+
+def shipped_keys() -> list[str]:
+    experiment = shipped_experiment()
+    return [shipped_key(h) for h in experiment.head_counts] if experiment is not None else []
+
+
+def has_session_model() -> bool:
+    return st.session_state.get(MODEL_STATE) is not None
+
+
+def model_keys() -> list[str]:
+    """The models there are now: the shipped ones, then this session's, if it trained one."""
+    return shipped_keys() + ([SESSION_KEY] if has_session_model() else [])
+
+
+def load(key: str) -> LoadedModel | None:
+    """The model named ``key``, or None when there is no such model here (a link to another
+    session's model, a head count that was not shipped)."""
+    if key == SESSION_KEY:
+        trained = st.session_state.get(MODEL_STATE)
+        if trained is None:
+            return None
+        return LoadedModel(key, trained.model, trained.vocabulary, trained.prompt_hint or "")
+    if key not in shipped_keys():
+        return None
+    checkpoint = shipped_model(int(key.removeprefix(SHIPPED_PREFIX)))
+    if checkpoint is None:
+        return None
+    return LoadedModel(key, checkpoint.model, checkpoint.vocabulary, shipped_experiment().snapshot_prompt)
+
+
+def label(key: str, lang: str) -> str:
+    """"Shipped, h = 4" / "Trained in this session": for select boxes."""
+    if key == SESSION_KEY:
+        return t("models.session", lang)
+    return t("models.shipped", lang, heads=key.removeprefix(SHIPPED_PREFIX))
+
+
+@st.cache_resource(max_entries=TRACES_SHARED)
+def _shipped_trace(key: str, prompt: str) -> ModelTrace:
+    """One prompt through a shipped model, for everyone (the tensors are only read)."""
+    loaded = load(key)
+    return trace_model(loaded.model, loaded.vocabulary, prompt)
+
+
+def trace(loaded: LoadedModel, prompt: str) -> ModelTrace:
+    """The trace of ``prompt`` through ``loaded``, computed once per (model, prompt).
+    Raises gpt_core.InputError for a prompt the model cannot read (empty, no known character)."""
+    if loaded.key != SESSION_KEY:
+        return _shipped_trace(loaded.key, prompt)
+    memo_key = (id(loaded.model), prompt)
+    memo = st.session_state.get(SESSION_TRACE_STATE)
+    if memo is not None and memo[0] == memo_key:
+        return memo[1]
+    result = trace_model(loaded.model, loaded.vocabulary, prompt)
+    st.session_state[SESSION_TRACE_STATE] = (memo_key, result)
+    return result
