@@ -14,11 +14,21 @@ from .analysis import head_statistics
 from .attention import AttentionTrace
 from .data import CharVocabulary
 from .errors import InputError
+from .generate import generate
 from .model import GPT, GPTTrace
 from .tokens import display_labels
 
 KIND_THRESHOLD = 0.5  # a head is of a kind when it puts at least this much weight there on average
 HEAD_KINDS = ("previous", "first", "self", "broad")
+
+
+@dataclass
+class GenerationStep:
+    """One generated character and the attention that chose it."""
+
+    char: str  # the new character
+    context: str  # the characters the model read to choose it (at most its context)
+    rows: torch.Tensor  # (blocks, h, T_ctx): the last query's softmax weights over the context
 
 
 @dataclass
@@ -71,3 +81,39 @@ def head_kind(metrics: dict[str, torch.Tensor], head: int) -> str:
     weights = {kind: metrics[kind][head].item() for kind in ("previous", "first", "self")}
     kind, weight = max(weights.items(), key=lambda item: item[1])
     return kind if weight >= KIND_THRESHOLD else "broad"
+
+
+def generate_with_attention(
+    model: GPT, vocabulary: CharVocabulary, prompt: str, n: int, temperature: float = 0.0, seed: int = 0
+) -> list[GenerationStep]:
+    """Continue ``prompt`` by ``n`` characters, as ``gpt_core.generate`` does with the same
+    ``temperature`` (0: greedy) and ``seed``, and keep, for each new character, the attention
+    row of the last query (the position that predicts it) in every block and head.
+
+    Characters the vocabulary lacks are left out of the prompt; raises ``InputError`` when
+    nothing readable is left."""
+    if not prompt.strip():
+        raise InputError("empty_text")
+    unknown = vocabulary.unknown(prompt)
+    known = "".join(char for char in prompt if char not in unknown)
+    if not known:
+        raise InputError("no_known_characters", characters=len(prompt))
+    # The characters come from generate itself, so they are its characters by construction;
+    # the rows are the traced forward of each step's context (what the model read).
+    new_ids = generate(model, vocabulary.encode(known), n, temperature=temperature, seed=seed)
+    context_length = model.config.context_length
+    text = known
+    steps: list[GenerationStep] = []
+    was_training = model.training
+    model.eval()
+    with torch.no_grad():
+        for new_id in new_ids:
+            context = text[-context_length:]
+            trace = GPTTrace()
+            model(torch.tensor([vocabulary.encode(context)]), trace=trace)
+            rows = torch.stack([layer.weights[0, :, -1, :] for layer in trace.layers])  # (blocks, h, T_ctx)
+            char = vocabulary.decode([new_id])
+            steps.append(GenerationStep(char, context, rows))
+            text += char
+    model.train(was_training)
+    return steps

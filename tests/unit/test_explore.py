@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from gpt_core import InputError
-from gpt_core.explore import head_kind, head_metrics, trace_model
+from gpt_core import InputError, generate
+from gpt_core.explore import generate_with_attention, head_kind, head_metrics, trace_model
 from gpt_core.results import load_experiment
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets" / "heads_experiment"
@@ -84,3 +84,37 @@ def test_metrics_and_kinds_on_hand_made_patterns():
     assert metrics["entropy"][:3].tolist() == [0.0, 0.0, 0.0]
     assert metrics["entropy"][3].item() == pytest.approx(sum(math.log(i + 1) for i in range(T)) / T, abs=1e-6)
     assert [head_kind(metrics, h) for h in range(4)] == ["previous", "first", "self", "broad"]
+
+
+@pytest.mark.parametrize(("temperature", "seed"), [(0.0, 0), (1.0, 3), (0.8, 11)])
+def test_generation_gives_generates_characters_for_the_same_seed_and_temperature(shipped, temperature, seed):
+    model, vocabulary = shipped.model, shipped.vocabulary
+    prompt = "ROMEO:\nBut soft"
+    steps = generate_with_attention(model, vocabulary, prompt, 12, temperature=temperature, seed=seed)
+    expected = generate(model, vocabulary.encode(prompt), 12, temperature=temperature, seed=seed)
+    assert "".join(step.char for step in steps) == vocabulary.decode(expected)
+
+
+def test_each_generated_characters_row_is_the_last_row_of_the_trace_of_its_context(shipped):
+    model, vocabulary = shipped.model, shipped.vocabulary
+    context_length = model.config.context_length
+    prompt = "ROMEO:\nBut soft, what light thr"  # near the context: later steps slide the window
+    steps = generate_with_attention(model, vocabulary, prompt, 6, temperature=1.0, seed=5)
+    text = prompt
+    for step in steps:
+        assert step.context == text[-context_length:]
+        traced = trace_model(model, vocabulary, step.context)
+        expected = torch.stack([layer.weights[0, :, -1, :] for layer in traced.layers])
+        assert step.rows.shape == (len(model.blocks), model.config.heads, len(step.context))
+        assert torch.equal(step.rows, expected), f"max difference {(step.rows - expected).abs().max():.3g}"
+        text += step.char
+    assert len(steps[-1].context) == context_length, "the window slid once the text outgrew the context"
+
+
+def test_generation_leaves_out_unknown_characters_and_refuses_empty_prompts(shipped):
+    model, vocabulary = shipped.model, shipped.vocabulary
+    steps = generate_with_attention(model, vocabulary, "Hé", 2)
+    assert steps[0].context == "H"
+    for prompt in ("  ", "éé"):
+        with pytest.raises(InputError):
+            generate_with_attention(model, vocabulary, prompt, 2)
