@@ -9,6 +9,7 @@ import streamlit as st
 
 from gpt_core import DETAIL_STAGES, MAX_TOKENS, PlaygroundConfig
 
+from .. import models
 from ..markdown import literal
 from ..shell import LANGUAGE_STATE, carried_params
 from ..strings import DEFAULT_LANGUAGE, t
@@ -152,9 +153,55 @@ def _text_controls(lang: str) -> None:
         t("pg.text", lang), key=k("text"), max_chars=state.MAX_PASTE_CHARS, height=TEXT_BOX_PX,
         help=t("pg.text_help", lang, max_tokens=MAX_TOKENS),
     )  # fmt: skip
+
+
+def _tokenizer_control(lang: str) -> None:
     st.radio(
-        t("pg.tokenizer", lang), state.PARAMS_BY_NAME["tok"].choices, key=k("tok"), horizontal=True,
+        t("pg.tokenizer", lang), state.PARAMS_BY_NAME["tok"].choices, key=widget_key("tok"), horizontal=True,
         format_func=lambda name: t(f"pg.tokenizer.{name}", lang),
+    )  # fmt: skip
+
+
+def resolve_weights() -> None:
+    """A link (or an old session) may name a model that is not here: another session's own
+    model, a head count that was not shipped. Fall back to random weights, with a note."""
+    ss = st.session_state
+    key = ss.get(widget_key("weights"), state.RANDOM_WEIGHTS)
+    if key != state.RANDOM_WEIGHTS and key not in models.model_keys():
+        ss[widget_key("weights")] = state.RANDOM_WEIGHTS
+        reason = "session_model_missing" if key == models.SESSION_KEY else "model_missing"
+        ss.setdefault(NOTES_STATE, []).append(state.Note("weights", key, reason))
+
+
+def trained_choice() -> models.LoadedModel | None:
+    """The trained model the controls chose, or None for random weights."""
+    key = st.session_state.get(widget_key("weights"), state.RANDOM_WEIGHTS)
+    return None if key == state.RANDOM_WEIGHTS else models.load(key)
+
+
+def _weights_control(lang: str) -> models.LoadedModel | None:
+    k = widget_key
+    options = [state.RANDOM_WEIGHTS, *models.model_keys()]
+    st.selectbox(
+        t("pg.weights", lang), options, key=k("weights"), help=t("pg.weights_help", lang),
+        format_func=lambda key: t("pg.weights.random", lang) if key == state.RANDOM_WEIGHTS else models.label(key, lang),
+    )  # fmt: skip
+    loaded = trained_choice()
+    if loaded is not None:
+        if st.session_state[k("block")] > loaded.blocks:
+            st.session_state[k("block")] = 1
+        st.selectbox(
+            t("pg.block", lang), list(range(1, loaded.blocks + 1)), key=k("block"),
+            format_func=lambda b: t("pg.block_of", lang, block=b, blocks=loaded.blocks),
+        )  # fmt: skip
+    return loaded
+
+
+def _trained_facts(loaded: models.LoadedModel, lang: str) -> None:
+    """What the model fixes, shown instead of the random weights' controls."""
+    st.markdown(
+        t("pg.trained_facts", lang, h=loaded.heads, d=loaded.head_dim, C=loaded.embedding_dim,
+          context=loaded.context_length, chars=len(loaded.vocabulary.chars))
     )  # fmt: skip
 
 
@@ -182,9 +229,15 @@ def _size_controls(lang: str) -> None:
 
 
 def draw_controls(lang: str) -> None:
-    """The controls, one above the other: they stand in a column beside the first chart."""
+    """The controls, one above the other: they stand in a column beside the first chart.
+    With a trained model, what the model fixes is shown instead of its controls."""
     _text_controls(lang)
-    _size_controls(lang)
+    loaded = _weights_control(lang)
+    if loaded is None:
+        _tokenizer_control(lang)
+        _size_controls(lang)
+    else:
+        _trained_facts(loaded, lang)
 
 
 def config_of(values: dict[str, Any]) -> PlaygroundConfig:
@@ -209,6 +262,8 @@ def show_notes(lang: str) -> None:
         shown = note.value if len(note.value) <= NOTE_VALUE_CHARS else note.value[: NOTE_VALUE_CHARS - 1] + "…"
         if note.reason == "unknown":
             st.warning(t("pg.note_unknown", lang, name=literal(note.name)), icon=":material/link_off:")
+        elif note.reason in ("session_model_missing", "model_missing"):
+            st.warning(t(f"pg.note_{note.reason}", lang, value=literal(shown)), icon=":material/link_off:")
         else:
             st.warning(
                 t("pg.note_invalid", lang, name=literal(note.name), value=literal(shown),

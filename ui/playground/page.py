@@ -12,14 +12,19 @@ from gpt_core import (
     STAGES,
     InputError,
     PlaygroundConfig,
+    PlaygroundTrace,
+    display_labels,
     head_statistics,
     tokenize,
     trace_attention,
     truncate_text,
 )
+from gpt_core.explore import ModelTrace
 
+from .. import models
 from ..chart_clicks import listen, parse_click
 from ..first_screen import ask_for_the_rest, is_first_screen
+from ..markdown import literal
 from ..shell import page_title, setup_page
 from ..strings import error_text, t
 from . import state, views
@@ -30,8 +35,10 @@ from .controls import (
     current_values,
     draw_controls,
     repair_controls,
+    resolve_weights,
     restore_controls,
     show_notes,
+    trained_choice,
     widget_key,
     write_url,
 )
@@ -63,6 +70,63 @@ def compute(text: str, config: PlaygroundConfig) -> View:
     return view
 
 
+def _cut_at_context(text: str, vocabulary, context: int) -> str:
+    """``text`` up to the last character a model reads (its known characters, at most
+    ``context`` of them): what a link needs to reproduce the view."""
+    known, chars = 0, set(vocabulary.chars)
+    for index, char in enumerate(text):
+        if char in chars:
+            known += 1
+            if known == context:
+                return text[: index + 1]
+    return text
+
+
+def compute_trained(text: str, loaded: models.LoadedModel, block: int) -> tuple[View, ModelTrace]:
+    """A trained model's attention for ``text`` in one block: the model's real stream into
+    that block, traced once per (model, text) (ui/models.py)."""
+    traced = models.trace(loaded, text)
+    layer = traced.layers[block - 1]
+    bias = loaded.model.blocks[block - 1].attention.query_layer.bias is not None
+    config = PlaygroundConfig(
+        heads=loaded.heads, head_dim=loaded.head_dim, input_dim=loaded.embedding_dim, tokenizer="char", qkv_bias=bias
+    )
+    result = PlaygroundTrace(
+        tokens=list(traced.text_used), labels=traced.labels, total_tokens=len(traced.text_used) + traced.cut,
+        config=config, trace=layer,
+    )  # fmt: skip
+    view = View(
+        result=result,
+        stages={stage: getattr(layer, stage)[0].numpy() for stage in STAGES},
+        dropped_weights=layer.weights[0].numpy(),  # eval mode: no dropout
+        statistics={name: value.numpy() for name, value in head_statistics(layer.weights[0]).items()},
+        source=loaded.key,
+    )
+    return view, traced
+
+
+def _trained_view(values: dict, loaded: models.LoadedModel, lang: str) -> tuple[View, str] | None:
+    text = values["text"]
+    if not text.strip():
+        write_url(values, None)
+        st.info(t("pg.empty", lang), icon=":material/edit:")
+        return None
+    try:
+        view, traced = compute_trained(text, loaded, values["block"])
+    except InputError as error:
+        write_url(values, None)
+        st.error(error_text(error, lang))
+        return None
+    if traced.left_out:
+        shown = " ".join(display_labels(list(traced.left_out)))
+        st.warning(t("pg.left_out", lang, chars=literal(shown), count=len(traced.left_out)), icon=":material/block:")
+    if traced.cut:
+        st.warning(
+            t("pg.context_cut", lang, context=loaded.context_length, cut=traced.cut), icon=":material/content_cut:"
+        )
+    return view, _cut_at_context(text, loaded.vocabulary, loaded.context_length)
+
+
 def _sync_focus(view: View) -> None:
     """Keep the chosen head and cell inside the computed view."""
     ss = st.session_state
@@ -89,6 +153,9 @@ def _forget_link_notes(values: dict) -> None:
 
 def _computed_view(values: dict, lang: str) -> tuple[View, str] | None:
     """The view for the controls' values and the text it used, or None after a message."""
+    loaded = trained_choice()
+    if loaded is not None:
+        return _trained_view(values, loaded, lang)
     text = values["text"]
     if not text.strip():
         write_url(values, None)
@@ -139,6 +206,7 @@ def render() -> None:
     st.caption(t("page.playground.blurb", lang))
     restore_controls()
     repair_controls()
+    resolve_weights()
     show_notes(lang)
     # The first screen at 1366×768: the controls in a column beside all heads' chart.
     controls_col, chart_col = st.columns([views.CONTROLS_SHARE, views.CHART_SHARE], gap="medium")
@@ -161,7 +229,7 @@ def render() -> None:
         config = view.result.config
         T = len(view.result.tokens)
         total = len(tokenize(values["text"], config.tokenizer))
-        if total > T:
+        if view.source == state.RANDOM_WEIGHTS and total > T:
             st.warning(t("pg.truncated", lang, total=total, shown=T), icon=":material/content_cut:")
         st.markdown(t("pg.tokens_line", lang, T=T, h=config.heads, d=config.head_dim, C=config.output_dim))
         views.overview(view, lang)

@@ -33,6 +33,11 @@ MAX_DROPOUT = 0.9
 DROPOUT_STEP = 0.05
 MODES = ("eval", "train")
 SHELL_PARAMS = {"lang", "present"}  # read by the page shell, not by the playground
+# The weights: random (seeded), a shipped model of the heads experiment (h1 … h8: the head
+# counts it may have), or the model this session trained (ui/models.py).
+RANDOM_WEIGHTS = "random"
+WEIGHT_CHOICES = (RANDOM_WEIGHTS, "h1", "h2", "h4", "h8", "session")
+MAX_BLOCKS = 8
 LAST_ROW = -1  # "row" default: the last query, the one that sees every key
 TRUE_WORDS = {"1", "true", "yes", "on"}
 FALSE_WORDS = {"0", "false", "no", "off"}
@@ -132,10 +137,17 @@ PARAMS: tuple[Param, ...] = (
     Param("row", "int", LAST_ROW, LAST_ROW, MAX_TOKENS - 1),  # query row of the calculator
     Param("col", "int", 0, 0, MAX_TOKENS - 1),  # key column highlighted
     Param("cells", "bool", True),  # the detail view writes each value in its cell (while it fits)
+    Param("weights", "choice", RANDOM_WEIGHTS, choices=WEIGHT_CHOICES),  # random, or a trained model
+    Param("block", "int", 1, 1, MAX_BLOCKS),  # a trained model's block, 1-based
 )
 PARAMS_BY_NAME = {param.name: param for param in PARAMS}
 # The controls that decide the numbers; the others only choose what is looked at.
-NUMBER_PARAMS = ("text", "tok", "heads", "head_dim", "input_dim", "seed", "pos", "dropout", "mode", "bias", "scale")
+NUMBER_PARAMS = (
+    "text", "tok", "heads", "head_dim", "input_dim", "seed", "pos", "dropout", "mode", "bias", "scale", "weights",
+    "block",
+)  # fmt: skip
+# What only random weights use: a trained model brings its own (and reads characters).
+RANDOM_ONLY = ("tok", "heads", "head_dim", "input_dim", "seed", "pos", "dropout", "mode", "bias", "scale")
 
 
 @dataclass(frozen=True)

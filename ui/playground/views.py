@@ -41,6 +41,7 @@ class View:
     stages: dict[str, np.ndarray]  # stage -> (h, T, T) float32
     dropped_weights: np.ndarray  # (h, T, T)
     statistics: dict[str, np.ndarray]  # name -> (h,)
+    source: str = "random"  # the weights: random, or a trained model's key (ui/models.py)
 
 
 def _position_label(labels: list[str]):
@@ -175,6 +176,9 @@ def share(view: View, query: dict[str, str], lang: str) -> None:
         t("pg.download_npz", lang), lambda: trace_npz(result), file_name="attention_trace.npz",
         mime="application/octet-stream", key="pg_download_npz", icon=":material/data_array:",
     )  # fmt: skip
+    if view.source != "random":  # the snippet rebuilds random weights; a trained model's are in its checkpoint
+        st.caption(t("pg.snippet_trained", lang))
+        return
     snippet = python_snippet(query["text"], result.config)
     buttons[2].download_button(
         t("pg.download_py", lang), snippet, file_name="reproduce_attention.py", mime="text/x-python",

@@ -68,6 +68,43 @@ STRINGS: dict[str, dict[str, str]] = {
     "pg.all_heads": {"en": "All heads", "zh": "所有的头"},
     "pg.stage": {"en": "Stage", "zh": "阶段"},
     "pg.focus_head": {"en": "Head in detail", "zh": "详细查看的头"},
+    "pg.weights": {"en": "Weights", "zh": "权重"},
+    "pg.weights_help": {
+        "en": "Random weights (from the seed), or a trained GPT: then the input to the chosen block's attention is "
+        "the model's real stream for your text (embeddings, earlier blocks, LayerNorm).",
+        "zh": "随机权重（由种子决定），或一个训练好的 GPT：这时所选块的注意力输入就是模型对你的文本的真实数据流"
+        "（嵌入、前面的块、LayerNorm）。",
+    },
+    "pg.weights.random": {"en": "Random (seeded)", "zh": "随机（由种子决定）"},
+    "pg.block": {"en": "Block", "zh": "块"},
+    "pg.block_of": {"en": "block {block} of {blocks}", "zh": "第 {block} 块（共 {blocks} 块）"},
+    "pg.trained_facts": {
+        "en": "The model fixes h = {h} heads of d = {d} (C = {C}), a context of {context} characters and a "
+        "vocabulary of {chars} characters; it reads characters.",
+        "zh": "模型固定了 h = {h} 个头、每头 d = {d}（C = {C}）、{context} 个字符的上下文和 {chars} 个字符的词表；"
+        "它按字符读取。",
+    },
+    "pg.left_out": {
+        "en": "The model never saw {count} of these characters, so they are left out: {chars}",
+        "zh": "模型从未见过其中 {count} 个字符，因此把它们略去：{chars}",
+    },
+    "pg.context_cut": {
+        "en": "The model reads at most {context} characters: the last {cut} are not shown.",
+        "zh": "模型最多读取 {context} 个字符：最后 {cut} 个没有显示。",
+    },
+    "pg.note_session_model_missing": {
+        "en": "The link shows a model trained in another session, which is not on this server: showing random weights.",
+        "zh": "链接中的模型是在另一个会话中训练的，不在这台服务器上：改为显示随机权重。",
+    },
+    "pg.note_model_missing": {
+        "en": "The link names the model {value}, which is not here: showing random weights.",
+        "zh": "链接指定的模型 {value} 不在这里：改为显示随机权重。",
+    },
+    "pg.snippet_trained": {
+        "en": "The Python snippet rebuilds random weights only. A trained model's numbers are all in the .npz above; "
+        "the model itself can be downloaded on the Train page.",
+        "zh": "Python 代码片段只能重建随机权重。训练好的模型的所有数值都在上面的 .npz 中；模型本身可以在训练页面下载。",
+    },
     "pg.overview_help": {
         "en": "Rows are queries, columns are keys. The thick border marks head {head}, shown stage by stage "
         "below. Click a cell of any head to choose that head and that cell.",

@@ -1,0 +1,112 @@
+"""The playground's weights choice: random, a shipped model of the heads experiment, or the
+model this session trained. With a trained model, every view shows that model's real
+stream into the chosen block, proven equal to gpt_core's trace of the model."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from gpt_core import GPT, CharVocabulary, GPTConfig, RunSummary
+from gpt_core.explore import trace_model
+from tests.apptest.conftest import open_page
+from ui.train.resources import shipped_model
+from ui.train.running import MODEL_STATE, TrainedModel
+
+PAGE = "pages/1_playground.py"
+PROMPT = "ROMEO: what light"
+
+
+def _traces(at) -> dict:
+    out = {}
+    for chart in at.get("plotly_chart"):
+        for trace in json.loads(chart.proto.spec)["data"]:
+            if trace.get("name") and trace.get("type") == "heatmap":
+                out[trace["name"]] = trace
+    return out
+
+
+def _matrix(at, name: str) -> np.ndarray:
+    from harness.charts import decode
+
+    return decode(_traces(at)[name]["z"]).astype(np.float32)
+
+
+@pytest.mark.parametrize("block", [1, 2])
+def test_a_shipped_model_shows_its_real_stream_into_the_chosen_block(block):
+    at = open_page(PAGE, weights="h4", block=str(block), text=PROMPT, head="2")
+    assert not at.exception, at.exception
+    checkpoint = shipped_model(4)
+    expected = trace_model(checkpoint.model, checkpoint.vocabulary, PROMPT).layers[block - 1]
+    np.testing.assert_array_equal(_matrix(at, "softmax weights · head 2"), expected.weights[0, 1].numpy())
+    np.testing.assert_array_equal(_matrix(at, "raw scores QKᵀ · head 2"), expected.scores[0, 1].numpy())
+    # The model fixes heads and head_dim: shown, not editable; it reads characters.
+    assert not {"pg_heads", "pg_head_dim", "pg_seed"} & {box.key for box in at.number_input}
+    assert not [radio for radio in at.radio if radio.key == "pg_tok"]
+    assert any("h = 4 heads of d = 16" in m.value for m in at.markdown)
+    assert len(at.selectbox(key="pg_head").options) == 4
+    assert at.query_params["weights"] == "h4" and at.query_params["block"] == str(block)
+
+
+def test_characters_the_model_lacks_and_text_beyond_its_context_are_noted():
+    text = "你好 ROMEO: " + "what light through yonder window breaks" * 2
+    at = open_page(PAGE, weights="h2", text=text)
+    assert not at.exception
+    warnings = " ".join(w.value for w in at.warning)
+    assert "left out: 你 好" in warnings
+    assert "at most 32 characters" in warnings
+    assert len(_traces(at)["softmax weights · head 1"]["x"]) == 32
+    # The link carries the text up to the last character read: it reproduces the view.
+    linked = at.query_params["text"]
+    again = open_page(PAGE, weights="h2", text=linked)
+    np.testing.assert_array_equal(_matrix(again, "softmax weights · head 2"), _matrix(at, "softmax weights · head 2"))
+
+
+def test_a_text_the_model_cannot_read_gets_a_message_not_a_traceback():
+    at = open_page(PAGE, weights="h4", text="你好世界")
+    assert not at.exception
+    assert at.error and not at.get("plotly_chart")
+
+
+def test_a_link_to_another_sessions_model_falls_back_to_random_weights_with_a_note():
+    at = open_page(PAGE, weights="session", text="abc")
+    assert not at.exception
+    assert any("another session" in w.value for w in at.warning)
+    assert at.query_params["weights"] == "random"
+    assert {"pg_heads", "pg_head_dim"} <= {box.key for box in at.number_input}
+
+
+def _tiny_model() -> TrainedModel:
+    torch.manual_seed(5)
+    vocabulary = CharVocabulary.from_text("abcdefgh ")
+    model = GPT(GPTConfig(vocab_size=vocabulary.size, context_length=8, embedding_dim=12, heads=3, blocks=2))
+    model.eval()
+    run = RunSummary(heads=3, parameters=0, steps=1, wall_time=0.1, tokens_per_second=1.0, final_test_loss=None)
+    return TrainedModel(model, vocabulary, "mine", "0", run, prompt_hint="abc")
+
+
+def test_the_model_trained_in_this_session_can_be_chosen_and_random_weights_come_back():
+    at = open_page(PAGE, text="abcdefgh abc", heads="2", head_dim="3")
+    trained = _tiny_model()
+    at.session_state[MODEL_STATE] = trained
+    at.run()
+    assert "Trained in this session" in at.selectbox(key="pg_weights").options
+    at.selectbox(key="pg_weights").set_value("session").run()
+    at.selectbox(key="pg_block").set_value(2).run()
+    assert not at.exception, at.exception
+    expected = trace_model(trained.model, trained.vocabulary, "abcdefgh").layers[1]
+    np.testing.assert_array_equal(_matrix(at, "softmax weights · head 3"), expected.weights[0, 2].numpy())
+    assert any("context of 8 characters" in m.value for m in at.markdown)
+    assert at.query_params["weights"] == "session" and at.query_params["block"] == "2"
+    at.selectbox(key="pg_weights").set_value("random").run()
+    assert at.number_input(key="pg_heads").value == 2 and at.number_input(key="pg_head_dim").value == 3
+    assert "softmax weights · head 3" not in _traces(at)
+
+
+def test_a_trained_models_share_tab_offers_no_snippet_that_would_rebuild_random_weights():
+    at = open_page(PAGE, weights="h1", text=PROMPT)
+    keys = {button.key for button in at.get("download_button")}
+    assert "pg_download_py" not in keys and "pg_download_npz" in keys
