@@ -252,3 +252,23 @@ def test_clicking_a_cell_chooses_the_query_and_key_and_in_the_overview_the_head(
     assert _shown_choice(browser_page, "pg_head", "head 3") == "head 3"
     assert exceptions_shown(browser_page) == 0
     assert not browser_page.console_errors
+
+
+def test_a_shipped_model_in_the_playground_shows_its_trained_heads(shared_server, browser_page):
+    from gpt_core.explore import trace_model
+    from gpt_core.results import load_experiment
+    from ui.train.resources import EXPERIMENT_DIR
+
+    prompt = "ROMEO: But soft, what light"
+    link = {"weights": "h4", "block": "2", "text": prompt, "head": "3"}
+    browser_page.goto(f"{shared_server.url}/playground?{urlencode(link)}")
+    wait_for_charts(browser_page)
+    wait_for_trace(browser_page, "softmax weights · head 3")
+    checkpoint = load_experiment(EXPERIMENT_DIR).checkpoint(4)
+    expected = trace_model(checkpoint.model, checkpoint.vocabulary, prompt).layers[1]
+    shown = np.array(read_traces(browser_page)["softmax weights · head 3"]["z"], dtype=np.float32)
+    np.testing.assert_array_equal(shown, expected.weights[0, 2].numpy())
+    assert browser_page.get_by_text("The model fixes h = 4 heads").is_visible()
+    assert _url_params(browser_page)["weights"] == "h4"
+    assert exceptions_shown(browser_page) == 0
+    browser_page.screenshot(path=str(ARTIFACTS / "playground-shipped-model.png"))
