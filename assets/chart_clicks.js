@@ -1,6 +1,7 @@
 // Loaded by ui/chart_clicks.py as a Streamlit component (no frame, no user text).
 // Clicking a heatmap cell in one of the named charts sends which chart, which head (the
-// trace's meta.head) and which cell (row = query, column = key) to the page's next run.
+// trace's meta.head), which block (meta.block, where a chart shows several blocks) and
+// which cell (row = query, column = key) to the page's next run.
 // Plotly sends heatmap clicks as plotly_click events (not as selections, which
 // st.plotly_chart(on_select=...) would need), so the listeners are attached here, to each
 // chart as it appears (a rerun may replace a chart's element).
@@ -17,6 +18,7 @@ export default function ({ setTriggerValue, data }) {
           setTriggerValue("clicked", {
             chart,
             head: Number.isInteger(meta.head) ? meta.head : null,
+            block: Number.isInteger(meta.block) ? meta.block : null,
             row: point.pointIndex[0],
             col: point.pointIndex[1],
           });

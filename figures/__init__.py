@@ -6,6 +6,7 @@ One renderer per view, reused by every page that shows it.
 
 from .attention import head_detail_figure, heads_overview_figure, score_range, trace_name
 from .channels import channel_map_figure
+from .explorer import ExplorerText, generation_figure, grid_figure, lines_figure, metric_figure
 from .labels import axis_labels, plotly_safe
 from .lesson import parameter_figure, scaling_figure, softmax_bars_figure, two_ways_figure
 from .palette import HEAD_COLORS, MASKED_COLOR, head_color
@@ -17,11 +18,16 @@ __all__ = [
     "HEAD_COLORS",
     "MASKED_COLOR",
     "AttentionText",
+    "ExplorerText",
     "LessonText",
     "TrainingText",
     "axis_labels",
     "channel_map_figure",
     "experiment_figure",
+    "generation_figure",
+    "grid_figure",
+    "lines_figure",
+    "metric_figure",
     "final_loss_figure",
     "head_color",
     "head_detail_figure",

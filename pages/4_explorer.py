@@ -1,5 +1,5 @@
-"""explorer page (being built)."""
+"""Trained heads explorer: what every head of a trained GPT does with a prompt."""
 
-from ui.shell import coming_soon
+from ui.explorer import render
 
-coming_soon("explorer")
+render()

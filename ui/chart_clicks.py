@@ -23,6 +23,7 @@ class Click:
     head: int | None  # 0-based, from the clicked trace's meta
     row: int  # the query
     col: int  # the key
+    block: int | None = None  # 0-based, from the clicked trace's meta (charts of several blocks)
 
 
 @cache  # registered once per process
@@ -43,7 +44,8 @@ def parse_click(payload: object, charts: set[str], tokens: int, heads: int) -> C
     row, col = payload.get("row"), payload.get("col")
     if not (_valid(row, tokens) and _valid(col, tokens)) or (head is not None and not _valid(head, heads)):
         return None
-    return Click(payload["chart"], head, row, col)
+    block = payload.get("block")
+    return Click(payload["chart"], head, row, col, block if _valid(block, None) else None)
 
 
 def listen(charts: dict[str, str], key: str) -> object:

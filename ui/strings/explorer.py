@@ -1,0 +1,131 @@
+"""Strings: the trained-heads explorer."""
+
+STRINGS: dict[str, dict[str, str]] = {
+    "ex.model": {"en": "Model", "zh": "模型"},
+    "ex.prompt": {"en": "Prompt", "zh": "提示文字"},
+    "ex.prompt_help": {
+        "en": "The model reads these characters one by one (at most its context). The default is a text it reads well.",
+        "zh": "模型逐个读取这些字符（最多读满它的上下文长度）。默认文字是它读得好的一段。",
+    },
+    "ex.reset_prompt": {"en": "Back to the model's prompt", "zh": "恢复模型的默认文字"},
+    "ex.read_line": {
+        "en": "The model read **{T}** characters · {blocks} blocks × {heads} heads · head_dim d = {d} · context {context}",
+        "zh": "模型读了 **{T}** 个字符 · {blocks} 个块 × {heads} 个头 · head_dim d = {d} · 上下文 {context}",
+    },
+    "ex.left_out": {
+        "en": "This model never saw these characters, so they were left out: {chars}",
+        "zh": "这个模型没见过这些字符，已略去：{chars}",
+    },
+    "ex.cut": {
+        "en": "The model reads at most {context} characters at a time: the last {cut} were not read.",
+        "zh": "模型一次最多读 {context} 个字符：最后 {cut} 个没有读入。",
+    },
+    "ex.no_models": {
+        "en": "No trained model is here: the shipped models are missing (assets/heads_experiment).",
+        "zh": "这里没有训练好的模型：随应用提供的模型缺失（assets/heads_experiment）。",
+    },
+    "ex.block": {"en": "Block", "zh": "块"},
+    "ex.head": {"en": "Head", "zh": "头"},
+    "ex.block_n": {"en": "block {n}", "zh": "块 {n}"},
+    "ex.head_n": {"en": "head {n}", "zh": "头 {n}"},
+    "ex.grid_title": {"en": "Softmax weights of every head in every block", "zh": "每个块中每个头的 softmax 权重"},
+    "ex.grid_help": {
+        "en": "Rows are blocks, columns are heads. Click a panel (or choose above) to look at that head; its border is thicker.",
+        "zh": "每行是一个块，每列是一个头。点击某个小图（或在上方选择）来查看那个头；选中的头边框更粗。",
+    },
+    "ex.tab.detail": {"en": "Stage by stage", "zh": "逐步查看"},
+    "ex.tab.lines": {"en": "Lines", "zh": "连线图"},
+    "ex.tab.metrics": {"en": "What each head does", "zh": "每个头在做什么"},
+    "ex.tab.training": {"en": "During training", "zh": "训练过程中"},
+    "ex.tab.generate": {"en": "Generate", "zh": "生成"},
+    "ex.detail_title": {"en": "Block {block} · head {head}: {kind}", "zh": "块 {block} · 头 {head}：{kind}"},
+    "ex.detail_help": {
+        "en": "The same stages as in the playground, for this trained head: raw scores, scaled, masked, softmax weights.",
+        "zh": "与游乐场中相同的各个阶段，这次是训练好的头：原始分数、缩放、掩码、softmax 权重。",
+    },
+    "ex.lines_help": {
+        "en": "Queries on the left, keys on the right: a line from a query to each key it gives at least {threshold} of its weight; the darker, the more weight.",
+        "zh": "左边是查询，右边是键：查询向每个分到至少 {threshold} 权重的键连一条线；颜色越深，权重越大。",
+    },
+    "ex.lines_mode": {"en": "Lines of", "zh": "显示"},
+    "ex.lines_mode.head": {"en": "this head", "zh": "这个头"},
+    "ex.lines_mode.block": {"en": "every head of the block", "zh": "这个块的所有头"},
+    "ex.token": {"en": "Query token", "zh": "查询词元"},
+    "ex.all_tokens": {"en": "every token", "zh": "所有词元"},
+    "ex.queries": {"en": "queries", "zh": "查询"},
+    "ex.keys": {"en": "keys", "zh": "键"},
+    "ex.metrics_intro": {
+        "en": "Averaged over the queries that have a choice (every one but the first). A head is of a kind when at least half of its weight goes there on average.",
+        "zh": "对有选择的查询（除第一个外）取平均。若一个头平均至少一半的权重落在某处，就称它为那一类。",
+    },
+    "ex.metric": {"en": "Metric", "zh": "指标"},
+    "ex.metric.previous": {"en": "weight on the previous token", "zh": "前一个词元上的权重"},
+    "ex.metric.first": {"en": "weight on the first token", "zh": "第一个词元上的权重"},
+    "ex.metric.self": {"en": "weight on itself", "zh": "自身上的权重"},
+    "ex.metric.entropy": {"en": "mean row entropy (nats)", "zh": "平均行熵（nat）"},
+    "ex.metric_short.previous": {"en": "previous", "zh": "前一个"},
+    "ex.metric_short.first": {"en": "first", "zh": "第一个"},
+    "ex.metric_short.self": {"en": "itself", "zh": "自身"},
+    "ex.metric_short.entropy": {"en": "entropy", "zh": "熵"},
+    "ex.entropy_limit": {
+        "en": "Entropy 0: all weight on one key; ln T = {limit} for T = {T}: spread evenly over every key.",
+        "zh": "熵为 0：全部权重在一个键上；T = {T} 时 ln T = {limit}：权重平均分给所有键。",
+    },
+    "ex.col.block": {"en": "block", "zh": "块"},
+    "ex.col.head": {"en": "head", "zh": "头"},
+    "ex.col.kind": {"en": "kind", "zh": "类型"},
+    "ex.kind.previous": {"en": "previous-token head", "zh": "前一词元头"},
+    "ex.kind.first": {"en": "first-token sink", "zh": "首词元汇聚头"},
+    "ex.kind.self": {"en": "self head", "zh": "自身头"},
+    "ex.kind.broad": {"en": "broad head", "zh": "广泛关注头"},
+    "ex.kinds_help": {
+        "en": (
+            "- **previous-token head**: mostly looks one step back (the character just before).\n"
+            "- **first-token sink**: puts most weight on the first character, a place to park attention when nothing else matters.\n"
+            "- **self head**: mostly looks at its own position.\n"
+            "- **broad head**: spreads its weight over several keys (no single place gets half)."
+        ),
+        "zh": (
+            "- **前一词元头**：主要看向前一步（紧挨着的前一个字符）。\n"
+            "- **首词元汇聚头**：把大部分权重放在第一个字符上，没有别的可看时就“停放”在那里。\n"
+            "- **自身头**：主要看自己所在的位置。\n"
+            "- **广泛关注头**：权重分散在多个键上（没有哪个位置拿到一半）。"
+        ),
+    },
+    "ex.training_intro": {
+        "en": "The shipped {heads}-head model was photographed while it trained: the softmax weights of block {block} for the prompt below, at the chosen step.",
+        "zh": "随应用提供的 {heads} 头模型在训练时被拍下了快照：下面这段提示文字在块 {block} 中、所选步数时的 softmax 权重。",
+    },
+    "ex.training_step": {"en": "Training step", "zh": "训练步数"},
+    "ex.snapshot_prompt": {
+        "en": "The snapshot prompt (the characters the model read):",
+        "zh": "快照用的提示文字（模型读入的字符）：",
+    },
+    "ex.no_snapshots": {
+        "en": "This session's model kept no snapshots while it trained: choose a shipped model to watch heads form during training.",
+        "zh": "本次会话训练的模型在训练时没有保存快照：请选择随应用提供的模型，观察注意力头在训练中如何形成。",
+    },
+    "ex.generate_intro": {
+        "en": "The model continues the text it read, one character at a time. Each row shows where the chosen head looked (the last query's weights) when it chose that character.",
+        "zh": "模型接着它读到的文字往下写，一次一个字符。每一行显示所选的头在选出那个字符时看向哪里（最后一个查询的权重）。",
+    },
+    "ex.generate_n": {"en": "Characters to generate", "zh": "生成的字符数"},
+    "ex.temperature": {"en": "Temperature (0: always the likeliest)", "zh": "温度（0：总是选最可能的）"},
+    "ex.seed": {"en": "Seed", "zh": "随机种子"},
+    "ex.generated_text": {
+        "en": "The text read, then what the model wrote:",
+        "zh": "读入的文字，以及模型接着写出的内容：",
+    },
+    "ex.generated_axis": {"en": "generated character", "zh": "生成的字符"},
+    "ex.position_axis": {"en": "position in the context it read", "zh": "在读入上下文中的位置"},
+    "ex.step_label": {"en": "{step}: {char}", "zh": "{step}：{char}"},
+    "ex.weight": {"en": "weight", "zh": "权重"},
+    "ex.note_session_model_elsewhere": {
+        "en": "That model was trained in another session; showing the shipped h = {fallback} model.",
+        "zh": "那个模型是在另一个会话中训练的；改为显示随应用提供的 h = {fallback} 模型。",
+    },
+    "ex.note_model_unknown": {
+        "en": "The link names the model {value}, which is not here (there are: {allowed}); showing the shipped h = {fallback} model.",
+        "zh": "链接指定的模型 {value} 不在这里（现有：{allowed}）；改为显示随应用提供的 h = {fallback} 模型。",
+    },
+}
