@@ -195,6 +195,13 @@ def test_a_link_with_a_preset_text_shows_that_preset(name):
     assert at.radio(key="pg_tok").value == PRESET_TOKENIZERS[name]
 
 
+def test_a_presets_text_in_other_tokens_is_the_students_own():
+    at = open_page(PAGE, text=PRESETS["english"], tok="char")
+    assert at.selectbox(key="pg_preset").value == "custom"
+    at.radio(key="pg_tok").set_value("word").run()
+    assert at.selectbox(key="pg_preset").value == "english"
+
+
 def test_word_tokenizer(page):
     page.text_area(key="pg_text").input("the cat, the hat").run()
     page.radio(key="pg_tok").set_value("word").run()

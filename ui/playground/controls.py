@@ -68,7 +68,10 @@ def restore_controls() -> None:
     if widget_key("preset") in from_browser:
         return
     text = ss[widget_key("text")] if widget_key("text") in ss else ss[VALUES_STATE]["text"]
-    matching = [key for key, preset in state.PRESETS.items() if preset == text]
+    tok = ss[widget_key("tok")] if widget_key("tok") in ss else ss[VALUES_STATE]["tok"]
+    matching = [
+        key for key, preset in state.PRESETS.items() if preset == text and state.PRESET_TOKENIZERS[key] == tok
+    ]  # a preset is its text and its tokens: the same words as characters are the student's own
     ss[widget_key("preset")] = matching[0] if matching else state.CUSTOM_PRESET
 
 
