@@ -325,6 +325,7 @@ def lines_figure(
                 y=list(range(T)),
                 text=shown,
                 textposition=side,
+                cliponaxis=False,
                 textfont=dict(size=font_px, color=dim if column == 0.0 else TITLE_COLOR),
                 marker=dict(size=6 * scale, color="#888"),
                 name=plotly_safe(name),
@@ -333,7 +334,14 @@ def lines_figure(
                 hovertemplate=f"{plotly_safe(name)}: %{{customdata}}<extra></extra>",
             )  # fmt: skip
         )
-    label_px = max(text_px(label, font_px) for label in (short_label(x) for x in labels)) + LABEL_PAD_PX * 2
+    label_px = (
+        max(
+            max(text_px(short_label(label), font_px) for label in labels),
+            text_px(text.queries, FONT_SIZE * scale),
+            text_px(text.keys, FONT_SIZE * scale),
+        )
+        + LABEL_PAD_PX * 3
+    )
     row_px = LINE_ROW_PX * scale
     top = TITLE_FONT_SIZE * scale * LINE_HEIGHT * 2 + MARGIN_PX
     width = 2 * label_px + LINE_COLUMN_GAP_PX * scale

@@ -13,6 +13,7 @@ from gpt_core import InputError
 
 from .. import models
 from ..chart_clicks import listen, parse_click
+from ..first_screen import ask_for_the_rest, is_first_screen
 from ..markdown import literal
 from ..shell import carried_params, page_title, setup_page
 from ..strings import error_text, t
@@ -127,6 +128,7 @@ def _fit(shape: ModelShape) -> None:
 
 def render() -> None:
     lang = setup_page(PAGE_KEY)
+    first_screen = is_first_screen(PAGE_KEY)
     page_title(PAGE_KEY, lang)
     st.caption(t("page.explorer.blurb", lang))
     _restore()
@@ -167,6 +169,10 @@ def render() -> None:
     views.read_notes(loaded, trace, lang)
     view = views.ExplorerView(loaded, trace, values["block"] - 1, values["head"] - 1)
     views.grid(view, lang, widget_key)
+    if first_screen:
+        # The browser asks for the rest once the grid is drawn, and says how wide the page is.
+        ask_for_the_rest(PAGE_KEY)
+        return
     tabs = st.tabs([t(f"ex.tab.{name}", lang) for name in ("detail", "lines", "metrics", "training", "generate")])
     with tabs[0]:
         views.detail(view, lang)

@@ -163,17 +163,14 @@ def metrics(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     values = np.stack([block[metric].numpy() for block in view.metrics])  # (blocks, h)
     T = len(view.trace.labels)
     limit = math.log(T) if T > 1 else 1.0
-    table_col, chart_col = st.columns([3, 2])
-    with chart_col:
-        show_chart(metric_figure(values, metric, explorer_text(lang), limit=limit, scale=type_scale()),
-                   METRIC_CHART_KEY, sized=True)  # fmt: skip
-        if metric == "entropy":
-            st.caption(t("ex.entropy_limit", lang, limit=f"{limit:.2f}", T=T))
-    with table_col:
-        table = metrics_table(view, lang)
-        config = {t(f"ex.metric_short.{m}", lang): st.column_config.NumberColumn(format=f"%.{METRIC_DECIMALS}f")
-                  for m in METRICS}  # fmt: skip
-        st.dataframe(table, hide_index=True, column_config=config, key="ex_metrics_table")
+    show_chart(metric_figure(values, metric, explorer_text(lang), limit=limit, scale=type_scale()),
+               METRIC_CHART_KEY, sized=True)  # fmt: skip
+    if metric == "entropy":
+        st.caption(t("ex.entropy_limit", lang, limit=f"{limit:.2f}", T=T))
+    table = metrics_table(view, lang)
+    config = {t(f"ex.metric_short.{m}", lang): st.column_config.NumberColumn(format=f"%.{METRIC_DECIMALS}f")
+              for m in METRICS}  # fmt: skip
+    st.dataframe(table, hide_index=True, column_config=config, key="ex_metrics_table")
 
 
 def training(view: ExplorerView, lang: str, key: Callable[[str], str], steps: tuple[int, ...]) -> None:

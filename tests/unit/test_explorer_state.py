@@ -1,0 +1,78 @@
+"""The explorer's URL: every value parsed and checked, the model's limits applied, odd
+values falling back with a note, and a round trip through the query string."""
+
+from __future__ import annotations
+
+import pytest
+
+from ui.explorer.state import (
+    ALL_TOKENS,
+    FALLBACK_MODEL,
+    ModelShape,
+    defaults,
+    fit_to_model,
+    parse_query,
+    resolve_model,
+    to_query,
+)
+
+SHIPPED = ("h1", "h2", "h4", "h8")
+SHAPE = ModelShape(SHIPPED, blocks=2, heads=4, tokens=32, steps=(0, 25, 50, 100, 1500))
+
+
+def test_a_full_link_parses_to_its_values_and_back():
+    query = {"model": "h8", "prompt": "ROMEO:\n<b>x</b>", "block": "2", "head": "7", "token": "5", "lines": "block",
+             "metric": "entropy", "step": "100", "n": "12", "temp": "0.7", "seed": "3", "lang": "zh", "present": "1"}  # fmt: skip
+    values, notes = parse_query(query)
+    assert notes == []
+    assert values == {"model": "h8", "prompt": "ROMEO:\n<b>x</b>", "block": 2, "head": 7, "token": 5, "lines": "block",
+                      "metric": "entropy", "step": 100, "n": 12, "temp": 0.7, "seed": 3}  # fmt: skip
+    assert parse_query(to_query(values)) == (values, [])
+
+
+def test_no_link_gives_the_defaults_and_the_models_own_prompt():
+    values, notes = parse_query({})
+    assert values == defaults() and values["prompt"] is None and values["model"] == FALLBACK_MODEL and not notes
+    assert "prompt" not in to_query(values) and "step" not in to_query(values)
+
+
+@pytest.mark.parametrize(
+    ("name", "raw"),
+    [("block", "abc"), ("head", "0"), ("head", "1.5"), ("token", "-2"), ("metric", "<b>"), ("lines", "x"),
+     ("n", "41"), ("temp", "nan"), ("temp", "3"), ("seed", "-1"), ("step", "1e9"), ("prompt", "x" * 3000)],
+)  # fmt: skip
+def test_odd_values_fall_back_to_the_default_with_a_note(name, raw):
+    values, notes = parse_query({name: raw})
+    assert values[name] == defaults()[name]
+    assert [(note.name, note.value, note.reason) for note in notes] == [(name, raw, "invalid")]
+
+
+def test_unknown_parameters_are_noted_but_shell_ones_are_not():
+    _, notes = parse_query({"colour": "red", "lang": "zh", "present": "1"})
+    assert [(note.name, note.reason) for note in notes] == [("colour", "unknown")]
+
+
+def test_a_link_to_another_sessions_model_falls_back_to_h4_with_its_own_note():
+    key, notes = resolve_model("session", SHIPPED)
+    assert key == "h4" and notes[0].reason == "session_model_elsewhere" and notes[0].default == "h4"
+    key, notes = resolve_model("h16", SHIPPED)
+    assert key == "h4" and notes[0].reason == "model_unknown" and notes[0].value == "h16"
+    assert resolve_model("session", (*SHIPPED, "session")) == ("session", [])
+    assert resolve_model("h8", ("h1", "h8"))[0] == "h8"
+    assert resolve_model("session", ("h1", "h8"))[0] == "h1", "without h4, the first model there is"
+
+
+def test_values_outside_the_model_move_inside_with_notes():
+    values = dict(defaults(), block=3, head=9, token=40, step=30)
+    fitted, notes = fit_to_model(values, SHAPE)
+    assert (fitted["block"], fitted["head"], fitted["token"], fitted["step"]) == (1, 1, ALL_TOKENS, 1500)
+    assert {note.name for note in notes} == {"block", "head", "token", "step"}
+    assert next(note for note in notes if note.name == "step").allowed == "0, 25, 50, 100, 1500"
+
+
+def test_values_inside_the_model_stay_and_no_step_means_the_last():
+    values = dict(defaults(), block=2, head=4, token=31, step=None)
+    fitted, notes = fit_to_model(values, SHAPE)
+    assert notes == [] and (fitted["block"], fitted["head"], fitted["token"], fitted["step"]) == (2, 4, 31, 1500)
+    fitted, notes = fit_to_model(dict(values, step=25), ModelShape(("session",), 2, 4, 32, ()))
+    assert fitted["step"] is None and notes == [], "a session's model has no snapshots"
