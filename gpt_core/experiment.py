@@ -3,8 +3,9 @@ size and the same budget. Pure torch; the app and scripts/heads_experiment.py ca
 
 from __future__ import annotations
 
+import math
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 import torch
@@ -13,7 +14,7 @@ from .data import Corpus
 from .generate import generate
 from .model import GPT, GPTConfig, GPTTrace
 from .runs import RunSummary, compact_history
-from .train import Progress, TrainConfig, evaluate, train
+from .train import HistoryPoint, Progress, TrainConfig, evaluate, train
 
 HEAD_COUNTS = (1, 2, 4, 8)
 SNAPSHOT_PROMPT = "ROMEO:\nBut soft, what light through yon"
@@ -98,8 +99,20 @@ def _one_run(corpus, config, train_config, seed, snapshot_steps, on_progress, sn
 # ---------------------------------------------------------------------------------------
 # The answer, from the statistics over seeds
 
-
-ONE_SEED_RESOLUTION = 0.01  # with one seed, differences below this cannot be told from chance
+# Fewer steps per run than this and the answer says only that the run is too short to tell:
+# four times the trainer's default warmup (50 steps). Measured on Tiny Shakespeare at the
+# book's size, 3 seeds: after 20 steps every head count's mean loss was 3.297-3.299 and the
+# speeds of identical settings varied 2x between seeds (start-up, a busy machine); after
+# 100 steps the means were 2.518-2.524, still far inside the seed spread (0.017-0.031).
+MIN_VERDICT_STEPS = 200
+ONE_SEED_RESOLUTION = 0.01  # with one seed, the smallest difference ever told from chance
+# With one seed the noise of a final loss is taken as this fraction of the train loss's
+# step-to-step noise (step_noise): in the shipped experiment (1500 steps, 3 seeds) half of
+# that noise, 0.016-0.020, is about the seeds' own spread of the final loss (0.008-0.034).
+STEP_NOISE_FRACTION = 0.5
+STEP_NOISE_MIN_POINTS = 4  # recorded train losses in a run's late half needed to measure it
+SPEED_RESOLUTION = 0.10  # with one seed, speeds within 10 % of each other are not told apart
+READINGS = ("too_short", "within_noise", "clear")
 
 
 @dataclass(frozen=True)
@@ -112,6 +125,7 @@ class HeadsStats:
     parameters: int
     tokens_per_second: float  # mean over seeds
     wall_time: float  # mean over seeds
+    speeds: tuple[float, ...] = ()  # tokens per second per seed, in seed order
 
     @property
     def mean(self) -> float:
@@ -135,6 +149,11 @@ class HeadsStats:
         """The seed spread: highest minus lowest loss over seeds."""
         return self.high - self.low
 
+    @property
+    def speed_spread(self) -> float:
+        """Highest minus lowest tokens per second over seeds (0 with one seed)."""
+        return max(self.speeds) - min(self.speeds) if self.speeds else 0.0
+
 
 def heads_statistics(runs: list[RunSummary]) -> list[HeadsStats]:
     """Per head count (ascending), over the runs that reached a held-out loss."""
@@ -150,6 +169,7 @@ def heads_statistics(runs: list[RunSummary]) -> list[HeadsStats]:
             parameters=group[0].parameters,
             tokens_per_second=statistics.fmean(run.tokens_per_second for run in group),
             wall_time=statistics.fmean(run.wall_time for run in group),
+            speeds=tuple(run.tokens_per_second for run in group),
         )  # fmt: skip
         for heads, group in by_heads.items()
     ]
@@ -189,17 +209,46 @@ class Comparison:
     worse: tuple[int, ...]  # others clearly worse: the difference exceeds the noise
 
 
-def compare(stats: list[HeadsStats]) -> Comparison:
+def step_noise(history: Sequence[HistoryPoint]) -> float | None:
+    """How much a run's train loss jumps between its recorded steps late in the run: the
+    standard deviation of consecutive differences over the last half of ``history``, ÷ √2
+    (the difference of two draws spreads √2 times as much as one draw; the loss's slow
+    downward trend mostly cancels out). None with fewer than STEP_NOISE_MIN_POINTS there."""
+    late = [point.train_loss for point in history[len(history) // 2 :]]
+    if len(late) < STEP_NOISE_MIN_POINTS:
+        return None
+    jumps = [after - before for before, after in zip(late, late[1:], strict=False)]
+    return statistics.stdev(jumps) / math.sqrt(2)
+
+
+def one_seed_noise(runs: list[RunSummary]) -> float:
+    """With one seed, how far apart two final losses may be by chance: STEP_NOISE_FRACTION
+    of the median step noise of the runs, and never below ONE_SEED_RESOLUTION."""
+    noises = [noise for run in runs if (noise := step_noise(run.history)) is not None]
+    if not noises:
+        return ONE_SEED_RESOLUTION
+    return max(ONE_SEED_RESOLUTION, STEP_NOISE_FRACTION * statistics.median(noises))
+
+
+def compare(stats: list[HeadsStats], one_seed: float = ONE_SEED_RESOLUTION) -> Comparison:
     """A difference counts only when it is larger than the seed spread of either head count
-    (with one seed: larger than ONE_SEED_RESOLUTION)."""
+    (with one seed: larger than ``one_seed``, the noise of one run)."""
     best = min(stats, key=lambda item: item.mean)
     ties, worse = [], []
     for item in stats:
         if item is best:
             continue
-        noise = max(item.spread, best.spread) if min(len(item.losses), len(best.losses)) > 1 else ONE_SEED_RESOLUTION
+        noise = max(item.spread, best.spread) if min(len(item.losses), len(best.losses)) > 1 else one_seed
         (ties if item.mean - best.mean <= noise else worse).append(item.heads)
     return Comparison(best.heads, tuple(ties), tuple(worse))
+
+
+def speed_differs(fastest: HeadsStats, slowest: HeadsStats) -> bool:
+    """Whether the fastest head count was faster by more than the noise of timing: the
+    larger speed spread of the two over seeds, or with one seed SPEED_RESOLUTION."""
+    if min(len(fastest.speeds), len(slowest.speeds)) > 1:
+        return fastest.tokens_per_second - slowest.tokens_per_second > max(fastest.speed_spread, slowest.speed_spread)
+    return fastest.tokens_per_second > (1 + SPEED_RESOLUTION) * slowest.tokens_per_second
 
 
 @dataclass(frozen=True)
@@ -207,14 +256,18 @@ class Verdict:
     """Everything the written answer says, derived from the statistics."""
 
     seeds: int  # the fewest seeds of any head count
+    steps: int  # the fewest steps any run trained
     stats: list[HeadsStats]
     at_steps: Comparison
     at_time: Comparison | None  # None when no common training time could be compared
     equal_seconds: float
+    noise: float  # the largest seed spread, or with one seed one_seed_noise
+    largest_gap: float  # the largest difference between the best mean loss and another's
     least_stable: int | None  # the head count whose seeds vary most (with 2+ seeds)
     fastest: int
     slowest: int
     speed_ratio: float
+    speed_differs: bool  # the fastest was faster than the noise of timing allows by chance
     slower_with_more_heads: bool  # tokens per second never rises with the head count
     same_parameters: bool
 
@@ -222,24 +275,38 @@ class Verdict:
     def noise_known(self) -> bool:
         return self.seeds > 1
 
+    @property
+    def reading(self) -> str:
+        """One of READINGS: "too_short" (fewer than MIN_VERDICT_STEPS steps: nothing is
+        claimed), "within_noise" (no head count is worse than the best by more than the
+        noise), or "clear" (some head count is)."""
+        if self.steps < MIN_VERDICT_STEPS:
+            return "too_short"
+        return "clear" if self.at_steps.worse else "within_noise"
+
 
 def answer(runs: list[RunSummary]) -> Verdict:
     """What the runs show about "are more heads better?", and what they cannot show."""
     stats = heads_statistics(runs)
     if not stats:
         raise ValueError("no run reached a held-out loss")
+    seeds = min(len(item.losses) for item in stats)
+    one_seed = one_seed_noise(runs)
     seconds, time_stats = equal_time_statistics(runs)
     fastest = max(stats, key=lambda item: item.tokens_per_second)
     slowest = min(stats, key=lambda item: item.tokens_per_second)
     speeds = [item.tokens_per_second for item in stats]
-    seeds = min(len(item.losses) for item in stats)
+    best = min(item.mean for item in stats)
     return Verdict(
-        seeds=seeds, stats=stats, at_steps=compare(stats),
-        at_time=compare(time_stats) if len(time_stats) == len(stats) and seconds > 0 else None,
+        seeds=seeds, steps=min(run.steps for run in runs), stats=stats, at_steps=compare(stats, one_seed),
+        at_time=compare(time_stats, one_seed) if len(time_stats) == len(stats) and seconds > 0 else None,
         equal_seconds=seconds,
+        noise=max(item.spread for item in stats) if seeds > 1 else one_seed,
+        largest_gap=max(item.mean for item in stats) - best,
         least_stable=max(stats, key=lambda item: item.spread).heads if seeds > 1 else None,
         fastest=fastest.heads, slowest=slowest.heads,
         speed_ratio=fastest.tokens_per_second / slowest.tokens_per_second,
+        speed_differs=speed_differs(fastest, slowest),
         slower_with_more_heads=all(later <= earlier for earlier, later in zip(speeds, speeds[1:], strict=False)),
         same_parameters=len({item.parameters for item in stats}) == 1,
     )  # fmt: skip

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from harness.charts import traces_by_name
 from tests.apptest.conftest import chart_traces, open_page
 from ui.strings import t
 
@@ -31,6 +34,20 @@ def chart_names(at) -> set[str]:
     return set(chart_traces(at))
 
 
+def loss_charts(at) -> list:
+    """The Plotly charts on the page that draw a train-loss line."""
+    charts = at.get("plotly_chart")
+    return [chart for chart in charts if t("train.train_loss") in traces_by_name(json.loads(chart.proto.spec))]
+
+
+def progress_left(at) -> list[str]:
+    """What remains of a run's live progress: bars, and "step N · train loss …" lines."""
+    live = t("tr.live", step=0, loss="", speed="", elapsed="").split("0")[0]  # "step "
+    return [f"progress {bar.proto.value}" for bar in at.get("progress")] + [
+        m.value for m in at.markdown if m.value.startswith(live)
+    ]
+
+
 def test_page_opens_with_every_control(page):
     for key in ("tr_heads", "tr_gen_model"):
         assert page.selectbox(key=key)
@@ -49,6 +66,54 @@ def test_training_a_few_steps_shows_the_curve_and_frees_the_slot(page):
     model = page.session_state["tr_model"]
     assert model.run.steps == 20 and model.run.final_test_loss is not None and not model.stopped
     assert training_slots()._value == TRAINING_SLOTS, "the slot is released"
+
+
+def test_after_a_run_one_loss_curve_and_no_progress_remain(page):
+    """The live curve and the progress bar belong to the run; once it has ended the page
+    shows the model's own curve only (it showed both, and a stale "step 166")."""
+    train_quickly(page, steps=60)
+    assert any("Trained 60 steps" in s.value for s in page.success)
+    assert len(loss_charts(page)) == 1, "one loss curve"
+    assert progress_left(page) == []
+
+
+def test_a_stopped_run_leaves_one_loss_curve_and_no_progress(page, monkeypatch):
+    import ui.train.running
+
+    original = ui.train.running.train
+
+    def train_and_press_stop_at_step_5(model, corpus, config, on_progress, should_stop):
+        def progress(p):
+            on_progress(p)
+            if p.step == 5:
+                page.session_state["tr_control"].stop.set()
+
+        return original(model, corpus, config, on_progress=progress, should_stop=should_stop)
+
+    monkeypatch.setattr(ui.train.running, "train", train_and_press_stop_at_step_5)
+    train_quickly(page, steps=500)
+    assert page.session_state["tr_model"].stopped
+    assert len(loss_charts(page)) == 1 and progress_left(page) == []
+
+
+def test_a_failed_run_leaves_no_progress(page, monkeypatch):
+    import ui.train.running
+    from gpt_core import InputError
+
+    original = ui.train.running.train
+
+    def train_then_fail(model, corpus, config, on_progress, should_stop):
+        def progress(p):
+            on_progress(p)
+            if p.step == 3:
+                raise InputError("empty_text")
+
+        return original(model, corpus, config, on_progress=progress, should_stop=should_stop)
+
+    monkeypatch.setattr(ui.train.running, "train", train_then_fail)
+    train_quickly(page, steps=50)
+    assert page.error, "the error is shown"
+    assert loss_charts(page) == [] and progress_left(page) == [], "no model, so no curve; no stale progress"
 
 
 def test_generation_from_the_trained_model_is_seeded(page):
@@ -245,19 +310,45 @@ def test_the_experiment_view_shows_seed_bands_points_table_and_answer(lang):
 
 def test_the_written_answer_follows_the_statistics():
     from gpt_core import RunSummary
+    from gpt_core.experiment import MIN_VERDICT_STEPS
     from ui.train.views import answer_text
 
     def runs(losses_by_heads):
-        return [RunSummary(heads, 100, 10, 1.0, 1000.0 / heads, loss, seed=seed)
+        return [RunSummary(heads, 100, MIN_VERDICT_STEPS, 1.0, 1000.0 / heads, loss, seed=seed)
                 for heads, losses in losses_by_heads.items() for seed, loss in enumerate(losses)]  # fmt: skip
 
     one_seed = answer_text(runs({1: [1.9], 2: [1.8], 4: [1.85]}), "en")
-    assert "One seed per head count" in one_seed and "about 0.01" in one_seed
-    assert "Are more heads better?" not in one_seed, "no winner claimed from one seed"
+    assert "One seed per head count" in one_seed and "0.010" in one_seed, "the noise it judged by"
+    assert "h = 1, h = 4: worse by more than the noise of one run" in one_seed
+    assert "One seed per head count cannot answer that" in one_seed, "no winner claimed from one seed"
     tie = answer_text(runs({1: [1.90, 1.91, 1.92], 2: [1.80, 1.82, 1.81], 4: [1.80, 1.81, 1.83]}), "en")
     assert "h = 4: within the seed spread of it, so a tie." in tie and "Not clearly" in tie
     clear = answer_text(runs({1: [1.90, 1.91, 1.92], 2: [1.80, 1.81, 1.80]}), "zh")
     assert "h = 1：明显更差" in clear and "头越多越好吗？这一次头数最多的 h = 2 最好" in clear
+    close = answer_text(runs({1: [1.80, 1.83, 1.81], 2: [1.81, 1.80, 1.82]}), "en")
+    assert "Too close to tell." in close and "differ by at most 0.003" in close and "up to 0.030" in close
+    assert "Are more heads better? These runs cannot tell." in close
+    assert "clearly" not in close.replace("clearly faster", ""), "no head count is called worse or better"
+
+
+def test_a_short_run_is_too_short_to_tell():
+    """The issue: a 20-step run announced a winner, a speed ratio and "more heads are not
+    always better". Below MIN_VERDICT_STEPS the answer names its numbers and claims nothing."""
+    from gpt_core import RunSummary
+    from gpt_core.experiment import MIN_VERDICT_STEPS
+    from ui.train.views import answer_text
+
+    runs = [RunSummary(heads, 100, 20, 0.3, 30000.0 * heads, 3.2 + heads / 100, seed=seed)
+            for heads in (2, 4, 8) for seed in range(3)]  # fmt: skip
+    for lang in ("en", "zh"):
+        losses = t("list_sep", lang).join(
+            t("tr.verdict.loss_item", lang, heads=heads, loss=f"{3.2 + heads / 100:.3f}") for heads in (2, 4, 8)
+        )
+        too_short = t("tr.verdict.too_short", lang, steps=20, min_steps=MIN_VERDICT_STEPS, losses=losses,
+                      low="60,000", high="240,000")  # fmt: skip
+        assert answer_text(runs, lang) == f"{t('tr.verdict.title', lang)} {too_short}", (
+            "the numbers it looked at, and no claim about losses, speed or more heads"
+        )
 
 
 def test_the_in_app_experiment_runs_seeds_when_the_budget_allows():
@@ -280,6 +371,10 @@ def test_running_the_experiment_in_the_app(page):
     assert any("Your run, on previous letter" in c.value for c in page.caption)
     assert any("3 seeds per head count (12 runs of 10 steps)" in c.value for c in page.caption)
     assert "h = 8: lowest–highest seed" in chart_names(page)
+    answer = next(m.value for m in page.markdown if m.value.startswith(t("tr.verdict.title")))
+    assert "Too short to tell" in answer and "only 10 steps" in answer, "10 steps answer nothing"
+    assert "Are more heads better" not in answer and "processed" not in answer
+    assert progress_left(page) == [] and len(loss_charts(page)) == 0, "the live curve is gone; results replace it"
 
 
 def test_shipped_models_generate(page):
@@ -307,3 +402,28 @@ def test_a_trained_model_downloads_as_a_checkpoint_that_loads(page):
     inputs = torch.tensor([trained.vocabulary.encode("abc=abc.")])
     assert torch.equal(loaded.model(inputs)[0], trained.model(inputs)[0])
     assert loaded.meta.run.steps == 20 and loaded.meta.corpus == "copy" and len(loaded.meta.corpus_sha256) == 64
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_training_snapshots_show_their_prompt_and_label_both_axes(lang):
+    from figures import axis_labels
+    from gpt_core import display_labels
+    from ui.train.resources import shipped_experiment
+
+    page = open_page(PAGE, lang=lang)
+    experiment = shipped_experiment()
+    T = experiment.snapshots(4)[experiment.runs[0].steps].shape[-1]
+    prompt = experiment.snapshot_prompt[:T]
+    assert prompt in [code.value for code in page.code], "the prompt as the model read it, literally"
+    assert any(t("tr.snap_prompt", lang, T=T, space="␣", newline="⏎") == c.value for c in page.caption)
+    chart = next(c for c in page.get("plotly_chart") if c.proto.id.endswith("tr_snap_chart"))
+    spec = json.loads(chart.proto.spec)
+    heads = [trace for trace in spec["data"] if trace["type"] == "heatmap"]
+    assert len(heads) == 4, "h = 4 by default"
+    labels = axis_labels(display_labels(list(prompt)))
+    assert labels[:2] == ["0 · R", "1 · O"]
+    assert all(trace["x"] == labels and trace["y"] == labels for trace in heads)
+    layout = spec["layout"]
+    assert layout["xaxis"]["showticklabels"] and layout["yaxis"]["showticklabels"]
+    assert layout["yaxis"]["title"]["text"] == t("fig.query_axis", lang)
+    assert t("tr.snap_title", lang, step=experiment.runs[0].steps, block=1) == layout["title"]["text"]

@@ -114,3 +114,53 @@ def test_the_experiment_tab_draws_seed_bands_at_projector_size(shared_server, pl
             page.screenshot(path=str(ARTIFACTS / f"experiment-1366-{lang}.png"))
         finally:
             context.close()
+
+
+# Every tick label of the snapshot chart's panels, as drawn: its axis, text and box.
+SNAPSHOT_LABELS_JS = """plot => {
+  const out = [];
+  for (const layer of plot.querySelectorAll('.xaxislayer-above, .yaxislayer-above')) {
+    const axis = (layer.classList.contains('xaxislayer-above') ? 'x' : 'y') + ':' + layer.closest('.subplot').classList[1];
+    for (const label of layer.querySelectorAll('text')) {
+      const box = label.getBoundingClientRect();
+      if (label.textContent) out.push({axis, text: label.textContent, x0: box.left, x1: box.right, y0: box.top, y1: box.bottom});
+    }
+  }
+  return out;
+}"""
+OVERLAP_TOLERANCE_PX = 1.0
+SNAPSHOT_CASES = ((PROJECTOR, "en", "The heads experiment"), ({"width": 1024, "height": 768}, "zh", "多头实验"))
+
+
+def _overlapping(labels: list[dict]) -> list[tuple[str, str]]:
+    def overlap(a, b, low, high):
+        return min(a[high], b[high]) - max(a[low], b[low]) > OVERLAP_TOLERANCE_PX
+
+    return [(a["text"], b["text"]) for i, a in enumerate(labels) for b in labels[i + 1 :]
+            if overlap(a, b, "x0", "x1") and overlap(a, b, "y0", "y1")]  # fmt: skip
+
+
+def test_the_training_snapshots_show_the_prompt_and_labels_that_never_overlap(shared_server, playwright_browser):
+    """The snapshot heatmaps at a projector's size and at 1024 px: the prompt above them, and
+    "position · token" labels on every panel's keys and each row's queries, none overlapping."""
+    for viewport, lang, tab in SNAPSHOT_CASES:
+        context = playwright_browser.new_context(viewport=viewport)
+        try:
+            page = context.new_page()
+            page.goto(f"{shared_server.url}/train?lang={lang}")
+            wait_for_app(page)
+            page.get_by_role("tab", name=tab).click()
+            wait_for_trace(page, "head 4" if lang == "en" else "头 4")
+            chart = page.locator(".js-plotly-plot").filter(has=page.locator(".heatmaplayer")).last
+            chart.scroll_into_view_if_needed()
+            prompt = page.locator("[data-testid='stCode']", has_text="But soft, what light").last
+            assert prompt.is_visible() and prompt.bounding_box()["y"] < chart.bounding_box()["y"], "prompt above"
+            labels = chart.evaluate(SNAPSHOT_LABELS_JS)
+            axes = {label["axis"] for label in labels}
+            assert {f"x:x{i if i > 1 else ''}y{i if i > 1 else ''}" for i in range(1, 5)} <= axes, "keys of every panel"
+            assert "y:xy" in axes, "queries of the first panel"
+            assert all(re.match(r"^\d+ · ", label["text"]) for label in labels), "position · token"
+            assert _overlapping(labels) == []
+            assert exceptions_shown(page) == 0
+        finally:
+            context.close()

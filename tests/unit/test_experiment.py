@@ -1,4 +1,4 @@
-"""The heads experiment, its shipped results, and the training figures."""
+"""The heads experiment, its written answer, its shipped results, and the training figures."""
 
 from __future__ import annotations
 
@@ -10,9 +10,30 @@ import plotly.graph_objects as go
 import pytest
 import torch
 
-from figures.training import HEAD_COUNT_COLORS, experiment_figure, final_loss_figure, loss_curve_figure
+from figures import axis_labels
+from figures.training import (
+    HEAD_COUNT_COLORS,
+    KEY_LABEL_EVERY,
+    LABEL_PITCH_PX,
+    SNAPSHOT_COLUMNS,
+    SNAPSHOT_PANEL_PX_RANGE,
+    experiment_figure,
+    final_loss_figure,
+    loss_curve_figure,
+    snapshot_figure,
+    snapshot_panel_px,
+)
 from gpt_core import GPTConfig, HistoryPoint, RunSummary, TrainConfig, build_corpus, compact_history, synthetic_text
-from gpt_core.experiment import answer, attention_snapshot, loss_at_time, run_heads_experiment
+from gpt_core.experiment import (
+    MIN_VERDICT_STEPS,
+    ONE_SEED_RESOLUTION,
+    STEP_NOISE_FRACTION,
+    answer,
+    attention_snapshot,
+    loss_at_time,
+    run_heads_experiment,
+    step_noise,
+)
 from gpt_core.results import load_experiment
 from ui.figure_text import training_text
 
@@ -21,15 +42,22 @@ EN = training_text("en")
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 
 
-def _record(heads, loss, speed, params=100, seed=0, history=()):
-    return RunSummary(heads=heads, parameters=params, steps=1, wall_time=1.0, tokens_per_second=speed,
+def _record(heads, loss, speed, params=100, seed=0, history=(), steps=MIN_VERDICT_STEPS):
+    return RunSummary(heads=heads, parameters=params, steps=steps, wall_time=1.0, tokens_per_second=speed,
                       final_test_loss=loss, seed=seed, history=list(history))  # fmt: skip
 
 
-def _seeded(losses_by_heads: dict[int, list[float]], speeds: dict[int, float] | None = None) -> list[RunSummary]:
+def _seeded(
+    losses_by_heads: dict[int, list[float]], speeds: dict[int, float] | None = None, steps: int = MIN_VERDICT_STEPS
+) -> list[RunSummary]:
     speeds = speeds or {heads: 1000.0 / heads for heads in losses_by_heads}
-    return [_record(heads, loss, speeds[heads], seed=seed)
+    return [_record(heads, loss, speeds[heads], seed=seed, steps=steps)
             for heads, losses in losses_by_heads.items() for seed, loss in enumerate(losses)]  # fmt: skip
+
+
+def _jumpy_history(jump: float, points: int = 20) -> list[HistoryPoint]:
+    """A train loss that falls steadily and jumps ±``jump`` from one recorded step to the next."""
+    return [HistoryPoint(10 * i, float(i), 3.0 - 0.01 * i + (jump if i % 2 else 0.0)) for i in range(points)]
 
 
 # The issue's table: seeds 0-2 of the book-size experiment.
@@ -63,12 +91,71 @@ def test_answer_with_one_seed_does_not_know_the_noise():
     assert not answer([_record(1, 2.0, 1, 5), _record(2, 1.9, 1, 6)]).same_parameters
 
 
+def test_a_clear_winner_reads_clear_and_its_speed_difference_counts():
+    verdict = answer(_seeded({1: [2.00, 2.01, 2.02], 2: [1.80, 1.81, 1.80]}))
+    assert verdict.reading == "clear"
+    assert verdict.largest_gap == pytest.approx(0.2067, abs=1e-4) and verdict.noise == pytest.approx(0.02)
+    assert verdict.speed_differs, "1000 against 500 tokens/s, the same for every seed"
+
+
+def test_differences_within_the_seed_spread_read_within_noise():
+    verdict = answer(_seeded({1: [1.80, 1.83, 1.81], 2: [1.81, 1.80, 1.82], 4: [1.82, 1.80, 1.84]}))
+    assert verdict.reading == "within_noise" and verdict.at_steps.worse == ()
+    assert verdict.largest_gap == pytest.approx(0.01), "the means 1.8133, 1.81, 1.82"
+    assert verdict.noise == pytest.approx(0.04), "the largest seed spread, h = 4's"
+
+
+def test_a_run_shorter_than_the_threshold_reads_too_short_however_large_the_gaps():
+    losses = {1: [3.5, 3.5, 3.5], 8: [3.0, 3.0, 3.0]}
+    assert answer(_seeded(losses, steps=MIN_VERDICT_STEPS - 1)).reading == "too_short"
+    assert answer(_seeded(losses, steps=MIN_VERDICT_STEPS)).reading == "clear"
+    runs = _seeded(losses)
+    runs[0] = _record(1, 3.5, 1000.0, steps=20)  # one run of one seed stopped early
+    verdict = answer(runs)
+    assert verdict.steps == 20 and verdict.reading == "too_short", "the shortest run decides"
+
+
+def test_step_noise_measures_the_jumps_not_the_trend():
+    steady = [HistoryPoint(10 * i, float(i), 3.0 - 0.01 * i) for i in range(20)]
+    assert step_noise(steady) == pytest.approx(0.0, abs=1e-12), "a steady fall is not noise"
+    # The late half: 10 points, 9 jumps alternating -0.01 ± 0.1; their sd over √2.
+    jumps = [-0.01 + (0.1 if i % 2 else -0.1) for i in range(11, 20)]
+    expected = float(np.std(jumps, ddof=1)) / np.sqrt(2)
+    assert step_noise(_jumpy_history(0.1)) == pytest.approx(expected)
+    assert step_noise(steady[:6]) is None, "3 late points are too few to measure"
+
+
+def test_one_seed_judges_differences_against_the_runs_step_noise():
+    noisy = _jumpy_history(0.1)
+    noise = STEP_NOISE_FRACTION * step_noise(noisy)
+    assert 0.03 < noise < 0.1
+    close = [_record(1, 1.83, 1000.0, history=noisy), _record(2, 1.80, 500.0, history=noisy)]
+    verdict = answer(close)
+    assert verdict.seeds == 1 and verdict.noise == pytest.approx(noise)
+    assert verdict.reading == "within_noise", "0.03 apart, less than the noise of one run"
+    apart = [_record(1, 1.90, 1000.0, history=noisy), _record(2, 1.80, 500.0, history=noisy)]
+    assert answer(apart).reading == "clear" and answer(apart).at_steps.worse == (1,)
+    bare = [_record(1, 1.83, 1000.0), _record(2, 1.80, 500.0)]
+    assert answer(bare).noise == ONE_SEED_RESOLUTION, "no history to measure: the fixed resolution"
+    assert answer(bare).reading == "clear"
+
+
+def test_speed_differences_count_only_beyond_the_timing_noise():
+    speeds_apart = {1: 1000.0, 2: 700.0}
+    assert answer(_seeded({1: [1.8], 2: [1.8]}, speeds_apart)).speed_differs
+    assert not answer(_seeded({1: [1.8], 2: [1.8]}, {1: 1000.0, 2: 950.0})).speed_differs, "5 % with one seed"
+    runs = [_record(1, 1.8, speed, seed=seed) for seed, speed in enumerate((1000.0, 600.0, 900.0))]
+    runs += [_record(2, 1.8, speed, seed=seed) for seed, speed in enumerate((700.0, 800.0, 750.0))]
+    verdict = answer(runs)
+    assert verdict.fastest == 1 and not verdict.speed_differs, "a 83-token gap inside h = 1's 400-token spread"
+
+
 def test_answer_compares_at_equal_wall_time():
     """h = 8 is slower: at equal time it has had fewer steps, and the ranking changes."""
 
     def run(heads, seconds_per_step, losses, seed=0):
         history = [HistoryPoint(step, step * seconds_per_step, 9.9, loss) for step, loss in losses]
-        return RunSummary(heads, 100, losses[-1][0], losses[-1][0] * seconds_per_step, 1.0 / seconds_per_step,
+        return RunSummary(heads, 100, MIN_VERDICT_STEPS, losses[-1][0] * seconds_per_step, 1.0 / seconds_per_step,
                           losses[-1][1], history, seed=seed)  # fmt: skip
 
     runs = [
@@ -213,3 +300,70 @@ def test_seed_0_checkpoints_reproduce_their_shipped_losses_on_tiny_shakespeare()
         run = experiment.checkpointed_run(heads)
         model = experiment.checkpoint(heads).model.float()
         assert evaluate(model, corpus, None, 512) == pytest.approx(run.final_test_loss, abs=2e-4)
+
+
+def _snapshot(heads: int, T: int) -> np.ndarray:
+    """Causal softmax-like weights: row i spreads evenly over keys 0..i; head 0 looks at itself."""
+    weights = np.tril(np.ones((heads, T, T), dtype=np.float32))
+    weights /= weights.sum(-1, keepdims=True)
+    weights[0] = np.eye(T, dtype=np.float32)
+    return weights
+
+
+def test_snapshot_figure_labels_queries_and_keys_with_position_and_token():
+    labels = ["R", "<b>", "R", "⏎"]
+    figure = snapshot_figure(_snapshot(4, 4), labels, "step 300, block 1", EN)
+    assert [trace.name for trace in figure.data] == ["head 1", "head 2", "head 3", "head 4"]
+    expected = axis_labels(labels)
+    assert expected == ["0 · R", "1 · &lt;b&gt;", "2 · R", "3 · ⏎"], "unique, escaped"
+    for trace in figure.data:
+        assert list(trace.x) == expected and list(trace.y) == expected, "keys across, queries down"
+    np.testing.assert_array_equal(figure.data[0].z, np.eye(4)), "row = query, column = key"
+    layout = figure.layout
+    assert layout.yaxis.autorange == "reversed", "query 0 on top"
+    assert all(layout[f"xaxis{i if i > 1 else ''}"].showticklabels for i in range(1, 5)), "every panel's keys"
+    assert not layout.yaxis2.showticklabels, "queries are labelled once per row"
+    assert layout.yaxis.showticklabels and layout.yaxis.title.text == EN.query_axis
+    assert layout.xaxis.title.text == EN.key_axis
+    assert layout.title.text == "step 300, block 1"
+    assert "query %{y}" in figure.data[0].hovertemplate and "key %{x}" in figure.data[0].hovertemplate
+    go.Figure(json.loads(figure.to_json()))
+
+
+@pytest.mark.parametrize("T", [4, 12, 32, 64])
+@pytest.mark.parametrize("heads", [1, 2, 4, 8])
+def test_snapshot_labels_never_collide_and_never_vanish(heads, T):
+    """Queries: every k-th label, k chosen for the panel's known height. Keys: the panel's
+    width is the browser's, so Plotly spaces the ticks for it, and every second one is
+    labelled (tests/browser/test_train.py measures them on the page)."""
+    figure = snapshot_figure(_snapshot(heads, T), [chr(ord("a") + i % 26) for i in range(T)], "", EN)
+    columns = min(heads, SNAPSHOT_COLUMNS)
+    panel_px = snapshot_panel_px(columns)
+    layout = figure.layout
+    for i in range(1, heads + 1):
+        x, y = layout[f"xaxis{i if i > 1 else ''}"], layout[f"yaxis{i if i > 1 else ''}"]
+        assert x.showticklabels and x.tickmode == "auto" and x.dtick is None and x.ticklabelstep == KEY_LABEL_EVERY
+        assert y.showticklabels == ((i - 1) % columns == 0), "query labels on the first panel of each row"
+        assert y.tickmode == "linear" and y.tick0 == 0 and 1 <= y.dtick <= T, "never none"
+        assert y.dtick * panel_px / T >= LABEL_PITCH_PX, "neighbouring query labels fit the panel's height"
+        assert (y.dtick - 1) * panel_px / T < LABEL_PITCH_PX, "and are no sparser than they must be"
+    if T * LABEL_PITCH_PX <= panel_px:
+        assert layout.yaxis.dtick == 1, "every query label when all fit"
+    titled = [layout[name].title.text for name in layout if name.startswith("xaxis") and layout[name].title.text]
+    assert titled == [EN.key_axis], "one key-axis title, under the first panel of the last row"
+
+
+def test_snapshot_figure_rejects_weights_that_do_not_match_the_tokens():
+    with pytest.raises(ValueError, match="tokens"):
+        snapshot_figure(_snapshot(2, 4), ["a", "b", "c"], "", EN)
+
+
+@pytest.mark.parametrize("heads", [1, 2, 4, 8])
+def test_each_snapshot_panel_is_as_tall_as_its_labels_were_spaced_for(heads):
+    figure = snapshot_figure(_snapshot(heads, 8), list("abcdefgh"), "", EN)
+    plot_height = figure.layout.height - figure.layout.margin.t - figure.layout.margin.b
+    panel_px = snapshot_panel_px(min(heads, SNAPSHOT_COLUMNS))
+    assert SNAPSHOT_PANEL_PX_RANGE[0] <= panel_px <= SNAPSHOT_PANEL_PX_RANGE[1]
+    for axis in (figure.layout[f"yaxis{i if i > 1 else ''}"] for i in range(1, heads + 1)):
+        bottom, top = axis.domain
+        assert (top - bottom) * plot_height == pytest.approx(panel_px)

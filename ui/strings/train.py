@@ -131,12 +131,53 @@ STRINGS: dict[str, dict[str, str]] = {
     "tr.col.time_mean": {"en": "wall time (s, mean)", "zh": "用时（秒，均值）"},
     "tr.verdict.title": {"en": "**What the numbers say.**", "zh": "**数据告诉我们什么。**"},
     "tr.verdict.one_seed": {
-        "en": "One seed per head count: the noise between runs cannot be estimated, so differences below about {resolution} cannot be told apart from chance, and no head count can be called the winner. The lowest held-out loss this time: h = {best} ({loss}).",
-        "zh": "每种头数只有一个种子：无法估计不同运行之间的噪声，差异小于约 {resolution} 时无法与偶然区分，因此不能判定哪种头数更好。这一次验证损失最低的是 h = {best}（{loss}）。",
+        "en": "One seed per head count, so the spread between seeds is unknown; differences are judged against the noise of one run, {noise} (half the train loss's step-to-step jumps). The lowest held-out loss this time: h = {best} ({loss}).",
+        "zh": "每种头数只有一个种子，种子之间的波动未知；差异以单次运行的噪声 {noise}（训练损失逐步跳动幅度的一半）为准。这一次验证损失最低的是 h = {best}（{loss}）。",
     },
     "tr.verdict.seeds": {
         "en": "{seeds} seeds per head count. The lowest mean held-out loss: h = {best} ({mean} ± {sd}).",
         "zh": "每种头数 {seeds} 个种子。平均验证损失最低的是 h = {best}（{mean} ± {sd}）。",
+    },
+    "tr.verdict.too_short": {
+        "en": "**Too short to tell.** Each run trained only {steps} steps; an answer needs at least {min_steps} (the learning-rate warmup is over by then and the loss has left its starting plateau). At {steps} steps the held-out losses were {losses}, and the speeds ({low} to {high} tokens/s) still include the start-up. These numbers say nothing yet about which head count trains better or faster: run at least {min_steps} steps per head count.",
+        "zh": "**训练太短，看不出差别。** 每次运行只训练了 {steps} 步；要下结论至少需要 {min_steps} 步（那时学习率预热早已结束，损失也已离开起始的平台）。在第 {steps} 步，验证损失分别是 {losses}，速度（每秒 {low} 到 {high} 个词元）还包含启动开销。这些数字还不能说明哪种头数训练得更好或更快：请每种头数至少训练 {min_steps} 步。",
+    },
+    "tr.verdict.too_close_seeds": {
+        "en": "**Too close to tell.** {seeds} seeds per head count; the mean held-out losses ({losses}) differ by at most {gap}, no more than the spread between seeds (up to {noise}). These runs show no head count better than another.",
+        "zh": "**差别太小，看不出高下。** 每种头数 {seeds} 个种子；平均验证损失（{losses}）最多相差 {gap}，没有超出种子之间的波动（最大 {noise}）。这些运行显示不出哪种头数更好。",
+    },
+    "tr.verdict.too_close_one_seed": {
+        "en": "**Too close to tell.** One seed per head count; the held-out losses ({losses}) differ by at most {gap}, no more than the noise of one run ({noise}: half the train loss's step-to-step jumps; the spread between seeds is unknown). These runs show no head count better than another.",
+        "zh": "**差别太小，看不出高下。** 每种头数只有一个种子；验证损失（{losses}）最多相差 {gap}，没有超出单次运行的噪声（{noise}：训练损失逐步跳动幅度的一半；种子之间的波动未知）。这些运行显示不出哪种头数更好。",
+    },
+    "tr.verdict.loss_item": {"en": "h = {heads}: {loss}", "zh": "h = {heads}：{loss}"},
+    "tr.verdict.ties_one_seed": {
+        "en": "{heads}: within the noise of one run of it, so a tie.",
+        "zh": "{heads}：与它的差距在单次运行的噪声之内，算作平手。",
+    },
+    "tr.verdict.worse_one_seed": {
+        "en": "{heads}: worse by more than the noise of one run.",
+        "zh": "{heads}：差距超过单次运行的噪声，更差。",
+    },
+    "tr.verdict.speed_unclear_seeds": {
+        "en": "Speed: from {low} to {high} tokens/s on average, a difference within the spread between seeds: no head count was clearly faster.",
+        "zh": "速度：平均每秒 {low} 到 {high} 个词元，差异在种子之间的波动范围内：没有哪种头数明显更快。",
+    },
+    "tr.verdict.speed_unclear_one_seed": {
+        "en": "Speed: from {low} to {high} tokens/s, within {resolution} % of each other, the noise of timing one run: no head count was clearly faster.",
+        "zh": "速度：每秒 {low} 到 {high} 个词元，相差不到 {resolution}%，在单次计时的噪声之内：没有哪种头数明显更快。",
+    },
+    "tr.verdict.time_tie": {
+        "en": "At equal wall time (after {seconds} s of training, as long as the shortest run) the head counts are within the noise of each other as well.",
+        "zh": "在相同用时下（训练 {seconds} 秒，即最短一次运行的时长），各种头数之间的差异同样在噪声之内。",
+    },
+    "tr.verdict.more_unknown": {
+        "en": "Are more heads better? These runs cannot tell.",
+        "zh": "头越多越好吗？这些运行还无法回答。",
+    },
+    "tr.verdict.more_one_seed": {
+        "en": "Are more heads better? One seed per head count cannot answer that: the spread between seeds may be larger than these differences. Run several seeds.",
+        "zh": "头越多越好吗？每种头数一个种子无法回答：种子之间的波动可能比这些差异还大。请用多个种子运行。",
     },
     "tr.verdict.ties": {
         "en": "{heads}: within the seed spread of it, so a tie.",
@@ -199,6 +240,15 @@ STRINGS: dict[str, dict[str, str]] = {
     "tr.snapshots_help": {
         "en": "Softmax weights of each head for a fixed prompt, taken at several steps of training.",
         "zh": "固定提示词下每个头的 softmax 权重，在训练的不同步数时记录。",
+    },
+    "tr.fig.weight": {"en": "weight", "zh": "权重"},
+    "tr.snap_title": {
+        "en": "Softmax weights at training step {step}, block {block}",
+        "zh": "训练第 {step} 步、第 {block} 层的 softmax 权重",
+    },
+    "tr.snap_prompt": {
+        "en": "The prompt, as the model read it (its first {T} characters; on the axes {space} is a space and {newline} a newline):",
+        "zh": "提示词，即模型读到的内容（前 {T} 个字符；坐标轴上 {space} 表示空格，{newline} 表示换行）：",
     },
     "tr.snap_step": {"en": "training step", "zh": "训练步数"},
     "tr.block": {"en": "block", "zh": "层"},

@@ -51,6 +51,8 @@ def experiment_seeds(steps: int) -> tuple[int, ...]:
     """The seeds the in-app experiment can afford at ``steps`` per run (at least one)."""
     count = max(1, min(EXPERIMENT_MAX_SEEDS, EXPERIMENT_STEP_BUDGET // (len(HEAD_COUNTS) * steps)))
     return tuple(range(count))
+
+
 MODEL_STATE = "tr_model"
 CONTROL_STATE = "tr_control"
 EXPERIMENT_STATE = "tr_experiment"
@@ -106,6 +108,13 @@ class Screen:
         self.draws += 1
         with self.curve.container():
             show_chart(loss_curve_figure(history, training_text(self.lang)), f"tr_live_curve_{self.draws}")
+
+    def clear(self) -> None:
+        """Remove the live progress (bar, numbers, curve) once the run has ended: the page
+        then shows the finished model's own curve, and no stale step count beside it."""
+        self.bar.empty()
+        self.numbers.empty()
+        self.curve.empty()
 
 
 def with_slot(screen: Screen, work: Callable[[], Result]) -> Result:
@@ -170,12 +179,14 @@ def run_training(lang: str, corpus: Corpus, config: GPTConfig, train_config: Tra
         )
         use_model(_trained(model, corpus, history, result.stopped_early, result))
     except Exception:
+        screen.clear()  # failed: the error says why; a half-filled bar would say "still running"
         raise
     except BaseException:  # Streamlit stopped this run: set the model aside; the next run decides
         control.partial = _trained(model, corpus, history, stopped=True) if history else None
         raise
     finally:
         control.done.set()
+    screen.clear()  # finished, or stopped by the button: the model's own curve is drawn below
     screen.status.success(t("tr.done", lang, steps=result.steps, loss=f"{result.final_test_loss:.3f}"))
 
 
@@ -206,9 +217,13 @@ def run_experiment(lang: str, corpus: Corpus) -> None:
     runs_count = len(HEAD_COUNTS) * len(seeds)
     config = TrainConfig(steps=steps, eval_every=eval_every, max_seconds=RUN_MAX_SECONDS / runs_count)
     st.caption(t("tr.exp_seeds", lang, seeds=len(seeds), runs=runs_count, steps=steps))
-    runs = with_slot(
-        screen, lambda: run_heads_experiment(corpus, base, config, on_progress=on_progress, seeds=seeds)
-    )
+    try:
+        runs = with_slot(
+            screen, lambda: run_heads_experiment(corpus, base, config, on_progress=on_progress, seeds=seeds)
+        )
+    except Exception:
+        screen.clear()
+        raise
+    screen.clear()  # the results below replace the last run's live curve
     st.session_state[EXPERIMENT_STATE] = {"corpus": corpus.name, "runs": [run.summary for run in runs]}
     screen.status.success(t("tr.experiment_done", lang))
-

@@ -6,14 +6,15 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from figures import experiment_figure, final_loss_figure, heads_overview_figure, loss_curve_figure
-from gpt_core import RunSummary, display_labels, generate
-from gpt_core.experiment import ONE_SEED_RESOLUTION, answer, heads_statistics
+from figures import experiment_figure, final_loss_figure, loss_curve_figure
+from figures.training import snapshot_figure
+from gpt_core import RunSummary, display_label, display_labels, generate
+from gpt_core.experiment import MIN_VERDICT_STEPS, SPEED_RESOLUTION, HeadsStats, Verdict, answer, heads_statistics
 from gpt_core.playground import MAX_SEED
 from gpt_core.results import ShippedExperiment
 
 from ..charts import show_chart
-from ..figure_text import attention_text, training_text
+from ..figure_text import training_text
 from ..markdown import literal
 from ..strings import t
 from .resources import shipped_experiment, shipped_model, shipped_snapshots
@@ -25,7 +26,6 @@ TEMPERATURE_STEP = 0.1
 TOP_K_RANGE = (1, 256)
 PROMPT_BOX_PX = 68
 PROMPT_MAX_CHARS = 1000  # the model reads its last context_length characters anyway
-SNAPSHOT_COLUMNS = 4
 DEFAULT_SNAPSHOT_HEADS_INDEX = 2  # h = 4 of (1, 2, 4, 8): a pattern worth looking at
 
 
@@ -127,44 +127,96 @@ def _heads_list(heads: tuple[int, ...], lang: str) -> str:
     return t("list_sep", lang).join(f"h = {count}" for count in heads)
 
 
-def answer_text(runs: list[RunSummary], lang: str) -> str:
-    """The written answer, every sentence derived from the statistics over seeds."""
-    verdict = answer(runs)
+def _losses_list(stats: list[HeadsStats], lang: str) -> str:
+    return t("list_sep", lang).join(
+        t("tr.verdict.loss_item", lang, heads=item.heads, loss=f"{item.mean:.3f}") for item in stats
+    )
+
+
+def _speed_range(verdict: Verdict) -> tuple[str, str]:
+    speeds = [item.tokens_per_second for item in verdict.stats]
+    return f"{min(speeds):,.0f}", f"{max(speeds):,.0f}"
+
+
+def _speed_sentence(verdict: Verdict, lang: str) -> str:
+    if verdict.speed_differs:
+        key = "tr.verdict.speed_more_heads" if verdict.slower_with_more_heads else "tr.verdict.speed"
+        return t(key, lang, fastest=verdict.fastest, slowest=verdict.slowest, ratio=f"{verdict.speed_ratio:.2f}")
+    low, high = _speed_range(verdict)
+    if verdict.noise_known:
+        return t("tr.verdict.speed_unclear_seeds", lang, low=low, high=high)
+    return t("tr.verdict.speed_unclear_one_seed", lang, low=low, high=high, resolution=round(SPEED_RESOLUTION * 100))
+
+
+def _time_sentence(verdict: Verdict, lang: str) -> str | None:
+    at_time, seconds = verdict.at_time, f"{verdict.equal_seconds:.0f}"
+    if at_time is None:
+        return None
+    if not at_time.worse:
+        return t("tr.verdict.time_tie", lang, seconds=seconds)
+    timed = t("tr.verdict.time", lang, seconds=seconds, best=at_time.best)
+    if at_time.ties:
+        timed += t("tr.verdict.time_ties", lang, heads=_heads_list(at_time.ties, lang))
+    if at_time.best == verdict.at_steps.best:
+        return timed + t("tr.verdict.time_same", lang)
+    return timed + t("tr.verdict.time_changed", lang, best=verdict.at_steps.best)
+
+
+def _comparison_sentences(verdict: Verdict, lang: str) -> list[str]:
+    """Which head count did best, which tie with it and which are worse (a clear reading)."""
     steps = verdict.at_steps
     best = next(item for item in verdict.stats if item.heads == steps.best)
-    said = [t("tr.verdict.title", lang)]
-    if not verdict.noise_known:
-        said.append(t("tr.verdict.one_seed", lang, resolution=ONE_SEED_RESOLUTION, best=best.heads,
-                      loss=f"{best.mean:.3f}"))  # fmt: skip
+    suffix = "" if verdict.noise_known else "_one_seed"
+    if verdict.noise_known:
+        said = [t("tr.verdict.seeds", lang, seeds=verdict.seeds, best=best.heads, mean=f"{best.mean:.3f}",
+                  sd=f"{best.sd:.3f}")]  # fmt: skip
     else:
-        said.append(t("tr.verdict.seeds", lang, seeds=verdict.seeds, best=best.heads, mean=f"{best.mean:.3f}",
-                      sd=f"{best.sd:.3f}"))  # fmt: skip
-        if steps.ties:
-            said.append(t("tr.verdict.ties", lang, heads=_heads_list(steps.ties, lang)))
-        if steps.worse:
-            said.append(t("tr.verdict.worse", lang, heads=_heads_list(steps.worse, lang)))
+        said = [t("tr.verdict.one_seed", lang, noise=f"{verdict.noise:.3f}", best=best.heads, loss=f"{best.mean:.3f}")]
+    if steps.ties:
+        said.append(t(f"tr.verdict.ties{suffix}", lang, heads=_heads_list(steps.ties, lang)))
+    said.append(t(f"tr.verdict.worse{suffix}", lang, heads=_heads_list(steps.worse, lang)))
+    if verdict.least_stable is not None:
         unstable = next(item for item in verdict.stats if item.heads == verdict.least_stable)
         said.append(t("tr.verdict.unstable", lang, heads=unstable.heads, spread=f"{unstable.spread:.3f}"))
-    speed_key = "tr.verdict.speed_more_heads" if verdict.slower_with_more_heads else "tr.verdict.speed"
-    said.append(t(speed_key, lang, fastest=verdict.fastest, slowest=verdict.slowest,
-                  ratio=f"{verdict.speed_ratio:.2f}"))  # fmt: skip
-    if verdict.at_time is not None:
-        timed = t("tr.verdict.time", lang, seconds=f"{verdict.equal_seconds:.0f}", best=verdict.at_time.best)
-        if verdict.at_time.ties:
-            timed += t("tr.verdict.time_ties", lang, heads=_heads_list(verdict.at_time.ties, lang))
-        if verdict.at_time.best == steps.best:
-            timed += t("tr.verdict.time_same", lang)
-        else:
-            timed += t("tr.verdict.time_changed", lang, best=steps.best)
+    return said
+
+
+def _more_heads_sentence(verdict: Verdict, lang: str) -> str:
+    steps = verdict.at_steps
+    if verdict.reading != "clear":
+        return t("tr.verdict.more_unknown", lang)
+    if not verdict.noise_known:
+        return t("tr.verdict.more_one_seed", lang)
+    most = verdict.stats[-1].heads
+    if most == steps.best and not steps.ties:
+        return t("tr.verdict.more_yes", lang, most=most)
+    if most in steps.worse:
+        return t("tr.verdict.more_no", lang, most=most, best=steps.best)
+    return t("tr.verdict.more_tie", lang, best=steps.best)
+
+
+def answer_text(runs: list[RunSummary], lang: str) -> str:
+    """The written answer: only what the statistics support (gpt_core.experiment.answer
+    decides; a run too short or differences within the noise are said to be so)."""
+    verdict = answer(runs)
+    losses = _losses_list(verdict.stats, lang)
+    said = [t("tr.verdict.title", lang)]
+    if verdict.reading == "too_short":
+        low, high = _speed_range(verdict)
+        said.append(t("tr.verdict.too_short", lang, steps=verdict.steps, min_steps=MIN_VERDICT_STEPS,
+                      losses=losses, low=low, high=high))  # fmt: skip
+        return " ".join(said)
+    if verdict.reading == "within_noise":
+        key = "tr.verdict.too_close_seeds" if verdict.noise_known else "tr.verdict.too_close_one_seed"
+        said.append(t(key, lang, seeds=verdict.seeds, losses=losses, gap=f"{verdict.largest_gap:.3f}",
+                      noise=f"{verdict.noise:.3f}"))  # fmt: skip
+    else:
+        said += _comparison_sentences(verdict, lang)
+    said.append(_speed_sentence(verdict, lang))
+    timed = _time_sentence(verdict, lang)
+    if timed is not None:
         said.append(timed)
-    if verdict.noise_known:
-        most = verdict.stats[-1].heads
-        if most == steps.best and not steps.ties:
-            said.append(t("tr.verdict.more_yes", lang, most=most))
-        elif most in steps.worse:
-            said.append(t("tr.verdict.more_no", lang, most=most, best=steps.best))
-        else:
-            said.append(t("tr.verdict.more_tie", lang, best=steps.best))
+    said.append(_more_heads_sentence(verdict, lang))
     return " ".join(said)
 
 
@@ -210,8 +262,9 @@ def snapshots_view(lang: str, experiment: ShippedExperiment) -> None:
     blocks = snapshots[step].shape[0]
     block = cols[2].selectbox(t("tr.block", lang), list(range(1, blocks + 1)), key="tr_snap_block")
     T = snapshots[step].shape[-1]
-    labels = display_labels(list(experiment.snapshot_prompt[:T]))
-    figure = heads_overview_figure(
-        snapshots[step][block - 1], labels, "weights", attention_text(lang), cols=SNAPSHOT_COLUMNS
-    )
+    prompt = experiment.snapshot_prompt[:T]  # the model read at most its context
+    st.caption(t("tr.snap_prompt", lang, T=T, space=display_label(" "), newline=display_label("\n")))
+    st.code(prompt, language=None, wrap_lines=True)  # shown literally, never as Markdown or HTML
+    title = t("tr.snap_title", lang, step=step, block=block)
+    figure = snapshot_figure(snapshots[step][block - 1], display_labels(list(prompt)), title, training_text(lang))
     show_chart(figure, "tr_snap_chart")
