@@ -84,7 +84,7 @@ def browser_update_ms(size: dict) -> list[float]:
     """From typing a new seed (Enter) to the chart showing new numbers, in Chromium."""
     from playwright.sync_api import sync_playwright
 
-    from harness.browser import VIEWPORT, launch_chromium
+    from harness.browser import VIEWPORT, launch_chromium, open_expanders
     from harness.charts import wait_for_charts
     from harness.server import start_server, stop_server
 
@@ -98,6 +98,7 @@ def browser_update_ms(size: dict) -> list[float]:
             page.goto(f"{server.url}/playground?{urlencode(query)}")
             wait_for_charts(page)
             page.wait_for_timeout(1000)
+            open_expanders(page)  # the seed waits in "More settings"
             seed = page.get_by_role("spinbutton", name="seed")
             read_first = "() => document.querySelector('.js-plotly-plot')._fullData[0].z[1][0]"
             for i in range(BROWSER_CHANGES):

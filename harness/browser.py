@@ -68,6 +68,13 @@ def wait_for_app(page, timeout_ms: int = APP_READY_TIMEOUT_MS) -> None:
     page.wait_for_selector(IDLE, timeout=timeout_ms)
 
 
+def open_expanders(page) -> None:
+    """Open every closed expander on the page (the playground's "More settings" holds the
+    seed and the input width)."""
+    for summary in page.locator("[data-testid='stExpander'] details:not([open]) > summary").all():
+        summary.click()
+
+
 def exceptions_shown(page) -> int:
     return page.locator("[data-testid='stException']").count()
 

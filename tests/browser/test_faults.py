@@ -8,7 +8,7 @@ from urllib.parse import urlencode
 import numpy as np
 
 from gpt_core import PlaygroundConfig, trace_attention
-from harness.browser import VIEWPORT, exceptions_shown, wait_for_app, wait_for_rerun
+from harness.browser import VIEWPORT, exceptions_shown, open_expanders, wait_for_app, wait_for_rerun
 from harness.charts import read_traces, wait_for_charts
 from harness.server import start_server, stop_server
 
@@ -45,6 +45,7 @@ def _type_text(page, text: str) -> None:
 
 
 def _set_seed(page, seed: int) -> None:
+    open_expanders(page)  # the seed waits in "More settings"
     field = page.get_by_role("spinbutton", name="seed").first
     field.fill(str(seed))
     field.press("Enter")

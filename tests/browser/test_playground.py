@@ -81,11 +81,17 @@ def test_typing_and_changing_heads_update_the_charts_and_the_url(shared_server, 
 def test_html_in_the_text_is_shown_as_text(shared_server, browser_page):
     browser_page.goto(f"{shared_server.url}/playground?" + urlencode({"text": "<i>x</i>", "tok": "word"}))
     wait_for_charts(browser_page)
+    wait_for_trace(browser_page, "softmax weights · head 1")
     ticks = browser_page.evaluate(
-        "() => Array.from(document.querySelectorAll('.js-plotly-plot')[1].querySelectorAll('.xtick text'))"
+        "() => Array.from(document.querySelectorAll('.js-plotly-plot')[1].querySelectorAll('.ytick text'))"
         ".map(e => e.textContent)"
     )
-    assert "0 · <" in ticks
+    assert "0 · <" in ticks, ticks
+    key_lines = browser_page.evaluate(
+        "() => Array.from(document.querySelectorAll('.js-plotly-plot')[1].querySelectorAll('.xtick text tspan'))"
+        ".map(e => e.textContent)"
+    )
+    assert "<" in key_lines and "/" in key_lines, key_lines  # each token on its own line, literally
     assert browser_page.locator(".js-plotly-plot i, .js-plotly-plot a[href]").count() == 0
     assert exceptions_shown(browser_page) == 0
 
