@@ -137,7 +137,7 @@ def render() -> None:
     if loaded is None:
         return
     notes_slot = st.container()
-    model_col, prompt_col = st.columns([1, 3], vertical_alignment="top")
+    model_col, prompt_col = st.columns([2, 3], vertical_alignment="top")
     keys = models.model_keys()
     model_col.selectbox(t("ex.model", lang), keys, key=widget_key("model"), format_func=lambda key: models.label(key, lang),
                         on_change=_on_model_change)  # fmt: skip
