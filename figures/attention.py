@@ -24,6 +24,7 @@ from .sizing import (
     LABEL_PAD_PX,
     LINE_HEIGHT,
     AxisTicks,
+    PanelGrid,
     key_ticks,
     panel_grid,
     query_ticks,
@@ -354,6 +355,10 @@ def head_detail_figure(
             len(names), T, available, gap, DETAIL_MIN_CELL_PX * scale, DETAIL_MAX_CELL_PX * scale,
             DETAIL_MIN_PANEL_PX * scale, DETAIL_MAX_PANEL_PX * scale,
         )  # fmt: skip
+        legible = T * DETAIL_MIN_CELL_PX * scale
+        if layout_grid.panel_px < legible:  # one stage a row and still too narrow: wider than the page
+            layout_grid = PanelGrid(1, len(names), legible)
+            width = left + legible + MARGIN_PX
         cell = layout_grid.cell_px(T)
         key_labels = key_ticks(short, cell, tick_px)
         overhang = 0.0
@@ -447,7 +452,9 @@ def head_detail_figure(
         legend=dict(orientation="h", x=1.0, xanchor="right", y=1.0, yanchor="bottom", font=dict(size=FONT_SIZE * scale)),
         plot_bgcolor=BACKGROUND,
         hoverlabel=dict(font_size=FONT_SIZE * scale),
-        meta=dict(syncHover=True),  # assets/sync_hover.html shows a hovered cell in every stage
+        # assets/sync_hover.html shows a hovered cell in every stage; minWidthPx: the width the
+        # layout needs (more than the page's when cells would fall below their minimum).
+        meta=dict(syncHover=True, minWidthPx=round(width)),
     )
     return build_figure(traces, layout)
 

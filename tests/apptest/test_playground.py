@@ -366,3 +366,16 @@ def test_a_long_paste_is_taken_and_cut_to_the_token_cap(page):
     assert not page.exception
     assert any(str(len(long_text)) in w.value for w in page.warning), [w.value for w in page.warning]
     assert len(query(page)["text"]) == MAX_TOKENS
+
+
+def test_a_long_text_keeps_legible_cells_in_a_chart_that_scrolls_sideways():
+    from figures.attention import DETAIL_MIN_CELL_PX
+
+    at = open_page(PAGE, text="abcdefghij" * 13, heads="2")
+    assert not at.exception
+    styles = [h.proto.body for h in at.get("html") if "overflow-x" in h.proto.body]
+    assert styles and "min-width" in styles[0]
+    short = open_page(PAGE, text="abcdef", heads="2")
+    assert not [h for h in short.get("html") if "overflow-x" in h.proto.body], "no scrolling when it fits"
+    width = int(styles[0].split("min-width: ")[1].split("px")[0])
+    assert width >= 128 * DETAIL_MIN_CELL_PX

@@ -86,10 +86,13 @@ def _panel_px(figure, count, width=870):
     return (axis.domain[1] - axis.domain[0]) * (figure.layout.height - figure.layout.margin.t - figure.layout.margin.b)
 
 
-def test_detail_cells_stay_legible_up_to_64_tokens():
-    text = ("abcdefghij" * 7)[:64]
-    figure = head_detail_figure(_stages(_result(text)), display_labels(list(text)), 0, EN)
-    assert _panel_px(figure, 64) / 64 >= DETAIL_MIN_CELL_PX - 1e-6
+@pytest.mark.parametrize("count", [64, 128])
+def test_detail_cells_stay_legible_up_to_the_cap_and_the_chart_says_how_wide_it_must_be(count):
+    text = ("abcdefghij" * 13)[:count]
+    figure = head_detail_figure(_stages(_result(text)), display_labels(list(text)), 0, EN, width_px=870)
+    assert _panel_px(figure, count) / count >= DETAIL_MIN_CELL_PX - 1e-6
+    needed = figure.layout.meta["minWidthPx"]
+    assert (needed > 870) == (count * DETAIL_MIN_CELL_PX > 870 - 100), "wider than the page only when needed"
 
 
 def _texts(figure):

@@ -60,6 +60,9 @@ def first_chart_width() -> float:
 
 OVERVIEW_CHART_KEY = "pg_overview_chart"
 DETAIL_CHART_KEY = "pg_detail_chart"
+DETAIL_SCROLL_KEY = "pg_detail_scroll"
+# A chart wider than the page, in a box that scrolls sideways (fixed keys and a number only).
+SCROLL_CSS = "<style>.st-key-{outer} {{ overflow-x: auto; }} .st-key-{inner} {{ min-width: {width}px; }}</style>"
 
 
 def overview(view: View, lang: str) -> None:
@@ -100,7 +103,13 @@ def detail(view: View, lang: str) -> None:
         highlight=(st.session_state[k("row")], st.session_state[k("col")]), scaled=config.scale,
         width_px=page_width(), scale=type_scale(), show_values=st.session_state[k("cells")],
     )  # fmt: skip
-    show_chart(figure, DETAIL_CHART_KEY, sized=True)
+    wider = figure.layout.meta["minWidthPx"]
+    if wider > page_width() + 1:  # legible cells need more than the page: the chart scrolls sideways
+        st.html(SCROLL_CSS.format(outer=DETAIL_SCROLL_KEY, inner=DETAIL_CHART_KEY, width=int(wider)))
+        with st.container(key=DETAIL_SCROLL_KEY):
+            show_chart(figure, DETAIL_CHART_KEY, sized=True)
+    else:
+        show_chart(figure, DETAIL_CHART_KEY, sized=True)
     if dropout:
         st.caption(t("pg.dropout_note", lang, p=f"{config.dropout:g}", factor=f"{1 / (1 - config.dropout):.4g}"))
 
