@@ -379,3 +379,12 @@ def test_a_long_text_keeps_legible_cells_in_a_chart_that_scrolls_sideways():
     assert not [h for h in short.get("html") if "overflow-x" in h.proto.body], "no scrolling when it fits"
     width = int(styles[0].split("min-width: ")[1].split("px")[0])
     assert width >= 128 * DETAIL_MIN_CELL_PX
+
+
+def test_the_values_switch_writes_values_in_the_cells_and_is_in_the_link(page):
+    assert all_traces(page)["softmax weights · head 1"].get("texttemplate") == "%{z:.2f}"
+    page.toggle(key="pg_cells").set_value(False).run()
+    assert not all_traces(page)["softmax weights · head 1"].get("texttemplate")
+    assert query(page)["cells"] == "0"
+    again = open_page(PAGE, cells="0")
+    assert again.toggle(key="pg_cells").value is False
