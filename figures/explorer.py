@@ -14,25 +14,23 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from gpt_core.tokens import display_label, position_label
+from gpt_core.tokens import display_label
 
-from .attention import (
+from .attention import VALUE_FONT_PX
+from .labels import plotly_safe
+from .overview import BORDER_PX, FOCUSED_BORDER_PX, OVERVIEW_COLORBAR_MAX_PX, OVERVIEW_COLORBAR_PX
+from .palette import WEIGHT_COLORSCALE, head_color
+from .panels import (
     AXIS_TITLE_FONT_PX,
-    BORDER_PX,
-    FOCUSED_BORDER_PX,
     MARGIN_PX,
-    OVERVIEW_COLORBAR_MAX_PX,
-    OVERVIEW_COLORBAR_PX,
     TICK_FONT_PX,
     TICK_STANDOFF_PX,
-    VALUE_FONT_PX,
-    _axis,
-    _Frame,
-    _square,
+    Frame,
     categories_of,
+    category_axis,
+    query_label_room,
+    square_cells,
 )
-from .labels import plotly_safe
-from .palette import WEIGHT_COLORSCALE, head_color
 from .sizing import LABEL_PAD_PX, LINE_HEIGHT, key_ticks, query_ticks, short_label, text_px
 from .style import (
     BACKGROUND,
@@ -40,7 +38,6 @@ from .style import (
     COLORBAR_THICKNESS_PX,
     FONT_FAMILY,
     FONT_SIZE,
-    TITLE_COLOR,
     TITLE_FONT_SIZE,
     build_figure,
 )
@@ -52,13 +49,6 @@ GRID_MAX_PANEL_PX = 220
 GRID_ROW_GAP_PX = 10
 GRID_TITLE_FONT_PX = 13
 # The lines view.
-LINE_THRESHOLD = 0.02  # weights below this draw no line
-LINE_BINS = 5  # opacity steps: one trace per (head, bin)
-LINE_WIDTH_PX = 2.5
-LINE_ROW_PX = 22  # vertical room per token
-LINE_LABEL_FONT_PX = 14
-LINE_COLUMN_GAP_PX = 220  # between the query column and the key column
-LINE_MIN_OPACITY = 0.12
 # The metrics heatmap and the generation heatmap.
 METRIC_CELL_PX = 56
 METRIC_MAX_CELL_PX = 90
@@ -92,7 +82,7 @@ def panel_name(block: int, head: int, text: ExplorerText) -> str:
     return f"{text.block} {block + 1} · {text.head} {head + 1}"
 
 
-def _check(weights: np.ndarray, labels: Sequence[str], rank: int) -> None:
+def check_rank(weights: np.ndarray, labels: Sequence[str], rank: int) -> None:
     T = len(labels)
     if weights.ndim != rank or weights.shape[-2:] != (T, T):
         raise ValueError(
@@ -112,14 +102,13 @@ def grid_figure(
     square panels titled "block b · head h" in the head's colour; query labels beside the
     first column, key labels under the bottom row. focus: (block, head), 0-based, drawn
     with a thick border. Each heatmap's ``meta`` holds its head and block, for clicks."""
-    _check(weights, labels, 4)
+    check_rank(weights, labels, 4)
     blocks, h, T = weights.shape[0], weights.shape[1], len(labels)
     tick_px, title_px = TICK_FONT_PX * scale, GRID_TITLE_FONT_PX * scale
     axis_title_px = AXIS_TITLE_FONT_PX * scale
     short = [short_label(label) for label in labels]
     categories = categories_of(labels)
-    y_room = max(text_px(position_label(i, label), tick_px) for i, label in enumerate(short))
-    left = y_room + LABEL_PAD_PX + TICK_STANDOFF_PX + axis_title_px * LINE_HEIGHT + MARGIN_PX
+    left = query_label_room(short, tick_px, axis_title_px)
     right = OVERVIEW_COLORBAR_PX * scale
     gap = GRID_GAP_PX * scale
     fit = (width_px - left - right - (h - 1) * gap) / h
@@ -133,7 +122,7 @@ def grid_figure(
     row_px = title_room + panel_px + GRID_ROW_GAP_PX * scale
     label_room = key_labels.extent_px + TICK_STANDOFF_PX + axis_title_px * LINE_HEIGHT
     header = TITLE_FONT_SIZE * scale * LINE_HEIGHT + MARGIN_PX * 2
-    frame = _Frame(width_px, header + blocks * row_px + label_room + MARGIN_PX, left, right, header, MARGIN_PX)
+    frame = Frame(width_px, header + blocks * row_px + label_room + MARGIN_PX, left, right, header, MARGIN_PX)
     traces: list[dict] = []
     layout: dict = {}
     annotations, shapes = [], []
@@ -175,11 +164,11 @@ def grid_figure(
             )
             bottom, first = b == blocks - 1, head == 0
             layout.update(
-                _axis(panel, "x", panel.x_domain, categories, key_labels if bottom else None, tick_px,
+                category_axis(panel, "x", panel.x_domain, categories, key_labels if bottom else None, tick_px,
                       text.key_axis if bottom and first else None, axis_title_px)
             )  # fmt: skip
             layout.update(
-                _axis(panel, "y", panel.y_domain, categories, query_labels if first else None, tick_px,
+                category_axis(panel, "y", panel.y_domain, categories, query_labels if first else None, tick_px,
                       text.query_axis if first and b == 0 else None, axis_title_px)
             )  # fmt: skip
             title = (
@@ -212,7 +201,7 @@ def grid_figure(
                     line=dict(color=head_color(head), width=FOCUSED_BORDER_PX if focus == (b, head) else BORDER_PX),
                 )  # fmt: skip
             )
-            _square(layout, index)
+            square_cells(layout, index)
     layout.update(
         height=round(frame.height),
         margin=dict(l=round(frame.left), r=round(frame.right), t=round(frame.top), b=round(frame.bottom)),
@@ -232,152 +221,6 @@ def grid_figure(
         ),  # fmt: skip
         plot_bgcolor=BACKGROUND,
         hoverlabel=dict(font_size=FONT_SIZE * scale),
-    )
-    return build_figure(traces, layout)
-
-
-def weight_bin(weight: float, bins: int = LINE_BINS, threshold: float = LINE_THRESHOLD) -> int:
-    """Which opacity step a line of ``weight`` falls in: 0 … bins - 1, evenly over [threshold, 1]."""
-    share = (weight - threshold) / (1.0 - threshold)
-    return int(min(bins - 1, max(0, np.floor(share * bins))))
-
-
-def line_name(head: int, step: int, text: ExplorerText) -> str:
-    """The trace of one head's lines in one opacity step: ``"head 2 · 3/5"``."""
-    return f"{text.head} {head + 1} · {step + 1}/{LINE_BINS}"
-
-
-def lines_figure(
-    weights: np.ndarray,
-    labels: list[str],
-    heads: Sequence[int],
-    text: ExplorerText,
-    token: int | None = None,
-    threshold: float = LINE_THRESHOLD,
-    scale: float = 1.0,
-) -> go.Figure:
-    """BertViz's head view: queries in the left column, keys in the right, a line from each
-    query to each key it gives at least ``threshold`` of its weight, more opaque the larger
-    the weight, in the head's colour. weights: (h, T, T) of one block; heads: the heads
-    drawn (0-based); token: draw only this query's lines.
-
-    One scatter trace per (head, opacity step), segments separated by None; each point's
-    customdata is its line's weight."""
-    _check(weights, labels, 3)
-    T = len(labels)
-    font_px = LINE_LABEL_FONT_PX * scale
-    shown = [plotly_safe(short_label(label)) for label in labels]
-    whole = [plotly_safe(position_label(i, label)) for i, label in enumerate(labels)]
-    traces: list[dict] = []
-    queries = range(T) if token is None else [token]
-    for head in heads:
-        color = head_color(head)
-        segments: list[list] = [[] for _ in range(LINE_BINS)]
-        for query in queries:
-            for key in range(query + 1):
-                weight = float(weights[head, query, key])
-                if weight >= threshold:
-                    segments[weight_bin(weight, LINE_BINS, threshold)].append((query, key, weight))
-        for step, lines in enumerate(segments):
-            if not lines:
-                continue
-            x, y, custom = [], [], []
-            for query, key, weight in lines:
-                x += [0.0, 1.0, None]
-                y += [query, key, None]
-                custom += [weight, weight, None]
-            traces.append(
-                dict(
-                    type="scatter",
-                    mode="lines",
-                    x=x,
-                    y=y,
-                    customdata=custom,
-                    name=line_name(head, step, text),
-                    line=dict(color=color, width=LINE_WIDTH_PX * scale),
-                    opacity=LINE_MIN_OPACITY + (1 - LINE_MIN_OPACITY) * (step + 1) / LINE_BINS,
-                    legendgroup=f"head{head}",
-                    showlegend=False,
-                    meta=dict(head=head),
-                    hovertemplate=f"{plotly_safe(text.weight)}: %{{customdata:.3f}}<extra>{plotly_safe(text.head)} {head + 1}</extra>",
-                )  # fmt: skip
-            )
-        traces.append(
-            dict(
-                type="scatter",
-                mode="lines",
-                x=[None],
-                y=[None],
-                name=f"{plotly_safe(text.head)} {head + 1}",
-                line=dict(color=color, width=LINE_WIDTH_PX * scale),
-                legendgroup=f"head{head}",
-                showlegend=True,
-                hoverinfo="skip",
-            )  # fmt: skip
-        )
-    dim = ["#bbbbbb" if token is not None and i != token else TITLE_COLOR for i in range(T)]
-    for column, side, name in ((0.0, "middle left", text.queries), (1.0, "middle right", text.keys)):
-        traces.append(
-            dict(
-                type="scatter",
-                mode="markers+text",
-                x=[column] * T,
-                y=list(range(T)),
-                text=shown,
-                textposition=side,
-                cliponaxis=False,
-                textfont=dict(size=font_px, color=dim if column == 0.0 else TITLE_COLOR),
-                marker=dict(size=6 * scale, color="#888"),
-                name=plotly_safe(name),
-                showlegend=False,
-                customdata=whole,
-                hovertemplate=f"{plotly_safe(name)}: %{{customdata}}<extra></extra>",
-            )  # fmt: skip
-        )
-    label_px = (
-        max(
-            max(text_px(short_label(label), font_px) for label in labels),
-            text_px(text.queries, FONT_SIZE * scale),
-            text_px(text.keys, FONT_SIZE * scale),
-        )
-        + LABEL_PAD_PX * 3
-    )
-    row_px = LINE_ROW_PX * scale
-    top = TITLE_FONT_SIZE * scale * LINE_HEIGHT * 2 + MARGIN_PX
-    width = 2 * label_px + LINE_COLUMN_GAP_PX * scale
-    layout = dict(
-        height=round(top + T * row_px + MARGIN_PX * 2),
-        width=round(width + 2 * MARGIN_PX),
-        margin=dict(l=round(label_px + MARGIN_PX), r=round(label_px + MARGIN_PX), t=round(top), b=MARGIN_PX),
-        xaxis=dict(range=[-0.02, 1.02], visible=False, fixedrange=True),
-        yaxis=dict(range=[T - 0.5, -0.5], visible=False, fixedrange=True),
-        annotations=[
-            dict(
-                text=f"<b>{plotly_safe(name)}</b>",
-                x=x,
-                y=1.0,
-                xref="x",
-                yref="paper",
-                yanchor="bottom",
-                xanchor=anchor,
-                showarrow=False,
-                font=dict(size=FONT_SIZE * scale),
-            )
-            for x, anchor, name in ((0.0, "right", text.queries), (1.0, "left", text.keys))
-        ],  # fmt: skip
-        legend=dict(
-            orientation="h",
-            x=0.5,
-            xanchor="center",
-            y=1.0,
-            yanchor="bottom",
-            yref="container",
-            font=dict(size=FONT_SIZE * scale),
-        ),  # fmt: skip
-        font=dict(size=FONT_SIZE * scale, family=FONT_FAMILY),
-        plot_bgcolor=BACKGROUND,
-        hoverlabel=dict(font_size=FONT_SIZE * scale),
-        showlegend=True,
     )
     return build_figure(traces, layout)
 

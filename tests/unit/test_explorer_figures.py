@@ -10,7 +10,8 @@ import plotly.graph_objects as go
 import pytest
 
 from figures import ExplorerText, generation_figure, grid_figure, head_color, lines_figure, metric_figure
-from figures.explorer import LINE_BINS, LINE_THRESHOLD, line_name, panel_name, weight_bin
+from figures.explorer import panel_name
+from figures.lines import LINE_BINS, LINE_THRESHOLD, line_name, weight_bin
 from harness.charts import decode, traces_by_name
 
 TEXT = ExplorerText(

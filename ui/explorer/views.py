@@ -23,7 +23,7 @@ from figures import (
     lines_figure,
     metric_figure,
 )
-from figures.explorer import LINE_THRESHOLD
+from figures.lines import LINE_THRESHOLD
 from gpt_core import STAGES, display_label, display_labels, position_label
 from gpt_core.explore import ModelTrace, generate_with_attention, head_kind, head_metrics
 from gpt_core.playground import MAX_SEED
