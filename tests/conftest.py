@@ -1,19 +1,38 @@
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from gpt_core.reproduce import COMPUTE_THREADS, use_compute_threads  # noqa: E402
 
 BROWSER_TESTS = ROOT / "tests" / "browser"
+
+
+def pytest_configure(config):
+    """Every test computes with the app's torch thread count (gpt_core/reproduce.py): the
+    numbers a test expects are then the ones the app computes, whichever tests ran before
+    (a different count changes the last bits)."""
+    use_compute_threads()
+
+
+@pytest.fixture(autouse=True)
+def app_thread_count():
+    """Each test starts with the app's thread count, and one that changed it is put back."""
+    use_compute_threads()
+    yield
+    import torch
+
+    if torch.get_num_threads() != COMPUTE_THREADS:
+        torch.set_num_threads(COMPUTE_THREADS)
 
 
 def pytest_collection_modifyitems(config, items):
     """Every test under tests/browser drives a real Chromium: mark it so `-m "not browser"`
     leaves them out."""
-    import pytest
-
     for item in items:
         if BROWSER_TESTS in Path(item.fspath).parents:
             item.add_marker(pytest.mark.browser)

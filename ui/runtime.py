@@ -3,23 +3,25 @@ shell calls ``configure_process``), never as a side effect of importing a module
 
 from __future__ import annotations
 
-import asyncio.base_events
 import gc
 import os
 import socket
 import threading
 
-import torch
+from gpt_core.reproduce import COMPUTE_THREADS, use_compute_threads
+
+from .internals import asyncio_set_nodelay, replace_asyncio_set_nodelay
 
 # Each session computes with one thread: many students' sessions (threads of one server
 # process) and the trainings (one slot per core) then share the cores instead of
-# oversubscribing them.
-TORCH_THREADS = 1
+# oversubscribing them; and one fixed count keeps a link's numbers bit-identical
+# (gpt_core/reproduce.py).
+TORCH_THREADS = COMPUTE_THREADS
 # Set to 1 to keep Streamlit's socket behaviour, only to measure the difference
 # (benchmarks/roundtrip.py).
 KEEP_NAGLE_ENV = "ATTENTION_KEEP_NAGLE"
 
-ASYNCIO_SET_NODELAY = asyncio.base_events._set_nodelay  # noqa: SLF001  # asyncio's own, for the tests
+ASYNCIO_SET_NODELAY = asyncio_set_nodelay()  # asyncio's own (None on a Python without it), for the tests
 _configured = threading.Event()
 _lock = threading.Lock()
 
@@ -30,7 +32,7 @@ def configure_process() -> None:
         return
     with _lock:
         if not _configured.is_set():
-            torch.set_num_threads(TORCH_THREADS)
+            use_compute_threads()
             if os.environ.get(KEEP_NAGLE_ENV) != "1":
                 disable_nagle()
             _configured.set()
@@ -61,7 +63,7 @@ def disable_nagle() -> None:
     for each accepted connection, so connections accepted from now on get the option; the
     ones already open (and the listening socket) are set here.
     """
-    asyncio.base_events._set_nodelay = set_nodelay  # noqa: SLF001  # read at call time by asyncio
+    replace_asyncio_set_nodelay(set_nodelay)  # a log line, and Nagle for new connections, if it is gone
     for obj in gc.get_objects():
         if issubclass(type(obj), socket.socket) and obj.fileno() != -1:  # type(): no __class__ lookups
             set_nodelay(obj)
