@@ -8,6 +8,7 @@ import pytest
 
 from harness.charts import traces_by_name
 from tests.apptest.conftest import chart_traces, open_page
+from tests.helpers import free_slots
 from ui.strings import t
 
 PAGE = "pages/3_train.py"
@@ -65,7 +66,7 @@ def test_training_a_few_steps_shows_the_curve_and_frees_the_slot(page):
     assert {"train loss", "held-out loss"} <= chart_names(page)
     model = page.session_state["tr_model"]
     assert model.run.steps == 20 and model.run.final_test_loss is not None and not model.stopped
-    assert training_slots()._value == TRAINING_SLOTS, "the slot is released"
+    assert free_slots(training_slots()) == TRAINING_SLOTS, "the slot is released"
 
 
 def test_after_a_run_one_loss_curve_and_no_progress_remain(page):
@@ -159,7 +160,11 @@ def test_time_budget(page):
     trained = page.session_state["tr_model"]
     history = trained.run.history
     assert not trained.stopped and trained.run.steps == len(history) >= 2
-    assert history[-2].elapsed < 1.0 <= history[-1].elapsed, "it trains until the 1 s budget is used, then stops"
+    # What gpt_core.train guarantees: steps start while the budget lasts (so every step but
+    # the last ended before 1 s), and the loop ends once 1 s is used. The last step's own
+    # time stamp is taken before its evaluation and report, so it may fall just short of 1 s.
+    assert history[-2].elapsed < 1.0, "a step started after the budget was used"
+    assert trained.run.wall_time >= 1.0, "it stopped before the 1 s budget was used"
     assert any(f"Trained {trained.run.steps} steps" in s.value for s in page.success)
 
 
@@ -189,7 +194,7 @@ def _interrupt_at_step(monkeypatch, step: int) -> None:
     """Streamlit stops a script at its next st.* call after a rerun request (the stop
     button, a control, a closed tab): here the screen update after ``step`` raises as
     Streamlit's would."""
-    from streamlit.runtime.scriptrunner_utils.exceptions import StopException
+    import streamlit as st
 
     import ui.train.running
 
@@ -197,7 +202,7 @@ def _interrupt_at_step(monkeypatch, step: int) -> None:
 
     def draw(self, progress, history, label):
         if progress.point.step == step:
-            raise StopException()
+            st.stop()  # public: raises Streamlit's own stop exception at once, as a rerun request does
         return original(self, progress, history, label)
 
     monkeypatch.setattr(ui.train.running.Screen, "draw", draw)
@@ -215,7 +220,7 @@ def test_stop_button_keeps_the_interrupted_runs_model(page, monkeypatch):
         train_quickly(page, steps=500)
     control = page.session_state["tr_control"]
     assert control.done.is_set() and control.partial is not None and control.partial.run.steps == 7
-    assert training_slots()._value == TRAINING_SLOTS, "the interrupted run freed its slot"
+    assert free_slots(training_slots()) == TRAINING_SLOTS, "the interrupted run freed its slot"
     assert page.session_state["tr_model"] is before, "nothing changes until the next run decides"
     page.button(key="tr_stop_button").click().run()
     assert not page.exception
@@ -299,11 +304,9 @@ def test_the_experiment_view_shows_seed_bands_points_table_and_answer(lang):
     assert list(table[t("tr.col.seeds", lang)]) == [3, 3, 3, 3]
     assert all("±" in cell for cell in table[t("tr.col.loss_mean", lang)])
     answer = next(m.value for m in page.markdown if t("tr.verdict.title", lang) in m.value)
-    from gpt_core.experiment import heads_statistics
-    from ui.train.resources import shipped_experiment
-
-    best = min(heads_statistics(shipped_experiment().runs), key=lambda item: item.mean)
-    assert t("tr.verdict.seeds", lang, seeds=3, best=best.heads, mean=f"{best.mean:.3f}", sd=f"{best.sd:.3f}") in answer
+    # Worked out by hand from assets/heads_experiment/results.json: h = 2's losses over seeds
+    # 0-2 are 1.7627, 1.7746, 1.7709 (mean 1.769, sd 0.006), the lowest mean.
+    assert t("tr.verdict.seeds", lang, seeds=3, best=2, mean="1.769", sd="0.006") in answer
     assert t("tr.verdict.worse", lang, heads="h = 1") in answer, "one head is clearly worse"
     assert "h = 4" in answer and "h = 8" in answer
 

@@ -71,10 +71,40 @@ def test_disable_nagle_sets_nodelay_on_open_connections(monkeypatch):
             sock.close()
 
 
-def test_set_nodelay_leaves_other_sockets_alone():
-    left, right = socket.socketpair()  # Unix sockets: no TCP option to set
+class _RecordingSocket:
+    """A socket stand-in that records every option set on it."""
+
+    def __init__(self, family: int, kind: int) -> None:
+        self.family, self.type = family, kind
+        self.options: list[tuple[int, int, int]] = []
+
+    def setsockopt(self, level: int, option: int, value: int) -> None:
+        self.options.append((level, option, value))
+
+
+def test_set_nodelay_sets_the_option_on_tcp_sockets_only():
+    unix = _RecordingSocket(socket.AF_UNIX, socket.SOCK_STREAM)
+    udp = _RecordingSocket(socket.AF_INET, socket.SOCK_DGRAM)
+    tcp = _RecordingSocket(socket.AF_INET6, socket.SOCK_STREAM)
+    for sock in (unix, udp, tcp):
+        runtime.set_nodelay(sock)  # type: ignore[arg-type]
+    assert unix.options == [] and udp.options == [], "no TCP option on a socket that is not TCP"
+    assert tcp.options == [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)]
+
+
+def test_set_nodelay_on_a_real_tcp_socket_and_a_unix_one():
+    left, right = socket.socketpair()  # Unix sockets: no TCP option to set, and no error
+    listener = socket.socket(family=socket.AF_INET)
     try:
-        runtime.set_nodelay(left)  # must not raise
+        runtime.set_nodelay(left)
+        runtime.set_nodelay(listener)
+        assert _nodelay(listener)
     finally:
-        left.close()
-        right.close()
+        for sock in (left, right, listener):
+            sock.close()
+
+
+def test_set_nodelay_survives_a_socket_closed_meanwhile():
+    sock = socket.socket(family=socket.AF_INET)
+    sock.close()
+    runtime.set_nodelay(sock)  # OSError (bad file descriptor) is expected and ignored

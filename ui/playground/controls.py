@@ -10,6 +10,7 @@ import streamlit as st
 from gpt_core import DETAIL_STAGES, MAX_TOKENS, PlaygroundConfig
 
 from .. import models
+from ..internals import keys_sent_by_browser
 from ..markdown import literal
 from ..shell import LANGUAGE_STATE, carried_params
 from ..strings import DEFAULT_LANGUAGE, t
@@ -28,7 +29,6 @@ def widget_key(name: str) -> str:
     return KEY_PREFIX + name
 
 
-WIDGET_ID_PREFIX = "$$ID-"  # Streamlit's id of a keyed widget: "$$ID-<hash>-<key>"
 # The controls drawn before the page reads the values (the focus controls, head, stage,
 # row and col, are drawn with the views, after the computation, so they follow the link).
 DRAWN_FIRST = {widget_key(name) for name in (*state.NUMBER_PARAMS, "preset")}
@@ -44,11 +44,7 @@ def sent_by_browser() -> set[str]:
     values must win over the link. (Read from Streamlit's session state, which has no
     public way to ask; if that changes, the link wins as on a first visit.)
     """
-    from streamlit.runtime.state.session_state_proxy import get_session_state
-
-    inner = getattr(get_session_state(), "_state", None)
-    states = getattr(getattr(inner, "_new_widget_state", None), "states", {})
-    keys = {widget_id.rsplit("-", 1)[-1] for widget_id in states if widget_id.startswith(WIDGET_ID_PREFIX)}
+    keys = keys_sent_by_browser()
     return {key for key in keys & DRAWN_FIRST if key not in st.session_state}
 
 

@@ -1,0 +1,73 @@
+"""The private names of Streamlit and Python the app relies on (ui/internals.py): each one
+still exists in the installed versions (a test fails naming it after an upgrade that
+removes it), and without it the app degrades with a log line instead of raising."""
+
+from __future__ import annotations
+
+import asyncio.base_events
+import logging
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from ui import internals
+
+README = internals.__file__.replace("ui/internals.py", "README.md")
+
+
+def test_asyncio_still_has_set_nodelay():
+    assert callable(getattr(asyncio.base_events, "_set_nodelay", None)), (
+        f"{internals.ASYNCIO_NODELAY.name} is gone in this Python: ui/runtime.py can no longer turn Nagle off "
+        "for new connections; find asyncio's new hook or drop the replacement"
+    )
+
+
+def test_replacing_set_nodelay_without_the_hook_logs_and_does_nothing(monkeypatch, caplog):
+    monkeypatch.delattr(asyncio.base_events, "_set_nodelay")
+    monkeypatch.setattr(internals, "_warned", set())
+    with caplog.at_level(logging.WARNING, logger=internals.LOG.name):
+        assert internals.replace_asyncio_set_nodelay(lambda sock: None) is False
+    assert not hasattr(asyncio.base_events, "_set_nodelay")
+    assert internals.ASYNCIO_NODELAY.name in caplog.text
+
+
+SCRIPT = """
+import streamlit as st
+from ui.internals import keys_sent_by_browser, widget_states_sent
+st.session_state.setdefault("seen", [])
+st.session_state["seen"].append(sorted(keys_sent_by_browser()))
+st.text_input("name", key="name_box")
+"""
+
+
+def test_streamlit_still_tells_which_widget_values_the_browser_sent():
+    at = AppTest.from_string(SCRIPT, default_timeout=30)
+    at.run()
+    at.text_input(key="name_box").input("Ada").run()
+    seen = at.session_state["seen"]
+    assert seen[0] == [], "nothing sent on the first run"
+    assert "name_box" in seen[1], (
+        f"{internals.NEW_WIDGET_STATE.name}: Streamlit no longer exposes the widget states sent with a run "
+        f"(checked on {internals.CHECKED_STREAMLIT}); a page restored after a server restart would lose the "
+        "student's first change"
+    )
+
+
+def test_unreadable_widget_states_degrade_to_none_sent(monkeypatch, caplog):
+    import streamlit.runtime.state.session_state_proxy as proxy
+
+    def broken():
+        raise AttributeError("no _state here")
+
+    monkeypatch.setattr(proxy, "get_session_state", broken)
+    monkeypatch.setattr(internals, "_warned", set())
+    with caplog.at_level(logging.WARNING, logger=internals.LOG.name):
+        assert internals.keys_sent_by_browser() == set()
+    assert "_new_widget_state" in caplog.text
+
+
+@pytest.mark.parametrize("internal", internals.INTERNALS, ids=lambda internal: internal.name.split()[0])
+def test_every_internal_is_listed_in_the_readme(internal):
+    with open(README, encoding="utf-8") as handle:
+        readme = handle.read()
+    assert internal.name in readme, f"README's 'Private internals' section does not list {internal.name}"

@@ -1,0 +1,85 @@
+"""Every private name of Streamlit or Python the app relies on, in one place, each behind a
+guard: when an upgrade removes or renames one, the app logs one line and carries on with
+the public behaviour (it never raises on a page), and ``tests/unit/test_internals.py``
+fails with a message that names the internal.
+
+The README lists them ("Private internals") with the versions they were checked against.
+"""
+
+from __future__ import annotations
+
+import asyncio.base_events
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+LOG = logging.getLogger(__name__)
+CHECKED_STREAMLIT = "1.67.0"
+CHECKED_PYTHON = "3.11"
+
+
+@dataclass(frozen=True)
+class Internal:
+    name: str  # the private name, as a reader would search for it
+    used_for: str
+    without_it: str  # what happens when it is gone
+
+
+ASYNCIO_NODELAY = Internal(
+    "asyncio.base_events._set_nodelay",
+    "TCP_NODELAY on the websocket connections the server accepts (ui/runtime.py)",
+    "Nagle stays on: the last small messages of a run may wait ~40 ms for a delayed ACK",
+)
+NEW_WIDGET_STATE = Internal(
+    "streamlit SessionState._new_widget_state (and widget ids '$$ID-<hash>-<key>')",
+    "after a server restart, the values an open page sends win over its link (ui/playground/controls.py)",
+    "after a restart a student's first change is replaced by the link's value",
+)
+INTERNALS: tuple[Internal, ...] = (ASYNCIO_NODELAY, NEW_WIDGET_STATE)
+WIDGET_ID_PREFIX = "$$ID-"  # Streamlit's id of a keyed widget: "$$ID-<hash>-<key>"
+_warned: set[str] = set()
+
+
+def _missing(internal: Internal, error: BaseException) -> None:
+    if internal.name not in _warned:
+        _warned.add(internal.name)
+        LOG.warning("%s is not available (%s: %s): %s", internal.name, type(error).__name__, error, internal.without_it)
+
+
+def asyncio_set_nodelay() -> Callable | None:
+    """asyncio's own ``_set_nodelay``, or None when this Python has none."""
+    function = getattr(asyncio.base_events, "_set_nodelay", None)
+    return function if callable(function) else None
+
+
+def replace_asyncio_set_nodelay(replacement: Callable) -> bool:
+    """Make asyncio call ``replacement`` for each connection it accepts; False (and a log
+    line) when this Python's asyncio has no such hook."""
+    if asyncio_set_nodelay() is None:
+        _missing(ASYNCIO_NODELAY, AttributeError("asyncio.base_events has no callable _set_nodelay"))
+        return False
+    asyncio.base_events._set_nodelay = replacement  # noqa: SLF001  # read at call time by asyncio
+    return True
+
+
+def widget_states_sent() -> dict[str, object]:
+    """The widget states the browser sent with this run, by widget id (Streamlit's
+    ``SessionState._new_widget_state.states``); empty, with a log line, when unreadable."""
+    try:
+        from streamlit.runtime.state.session_state_proxy import get_session_state
+
+        inner = get_session_state()._state  # noqa: SLF001
+        states = inner._new_widget_state.states  # noqa: SLF001
+        return dict(states)
+    except Exception as error:  # noqa: BLE001  # any change of these internals: degrade, say so
+        _missing(NEW_WIDGET_STATE, error)
+        return {}
+
+
+def keys_sent_by_browser() -> set[str]:
+    """The user keys of keyed widgets whose values the browser sent with this run."""
+    return {
+        widget_id.rsplit("-", 1)[-1]
+        for widget_id in widget_states_sent()
+        if isinstance(widget_id, str) and widget_id.startswith(WIDGET_ID_PREFIX)
+    }
