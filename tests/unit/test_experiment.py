@@ -78,6 +78,25 @@ def test_answer_calls_differences_within_the_seed_spread_ties():
     assert (stats[8].low, stats[8].high) == (1.775, 1.810)
 
 
+def test_a_tie_is_judged_by_the_seed_spread_not_the_standard_deviation():
+    """h = 2's seeds spread 0.06 (sd 0.035); h = 4 is 0.045 worse on average: within the
+    spread (a tie), though beyond the sd (a verdict by the sd would call it worse)."""
+    verdict = answer(_seeded({2: [1.80, 1.80, 1.86], 4: [1.865, 1.865, 1.865]}))
+    stats = {item.heads: item for item in verdict.stats}
+    assert stats[2].sd < 0.045 < stats[2].spread
+    assert verdict.at_steps.best == 2 and verdict.at_steps.ties == (4,) and verdict.at_steps.worse == ()
+    assert verdict.reading == "within_noise"
+    assert verdict.noise == pytest.approx(0.06), "the noise is the largest spread"
+
+
+def test_beyond_the_seed_spread_is_worse_though_within_the_other_spread():
+    """The noise is the larger spread of the two compared (best's or the other's)."""
+    verdict = answer(_seeded({2: [1.80, 1.80, 1.80], 4: [1.85, 1.85, 1.88], 8: [1.83, 1.83, 1.83]}))
+    assert verdict.at_steps.best == 2
+    assert verdict.at_steps.worse == (4, 8), "h = 4: 0.06 > spread 0.03; h = 8: 0.03 > spread 0"
+    assert verdict.reading == "clear"
+
+
 def test_answer_names_a_clear_winner_only_beyond_the_noise():
     verdict = answer(_seeded({1: [2.00, 2.01, 2.02], 2: [1.90, 1.91, 1.92], 4: [1.80, 1.81, 1.80]}))
     assert verdict.at_steps.best == 4 and verdict.at_steps.ties == () and verdict.at_steps.worse == (1, 2)

@@ -73,17 +73,20 @@ def test_panels_keep_a_legible_cell_by_taking_rows():
     assert grid.rows * grid.cols >= 5 and (grid.rows - 1) * grid.cols < 5
 
 
-@pytest.mark.parametrize("count", [6, 24, 64])
-def test_detail_panels_grow_with_t(count):
-    text = "abcdefghij" * 13
-    small = head_detail_figure(_stages(_result(text[:6])), display_labels(list(text[:6])), 0, EN)
-    large = head_detail_figure(_stages(_result(text[:count])), display_labels(list(text[:count])), 0, EN)
-    assert large.layout.height >= small.layout.height
-
-
 def _panel_px(figure, count, width=870):
     axis = figure.layout.yaxis
     return (axis.domain[1] - axis.domain[0]) * (figure.layout.height - figure.layout.margin.t - figure.layout.margin.b)
+
+
+@pytest.mark.parametrize(("fewer", "more"), [(6, 24), (24, 64), (64, 128)])
+def test_detail_panels_grow_with_t(fewer, more):
+    """More tokens get larger panels and a taller chart (more rows of stages, then wider
+    than the page), never the same panel with smaller cells."""
+    text = "abcdefghij" * 13
+    small = head_detail_figure(_stages(_result(text[:fewer])), display_labels(list(text[:fewer])), 0, EN)
+    large = head_detail_figure(_stages(_result(text[:more])), display_labels(list(text[:more])), 0, EN)
+    assert _panel_px(large, more) > _panel_px(small, fewer) + 10, (_panel_px(large, more), _panel_px(small, fewer))
+    assert large.layout.height > small.layout.height
 
 
 @pytest.mark.parametrize("count", [64, 128])

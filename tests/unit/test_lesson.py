@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import torch
 
-from gpt_core import PlaygroundConfig, build_attention, embed, trace_attention
+from gpt_core import InputError, PlaygroundConfig, build_attention, embed, trace_attention
 from gpt_core.lesson import BOOK_TEXT, head_by_head, head_channels, parameter_counts, scaling_table, zero_columns
 
 HEAD_BY_HEAD_TOLERANCE = 1e-6
@@ -24,8 +24,9 @@ def test_the_same_number_of_parameters_for_every_head_count_at_one_embedding():
     totals = {heads: count["total"] for heads, count in counts.items()}
     assert len(set(totals.values())) == 1, totals
     assert totals[1] == 4 * 64 * 64 + 64, "Q, K, V without bias, the output projection with one"
-    with pytest.raises(Exception):  # noqa: B017  # 64 is not divisible by 3: the layer refuses
+    with pytest.raises(InputError, match="divisible") as refused:  # 64 is not divisible by 3: the layer refuses
         parameter_counts(64, (3,))
+    assert refused.value.code == "heads_not_divisor"
 
 
 @pytest.mark.parametrize(("heads", "head_dim", "bias"), [(1, 16, False), (4, 8, False), (8, 4, True), (3, 5, True)])

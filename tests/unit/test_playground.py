@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import zlib
 
 import pytest
 import torch
@@ -53,6 +54,21 @@ def test_positional_embedding_separates_repeated_tokens():
     assert positional_encoding(5, 7).shape == (5, 7)
 
 
+def _reference_inputs(tokens: list[str], dim: int, seed: int) -> torch.Tensor:
+    """The playground's input vectors from their definition (gpt_core/playground.py's
+    docstring and README), written out without gpt_core: a token's vector is
+    ``torch.randn(dim)`` from a generator seeded with CRC-32 of its UTF-8 bytes (started
+    from the seed), plus the sinusoid of its position, sin on even and cos on odd channels."""
+    rows = []
+    for position, token in enumerate(tokens):
+        generator = torch.Generator().manual_seed(zlib.crc32(token.encode("utf-8"), seed))
+        vector = torch.randn(dim, generator=generator)
+        angles = [position / 10_000 ** ((channel - channel % 2) / dim) for channel in range(dim)]
+        waves = [math.sin(a) if channel % 2 == 0 else math.cos(a) for channel, a in enumerate(angles)]
+        rows.append(vector + torch.tensor(waves, dtype=torch.float32))
+    return torch.stack(rows).unsqueeze(0)
+
+
 @pytest.mark.parametrize("bias", [False, True])
 def test_numbers_equal_an_independent_reference_built_from_torch_layers(bias):
     """A shared link must reproduce the same numbers wherever torch 2.13 runs: the weights are
@@ -64,7 +80,8 @@ def test_numbers_equal_an_independent_reference_built_from_torch_layers(bias):
     torch.manual_seed(seed)
     query, key, value = (nn.Linear(C, C, bias=bias) for _ in range(3))
     output_layer = nn.Linear(C, C)
-    x = embed(result.tokens, C, seed, positional=True)  # (1, T, C)
+    assert result.tokens == list(text), "characters, one token each"
+    x = _reference_inputs(list(text), C, seed)  # (1, T, C), without gpt_core's embed
     T = x.shape[1]
 
     def heads(layer):
