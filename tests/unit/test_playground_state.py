@@ -12,6 +12,7 @@ from ui.playground.state import (
     PARAMS_BY_NAME,
     PRESET_TOKENIZERS,
     PRESETS,
+    VERSION_PARAM,
     defaults,
     parse_query,
     repairs,
@@ -36,7 +37,7 @@ def test_every_control_round_trips_through_the_url():
         "stage": "masked_scores", "row": 3, "col": 2,
     }  # fmt: skip
     query = to_query(values)
-    assert set(query) == {param.name for param in PARAMS}
+    assert set(query) == {param.name for param in PARAMS} | {VERSION_PARAM}
     parsed, notes = parse_query(query)
     assert parsed == values and notes == []
 

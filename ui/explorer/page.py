@@ -77,6 +77,8 @@ def _show_notes(lang: str) -> None:
         if note.reason in ("session_model_elsewhere", "model_unknown"):
             text = t(f"ex.note_{note.reason}", lang, value=literal(shown), allowed=note.allowed,
                      fallback=note.default.removeprefix(models.SHIPPED_PREFIX))  # fmt: skip
+        elif note.reason in ("older_version", "newer_version"):
+            text = t(f"pg.note_{note.reason}", lang, value=literal(shown), current=note.default)
         elif note.reason == "unknown":
             text = t("pg.note_unknown", lang, name=literal(note.name))
         else:

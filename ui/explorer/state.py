@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpt_core.playground import MAX_SEED
+from gpt_core.reproduce import NUMBERS_VERSION
 
-from ..playground.state import SHELL_PARAMS, Note, Param
+from ..playground.state import SHELL_PARAMS, VERSION_PARAM, Note, Param, version_notes
 
 SESSION_MODEL = "session"
 FALLBACK_MODEL = "h4"  # the shipped model a link falls back to
@@ -76,6 +77,9 @@ def parse_query(query: Mapping[str, str | list[str]]) -> tuple[dict[str, Any], l
         raw = raw_value[-1] if isinstance(raw_value, list) and raw_value else raw_value
         raw = raw if isinstance(raw, str) else ""
         param = PARAMS_BY_NAME.get(name)
+        if name == VERSION_PARAM:
+            notes.extend(version_notes(raw))
+            continue
         if param is None:
             if name not in SHELL_PARAMS:
                 notes.append(Note(name, raw, "unknown"))
@@ -132,4 +136,5 @@ def to_query(values: Mapping[str, Any]) -> dict[str, str]:
         if value is None:
             continue
         query[param.name] = value if param.kind == "text" else param.to_url(value)
+    query[VERSION_PARAM] = str(NUMBERS_VERSION)
     return query

@@ -7,7 +7,7 @@ from typing import Any
 
 import streamlit as st
 
-from gpt_core import DETAIL_STAGES, MAX_TOKENS, PlaygroundConfig
+from gpt_core import DETAIL_STAGES, MAX_TOKENS
 
 from .. import models
 from ..internals import keys_sent_by_browser
@@ -239,28 +239,15 @@ def draw_controls(lang: str) -> None:
         _trained_facts(loaded, lang)
 
 
-def config_of(values: dict[str, Any]) -> PlaygroundConfig:
-    """The computation the controls describe."""
-    return PlaygroundConfig(
-        heads=values["heads"],
-        head_dim=values["head_dim"],
-        input_dim=values["input_dim"] or None,
-        seed=values["seed"],
-        tokenizer=values["tok"],
-        positional=values["pos"],
-        dropout=values["dropout"],
-        training=values["mode"] == "train",
-        qkv_bias=values["bias"],
-        scale=values["scale"],
-    )
-
-
 def show_notes(lang: str) -> None:
     """What the link held that could not be used, shown literally."""
     for note in st.session_state.get(NOTES_STATE, []):
         shown = note.value if len(note.value) <= NOTE_VALUE_CHARS else note.value[: NOTE_VALUE_CHARS - 1] + "…"
         if note.reason == "unknown":
             st.warning(t("pg.note_unknown", lang, name=literal(note.name)), icon=":material/link_off:")
+        elif note.reason in ("older_version", "newer_version"):
+            st.warning(t(f"pg.note_{note.reason}", lang, value=literal(shown), current=note.default),
+                       icon=":material/history:")  # fmt: skip
         elif note.reason in ("session_model_missing", "model_missing"):
             st.warning(t(f"pg.note_{note.reason}", lang, value=literal(shown)), icon=":material/link_off:")
         else:

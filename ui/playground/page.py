@@ -31,7 +31,6 @@ from . import state, views
 from .controls import (
     NOTES_STATE,
     VALUES_STATE,
-    config_of,
     current_values,
     draw_controls,
     repair_controls,
@@ -162,7 +161,7 @@ def _computed_view(values: dict, lang: str) -> tuple[View, str] | None:
         st.info(t("pg.empty", lang), icon=":material/edit:")
         return None
     try:
-        config = config_of(values)
+        config = state.config_of(values)
         text_used = truncate_text(text, config.tokenizer, MAX_TOKENS)
         return compute(text_used, config), text_used
     except InputError as error:

@@ -11,8 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from gpt_core import MAX_HEAD_DIM, MAX_HEADS, MAX_INPUT_DIM, MAX_TOKENS, STAGES, TOKENIZERS
+from gpt_core import MAX_HEAD_DIM, MAX_HEADS, MAX_INPUT_DIM, MAX_TOKENS, STAGES, TOKENIZERS, PlaygroundConfig
 from gpt_core.playground import MAX_SEED
+from gpt_core.reproduce import NUMBERS_VERSION
 
 BOOK_EXAMPLE = "动手学大模型"
 # Short enough to read on a projector: six tokens each, the English ones as words.
@@ -33,6 +34,9 @@ MAX_DROPOUT = 0.9
 DROPOUT_STEP = 0.05
 MODES = ("eval", "train")
 SHELL_PARAMS = {"lang", "present"}  # read by the page shell, not by the playground
+# The version of the way numbers are derived that a link was made with (gpt_core/reproduce.py):
+# every link that reproduces numbers carries it; a link without it is from version 1.
+VERSION_PARAM = "v"
 # The weights: random (seeded), a shipped model of the heads experiment (h1 … h8: the head
 # counts it may have), or the model this session trained (ui/models.py).
 RANDOM_WEIGHTS = "random"
@@ -178,6 +182,9 @@ def parse_query(query: Mapping[str, str | list[str]]) -> tuple[dict[str, Any], l
     for name, raw_value in query.items():
         raw = _first(raw_value)
         param = PARAMS_BY_NAME.get(name)
+        if name == VERSION_PARAM:
+            notes.extend(version_notes(raw))
+            continue
         if param is None:
             if name not in SHELL_PARAMS:
                 notes.append(Note(name, raw, "unknown"))
@@ -190,6 +197,19 @@ def parse_query(query: Mapping[str, str | list[str]]) -> tuple[dict[str, Any], l
         notes.append(Note("head", str(values["head"]), "invalid", f"1 … {values['heads']}", "1"))
         values["head"] = 1
     return values, notes
+
+
+def version_notes(raw: str) -> list[Note]:
+    """A note when a link's numbers version is not this server's: an earlier version's
+    numbers may differ from what the sender saw (so may a later one's)."""
+    try:
+        linked = int(raw.strip())
+    except ValueError:
+        return [Note(VERSION_PARAM, raw, "invalid", f"1 … {NUMBERS_VERSION}", str(NUMBERS_VERSION))]
+    if linked == NUMBERS_VERSION:
+        return []
+    reason = "older_version" if linked < NUMBERS_VERSION else "newer_version"
+    return [Note(VERSION_PARAM, str(linked), reason, default=str(NUMBERS_VERSION))]
 
 
 def repairs(current: Mapping[str, Any], last_good: Mapping[str, Any]) -> dict[str, Any]:
@@ -205,5 +225,24 @@ def repairs(current: Mapping[str, Any], last_good: Mapping[str, Any]) -> dict[st
 
 
 def to_query(values: Mapping[str, Any]) -> dict[str, str]:
-    """The query string for ``values``: every control, so a link never depends on defaults."""
-    return {param.name: param.to_url(values[param.name]) for param in PARAMS}
+    """The query string for ``values``: every control, so a link never depends on defaults,
+    and the numbers version it was made with."""
+    query = {param.name: param.to_url(values[param.name]) for param in PARAMS}
+    query[VERSION_PARAM] = str(NUMBERS_VERSION)
+    return query
+
+
+def config_of(values: dict[str, Any]) -> PlaygroundConfig:
+    """The computation the controls describe."""
+    return PlaygroundConfig(
+        heads=values["heads"],
+        head_dim=values["head_dim"],
+        input_dim=values["input_dim"] or None,
+        seed=values["seed"],
+        tokenizer=values["tok"],
+        positional=values["pos"],
+        dropout=values["dropout"],
+        training=values["mode"] == "train",
+        qkv_bias=values["bias"],
+        scale=values["scale"],
+    )

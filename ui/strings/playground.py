@@ -61,6 +61,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The link has a setting this page does not know, “{name}”: it was ignored.",
         "zh": "链接里有本页不认识的设置“{name}”，已忽略。",
     },
+    "pg.note_older_version": {
+        "en": "This link was made with an earlier version of the app (numbers version {value}; this server computes version {current}): the numbers may differ from what the sender saw.",
+        "zh": "这个链接是用较早版本的应用生成的（数值版本 {value}；本服务器计算的是版本 {current}）：数值可能与发送者看到的不同。",
+    },
+    "pg.note_newer_version": {
+        "en": "This link was made with a newer version of the app (numbers version {value}) than this server runs (version {current}): the numbers may differ from what the sender saw.",
+        "zh": "这个链接是用比本服务器（版本 {current}）更新的应用版本生成的（数值版本 {value}）：数值可能与发送者看到的不同。",
+    },
     "pg.note_invalid": {
         "en": "The link's {name} = {value} can't be used (allowed: {allowed}); the default {default} is shown instead.",
         "zh": "链接中的 {name} = {value} 无法使用（允许：{allowed}）；已改用默认值 {default}。",

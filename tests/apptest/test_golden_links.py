@@ -1,0 +1,63 @@
+"""The golden links opened in the app show their stored numbers, and every link the app
+writes says which numbers version made it; an older or newer one is told to the student."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gpt_core.reproduce import NUMBERS_VERSION
+from harness.golden import TOLERANCE, array_name, links, stored_numbers
+from tests.apptest.conftest import open_page
+from tests.apptest.test_playground import matrix, query
+from ui.strings import t
+
+PLAYGROUND = "pages/1_playground.py"
+LINKS = links()
+# Random weights and a shipped model; characters, words, training-mode dropout.
+OPENED = [0, 1, 5, len(LINKS) - 1]
+
+
+@pytest.mark.parametrize("index", OPENED, ids=[LINKS[i].name for i in OPENED])
+def test_a_golden_link_shows_its_stored_numbers_in_the_page(index):
+    link = LINKS[index]
+    heads = int(link.query.get("heads", 8 if link.query.get("weights") == "h8" else 4))
+    head = min(2, heads)
+    at = open_page(PLAYGROUND, **link.query, head=str(head))
+    assert not at.exception, at.exception
+    stored = stored_numbers()
+    for stage, title in (("weights", "softmax weights"), ("scores", "raw scores QKᵀ")):
+        shown = matrix(at, f"{title} · head {head}")
+        expected = stored[array_name(index, stage)][head - 1]
+        assert shown.shape == expected.shape
+        difference = float(np.nanmax(np.abs(np.where(np.isneginf(expected), 0, shown - expected))))
+        assert difference <= TOLERANCE, f"{link.name}: {stage} differs by {difference:.2e}"
+
+
+def test_the_link_the_page_writes_carries_the_numbers_version():
+    at = open_page(PLAYGROUND)
+    assert query(at)["v"] == str(NUMBERS_VERSION)
+    explorer = open_page("pages/4_explorer.py")
+    assert explorer.query_params["v"] in (str(NUMBERS_VERSION), [str(NUMBERS_VERSION)])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("page", [PLAYGROUND, "pages/4_explorer.py"])
+def test_a_link_from_an_earlier_version_says_its_numbers_may_differ(lang, page):
+    older = NUMBERS_VERSION - 1
+    at = open_page(page, lang=lang, v=str(older))
+    assert not at.exception
+    note = t("pg.note_older_version", lang, value=older, current=NUMBERS_VERSION)
+    assert any(note in warning.value for warning in at.warning), [w.value for w in at.warning]
+
+
+@pytest.mark.parametrize(("given", "reason"), [(str(NUMBERS_VERSION + 1), "newer"), ("abc", "invalid")])
+def test_a_newer_or_unreadable_version_is_noted_and_the_current_one_is_not(given, reason):
+    at = open_page(PLAYGROUND, v=given)
+    shown = " ".join(warning.value for warning in at.warning)
+    if reason == "newer":
+        assert t("pg.note_newer_version", "en", value=given, current=NUMBERS_VERSION) in shown
+    else:
+        assert "v = abc" in shown
+    current = open_page(PLAYGROUND, v=str(NUMBERS_VERSION))
+    assert not current.warning, "the current version is no news"
