@@ -18,7 +18,10 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 VIEWPORT = {"width": 1400, "height": 1000}
+# Deadlines sized for a busy 2-core machine (CI runs there, and other work may run beside it):
+# conditions are waited for, never fixed sleeps, so a quiet machine is as fast as before.
 APP_READY_TIMEOUT_MS = 60_000
+ACTION_TIMEOUT_MS = 60_000  # every Playwright action and wait of a context made by new_context
 
 
 def chromium_path() -> str | None:
@@ -54,6 +57,38 @@ def launch_chromium(playwright, executable: str | None = None):
     return playwright.chromium.launch(executable_path=executable or chromium_path(), args=CHROMIUM_ARGS)
 
 
+# Installed in every page of a context made by new_context: when the user last acted (a
+# click, a key, an input) and when a script run last started, by the page's own clock, so
+# wait_for_rerun can tell a run that this action started from one that ended before it.
+RUN_WATCH_JS = """
+(() => {
+  window.__lastAction = 0; window.__lastRunStart = 0;
+  const acted = () => { window.__lastAction = performance.now(); };
+  for (const kind of ["click", "keydown", "input", "change"]) { window.addEventListener(kind, acted, true); }
+  const watch = () => {
+    const app = document.querySelector("[data-testid='stApp']");
+    if (!app) { requestAnimationFrame(watch); return; }
+    const running = () => app.getAttribute("data-test-script-state") === "running";
+    if (running()) { window.__lastRunStart = performance.now(); }
+    new MutationObserver((records) => {
+      if (running() || records.some((record) => record.oldValue === "running")) {
+        window.__lastRunStart = performance.now();
+      }
+    }).observe(app, { attributes: true, attributeOldValue: true, attributeFilter: ["data-test-script-state"] });
+  };
+  watch();
+})();
+"""
+
+
+def new_context(browser, **options):
+    """A browser context for a test: the deadlines above, and the run watcher in its pages."""
+    context = browser.new_context(**options)
+    context.set_default_timeout(ACTION_TIMEOUT_MS)
+    context.add_init_script(RUN_WATCH_JS)
+    return context
+
+
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 # ui/first_screen.py's component: on the page while only its first screen is drawn.
 FIRST_SCREEN_ONLY = "[class*='st-key-first_screen_']"
@@ -79,16 +114,19 @@ def exceptions_shown(page) -> int:
     return page.locator("[data-testid='stException']").count()
 
 
-RUN_START_GRACE_MS = 2_000  # how long a widget change may take to start its script run
+# When an action started no run at all (or its run came and went before the watcher saw it),
+# wait_for_rerun gives up waiting for a start after this long and only waits for idleness.
+RUN_START_GRACE_MS = 10_000
+RAN_SINCE_ACTION_JS = "() => window.__lastRunStart === undefined || window.__lastRunStart >= window.__lastAction"
 
 
 def wait_for_rerun(page, timeout_ms: int = APP_READY_TIMEOUT_MS) -> None:
-    """After a widget change: wait for its script run to start (if it has not already come
-    and gone) and then to end. No fixed sleep: it returns as soon as the page is idle."""
+    """After a widget change: wait until a script run has started since the user's last
+    action (pages of new_context record both), then until the page is idle. No fixed sleep."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     try:
-        page.wait_for_selector("[data-testid='stApp'][data-test-script-state='running']", timeout=RUN_START_GRACE_MS)
+        page.wait_for_function(RAN_SINCE_ACTION_JS, timeout=RUN_START_GRACE_MS)
     except PlaywrightTimeout:
-        pass  # the run was over before we looked
-    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=timeout_ms)
+        pass  # no run started: nothing to wait for beyond idleness
+    page.wait_for_selector(IDLE, timeout=timeout_ms)

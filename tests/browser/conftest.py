@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from harness.browser import VIEWPORT, launch_chromium, need_browser
+from harness.browser import VIEWPORT, launch_chromium, need_browser, new_context
 from harness.server import Server, start_server, stop_server
 
 
@@ -48,7 +48,7 @@ def fresh_server(chromium_executable) -> Iterator[Server]:
 
 @pytest.fixture
 def browser_page(playwright_browser):
-    context = playwright_browser.new_context(viewport=VIEWPORT)
+    context = new_context(playwright_browser, viewport=VIEWPORT)
     page = context.new_page()
     page.console_errors = []  # type: ignore[attr-defined]
     page.on("pageerror", lambda error: page.console_errors.append(str(error)))

@@ -3,12 +3,13 @@ students (two browser contexts) who never see each other's text or model."""
 
 from __future__ import annotations
 
+import time
 from urllib.parse import urlencode
 
 import numpy as np
 
 from gpt_core import PlaygroundConfig, trace_attention
-from harness.browser import VIEWPORT, exceptions_shown, open_expanders, wait_for_app, wait_for_rerun
+from harness.browser import VIEWPORT, exceptions_shown, new_context, open_expanders, wait_for_app, wait_for_rerun
 from harness.charts import read_traces, wait_for_charts
 from harness.server import start_server, stop_server
 
@@ -19,8 +20,15 @@ RECONNECT_TIMEOUT_MS = 60_000
 TRAINING_TIMEOUT_MS = 90_000
 
 
+WEIGHTS_DEADLINE_S = 60.0  # a rerun may still be drawing, on a busy machine
+
+
 def _weights_shown(page, text: str, **config) -> bool:
-    """Whether the detail view shows exactly the weights of (text, config), head 1."""
+    """Whether the detail view shows exactly the weights of (text, config), head 1.
+
+    Exactly: the server and this process compute with the same torch thread count
+    (gpt_core.reproduce.COMPUTE_THREADS, set for every test by tests/conftest.py), which is
+    the app's promise that a link gives identical numbers."""
     shown = read_traces(page).get(WEIGHTS)
     if shown is None or len(shown["x"]) != len(text):
         return False
@@ -29,12 +37,13 @@ def _weights_shown(page, text: str, **config) -> bool:
 
 
 def _wait_for_weights(page, text: str, **config) -> None:
-    """Until the charts show (text, config): a rerun may still be drawing."""
-    for _ in range(60):
+    """Until the charts show (text, config), within a deadline."""
+    deadline = time.monotonic() + WEIGHTS_DEADLINE_S
+    while time.monotonic() < deadline:
         if _weights_shown(page, text, **config):
             return
         page.wait_for_timeout(250)
-    raise AssertionError(f"the page does not show the weights of {text!r} {config}")
+    raise AssertionError(f"the page does not show the weights of {text!r} {config} after {WEIGHTS_DEADLINE_S:.0f} s")
 
 
 def _type_text(page, text: str) -> None:
@@ -56,7 +65,7 @@ def test_pages_reconnect_after_a_server_restart_and_show_the_same_view(chromium_
     server = start_server("restart")
     port = int(server.url.rsplit(":", 1)[1])
     linked = {"text": "to be or not", "heads": "3", "head_dim": "4", "seed": "11"}
-    contexts = [playwright_browser.new_context(viewport=VIEWPORT) for _ in range(2)]
+    contexts = [new_context(playwright_browser, viewport=VIEWPORT) for _ in range(2)]
     try:
         from_link, typed = (context.new_page() for context in contexts)
         from_link.goto(f"{server.url}/playground?{urlencode(linked)}")
@@ -105,7 +114,7 @@ def _train(page, steps: int) -> None:
 
 
 def test_two_students_never_see_each_others_text_or_model(shared_server, playwright_browser):
-    first, second = (playwright_browser.new_context(viewport=VIEWPORT) for _ in range(2))
+    first, second = (new_context(playwright_browser, viewport=VIEWPORT) for _ in range(2))
     try:
         a, b = first.new_page(), second.new_page()
         for page, text in ((a, "abc abc"), (b, "wxyz")):

@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 import pytest
 
 from gpt_core import MAX_TOKENS, tokenize, truncate_text
-from harness.browser import APP_READY_TIMEOUT_MS, wait_for_app
+from harness.browser import APP_READY_TIMEOUT_MS, new_context, wait_for_app
 from harness.charts import wait_for_charts
 from harness.legibility import Chart, problems, read_charts
 from harness.server import ARTIFACTS
@@ -77,7 +77,7 @@ def pages(playwright_browser):
 
     def page_for(width: int):
         if width not in opened:
-            context = playwright_browser.new_context(viewport=VIEWPORTS[width])
+            context = new_context(playwright_browser, viewport=VIEWPORTS[width])
             contexts.append(context)
             opened[width] = context.new_page()
         return opened[width]
@@ -164,7 +164,7 @@ def test_every_chart_is_legible(shared_server, pages, case, width):
 
 def test_a_chart_is_on_the_first_screen(shared_server, playwright_browser):
     """At 1366×768 (a classroom projector) the playground shows a chart without scrolling."""
-    context = playwright_browser.new_context(viewport=FIRST_SCREEN)
+    context = new_context(playwright_browser, viewport=FIRST_SCREEN)
     try:
         page = context.new_page()
         page.goto(f"{shared_server.url}/playground")

@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from harness.browser import exceptions_shown, wait_for_app
+from harness.browser import exceptions_shown, new_context, wait_for_app
 from harness.charts import CHART_SELECTOR
 from harness.server import ARTIFACTS
 from ui.strings import t
@@ -19,7 +19,7 @@ SIDEBAR_VISIBLE_PX = 50  # more of the sidebar than its edge is on screen
 
 @pytest.mark.parametrize(("lang", "present"), [("en", False), ("zh", False), ("zh", True)])
 def test_a_teachers_deep_link_opens_exactly_that_step_on_a_fresh_server(fresh_server, playwright_browser, lang, present):
-    context = playwright_browser.new_context(viewport=PROJECTOR)
+    context = new_context(playwright_browser, viewport=PROJECTOR)
     page = context.new_page()
     try:
         query = f"lang={lang}&step=3" + ("&present=1" if present else "")
@@ -48,7 +48,7 @@ def test_a_teachers_deep_link_opens_exactly_that_step_on_a_fresh_server(fresh_se
 
 
 def test_without_a_language_in_the_link_the_browsers_preferred_language_is_used(shared_server, playwright_browser):
-    context = playwright_browser.new_context(viewport=PROJECTOR, locale="zh-CN")
+    context = new_context(playwright_browser, viewport=PROJECTOR, locale="zh-CN")
     page = context.new_page()
     try:
         page.goto(f"{shared_server.url}/lesson")

@@ -20,7 +20,7 @@ import pytest
 
 from deploy.cluster import Cluster, nginx_binary, start_cluster, stop_cluster
 from gpt_core import PlaygroundConfig, trace_attention
-from harness.browser import VIEWPORT, exceptions_shown, wait_for_app, wait_for_rerun
+from harness.browser import VIEWPORT, exceptions_shown, new_context, wait_for_app, wait_for_rerun
 from harness.charts import read_traces, wait_for_charts
 from harness.server import ARTIFACTS
 from ui.strings import t
@@ -80,7 +80,7 @@ def _served(cluster: Cluster, route: str) -> list[dict[str, str]]:
 
 
 def test_a_session_through_nginx_stays_on_one_process(cluster, playwright_browser, tmp_path):
-    context = playwright_browser.new_context(viewport=VIEWPORT)
+    context = new_context(playwright_browser, viewport=VIEWPORT)
     page = context.new_page()
     encodings: dict[str, tuple[str, int]] = {}  # url -> (Content-Encoding, Content-Length when not chunked)
     page.on("response", lambda r: encodings.setdefault(

@@ -8,7 +8,7 @@ import numpy as np
 
 from figures import MASKED_COLOR
 from gpt_core import PlaygroundConfig, trace_attention
-from harness.browser import VIEWPORT, exceptions_shown, wait_for_app
+from harness.browser import VIEWPORT, exceptions_shown, new_context, wait_for_app
 from harness.charts import read_traces, wait_for_charts, wait_for_trace
 from harness.server import ARTIFACTS
 
@@ -172,7 +172,7 @@ RECORD_FIRST_CHART_JS = """new MutationObserver((_, observer) => {
 
 
 def test_the_first_screen_comes_alone_and_the_rest_follows_by_itself(shared_server, playwright_browser):
-    context = playwright_browser.new_context(viewport=VIEWPORT)  # a first visit: new session, empty cache
+    context = new_context(playwright_browser, viewport=VIEWPORT)  # a first visit: new session, empty cache
     context.add_init_script(RECORD_FIRST_CHART_JS)
     page = context.new_page()
     try:

@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlencode, urlparse
 import pytest
 
 from gpt_core import MAX_HEAD_DIM, MAX_HEADS, MAX_INPUT_DIM, MAX_TOKENS
-from harness.browser import exceptions_shown, wait_for_app, wait_for_rerun
+from harness.browser import exceptions_shown, new_context, wait_for_app, wait_for_rerun
 
 PROJECTOR = {"width": 1366, "height": 768}
 # The widest shape trace: every size at its maximum.
@@ -20,7 +20,7 @@ SHAPES_TAB = "Shapes: split and merge"
 
 @pytest.fixture
 def projector_page(playwright_browser):
-    context = playwright_browser.new_context(viewport=PROJECTOR)
+    context = new_context(playwright_browser, viewport=PROJECTOR)
     yield context.new_page()
     context.close()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from harness.browser import VIEWPORT, exceptions_shown, wait_for_app, wait_for_rerun
+from harness.browser import VIEWPORT, exceptions_shown, new_context, wait_for_app, wait_for_rerun
 from harness.charts import wait_for_trace
 
 TRAINING_TIMEOUT_MS = 90_000
@@ -70,8 +70,8 @@ def test_stop_button_ends_training_and_keeps_the_model(shared_server, browser_pa
 
 
 def test_a_second_student_waits_for_the_slot_and_a_closed_tab_frees_it(shared_server, playwright_browser):
-    first = playwright_browser.new_context(viewport=VIEWPORT)
-    second = playwright_browser.new_context(viewport=VIEWPORT)
+    first = new_context(playwright_browser, viewport=VIEWPORT)
+    second = new_context(playwright_browser, viewport=VIEWPORT)
     try:
         _start_long_training(first.new_page(), shared_server.url)
         page = second.new_page()
@@ -94,7 +94,7 @@ def test_the_experiment_tab_draws_seed_bands_at_projector_size(shared_server, pl
 
     for lang, tab, band in (("en", "The heads experiment", "h = 8: lowest–highest seed"),
                             ("zh", "多头实验", "h = 8：各种子的最低–最高")):  # fmt: skip
-        context = playwright_browser.new_context(viewport=PROJECTOR)
+        context = new_context(playwright_browser, viewport=PROJECTOR)
         try:
             page = context.new_page()
             page.goto(f"{shared_server.url}/train?lang={lang}")
@@ -144,7 +144,7 @@ def test_the_training_snapshots_show_the_prompt_and_labels_that_never_overlap(sh
     """The snapshot heatmaps at a projector's size and at 1024 px: the prompt above them, and
     "position · token" labels on every panel's keys and each row's queries, none overlapping."""
     for viewport, lang, tab in SNAPSHOT_CASES:
-        context = playwright_browser.new_context(viewport=viewport)
+        context = new_context(playwright_browser, viewport=viewport)
         try:
             page = context.new_page()
             page.goto(f"{shared_server.url}/train?lang={lang}")
