@@ -206,7 +206,7 @@ def render() -> None:
     restore_controls()
     repair_controls()
     resolve_weights()
-    show_notes(lang)
+    notes_slot = st.container()  # filled once the values are read: a changed number makes the notes old news
     # The first screen at 1366×768: the controls in a column beside all heads' chart.
     controls_col, chart_col = st.columns([views.CONTROLS_SHARE, views.CHART_SHARE], gap="medium")
     with controls_col:
@@ -214,6 +214,8 @@ def render() -> None:
     values = current_values()
     st.session_state[VALUES_STATE] = values
     _forget_link_notes(values)
+    with notes_slot:
+        show_notes(lang)
     with chart_col:
         clicked = listen(CLICK_CHARTS, CLICKS_KEY)
         computed = _computed_view(values, lang)
