@@ -69,3 +69,32 @@ def test_softmax_steps_do_not_overflow_on_huge_scores():
 @pytest.mark.parametrize("n", [1, 2, 3, 50])
 def test_truncated_text_holds_exactly_the_first_tokens(tokenizer, text, n):
     assert tokenize(truncate_text(text, tokenizer, n), tokenizer) == tokenize(text, tokenizer)[:n]
+
+
+def test_two_tokens_already_have_a_previous_and_a_first_token():
+    """T = 2: query 1's previous token is its first token; both statistics are its weight there."""
+    weights = _causal([[1.0, 0.0], [0.75, 0.25]])
+    stats = head_statistics(weights)
+    assert stats["previous_token"].item() == 0.75
+    assert stats["first_token"].item() == 0.75
+    assert stats["max_weight"].item() == pytest.approx((1.0 + 0.75) / 2)
+
+
+def test_statistics_keep_the_dtype_of_the_weights_even_for_one_token():
+    for T in (1, 3):
+        stats = head_statistics(torch.ones(2, T, T, dtype=torch.float64) / T)
+        assert all(value.dtype == torch.float64 for value in stats.values()), T
+
+
+@pytest.mark.parametrize("shape", [(2, 3), (1, 3, 4), (2, 2, 2, 2)])
+def test_weights_that_are_not_h_by_t_by_t_are_refused(shape):
+    with pytest.raises(ValueError, match=r"\(h, T, T\)"):
+        head_statistics(torch.ones(shape))
+
+
+def test_softmax_steps_are_in_float64_whatever_the_input_dtype():
+    steps = softmax_steps(torch.tensor([0.5, -1.0, float("-inf")], dtype=torch.float32))
+    assert steps.scores.dtype == steps.exps.dtype == steps.weights.dtype == torch.float64
+    expected = torch.softmax(torch.tensor([0.5, -1.0, float("-inf")], dtype=torch.float64), dim=0)
+    assert_close(steps.weights, expected, 1e-15, "float64 softmax")
+    assert steps.row_max == 0.5 and steps.weights.sum().item() == pytest.approx(1.0, abs=1e-15)

@@ -250,3 +250,131 @@ def test_fused_path_backpropagates_the_same_gradients():
     fused(x).square().sum().backward()
     for (name, a), b in zip(module.named_parameters(), fused.parameters(), strict=True):
         assert_close(b.grad, a.grad, 1e-10, f"grad of {name}")
+
+
+def test_a_sequence_of_exactly_context_length_tokens_is_accepted():
+    module = MultiHeadAttention(8, 8, 4, 0.0, 2).eval()
+    trace = AttentionTrace()
+    out = module(torch.randn(1, 4, 8), trace=trace)
+    assert out.shape == (1, 4, 8)
+    assert torch.all(trace.weights[0, :, 0, 1:] == 0.0), "the full-length mask still hides the future"
+
+
+def test_the_smallest_layer_one_channel_one_head_one_token_works():
+    module = MultiHeadAttention(1, 1, 1, 0.0, 1).eval()
+    trace = AttentionTrace()
+    out = module(torch.randn(2, 1, 1), trace=trace)
+    assert out.shape == (2, 1, 1)
+    assert torch.all(trace.weights == 1.0), "a single token attends only to itself"
+    assert module.head_dim == 1
+
+
+@pytest.mark.parametrize("scale", [True, False])
+def test_the_scale_step_shows_the_code_that_ran(scale):
+    module, x = make(torch.float64, scale=scale)
+    trace = AttentionTrace()
+    module(x, trace=trace)
+    code = {step.name: step.code for step in trace.shape_steps}["scale"]
+    assert code == ("/ math.sqrt(d)" if scale else "(no scaling)")
+    d = module.head_dim
+    expected = trace.scores / math.sqrt(d) if scale else trace.scores
+    assert_close(trace.scaled_scores, expected, 1e-12, "scaled scores")
+
+
+def test_a_reused_trace_records_each_shape_step_once():
+    module, x = make(torch.float32)
+    trace = AttentionTrace()
+    module(x, trace=trace)
+    first = list(trace.shape_steps)
+    module(x[:, :3], trace=trace)
+    assert len(trace.shape_steps) == len(first) == 12
+    assert trace.shape_steps[-1].after == (3, 3, 16), "the second pass's shapes replace the first's"
+
+
+def test_the_book_default_has_no_query_key_value_bias_and_scales():
+    module = MultiHeadAttention(8, 8, 4, 0.0, 2)
+    assert all(layer.bias is None for layer in (module.query_layer, module.key_layer, module.value_layer))
+    assert module.output_layer.bias is not None
+    assert module.scale and not module.fused
+
+
+def test_a_fused_layer_in_training_mode_draws_its_dropout_from_the_given_generator():
+    """With a generator, dropout must come from it (never torch's global state), so the fused
+    layer takes the readable path and gives the readable layer's numbers for the same seed."""
+    readable, x = make(torch.float64, heads=4, dropout=0.5)
+    fused = MultiHeadAttention(16, 16, 10, 0.5, 4, qkv_bias=True, fused=True).to(torch.float64)
+    fused.load_state_dict(readable.state_dict())
+    readable.train()
+    fused.train()
+    torch.manual_seed(0)
+    before = torch.rand(3)
+    torch.manual_seed(0)
+    expected = readable(x, generator=torch.Generator().manual_seed(3))
+    out = fused(x, generator=torch.Generator().manual_seed(3))
+    assert torch.equal(torch.rand(3), before), "torch's global random state was not drawn from"
+    assert_close(out, expected, 1e-12, "fused with a generator vs readable with the same generator")
+    assert not torch.equal(out, fused.eval()(x)), "dropout acted"
+
+
+@pytest.mark.parametrize("width", [1, 0])
+def test_widths_below_one_are_refused_and_one_is_accepted(width):
+    if width >= 1:
+        assert MultiHeadAttention(width, width, 2, 0.0, 1).input_dim == width
+        return
+    for kwargs in (dict(input_dim=width), dict(output_dim=width)):
+        args = dict(input_dim=4, output_dim=4, context_length=2, dropout=0.0, num_heads=1) | kwargs
+        with pytest.raises(InputError) as info:
+            MultiHeadAttention(**args)
+        assert info.value.code == "dim_too_small" and info.value.params["value"] == width
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "params"),
+    [
+        (dict(output_dim=10, num_heads=4), {"output_dim": 10, "num_heads": 4}),
+        (dict(num_heads=0), {"num_heads": 0}),
+        (dict(dropout=1.0), {"dropout": 1.0}),
+        (dict(context_length=0), {"context_length": 0}),
+        (dict(input_dim=0), {"name": "input_dim", "value": 0}),
+        (dict(output_dim=-2), {"name": "output_dim", "value": -2}),
+    ],
+)
+def test_a_refused_layer_names_the_values_it_refused(kwargs, params):
+    args = dict(input_dim=8, output_dim=8, context_length=4, dropout=0.0, num_heads=2) | kwargs
+    with pytest.raises(InputError) as info:
+        MultiHeadAttention(**args)
+    assert info.value.params == params
+
+
+@pytest.mark.parametrize(
+    ("shape", "params"),
+    [
+        ((4, 8), {"ndim": 2, "shape": (4, 8)}),
+        ((1, 4, 7), {"input_dim": 8, "width": 7, "shape": (1, 4, 7)}),
+        ((1, 5, 8), {"tokens": 5, "context_length": 4}),
+    ],
+)
+def test_a_refused_input_names_its_shape(shape, params):
+    with pytest.raises(InputError) as info:
+        MultiHeadAttention(8, 8, 4, 0.0, 2)(torch.zeros(shape))
+    assert info.value.params == params
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32])
+def test_a_fused_layer_with_dropout_in_eval_mode_drops_nothing(dtype):
+    readable, x = make(dtype, heads=4, dropout=0.5)
+    fused = MultiHeadAttention(16, 16, 10, 0.5, 4, qkv_bias=True, fused=True).to(dtype).eval()
+    fused.load_state_dict(readable.state_dict())
+    assert_close(fused(x), readable.eval()(x), TOLERANCE[dtype], "fused eval vs readable eval")
+    assert torch.equal(fused(x), fused(x))
+
+
+def test_a_fused_layer_in_training_mode_without_a_generator_applies_dropout():
+    module = MultiHeadAttention(16, 16, 10, 0.5, 4, fused=True).to(torch.float64)
+    x = torch.randn(2, 6, 16, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
+    evaluated = module.eval()(x)
+    torch.manual_seed(0)
+    first = module.train()(x)
+    torch.manual_seed(0)
+    assert torch.equal(module(x), first), "the same global seed, the same mask"
+    assert not torch.allclose(first, evaluated), "half the weights dropped changes the output"

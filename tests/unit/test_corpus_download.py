@@ -68,3 +68,47 @@ def test_the_cache_folder_is_configurable_and_searched(monkeypatch, tmp_path):
     monkeypatch.delenv("GPT_CACHE_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert corpus_cache_dir() == tmp_path / "xdg" / "seeing-attention"
+
+
+def test_the_download_url_can_be_set_in_the_environment(monkeypatch):
+    monkeypatch.delenv("TINY_SHAKESPEARE_URL", raising=False)
+    assert gpt_core.data.tiny_shakespeare_url() == gpt_core.data.TINY_SHAKESPEARE_URL
+    monkeypatch.setenv("TINY_SHAKESPEARE_URL", "http://127.0.0.1:9/mirror.txt")
+    assert gpt_core.data.tiny_shakespeare_url() == "http://127.0.0.1:9/mirror.txt"
+
+
+def test_the_corpus_is_searched_first_where_the_user_says(monkeypatch, tmp_path):
+    monkeypatch.setenv("TINY_SHAKESPEARE", str(tmp_path / "mine.txt"))
+    monkeypatch.setenv("GPT_DATA_DIR", str(tmp_path / "data"))
+    candidates = gpt_core.data.tiny_shakespeare_candidates()
+    assert candidates[:2] == [tmp_path / "mine.txt", tmp_path / "data" / TINY_SHAKESPEARE_FILE]
+
+
+def test_only_a_file_with_the_right_checksum_is_found(monkeypatch, tmp_path):
+    right, wrong = tmp_path / "right.txt", tmp_path / "wrong.txt"
+    right.write_text(SMALL, encoding="utf-8")
+    wrong.write_text(SMALL + "!", encoding="utf-8")
+    monkeypatch.setattr(gpt_core.data, "TINY_SHAKESPEARE_SHA256", hashlib.sha256(SMALL.encode()).hexdigest())
+    monkeypatch.setattr(gpt_core.data, "tiny_shakespeare_candidates", lambda: [tmp_path / "absent.txt", wrong, right])
+    assert find_tiny_shakespeare() == right
+    assert gpt_core.data.load_tiny_shakespeare() == SMALL
+    monkeypatch.setattr(gpt_core.data, "tiny_shakespeare_candidates", lambda: [wrong])
+    assert find_tiny_shakespeare() is None
+
+
+def test_a_wrong_file_in_the_cache_is_replaced_by_a_verified_download(served, tmp_path):
+    url, digest = served
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / TINY_SHAKESPEARE_FILE).write_text("a stale, wrong file", encoding="utf-8")
+    path = download_tiny_shakespeare(cache, url=f"{url}/{TINY_SHAKESPEARE_FILE}", sha256=digest)
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == digest
+
+
+def test_a_cache_folder_that_cannot_be_made_is_a_readable_error(tmp_path):
+    blocker = tmp_path / "a file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        download_tiny_shakespeare(blocker / "cache", url=unused_local_url())
+    assert info.value.code == "cache_unwritable"
+    assert info.value.params["path"] == str(blocker / "cache") and info.value.params["reason"]

@@ -27,6 +27,7 @@ from gpt_core import GPTConfig, HistoryPoint, RunSummary, TrainConfig, build_cor
 from gpt_core.experiment import (
     MIN_VERDICT_STEPS,
     ONE_SEED_RESOLUTION,
+    SNAPSHOT_PROMPT,
     STEP_NOISE_FRACTION,
     answer,
     attention_snapshot,
@@ -386,3 +387,166 @@ def test_each_snapshot_panel_is_as_tall_as_its_labels_were_spaced_for(heads):
     for axis in (figure.layout[f"yaxis{i if i > 1 else ''}"] for i in range(1, heads + 1)):
         bottom, top = axis.domain
         assert (top - bottom) * plot_height == pytest.approx(panel_px)
+
+
+# --- properties added by the planted-bug audit -------------------------------------------
+
+
+def test_a_difference_exactly_equal_to_the_seed_spread_is_a_tie():
+    """Binary-exact numbers: h = 2 has mean 1.25 and spread 0.5; h = 4 is exactly 0.5 worse."""
+    verdict = answer(_seeded({2: [1.0, 1.5], 4: [1.75, 1.75]}))
+    assert verdict.at_steps.best == 2 and verdict.at_steps.ties == (4,) and verdict.at_steps.worse == ()
+
+
+def test_with_one_seed_on_either_side_the_one_seed_noise_decides():
+    """h = 4's three seeds spread 0.2, but h = 2 has one seed: the 0.05 gap is judged against
+    the noise of one run (0.01 without a history), not against h = 4's spread."""
+    verdict = answer(_seeded({2: [1.80], 4: [1.75, 1.85, 1.95]}))
+    assert verdict.seeds == 1 and verdict.at_steps.best == 2 and verdict.at_steps.worse == (4,)
+
+
+def test_the_one_seed_noise_never_falls_below_the_resolution():
+    from gpt_core.experiment import one_seed_noise
+
+    steady = [HistoryPoint(10 * i, float(i), 3.0 - 0.01 * i) for i in range(20)]  # step noise 0
+    assert one_seed_noise([_record(1, 1.8, 1000.0, history=steady)]) == ONE_SEED_RESOLUTION
+    assert one_seed_noise([]) == ONE_SEED_RESOLUTION
+
+
+def test_equal_speeds_do_not_contradict_slower_with_more_heads():
+    verdict = answer(_seeded({1: [1.8], 2: [1.8], 4: [1.8]}, {1: 500.0, 2: 500.0, 4: 400.0}))
+    assert verdict.slower_with_more_heads
+    assert not answer(_seeded({1: [1.8], 2: [1.8]}, {1: 500.0, 2: 501.0})).slower_with_more_heads
+
+
+@pytest.mark.parametrize("training", [True, False])
+def test_an_attention_snapshot_reads_at_most_the_context_and_keeps_the_mode(training):
+    corpus = build_corpus("copy", synthetic_text("copy", 3000), context_length=8)
+    from gpt_core import GPT
+
+    model = GPT(GPTConfig(vocab_size=corpus.vocabulary.size, context_length=8, embedding_dim=8, heads=2, blocks=1))
+    model.train(training)
+    ids = corpus.vocabulary.encode("abc=abc.bad=bad.")  # 16 ids, twice the context
+    weights = attention_snapshot(model, ids)
+    assert weights.shape == (1, 2, 8, 8) and model.training == training
+    assert torch.equal(weights, attention_snapshot(model, ids[:8])), "the first context_length ids"
+
+
+def test_saved_experiment_loads_back_with_first_seed_checkpoints_and_snapshots(tmp_path):
+    from dataclasses import asdict
+
+    from gpt_core.results import SHIPPED_DIGITS, save_experiment
+    from gpt_core.train import evaluate
+
+    corpus = build_corpus("previous", synthetic_text("previous", 4000), context_length=16)
+    base = GPTConfig(vocab_size=corpus.vocabulary.size, context_length=16, embedding_dim=16, heads=1, blocks=1)
+    config = TrainConfig(steps=4, batch_size=8, eval_every=2)
+    runs = run_heads_experiment(corpus, base, config, head_counts=(2, 1), snapshot_steps=(0, 2), seeds=(0, 1))
+    for run in runs:
+        expected = evaluate(run.model, corpus, None, config.batch_size)
+        assert run.summary.final_test_loss == pytest.approx(expected, abs=1e-6), "the whole test split"
+    stored = save_experiment(tmp_path, corpus, base, config, runs)
+    loaded = load_experiment(tmp_path)
+    assert loaded.runs == stored and loaded.head_counts == [1, 2] and loaded.seeds == [0, 1]
+    assert "heads" not in loaded.config and loaded.train == json.loads(json.dumps(asdict(config)))
+    assert (loaded.corpus, loaded.corpus_sha256, loaded.snapshot_prompt) == (corpus.name, corpus.sha256, SNAPSHOT_PROMPT)
+    with np.load(tmp_path / "snapshots.npz") as archive:
+        assert {archive[name].dtype for name in archive.files} == {np.dtype(np.float16)}, "stored small"
+        assert sorted(archive.files) == sorted(f"h{h}_step{s}" for h in (1, 2) for s in (0, 2, 4))
+    for run, kept in zip(runs, loaded.runs, strict=True):
+        assert kept.final_test_loss == round(run.summary.final_test_loss, SHIPPED_DIGITS)
+        assert bool(kept.checkpoint_file) == (kept.seed == 0), "weights are shipped for the first seed only"
+    assert sorted(path.name for path in tmp_path.glob("*.pt")) == ["heads1.pt", "heads2.pt"]
+    for run in runs[:2]:  # seed 0
+        heads = run.summary.heads
+        checkpoint = loaded.checkpoint(heads)
+        assert checkpoint.meta.run.seed == 0 and checkpoint.model.config.heads == heads
+        for name, tensor in run.model.state_dict().items():
+            torch.testing.assert_close(checkpoint.model.state_dict()[name], tensor, atol=2e-3, rtol=1e-3)
+        snapshots = loaded.snapshots(heads)
+        assert sorted(snapshots) == [0, 2, 4]
+        for step, weights in snapshots.items():
+            assert weights.dtype == np.float32
+            np.testing.assert_allclose(weights, run.snapshots[step].numpy(), atol=1e-3)
+
+
+def test_two_seeds_already_measure_the_noise_by_their_spread():
+    verdict = answer(_seeded({2: [1.0, 1.5], 4: [1.75, 1.75]}))
+    assert verdict.seeds == 2 and verdict.noise == 0.5 and verdict.least_stable == 2
+    assert verdict.same_parameters is True
+
+
+def test_speeds_with_two_seeds_are_told_apart_by_their_spread_not_the_resolution():
+    """Means 1000 and 900: 11 % apart (beyond the one-seed resolution) but not beyond the
+    slower one's spread of 200; with a spread of exactly 100 it is not beyond it either."""
+    for slow in ((800.0, 1000.0), (850.0, 950.0)):
+        runs = [_record(1, 1.8, speed, seed=seed) for seed, speed in enumerate((1000.0, 1000.0))]
+        runs += [_record(2, 1.8, speed, seed=seed) for seed, speed in enumerate(slow)]
+        verdict = answer(runs)
+        assert verdict.fastest == 1 and not verdict.speed_differs, slow
+
+
+def test_one_seed_speeds_exactly_at_the_resolution_are_not_told_apart():
+    from gpt_core.experiment import SPEED_RESOLUTION
+
+    slowest = 800.0
+    fastest = (1 + SPEED_RESOLUTION) * slowest
+    assert not answer(_seeded({1: [1.8], 2: [1.8]}, {1: fastest, 2: slowest})).speed_differs
+    assert answer(_seeded({1: [1.8], 2: [1.8]}, {1: fastest + 1.0, 2: slowest})).speed_differs
+
+
+def test_a_speed_that_rises_anywhere_is_not_slower_with_more_heads():
+    speeds = {1: 500.0, 2: 600.0, 4: 400.0}  # 2 heads faster than 1: not monotone
+    assert not answer(_seeded({1: [1.8], 2: [1.8], 4: [1.8]}, speeds)).slower_with_more_heads
+
+
+def test_no_held_out_loss_at_all_is_an_error_with_a_reason():
+    with pytest.raises(ValueError, match="^no run reached a held-out loss$"):
+        answer([_record(1, None, 1000.0)])
+
+
+def _evaluated(heads, times, loss, seed=0, jump=0.0):
+    """A run evaluated at ``times`` (seconds) with a constant held-out loss, its train loss
+    jumping ±``jump`` between recorded steps."""
+    history = [HistoryPoint(10 * (i + 1), t, 3.0 + (jump if i % 2 else 0.0), loss) for i, t in enumerate(times)]
+    return RunSummary(heads, 100, MIN_VERDICT_STEPS, times[-1], 1000.0 / heads, loss, history, seed=seed)
+
+
+def test_loss_at_time_with_a_single_evaluation_or_two_at_the_same_time():
+    single = _evaluated(1, [5.0], 2.0)
+    assert loss_at_time(single, 5.0) == 2.0 and loss_at_time(single, 4.0) is None
+    twice = RunSummary(1, 100, 10, 1.0, 1.0, 1.5, [HistoryPoint(1, 1.0, 3.0, 1.7), HistoryPoint(2, 1.0, 3.0, 1.5)])
+    assert loss_at_time(twice, 1.0) == 1.7, "no division by a zero interval"
+
+
+def test_equal_time_statistics_without_evaluations_have_no_common_time():
+    from gpt_core.experiment import equal_time_statistics
+
+    assert equal_time_statistics([]) == (0.0, [])
+    assert equal_time_statistics([_record(1, 1.8, 1000.0)]) == (0.0, []), "a run never evaluated: no time"
+
+
+def test_equal_time_comparison_needs_every_head_count_evaluated_by_then():
+    early, late = _evaluated(1, [1.0, 2.0], 1.9), _evaluated(2, [5.0, 6.0], 1.8)
+    assert answer([early, late]).at_time is None, "h = 2 was first evaluated after 2 s"
+    at_zero = [_evaluated(1, [0.0], 1.9), _evaluated(2, [0.0], 1.8)]
+    assert answer(at_zero).at_time is None, "no training time in common"
+    short = [_evaluated(1, [0.25, 0.5], 1.9), _evaluated(2, [0.25, 0.5], 1.8)]
+    verdict = answer(short)
+    assert verdict.equal_seconds == 0.5 and verdict.at_time is not None and verdict.at_time.best == 2
+
+
+def test_equal_time_comparison_with_one_seed_uses_the_runs_step_noise():
+    """The runs' train losses jump ±0.1 between steps (step noise ≈ 0.05 × STEP_NOISE_FRACTION);
+    0.03 apart at equal time is within it, though beyond the fixed resolution of 0.01."""
+    times = [float(i) for i in range(1, 21)]
+    runs = [_evaluated(1, times, 1.83, jump=0.1), _evaluated(2, times, 1.80, jump=0.1)]
+    verdict = answer(runs)
+    assert verdict.noise > 0.03
+    assert verdict.at_time.best == 2 and verdict.at_time.ties == (1,) and verdict.at_time.worse == ()
+
+
+def test_step_noise_needs_four_late_points_and_measures_them():
+    history = _jumpy_history(0.1, points=8)  # the late half holds exactly 4 points
+    assert step_noise(history) is not None and step_noise(history) > 0
+    assert step_noise(_jumpy_history(0.1, points=6)) is None, "3 late points"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from gpt_core import InputError, generate
+from gpt_core import InputError, display_labels, generate
 from gpt_core.explore import generate_with_attention, head_kind, head_metrics, trace_model
 from gpt_core.results import load_experiment
 
@@ -118,3 +118,59 @@ def test_generation_leaves_out_unknown_characters_and_refuses_empty_prompts(ship
     for prompt in ("  ", "éé"):
         with pytest.raises(InputError):
             generate_with_attention(model, vocabulary, prompt, 2)
+
+
+def test_a_long_prompt_keeps_its_first_characters_and_counts_only_known_ones_as_cut(shipped):
+    model, vocabulary = shipped.model, shipped.vocabulary
+    context = model.config.context_length
+    known = "".join(vocabulary.chars[i % vocabulary.size] for i in range(context + 9))  # distinct neighbours
+    text = "é" + known[:5] + "ö" + known[5:]
+    traced = trace_model(model, vocabulary, text)
+    assert traced.text_used == known[:context]
+    assert traced.cut == 9, "only characters the model knows count as cut"
+    assert traced.left_out == ("é", "ö"), "sorted, each once"
+    assert traced.labels == display_labels(list(known[:context]))
+
+
+def test_left_out_characters_are_sorted_and_listed_once(shipped):
+    traced = trace_model(shipped.model, shipped.vocabulary, "ö Hé ö 👩 é")
+    assert list(traced.left_out) == sorted(set(traced.left_out)) and traced.left_out.count("ö") == 1
+
+
+def test_self_weight_averages_over_the_queries_that_have_a_choice():
+    T = 4
+    uniform = torch.tril(torch.ones(T, T))
+    uniform = (uniform / uniform.sum(-1, keepdim=True)).unsqueeze(0)
+    metrics = head_metrics(uniform)
+    assert metrics["self"].item() == pytest.approx((1 / 2 + 1 / 3 + 1 / 4) / 3), "query 0 (no choice) left out"
+    assert head_metrics(torch.ones(2, 1, 1))["self"].tolist() == [0.0, 0.0]
+
+
+def test_a_head_with_exactly_the_threshold_weight_is_of_that_kind():
+    from gpt_core.explore import KIND_THRESHOLD
+
+    def metrics(previous):
+        return {"previous": torch.tensor([previous]), "first": torch.tensor([0.1]), "self": torch.tensor([0.2])}
+
+    assert head_kind(metrics(KIND_THRESHOLD), 0) == "previous"
+    assert head_kind(metrics(KIND_THRESHOLD - 1e-6), 0) == "broad"
+
+
+@pytest.mark.parametrize("training", [True, False])
+def test_tracing_and_generating_leave_the_models_mode_as_it_was(shipped, training):
+    model, vocabulary = shipped.model, shipped.vocabulary
+    model.train(training)
+    try:
+        trace_model(model, vocabulary, "ROMEO:")
+        assert model.training == training
+        steps = generate_with_attention(model, vocabulary, "ROMEO:", 2)
+        assert model.training == training
+        torch.testing.assert_close(steps[0].rows.sum(-1), torch.ones(len(model.blocks), model.config.heads))
+    finally:
+        model.eval()
+
+
+def test_two_tokens_give_the_self_weight_of_the_second_query():
+    weights = torch.tensor([[[1.0, 0.0], [0.25, 0.75]]])
+    metrics = head_metrics(weights)
+    assert metrics["self"].item() == 0.75 and metrics["previous"].item() == 0.25 and metrics["first"].item() == 0.25

@@ -76,3 +76,10 @@ def test_values_inside_the_model_stay_and_no_step_means_the_last():
     assert notes == [] and (fitted["block"], fitted["head"], fitted["token"], fitted["step"]) == (2, 4, 31, 1500)
     fitted, notes = fit_to_model(dict(values, step=25), ModelShape(("session",), 2, 4, 32, ()))
     assert fitted["step"] is None and notes == [], "a session's model has no snapshots"
+
+
+def test_a_token_one_past_the_last_query_moves_to_every_token_with_a_note():
+    fitted, notes = fit_to_model(dict(defaults(), token=SHAPE.tokens), SHAPE)
+    assert fitted["token"] == ALL_TOKENS
+    assert [(note.name, note.value) for note in notes] == [("token", str(SHAPE.tokens))]
+    assert fit_to_model(dict(defaults(), token=SHAPE.tokens - 1), SHAPE)[0]["token"] == SHAPE.tokens - 1

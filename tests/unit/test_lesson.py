@@ -66,3 +66,44 @@ def test_the_shapes_the_lesson_asks_about_are_the_traced_ones(heads, head_dim):
     assert trace.context.shape == (1, 6, heads * head_dim), "step 4: the merge gives (B, T, C)"
     names = [step.name for step in trace.shape_steps]
     assert names.index("context") < len(names) - 1, "the merge steps follow the context"
+
+
+@pytest.mark.parametrize("head", [0, -1, 5])
+def test_a_head_outside_one_to_heads_is_refused(head):
+    with pytest.raises(ValueError, match="outside 1..4"):
+        head_channels(4, 8, head)
+
+
+def test_head_by_head_without_scaling_equals_the_unscaled_layer():
+    config = PlaygroundConfig(heads=4, head_dim=8, seed=3, scale=False)
+    module = build_attention(config)
+    x = embed(list(BOOK_TEXT), config.embedding_dim, config.seed, True)
+    difference = (head_by_head(module, x) - module(x)).abs().max().item()
+    assert difference < HEAD_BY_HEAD_TOLERANCE
+    scaled = build_attention(PlaygroundConfig(heads=4, head_dim=8, seed=3))
+    assert (head_by_head(scaled, x) - module(x)).abs().max().item() > 1e-3, "scaling changes the numbers"
+
+
+def test_parameter_counts_with_bias_add_one_bias_per_projection():
+    counts = parameter_counts(64, (1, 4), qkv_bias=True)
+    for per_head in counts.values():
+        assert per_head["total"] == 4 * 64 * 64 + 4 * 64, "Q, K, V and the output projection, each with a bias"
+        assert per_head["query_layer"] == per_head["output_layer"] == 64 * 64 + 64
+        assert sum(count for name, count in per_head.items() if name != "total") == per_head["total"]
+
+
+def test_example_scores_are_unscaled_dot_products_whose_spread_grows_like_root_head_dim():
+    from gpt_core.lesson import example_scores
+
+    for head_dim in (16, 64, 256):
+        scores = example_scores(4000, head_dim, seed=1)
+        assert scores.shape == (4000,)
+        # one fixed q: the scores are k·q with k ~ N(0, I), so their sd is |q|, about √head_dim
+        # (|q|/√head_dim has a relative spread of about 1/√(2 head_dim): 0.18 at 16)
+        assert scores.std().item() == pytest.approx(head_dim**0.5, rel=0.25)
+    assert torch.equal(example_scores(6, 4, seed=2), example_scores(6, 4, seed=2))
+
+
+def test_zero_columns_are_only_the_exactly_zero_weights():
+    row = torch.tensor([0.5, 1e-9, 0.0, 0.4999999990, 0.0])
+    assert zero_columns(row) == [2, 4]

@@ -42,3 +42,29 @@ def test_t_formats_params():
     assert t("pg.c_equals", "en", h=4, d=8, C=32) == "C = h × d = 4 × 8 = **32**"
     assert t("pg.truncated", "zh", total=200, shown=128) == "这段文字有 200 个词元；只显示前 128 个（本页的上限）。"
     assert t("tr.done", "fr", steps=3, loss="2.5") == "Trained 3 steps: held-out loss 2.5.", "unknown language: English"
+
+
+def test_every_input_error_the_core_raises_passes_exactly_its_messages_placeholders():
+    """A raise site missing a placeholder would fail with KeyError instead of a message; an
+    extra parameter would never reach a translation."""
+    import ast
+    from pathlib import Path
+
+    import gpt_core
+
+    sites = 0
+    for path in sorted(Path(gpt_core.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "InputError":
+                code = node.args[0].value
+                assert code in MESSAGES, (path.name, node.lineno, code)
+                assert {keyword.arg for keyword in node.keywords} == _fields(MESSAGES[code]), (path.name, node.lineno)
+                sites += 1
+    assert sites >= 20
+
+
+def test_an_input_error_keeps_its_code_and_params_for_translation():
+    error = InputError("dropout_range", dropout=1.5)
+    assert isinstance(error, ValueError)
+    assert error.code == "dropout_range" and error.params == {"dropout": 1.5}
+    assert str(error) == MESSAGES["dropout_range"].format(dropout=1.5) == "dropout must be in [0, 1) (got 1.5)."

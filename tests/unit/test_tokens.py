@@ -71,3 +71,32 @@ def test_position_labels_read_left_to_right_even_for_right_to_left_tokens():
     arabic = position_label(0, "م")
     assert arabic.startswith("\u200e0 · ") and arabic.endswith("\u2068م\u2069")
     assert position_label(1, "שלום").count("\u2069") == 1
+
+
+def test_a_combining_mark_keeps_its_base_and_gets_a_dotted_circle_only_alone():
+    assert display_label("q\u0301") == "q\u0301", "no precomposed q́: the mark sits on its own base"
+    assert display_label("\u0301") == "◌\u0301"
+    assert display_labels(char_tokens("q\u0301")) == ["q", "◌\u0301"]
+
+
+def test_a_label_mixing_left_to_right_and_right_to_left_letters_is_isolated():
+    from gpt_core import position_label
+
+    label = position_label(2, "aم")
+    assert label == "\u200e2 · \u2068aم\u2069"
+    assert position_label(12, "a1") == "12 · a1", "no isolation without right-to-left letters"
+
+
+@pytest.mark.parametrize("tokenizer", ["char", "word"])
+def test_tokenize_dispatches_to_the_named_tokenizer(tokenizer):
+    text = "Hi, 世界 e\u0301!"
+    expected = char_tokens(text) if tokenizer == "char" else word_tokens(text)
+    assert tokenize(text, tokenizer) == expected
+    assert tokenize(text) == char_tokens(text), "the default tokenizer is char"
+
+
+def test_an_unknown_tokenizer_error_names_the_choices():
+    with pytest.raises(InputError) as info:
+        tokenize("abc", "bpe")  # type: ignore[arg-type]
+    assert info.value.code == "unknown_choice"
+    assert info.value.params["choices"] == ["char", "word"] and info.value.params["value"] == "bpe"
