@@ -1,0 +1,145 @@
+"""What the playground hands out: the downloads (their contents, as a click would fetch them),
+the link in the share tab, the per-head table, the notes beside the numbers, and a trained
+model's facts and link."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from urllib.parse import parse_qs, urlsplit
+
+import numpy as np
+import pytest
+
+from gpt_core import PlaygroundConfig, head_statistics, trace_attention
+from gpt_core.explore import trace_model
+from tests.apptest.conftest import open_page
+from ui.strings import t
+from ui.train.resources import shipped_model
+
+PAGE = "pages/1_playground.py"
+BOOK = "动手学大模型"
+
+
+def query(at) -> dict[str, str]:
+    return {key: (value[-1] if isinstance(value, list) else value) for key, value in at.query_params.items()}
+
+
+@pytest.fixture
+def downloads(monkeypatch):
+    """The files the download buttons of the last run would give: file name -> bytes. The
+    buttons' data is made on click (a callable registered with Streamlit's media file
+    manager); here it is recorded as registered, and made on demand."""
+    from streamlit.runtime.media_file_manager import MediaFileManager
+
+    registered: dict[str, object] = {}
+    original = MediaFileManager.add_deferred
+
+    def record(self, data_callable, mimetype, coordinates, file_name=None, **kwargs):
+        registered[file_name] = data_callable
+        return original(self, data_callable, mimetype, coordinates, file_name, **kwargs)
+
+    monkeypatch.setattr(MediaFileManager, "add_deferred", record)
+
+    def fetch(file_name: str) -> bytes:
+        data = registered[file_name]()
+        return data.encode() if isinstance(data, str) else data
+
+    fetch.names = registered
+    return fetch
+
+
+def test_the_csv_download_is_the_chosen_stage_of_the_chosen_head(downloads):
+    at = open_page(PAGE, heads="3", seed="5")
+    at.selectbox(key="pg_csv_stage").set_value("masked_scores").run()
+    at.selectbox(key="pg_csv_head").set_value(3).run()
+    assert not at.exception, at.exception
+    rows = list(csv.reader(io.StringIO(downloads("masked_scores_head3.csv").decode())))
+    shown = np.array([[float(cell) for cell in row[1:]] for row in rows[1:]], dtype=np.float32)
+    expected = trace_attention(BOOK, PlaygroundConfig(heads=3, seed=5)).trace.masked_scores[0, 2].numpy()
+    np.testing.assert_array_equal(shown, expected)
+
+
+def test_a_csv_head_beyond_fewer_heads_goes_back_to_head_one(downloads):
+    at = open_page(PAGE)
+    at.selectbox(key="pg_csv_head").set_value(4).run()
+    downloads.names.clear()
+    at.number_input(key="pg_heads").set_value(2).run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key="pg_csv_head").value == 1 and at.selectbox(key="pg_csv_head").options == ["head 1", "head 2"]
+    assert f"{at.selectbox(key='pg_csv_stage').value}_head1.csv" in downloads.names
+
+
+@pytest.mark.parametrize(("key", "stale"), [("pg_csv_stage", "softmax 权重"), ("pg_csv_head", "头 2")])
+def test_a_csv_choice_holding_a_stale_label_carries_on(key, stale):
+    """Streamlit sends a select box's choice as its label: after the language changed, an
+    old label can come back as a plain string."""
+    at = open_page(PAGE)
+    at.switch_page("pages/2_lesson.py").run()
+    at.session_state[key] = stale  # kept while another page is shown, as a stale label would be
+    at.switch_page(PAGE).run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key="pg_csv_stage").value == "scores" and at.selectbox(key="pg_csv_head").value == 1
+
+
+def test_the_npz_download_holds_a_trained_models_stream_and_its_config(downloads):
+    at = open_page(PAGE, weights="h2", text="ROMEO: what", block="2")
+    assert not at.exception, at.exception
+    archive = np.load(io.BytesIO(downloads("attention_trace.npz")))
+    checkpoint = shipped_model(2)
+    expected = trace_model(checkpoint.model, checkpoint.vocabulary, "ROMEO: what").layers[1]
+    np.testing.assert_array_equal(archive["weights"], expected.weights.numpy())
+    config = json.loads(str(archive["config_json"]))
+    model = checkpoint.model.config
+    attention = checkpoint.model.blocks[1].attention
+    assert (config["heads"], config["head_dim"]) == (model.heads, model.embedding_dim // model.heads)
+    assert config["qkv_bias"] == (attention.query_layer.bias is not None)
+
+
+def test_the_share_link_is_the_pages_own_url_language_included():
+    at = open_page(PAGE, lang="zh", heads="2")
+    link = next(code.value for code in at.get("code") if "?" in code.value and "heads=" in code.value)
+    linked = {key: values[-1] for key, values in parse_qs(urlsplit(link).query).items()}
+    assert linked == query(at) and linked["lang"] == "zh"
+
+
+def test_the_per_head_table_holds_gpt_cores_statistics():
+    at = open_page(PAGE, seed="3")
+    table = at.dataframe[1].value
+    weights = trace_attention(BOOK, PlaygroundConfig(seed=3)).trace.weights[0]
+    for name, values in head_statistics(weights).items():
+        np.testing.assert_allclose(table[t(f"pg.stat.{name}")].to_numpy(dtype=float), values.numpy(), atol=1e-6)
+
+
+def test_the_dropout_note_gives_the_factor_the_kept_weights_are_multiplied_by():
+    at = open_page(PAGE, dropout="0.25", mode="train")
+    assert any("1/(1−p) = 1.333" in caption.value for caption in at.caption), "1 / (1 - 0.25)"
+
+
+def test_a_trained_models_facts_are_the_models():
+    at = open_page(PAGE, weights="h4", text="ROMEO:")
+    model, vocabulary = shipped_model(4).model, shipped_model(4).vocabulary
+    config = model.config
+    facts = t("pg.trained_facts", h=config.heads, d=config.embedding_dim // config.heads, C=config.embedding_dim,
+              context=config.context_length, chars=len(vocabulary.chars))  # fmt: skip
+    assert facts in [m.value for m in at.markdown]
+
+
+def test_a_trained_models_link_holds_the_text_up_to_the_last_character_it_read():
+    text = "你好 ROMEO: " + "what light through yonder window breaks" * 2 + " and more"
+    at = open_page(PAGE, weights="h2", text=text)
+    linked = query(at)["text"]
+    checkpoint = shipped_model(2)
+    read = trace_model(checkpoint.model, checkpoint.vocabulary, text).text_used
+    assert text.startswith(linked)
+    assert trace_model(checkpoint.model, checkpoint.vocabulary, linked).text_used == read
+    assert trace_model(checkpoint.model, checkpoint.vocabulary, linked[:-1]).text_used != read, "nothing after it"
+
+
+@pytest.mark.parametrize("page", ["app.py", PAGE, "pages/2_lesson.py", "pages/3_train.py", "pages/4_explorer.py"])
+def test_the_shells_own_link_settings_are_no_news_to_any_page(page):
+    at = open_page(page, lang="zh", present="1")
+    assert not at.exception, at.exception
+    notes = [element.value for kind in ("warning", "info") for element in at.get(kind)]
+    assert not [note for note in notes if "present" in note or "lang" in note], notes
