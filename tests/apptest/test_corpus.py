@@ -20,7 +20,7 @@ STAND_IN = synthetic_text("copy", 20_000)  # served as "Tiny Shakespeare", with 
 @pytest.fixture
 def no_corpus(monkeypatch, tmp_path):
     """A server where the corpus is nowhere; downloads go to a fresh cache folder."""
-    from ui.train import resources
+    from ui.shared import resources
 
     cache = tmp_path / "cache"
     monkeypatch.setenv("GPT_CACHE_DIR", str(cache))

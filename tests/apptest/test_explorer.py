@@ -14,8 +14,8 @@ from gpt_core.explore import trace_model
 from harness.charts import decode, traces_by_name
 from tests.apptest.conftest import open_page
 from ui.explorer.views import DETAIL_CHART_KEY, GRID_CHART_KEY, TRAINING_CHART_KEY
-from ui.train.resources import shipped_model
-from ui.train.running import MODEL_STATE, TrainedModel
+from ui.shared.models import MODEL_STATE, TrainedModel
+from ui.shared.resources import shipped_model
 
 PAGE = "pages/4_explorer.py"
 

@@ -22,9 +22,9 @@ from ui.explorer.views import (
     LINES_CHART_KEY,
     TRAINING_CHART_KEY,
 )
+from ui.shared.models import MODEL_STATE
+from ui.shared.resources import shipped_experiment, shipped_model, shipped_snapshots
 from ui.strings import t
-from ui.train.resources import shipped_experiment, shipped_model, shipped_snapshots
-from ui.train.running import MODEL_STATE
 
 PAGE = "pages/4_explorer.py"
 PROMPT = "ROMEO:\nBut soft"  # every character is in the shipped models' vocabulary

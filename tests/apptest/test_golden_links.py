@@ -47,7 +47,7 @@ def test_a_link_from_an_earlier_version_says_its_numbers_may_differ(lang, page):
     older = NUMBERS_VERSION - 1
     at = open_page(page, lang=lang, v=str(older))
     assert not at.exception
-    note = t("pg.note_older_version", lang, value=older, current=NUMBERS_VERSION)
+    note = t("note.older_version", lang, value=older, current=NUMBERS_VERSION)
     assert any(note in warning.value for warning in at.warning), [w.value for w in at.warning]
 
 
@@ -56,7 +56,7 @@ def test_a_newer_or_unreadable_version_is_noted_and_the_current_one_is_not(given
     at = open_page(PLAYGROUND, v=given)
     shown = " ".join(warning.value for warning in at.warning)
     if reason == "newer":
-        assert t("pg.note_newer_version", "en", value=given, current=NUMBERS_VERSION) in shown
+        assert t("note.newer_version", "en", value=given, current=NUMBERS_VERSION) in shown
     else:
         assert "v = abc" in shown
     current = open_page(PLAYGROUND, v=str(NUMBERS_VERSION))

@@ -93,8 +93,8 @@ def test_a_step_that_is_not_one_starts_at_step_1_with_a_note(value):
     at = open_page(PAGE, step=value)
     assert not at.exception
     assert any(t("ls.1.title") in h.value for h in at.subheader)
-    assert at.info and "1" in at.info[0].value
-    assert "<b>" not in at.info[0].value, "the link's text is shown literally"
+    assert at.warning and "1" in at.warning[0].value
+    assert "<b>" not in at.warning[0].value, "the link's text is shown literally"
 
 
 def test_the_mask_step_offers_the_book_tokens_and_accepts_no_zero_cell_as_an_answer():

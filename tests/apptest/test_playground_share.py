@@ -15,8 +15,8 @@ import pytest
 from gpt_core import PlaygroundConfig, head_statistics, trace_attention
 from gpt_core.explore import trace_model
 from tests.apptest.conftest import open_page
+from ui.shared.resources import shipped_model
 from ui.strings import t
-from ui.train.resources import shipped_model
 
 PAGE = "pages/1_playground.py"
 BOOK = "动手学大模型"

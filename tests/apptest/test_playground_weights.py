@@ -13,8 +13,8 @@ import torch
 from gpt_core import GPT, CharVocabulary, GPTConfig, RunSummary
 from gpt_core.explore import trace_model
 from tests.apptest.conftest import open_page
-from ui.train.resources import shipped_model
-from ui.train.running import MODEL_STATE, TrainedModel
+from ui.shared.models import MODEL_STATE, TrainedModel
+from ui.shared.resources import shipped_model
 
 PAGE = "pages/1_playground.py"
 PROMPT = "ROMEO: what light"

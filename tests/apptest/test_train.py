@@ -59,7 +59,7 @@ def test_page_opens_with_every_control(page):
 
 
 def test_training_a_few_steps_shows_the_curve_and_frees_the_slot(page):
-    from ui.train.resources import TRAINING_SLOTS, training_slots
+    from ui.shared.resources import TRAINING_SLOTS, training_slots
 
     train_quickly(page)
     assert any("Trained 20 steps" in s.value for s in page.success)
@@ -119,7 +119,7 @@ def test_a_failed_run_leaves_no_progress(page, monkeypatch):
 
 def test_generation_from_the_trained_model_is_seeded(page):
     train_quickly(page)
-    assert page.selectbox(key="tr_gen_model").value == "mine"
+    assert page.selectbox(key="tr_gen_model").value == "session"
     prompt = page.text_area(key="tr_prompt").value
     assert prompt != "ROMEO:\n" and not page.session_state["tr_model"].vocabulary.unknown(prompt), (
         "the Shakespeare prompt is replaced by one the copying model can read"
@@ -211,7 +211,7 @@ def _interrupt_at_step(monkeypatch, step: int) -> None:
 def test_stop_button_keeps_the_interrupted_runs_model(page, monkeypatch):
     """The real stop path: the run is interrupted, sets its partial model aside and frees its
     slot; the next run sees the stop request (``_on_stop``) and makes the partial the model."""
-    from ui.train.resources import TRAINING_SLOTS, training_slots
+    from ui.shared.resources import TRAINING_SLOTS, training_slots
 
     train_quickly(page, steps=20)
     before = page.session_state["tr_model"]
@@ -314,7 +314,7 @@ def test_the_experiment_view_shows_seed_bands_points_table_and_answer(lang):
 def test_the_written_answer_follows_the_statistics():
     from gpt_core import RunSummary
     from gpt_core.experiment import MIN_VERDICT_STEPS
-    from ui.train.views import answer_text
+    from ui.shared.verdict import answer_text
 
     def runs(losses_by_heads):
         return [RunSummary(heads, 100, MIN_VERDICT_STEPS, 1.0, 1000.0 / heads, loss, seed=seed)
@@ -339,7 +339,7 @@ def test_a_short_run_is_too_short_to_tell():
     always better". Below MIN_VERDICT_STEPS the answer names its numbers and claims nothing."""
     from gpt_core import RunSummary
     from gpt_core.experiment import MIN_VERDICT_STEPS
-    from ui.train.views import answer_text
+    from ui.shared.verdict import answer_text
 
     runs = [RunSummary(heads, 100, 20, 0.3, 30000.0 * heads, 3.2 + heads / 100, seed=seed)
             for heads in (2, 4, 8) for seed in range(3)]  # fmt: skip
@@ -381,7 +381,7 @@ def test_running_the_experiment_in_the_app(page):
 
 
 def test_shipped_models_generate(page):
-    page.selectbox(key="tr_gen_model").set_value("shipped2").run()
+    page.selectbox(key="tr_gen_model").set_value("h2").run()
     page.button(key="tr_generate").click().run()
     assert generated_text(page).startswith("ROMEO:\n")
 
@@ -396,7 +396,7 @@ def test_a_trained_model_downloads_as_a_checkpoint_that_loads(page):
     import torch
 
     from gpt_core import load_checkpoint
-    from ui.train.running import checkpoint_of
+    from ui.shared.models import checkpoint_of
 
     train_quickly(page)
     assert "Download your model" in [button.proto.label for button in page.get("download_button")]
@@ -411,7 +411,7 @@ def test_a_trained_model_downloads_as_a_checkpoint_that_loads(page):
 def test_the_training_snapshots_show_their_prompt_and_label_both_axes(lang):
     from figures import axis_labels
     from gpt_core import display_labels
-    from ui.train.resources import shipped_experiment
+    from ui.shared.resources import shipped_experiment
 
     page = open_page(PAGE, lang=lang)
     experiment = shipped_experiment()

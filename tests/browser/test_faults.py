@@ -10,7 +10,7 @@ import numpy as np
 
 from gpt_core import PlaygroundConfig, trace_attention
 from harness.browser import VIEWPORT, exceptions_shown, new_context, open_expanders, wait_for_app, wait_for_rerun
-from harness.charts import read_traces, wait_for_charts
+from harness.charts import read_traces, wait_for_charts, wait_for_trace
 from harness.server import start_server, stop_server
 
 WEIGHTS = "softmax weights · head 1"
@@ -147,3 +147,41 @@ def test_two_students_never_see_each_others_text_or_model(shared_server, playwri
     finally:
         first.close()
         second.close()
+
+
+def _choose_head(page, head: int) -> None:
+    """The explorer's head box (a select box): open it and pick ``head``."""
+    page.locator(".st-key-ex_head").click()
+    page.get_by_role("option", name=f"head {head}", exact=True).click()
+
+
+def test_the_explorer_keeps_a_students_first_change_after_a_server_restart(chromium_executable, playwright_browser):
+    """After a restart the page's next run carries the change that started it; the new
+    session must take it (ui/page_state: the browser's values win over the link), not put
+    the link's head back."""
+    server = start_server("explorer-restart")
+    port = int(server.url.rsplit(":", 1)[1])
+    context = new_context(playwright_browser, viewport=VIEWPORT)
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/explorer?model=h4&block=1&head=2")
+        wait_for_app(page)
+        wait_for_trace(page, "softmax weights · head 2")
+
+        stop_server(server)
+        page.wait_for_selector(DISCONNECTED, timeout=RECONNECT_TIMEOUT_MS)
+        server = start_server("explorer-restart-again", port=port)
+        page.wait_for_selector(CONNECTED, timeout=RECONNECT_TIMEOUT_MS)
+        wait_for_app(page)
+        wait_for_trace(page, "softmax weights · head 2")
+
+        _choose_head(page, 3)  # the first change the new server sees
+        page.wait_for_function("() => new URLSearchParams(location.search).get('head') === '3'",
+                               timeout=RECONNECT_TIMEOUT_MS)  # fmt: skip
+        wait_for_rerun(page)
+        wait_for_trace(page, "softmax weights · head 3")
+        assert page.locator(".st-key-ex_head input").input_value() == "head 3"
+        assert exceptions_shown(page) == 0
+    finally:
+        context.close()
+        stop_server(server)

@@ -263,7 +263,7 @@ def test_clicking_a_cell_chooses_the_query_and_key_and_in_the_overview_the_head(
 def test_a_shipped_model_in_the_playground_shows_its_trained_heads(shared_server, browser_page):
     from gpt_core.explore import trace_model
     from gpt_core.results import load_experiment
-    from ui.train.resources import EXPERIMENT_DIR
+    from ui.shared.resources import EXPERIMENT_DIR
 
     prompt = "ROMEO: But soft, what light"
     link = {"weights": "h4", "block": "2", "text": prompt, "head": "3"}

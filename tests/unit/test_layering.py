@@ -24,14 +24,53 @@ PAGE_SCRIPTS = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))]
 MAX_PAGE_SCRIPT_LINES = 25  # a page script only hands over to its ui module
 
 
-def _imports(path: Path) -> set[str]:
+# Page packages of ui/: each page's own code. They share through ui/shared and the other
+# modules of ui/, never through each other.
+PAGE_PACKAGES = {"playground", "explorer", "lesson", "train"}
+
+
+def _modules(path: Path) -> set[str]:
+    """Every module ``path`` imports, dotted and absolute (relative imports resolved)."""
+    package = list(path.relative_to(ROOT).with_suffix("").parts[:-1])
     names = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            names.update(alias.name.split(".")[0] for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.add(node.module.split(".")[0])
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join([*base, *(node.module.split(".") if node.module else [])])
+            names.add(module)
+            names.update(f"{module}.{alias.name}" for alias in node.names)  # "from .. import models"
     return names
+
+
+def _imports(path: Path) -> set[str]:
+    return {name.split(".")[0] for name in _modules(path)}
+
+
+def test_relative_imports_resolve_to_absolute_modules():
+    resolved = _modules(ROOT / "ui" / "explorer" / "page.py")
+    assert "ui.shared.models" in resolved and "ui.page_state.state" in resolved
+
+
+@pytest.mark.parametrize("page", sorted(PAGE_PACKAGES))
+def test_page_packages_never_import_each_other(page):
+    others = PAGE_PACKAGES - {page}
+    offenders = {
+        str(path.relative_to(ROOT)): sorted(
+            name for name in _modules(path) if name.startswith("ui.") and name.split(".")[1] in others
+        )
+        for path in (ROOT / "ui" / page).rglob("*.py")
+    }
+    assert not any(offenders.values()), {name: found for name, found in offenders.items() if found}
+
+
+def test_shared_ui_modules_import_no_page_package():
+    for path in (ROOT / "ui").rglob("*.py"):
+        if path.parent.name in PAGE_PACKAGES:
+            continue
+        pages = sorted(name for name in _modules(path) if name.startswith("ui.") and name.split(".")[1] in PAGE_PACKAGES)
+        assert not pages, (str(path.relative_to(ROOT)), pages)
 
 
 @pytest.mark.parametrize("layer", sorted(FORBIDDEN))

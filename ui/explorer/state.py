@@ -14,15 +14,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpt_core.playground import MAX_SEED
-from gpt_core.reproduce import NUMBERS_VERSION
 
-from ..playground.state import SHELL_PARAMS, VERSION_PARAM, Note, Param, version_notes
+from ..page_state import rules
+from ..page_state.rules import Note, Param
 
 SESSION_MODEL = "session"
 FALLBACK_MODEL = "h4"  # the shipped model a link falls back to
 METRICS = ("previous", "first", "self", "entropy")
 LINE_MODES = ("head", "block")  # the lines of the chosen head, or of every head of its block
 ALL_TOKENS = -1  # "token": every query's lines
+MAX_MODEL_CHARS = 40
 MAX_PROMPT_CHARS = 2_000  # the models read at most their context; a link may carry more (it is cut)
 MAX_BLOCKS = 64
 MAX_HEADS = 64
@@ -32,14 +33,14 @@ MAX_GENERATE = 40
 MAX_TEMPERATURE = 2.0
 
 PARAMS: tuple[Param, ...] = (
-    Param("model", "text", FALLBACK_MODEL),
-    Param("prompt", "text", None),  # None: the model's own default prompt
+    Param("model", "text", FALLBACK_MODEL, max_chars=MAX_MODEL_CHARS),
+    Param("prompt", "text", None, max_chars=MAX_PROMPT_CHARS, optional=True),  # None: the model's own prompt
     Param("block", "int", 1, 1, MAX_BLOCKS),  # 1-based
     Param("head", "int", 1, 1, MAX_HEADS),  # 1-based
     Param("token", "int", ALL_TOKENS, ALL_TOKENS, MAX_TOKEN),  # the lines view's query
     Param("lines", "choice", "head", choices=LINE_MODES),
     Param("metric", "choice", "previous", choices=METRICS),
-    Param("step", "int", None, 0, MAX_STEP),  # a snapshot's training step; None: the last
+    Param("step", "int", None, 0, MAX_STEP, optional=True),  # a snapshot's training step; None: the last
     Param("n", "int", 20, 1, MAX_GENERATE),
     Param("temp", "float", 0.0, 0.0, MAX_TEMPERATURE),
     Param("seed", "int", 0, 0, MAX_SEED),
@@ -59,38 +60,13 @@ class ModelShape:
 
 
 def defaults() -> dict[str, Any]:
-    return {param.name: param.default for param in PARAMS}
-
-
-def _text_param_parse(param: Param, raw: str) -> str:
-    if len(raw) > (MAX_PROMPT_CHARS if param.name == "prompt" else 40):
-        raise ValueError("too_long")
-    return raw
+    return rules.defaults(PARAMS)
 
 
 def parse_query(query: Mapping[str, str | list[str]]) -> tuple[dict[str, Any], list[Note]]:
     """Values for every parameter from a query string (type and range checked), and notes
     about what was not used."""
-    values = defaults()
-    notes: list[Note] = []
-    for name, raw_value in query.items():
-        raw = raw_value[-1] if isinstance(raw_value, list) and raw_value else raw_value
-        raw = raw if isinstance(raw, str) else ""
-        param = PARAMS_BY_NAME.get(name)
-        if name == VERSION_PARAM:
-            notes.extend(version_notes(raw))
-            continue
-        if param is None:
-            if name not in SHELL_PARAMS:
-                notes.append(Note(name, raw, "unknown"))
-            continue
-        try:
-            values[name] = _text_param_parse(param, raw) if param.kind == "text" else param.parse(raw)
-        except (ValueError, OverflowError):
-            default = "" if param.default is None else param.to_url(param.default)
-            allowed = f"≤ {MAX_PROMPT_CHARS}" if param.name == "prompt" else param.allowed()
-            notes.append(Note(name, raw, "invalid", allowed, default))
-    return values, notes
+    return rules.parse_query(PARAMS, query)
 
 
 def resolve_model(key: str, available: Sequence[str]) -> tuple[str, list[Note]]:
@@ -109,14 +85,10 @@ def fit_to_model(values: Mapping[str, Any], shape: ModelShape) -> tuple[dict[str
     fitted = dict(values)
     notes: list[Note] = []
     for name, count in (("block", shape.blocks), ("head", shape.heads)):
-        if not 1 <= fitted[name] <= count:
-            notes.append(Note(name, str(fitted[name]), "invalid", f"1 … {count}", "1"))
-            fitted[name] = 1
-    if fitted["token"] >= shape.tokens:
-        notes.append(
-            Note("token", str(fitted["token"]), "invalid", f"{ALL_TOKENS} … {shape.tokens - 1}", str(ALL_TOKENS))
-        )
-        fitted["token"] = ALL_TOKENS
+        fitted[name], moved = rules.limit(name, fitted[name], 1, count, 1)
+        notes.extend(moved)
+    fitted["token"], moved = rules.limit("token", fitted["token"], ALL_TOKENS, shape.tokens - 1, ALL_TOKENS)
+    notes.extend(moved)
     last = shape.steps[-1] if shape.steps else None
     if fitted["step"] is not None and fitted["step"] not in shape.steps and shape.steps:
         allowed = ", ".join(str(step) for step in shape.steps)
@@ -130,11 +102,4 @@ def fit_to_model(values: Mapping[str, Any], shape: ModelShape) -> tuple[dict[str
 def to_query(values: Mapping[str, Any]) -> dict[str, str]:
     """The query string for ``values``: every parameter that has a value, so a link never
     depends on defaults (the step is left out for a model without snapshots)."""
-    query = {}
-    for param in PARAMS:
-        value = values.get(param.name)
-        if value is None:
-            continue
-        query[param.name] = value if param.kind == "text" else param.to_url(value)
-    query[VERSION_PARAM] = str(NUMBERS_VERSION)
-    return query
+    return rules.to_query(PARAMS, values)

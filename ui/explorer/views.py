@@ -31,9 +31,9 @@ from gpt_core.playground import MAX_SEED
 from ..charts import show_chart, sized_for_page, type_scale
 from ..figure_text import attention_text
 from ..markdown import literal
-from ..models import LoadedModel
+from ..shared.models import LoadedModel
+from ..shared.resources import shipped_experiment, shipped_snapshots
 from ..strings import t
-from ..train.resources import shipped_experiment, shipped_snapshots
 from .state import ALL_TOKENS, LINE_MODES, MAX_GENERATE, MAX_TEMPERATURE, METRICS
 
 GRID_CHART_KEY = "ex_grid_chart"

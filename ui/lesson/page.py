@@ -5,29 +5,21 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ..markdown import literal
+from ..page_state.rules import Param
+from ..page_state.state import PageState
 from ..shell import is_presenting, page_title, setup_page
 from ..strings import t
 from .questions import ask
 from .steps import STEPS
 
 STEP_PARAM = "step"
-STEP_STATE = "ls_step"
-
-
-def _step_from_url() -> int | None:
-    raw = st.query_params.get(STEP_PARAM)
-    if raw is None:
-        return None
-    try:
-        step = int(raw)
-    except ValueError:
-        return None
-    return step if 1 <= step <= len(STEPS) else None
+PAGE = PageState("ls_", (Param(STEP_PARAM, "int", 1, 1, len(STEPS)),))
+STEP_STATE = PAGE.key(STEP_PARAM)  # not a widget: the buttons and the step list set it
+PICK_KEY = "ls_pick"
 
 
 def _go(step: int) -> None:
-    st.session_state[STEP_STATE] = step
+    PAGE.set(STEP_PARAM, step)
 
 
 def _navigation(step: int, lang: str, presenting: bool) -> None:
@@ -38,36 +30,31 @@ def _navigation(step: int, lang: str, presenting: bool) -> None:
     if presenting:  # one step per screen: where we are, no list
         where.markdown(f"**{t('ls.step_of', lang, n=step, total=total)}**")
     else:
-        st.session_state["ls_pick"] = step
-        where.selectbox(t("ls.steps", lang), list(range(1, total + 1)), key="ls_pick", on_change=_on_pick,
+        st.session_state[PICK_KEY] = step
+        where.selectbox(t("ls.steps", lang), list(range(1, total + 1)), key=PICK_KEY, on_change=_on_pick,
                         format_func=lambda n: f"{n}. {t(f'ls.{n}.title', lang)}", label_visibility="collapsed")  # fmt: skip
     forward.button(t("ls.next", lang), key=f"ls_next_{STEP_STATE}", on_click=_go, args=(step + 1,),
                    disabled=step == total, icon=":material/arrow_forward:", width="stretch")  # fmt: skip
 
 
 def _on_pick() -> None:
-    st.session_state[STEP_STATE] = st.session_state["ls_pick"]
-
-
-def _first_step(lang: str) -> int:
-    """The step a session starts at: the link's, else 1 (with a note for a step that is not one)."""
-    linked = _step_from_url()
-    if linked is None and STEP_PARAM in st.query_params:
-        st.info(t("ls.bad_step", lang, value=literal(st.query_params[STEP_PARAM][:20]), total=len(STEPS)))
-    return linked or 1
+    picked = st.session_state.get(PICK_KEY)
+    if PAGE.by_name[STEP_PARAM].accepts(picked):  # a crafted client may send anything
+        PAGE.set(STEP_PARAM, picked)
 
 
 def render() -> None:
     lang = setup_page("lesson")
     presenting = is_presenting()
-    if STEP_STATE not in st.session_state:
-        st.session_state[STEP_STATE] = _first_step(lang)
-    step = st.session_state[STEP_STATE]
+    PAGE.restore()
+    step = PAGE.get(STEP_PARAM)
     if not presenting:
         page_title("lesson", lang)
         st.caption(t("page.lesson.blurb", lang))
+    PAGE.settle({STEP_PARAM: step})
+    PAGE.show_notes(lang, total=len(STEPS))
     _navigation(step, lang, presenting)
-    st.query_params[STEP_PARAM] = str(step)
+    PAGE.write_url({STEP_PARAM: step}, lang)
     st.subheader(f"{step}. {t(f'ls.{step}.title', lang)}")
     question = STEPS[step - 1](lang)
     if question is not None:

@@ -33,9 +33,9 @@ from gpt_core.lesson import (
 
 from ..charts import show_chart, sized_for_page
 from ..figure_text import attention_text, lesson_text
+from ..shared.resources import shipped_experiment, shipped_snapshots
+from ..shared.verdict import answer_text
 from ..strings import t
-from ..train.resources import shipped_experiment, shipped_snapshots
-from ..train.views import answer_text
 from .questions import Question
 
 HEAD_CHOICES = LESSON_HEAD_COUNTS

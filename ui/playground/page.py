@@ -21,19 +21,18 @@ from gpt_core import (
 )
 from gpt_core.explore import ModelTrace
 
-from .. import models
 from ..chart_clicks import listen, parse_click
 from ..first_screen import ask_for_the_rest, is_first_screen
 from ..markdown import literal
+from ..shared import models
 from ..shell import page_title, setup_page
 from ..strings import error_text, t
 from . import state, views
 from .controls import (
-    NOTES_STATE,
-    VALUES_STATE,
+    FOCUS,
+    PAGE,
     current_values,
     draw_controls,
-    repair_controls,
     resolve_weights,
     restore_controls,
     show_notes,
@@ -43,7 +42,6 @@ from .controls import (
 )
 from .views import View
 
-LINK_NUMBERS_STATE = "pg_link_numbers"  # the values that decide the numbers, as the link gave them
 TOKENS_STATE = "pg_tokens"  # the tokens shown last run: when they change, the chosen cell resets
 MEMO_STATE = "pg_memo"
 PAGE_KEY = "playground"
@@ -143,13 +141,6 @@ def _sync_focus(view: View) -> None:
         ss[widget_key("row")] = T - 1
 
 
-def _forget_link_notes(values: dict) -> None:
-    """Once the user changes a number, the link's notes are old news."""
-    numbers = {name: values[name] for name in state.NUMBER_PARAMS}
-    if numbers != st.session_state.setdefault(LINK_NUMBERS_STATE, numbers):
-        st.session_state[NOTES_STATE] = []
-
-
 def _computed_view(values: dict, lang: str) -> tuple[View, str] | None:
     """The view for the controls' values and the text it used, or None after a message."""
     loaded = trained_choice()
@@ -204,7 +195,6 @@ def render() -> None:
     page_title(PAGE_KEY, lang)
     st.caption(t("page.playground.blurb", lang))
     restore_controls()
-    repair_controls()
     resolve_weights()
     notes_slot = st.container()  # filled once the values are read: a changed number makes the notes old news
     # The first screen at 1366×768: the controls in a column beside all heads' chart.
@@ -212,8 +202,7 @@ def render() -> None:
     with controls_col:
         draw_controls(lang)
     values = current_values()
-    st.session_state[VALUES_STATE] = values
-    _forget_link_notes(values)
+    PAGE.settle(values, looking=FOCUS)
     with notes_slot:
         show_notes(lang)
     with chart_col:
@@ -225,7 +214,7 @@ def render() -> None:
         _sync_focus(view)
         _apply_click(clicked, view)
         values = current_values()
-        st.session_state[VALUES_STATE] = values
+        PAGE.remember(values)
         query = write_url(values, text_used)
         config = view.result.config
         T = len(view.result.tokens)

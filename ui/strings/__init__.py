@@ -37,6 +37,11 @@ def t(key: str, lang: str = DEFAULT_LANGUAGE, **params: Any) -> str:
     return template.format(**params) if params else template
 
 
+def has_text(key: str) -> bool:
+    """Whether the table has a string ``key`` (a page's own variant of a common string)."""
+    return key in STRINGS
+
+
 def error_text(error: Exception, lang: str = DEFAULT_LANGUAGE) -> str:
     """A gpt_core InputError in ``lang``; its own English message otherwise."""
     code = getattr(error, "code", None)

@@ -34,6 +34,26 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "This page is being built. Meanwhile, the attention playground is ready.",
         "zh": "此页面正在建设中。注意力游乐场已经可以使用。",
     },
+    "note.unknown": {
+        "en": "The link has a setting this page does not know, “{name}”: it was ignored.",
+        "zh": "链接里有本页不认识的设置“{name}”，已忽略。",
+    },
+    "note.older_version": {
+        "en": "This link was made with an earlier version of the app (numbers version {value}; this server computes version {current}): the numbers may differ from what the sender saw.",
+        "zh": "这个链接是用较早版本的应用生成的（数值版本 {value}；本服务器计算的是版本 {current}）：数值可能与发送者看到的不同。",
+    },
+    "note.newer_version": {
+        "en": "This link was made with a newer version of the app (numbers version {value}) than this server runs (version {current}): the numbers may differ from what the sender saw.",
+        "zh": "这个链接是用比本服务器（版本 {current}）更新的应用版本生成的（数值版本 {value}）：数值可能与发送者看到的不同。",
+    },
+    "note.invalid": {
+        "en": "The link's {name} = {value} can't be used (allowed: {allowed}); the default {default} is shown instead.",
+        "zh": "链接中的 {name} = {value} 无法使用（允许：{allowed}）；已改用默认值 {default}。",
+    },
+    "note.box_clamped": {
+        "en": "{name} must be {low}–{high}; using {used}.",
+        "zh": "{name} 必须在 {low}–{high} 之间；现在用 {used}。",
+    },
     "list_sep": {"en": ", ", "zh": "、"},
     "train.loss": {"en": "cross-entropy loss", "zh": "交叉熵损失"},
     "train.train_loss": {"en": "train loss", "zh": "训练损失"},

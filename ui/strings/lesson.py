@@ -10,7 +10,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "ls.choose_first": {"en": "Choose an answer first.", "zh": "请先选择一个答案。"},
     "ls.right": {"en": "Right: {why}", "zh": "正确：{why}"},
     "ls.wrong": {"en": "Not quite: {why}", "zh": "不完全对：{why}"},
-    "ls.bad_step": {
+    "ls.note_invalid": {
         "en": "The link asks for step “{value}”, which is not a step of this lesson (1 to {total}): starting at step 1.",
         "zh": "链接要求的步骤“{value}”不是本课程的步骤（1 到 {total}）：从第 1 步开始。",
     },

@@ -33,10 +33,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Fixes the random weights and token vectors: the same seed gives the same numbers anywhere.",
         "zh": "固定随机权重和词元向量：同一个种子在任何机器上得到同样的数字。",
     },
-    "pg.clamped": {
-        "en": "{name} must be {low}–{high}; using {used}.",
-        "zh": "{name} 必须在 {low}–{high} 之间；现在用 {used}。",
-    },
     "pg.more": {"en": "More settings", "zh": "更多设置"},
     "pg.scale": {"en": "divide by √head_dim", "zh": "除以 √head_dim"},
     "pg.scale_help": {
@@ -56,22 +52,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "pg.mode_help": {
         "en": "Dropout acts only in training mode.",
         "zh": "dropout 只在训练模式下起作用。",
-    },
-    "pg.note_unknown": {
-        "en": "The link has a setting this page does not know, “{name}”: it was ignored.",
-        "zh": "链接里有本页不认识的设置“{name}”，已忽略。",
-    },
-    "pg.note_older_version": {
-        "en": "This link was made with an earlier version of the app (numbers version {value}; this server computes version {current}): the numbers may differ from what the sender saw.",
-        "zh": "这个链接是用较早版本的应用生成的（数值版本 {value}；本服务器计算的是版本 {current}）：数值可能与发送者看到的不同。",
-    },
-    "pg.note_newer_version": {
-        "en": "This link was made with a newer version of the app (numbers version {value}) than this server runs (version {current}): the numbers may differ from what the sender saw.",
-        "zh": "这个链接是用比本服务器（版本 {current}）更新的应用版本生成的（数值版本 {value}）：数值可能与发送者看到的不同。",
-    },
-    "pg.note_invalid": {
-        "en": "The link's {name} = {value} can't be used (allowed: {allowed}); the default {default} is shown instead.",
-        "zh": "链接中的 {name} = {value} 无法使用（允许：{allowed}）；已改用默认值 {default}。",
     },
     "pg.all_heads": {"en": "All heads", "zh": "所有的头"},
     "pg.stage": {"en": "Stage", "zh": "阶段"},

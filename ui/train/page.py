@@ -7,20 +7,11 @@ import streamlit as st
 
 from gpt_core import InputError
 
+from ..shared.resources import shipped_experiment
 from ..shell import page_title, setup_page
 from ..strings import error_text, t
 from . import views
-from .controls import (
-    EXPERIMENT_MAX_STEPS,
-    EXPERIMENT_MIN_STEPS,
-    chosen_corpus,
-    corpus_controls,
-    gpt_config,
-    model_controls,
-    set_defaults,
-    train_config,
-)
-from .resources import shipped_experiment
+from .controls import chosen_corpus, corpus_controls, gpt_config, model_controls, train_config
 from .running import (
     CONTROL_STATE,
     EXPERIMENT_EMBEDDING,
@@ -30,6 +21,7 @@ from .running import (
     run_training,
     use_model,
 )
+from .state import EXPERIMENT_MAX_STEPS, EXPERIMENT_MIN_STEPS, PAGE, key
 
 STOP_REQUESTED = "tr_stop_requested"
 START_REQUESTED = "tr_start_requested"
@@ -88,7 +80,7 @@ def _experiment_tab(lang: str) -> None:
     st.markdown(t("tr.experiment_intro", lang))
     cols = st.columns([2, 2, 3], vertical_alignment="bottom")
     cols[0].number_input(t("tr.exp_steps", lang), EXPERIMENT_MIN_STEPS, EXPERIMENT_MAX_STEPS,
-                         step=EXPERIMENT_MIN_STEPS, key="tr_exp_steps")  # fmt: skip
+                         step=EXPERIMENT_MIN_STEPS, key=key("exp_steps"))  # fmt: skip
     cols[1].button(t("tr.exp_run", lang), key="tr_exp_start", icon=":material/science:",
                    on_click=_request, args=(EXPERIMENT_REQUESTED,))  # fmt: skip
     cols[2].caption(t("tr.exp_run_help", lang))
@@ -115,7 +107,11 @@ def render() -> None:
     lang = setup_page("train")
     page_title("train", lang)
     st.caption(t("page.train.blurb", lang))
-    set_defaults()
+    PAGE.restore()
+    values = PAGE.values()  # a widget's new value is in the session before the run starts
+    PAGE.settle(values)
+    PAGE.write_url(values, lang)
+    PAGE.show_notes(lang)
     _wait_for_previous_run()
     _promote_stopped_run()
     train_tab, experiment_tab = st.tabs([t("tr.tab.train", lang), t("tr.tab.experiment", lang)])
@@ -123,3 +119,4 @@ def render() -> None:
         _train_tab(lang)
     with experiment_tab:
         _experiment_tab(lang)
+    PAGE.reread_after_restart()

@@ -15,15 +15,12 @@ import streamlit as st
 from figures import loss_curve_figure
 from gpt_core import (
     GPT,
-    CharVocabulary,
-    CheckpointMeta,
     Corpus,
     GPTConfig,
     HistoryPoint,
     Progress,
     RunSummary,
     TrainConfig,
-    checkpoint_bytes,
     last_test_loss,
     train,
 )
@@ -31,9 +28,11 @@ from gpt_core.experiment import HEAD_COUNTS, run_heads_experiment
 
 from ..charts import show_chart
 from ..figure_text import training_text
+from ..shared.models import MODEL_STATE, SESSION_KEY, TrainedModel
+from ..shared.resources import training_slots
 from ..strings import t
-from .controls import EXPERIMENT_MAX_STEPS, EXPERIMENT_MIN_STEPS, RUN_MAX_SECONDS, gpt_config
-from .resources import training_slots
+from .controls import gpt_config
+from .state import EXPERIMENT_MAX_STEPS, EXPERIMENT_MIN_STEPS, PAGE, RUN_MAX_SECONDS
 
 UI_UPDATE_S = 0.4  # how often the progress, numbers and curve are redrawn
 WAIT_POLL_S = 0.5
@@ -53,29 +52,9 @@ def experiment_seeds(steps: int) -> tuple[int, ...]:
     return tuple(range(count))
 
 
-MODEL_STATE = "tr_model"
 CONTROL_STATE = "tr_control"
 EXPERIMENT_STATE = "tr_experiment"
 Result = TypeVar("Result")
-
-
-@dataclass
-class TrainedModel:
-    """A model this session trained (or stopped), with what it learned from."""
-
-    model: GPT
-    vocabulary: CharVocabulary
-    corpus: str
-    corpus_sha256: str
-    run: RunSummary
-    stopped: bool = False
-    prompt_hint: str = ""  # the start of its corpus: a prompt it can read
-
-
-def checkpoint_of(trained: TrainedModel) -> bytes:
-    """The model as a checkpoint file (gpt_core.load_checkpoint reads it, weights only)."""
-    meta = CheckpointMeta(corpus=trained.corpus, corpus_sha256=trained.corpus_sha256, run=trained.run)
-    return checkpoint_bytes(trained.model, trained.vocabulary, meta)
 
 
 class Screen:
@@ -193,14 +172,14 @@ def run_training(lang: str, corpus: Corpus, config: GPTConfig, train_config: Tra
 def use_model(trained: TrainedModel) -> None:
     st.session_state[MODEL_STATE] = trained
     st.session_state.pop("tr_generated", None)
-    st.session_state["tr_gen_model"] = "mine"  # generate from what was just trained
-    if trained.vocabulary.unknown(st.session_state.get("tr_prompt", "")):
-        st.session_state["tr_prompt"] = trained.prompt_hint  # "ROMEO:" means nothing to a copying model
+    PAGE.set("gen_model", SESSION_KEY)  # generate from what was just trained
+    if trained.vocabulary.unknown(PAGE.get("prompt")):
+        PAGE.set("prompt", trained.prompt_hint)  # "ROMEO:" means nothing to a copying model
 
 
 def run_experiment(lang: str, corpus: Corpus) -> None:
     screen = Screen(lang)
-    steps = min(st.session_state["tr_exp_steps"], EXPERIMENT_MAX_STEPS)
+    steps = min(PAGE.get("exp_steps"), EXPERIMENT_MAX_STEPS)
     # The same embedding for every head count (the book's 64); context and blocks from the controls.
     base = replace(gpt_config(corpus), embedding_dim=EXPERIMENT_EMBEDDING, heads=1)
     histories: dict[int, list[HistoryPoint]] = {}

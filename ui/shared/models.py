@@ -9,21 +9,45 @@ shared for shipped models, in the session for the session's own.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import itertools
+from dataclasses import dataclass, field
 
 import streamlit as st
 
-from gpt_core import GPT, CharVocabulary
+from gpt_core import GPT, CharVocabulary, CheckpointMeta, RunSummary, checkpoint_bytes
 from gpt_core.explore import ModelTrace, trace_model
 
-from .strings import t
-from .train.resources import shipped_experiment, shipped_model
-from .train.running import MODEL_STATE
+from ..strings import t
+from .resources import shipped_experiment, shipped_model
 
 SESSION_KEY = "session"
 SHIPPED_PREFIX = "h"
 TRACES_SHARED = 64  # (shipped model, prompt) traces kept for everyone
-SESSION_TRACE_STATE = "models_session_trace"  # (model id, prompt) -> ModelTrace, this session's model
+SESSION_TRACE_STATE = "models_session_trace"  # (model serial, prompt) -> ModelTrace, this session's model
+MODEL_STATE = "tr_model"  # this session's trained model (a TrainedModel)
+_SERIALS = itertools.count(1)  # never reused, unlike id(): a new model never gets an old one's traces
+
+
+@dataclass
+class TrainedModel:
+    """A model this session trained (or stopped), with what it learned from."""
+
+    model: GPT
+    vocabulary: CharVocabulary
+    corpus: str
+    corpus_sha256: str
+    run: RunSummary
+    stopped: bool = False
+    prompt_hint: str = ""  # the start of its corpus: a prompt it can read
+    # A number no other model of this process gets (a memo keyed on id() could hand a new
+    # model, allocated where a freed one was, the old one's traces).
+    serial: int = field(default_factory=lambda: next(_SERIALS), init=False, compare=False)
+
+
+def checkpoint_of(trained: TrainedModel) -> bytes:
+    """The model as a checkpoint file (gpt_core.load_checkpoint reads it, weights only)."""
+    meta = CheckpointMeta(corpus=trained.corpus, corpus_sha256=trained.corpus_sha256, run=trained.run)
+    return checkpoint_bytes(trained.model, trained.vocabulary, meta)
 
 
 @dataclass(frozen=True)
@@ -32,6 +56,7 @@ class LoadedModel:
     model: GPT
     vocabulary: CharVocabulary
     default_prompt: str  # a prompt this model reads well
+    serial: int = 0  # a session's model: its TrainedModel.serial (shipped models: 0)
 
     @property
     def heads(self) -> int:
@@ -79,7 +104,7 @@ def load(key: str) -> LoadedModel | None:
         trained = st.session_state.get(MODEL_STATE)
         if trained is None:
             return None
-        return LoadedModel(key, trained.model, trained.vocabulary, trained.prompt_hint or "")
+        return LoadedModel(key, trained.model, trained.vocabulary, trained.prompt_hint or "", trained.serial)
     if key not in shipped_keys():
         return None
     checkpoint = shipped_model(int(key.removeprefix(SHIPPED_PREFIX)))
@@ -107,7 +132,7 @@ def trace(loaded: LoadedModel, prompt: str) -> ModelTrace:
     Raises gpt_core.InputError for a prompt the model cannot read (empty, no known character)."""
     if loaded.key != SESSION_KEY:
         return _shipped_trace(loaded.key, prompt)
-    memo_key = (id(loaded.model), prompt)
+    memo_key = (loaded.serial, prompt)
     memo = st.session_state.get(SESSION_TRACE_STATE)
     if memo is not None and memo[0] == memo_key:
         return memo[1]

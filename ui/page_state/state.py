@@ -1,0 +1,223 @@
+"""One way for every page to keep its view: restore it (from the link on a first visit, from
+this session after another page, from the browser's own values after a server restart),
+repair what a widget can't hold, keep it inside what a model allows, write it to the URL
+and say what a link held that could not be used.
+
+A page makes one ``PageState`` from its parameters (``ui/page_state/rules.py``) and a
+prefix; each parameter's widget has the key ``prefix + name``. The usual run::
+
+    page = PageState("ex_", PARAMS)
+    page.restore()                 # link, session or browser
+    ...draw the widgets (key=page.key(name))...
+    values = page.values()
+    page.settle(values)            # the link's notes go once the student changes the view
+    page.write_url(values, lang)
+    page.show_notes(lang)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import streamlit as st
+
+from ..internals import keys_sent_by_browser
+from ..markdown import literal
+from ..shell import LANGUAGE_STATE, carried_params
+from ..strings import DEFAULT_LANGUAGE, has_text, t
+from .rules import Note, Param, by_name, parse_query, repairs, to_query
+
+NOTE_VALUE_CHARS = 40  # a link's odd value is shown up to this many characters
+ICONS = {"older_version": ":material/history:", "newer_version": ":material/history:"}
+
+
+def shown_value(value: str, chars: int = NOTE_VALUE_CHARS) -> str:
+    """A link's value as a note shows it: literal, cut to ``chars`` characters."""
+    return literal(value if len(value) <= chars else value[: chars - 1] + "…")
+
+
+class PageState:
+    """The view of one page in ``st.session_state``: widget values under ``prefix + name``,
+    the values last shown under ``prefix + "values"``, the link's notes under ``prefix + "notes"``."""
+
+    def __init__(
+        self, prefix: str, params: Sequence[Param], extra_widgets: Sequence[str] = (), note_chars: int = NOTE_VALUE_CHARS
+    ) -> None:
+        self.prefix = prefix
+        self.note_chars = note_chars
+        self.params = tuple(params)
+        self.by_name = by_name(params)
+        self.values_key = prefix + "values"
+        self.notes_key = prefix + "notes"
+        self.fresh_key = prefix + "from_link"  # this run's values came from the link
+        self.clamped_key = prefix + "clamped"
+        self.browser_key = prefix + "from_browser"  # this run's widgets left to the browser
+        # Widgets of the page that are not parameters (a preset box) but that the browser
+        # may send after a restart: restore leaves them to the browser too.
+        self.extra_widgets = tuple(extra_widgets)
+
+    def key(self, name: str) -> str:
+        return self.prefix + name
+
+    # -- restoring -------------------------------------------------------------------------
+    def sent_by_browser(self) -> set[str]:
+        """Widget keys of this page whose values the browser sent with this run but that this
+        session does not hold: the page outlived its session (a server restart, an expired
+        session), and its next run carries every widget's value, the change that started the
+        run included, which the URL does not hold yet. Those values win over the link."""
+        ours = {self.key(name) for name in (*self.by_name, *self.extra_widgets)}
+        return {key for key in keys_sent_by_browser() & ours if key not in st.session_state}
+
+    def restore(self, late: Sequence[str] = ()) -> set[str]:
+        """Fill each widget from the link (a session's first visit) or from the values last
+        shown (after another page, whose run dropped the widgets' state); values the browser
+        sent are left to the browser, except for the ``late`` parameters, whose widgets are
+        drawn after the page reads them (they follow the link). Returns the keys left to
+        the browser: those widgets can't be read before they are drawn."""
+        ss = st.session_state
+        from_browser = self.sent_by_browser() - {self.key(name) for name in late}
+        if self.values_key not in ss:
+            values, notes = parse_query(self.params, st.query_params.to_dict())
+            ss[self.values_key] = values
+            ss[self.notes_key] = notes
+            ss[self.fresh_key] = True
+        for name, value in ss[self.values_key].items():
+            key = self.key(name)
+            if key not in ss and key not in from_browser:
+                ss[key] = value
+        self.repair(from_browser)
+        ss[self.browser_key] = from_browser
+        return from_browser
+
+    def reread_after_restart(self) -> None:
+        """End a run that left widgets to the browser with one more run: their values are
+        readable only once drawn, so a page that reads a value before drawing its widget
+        (a view computed above its own controls) showed the link's value; the next run
+        reads the browser's, the student's first change after a restart included."""
+        if st.session_state.pop(self.browser_key, None):
+            st.rerun()
+
+    def repair(self, from_browser: set[str] | None = None) -> None:
+        """Widgets holding a value their parameter can't hold (a stale label, a crafted
+        value) get the last good value back, else the default."""
+        ss = st.session_state
+        skip = self.sent_by_browser() if from_browser is None else from_browser
+        current = {name: ss.get(self.key(name)) for name in self.by_name}
+        for name, value in repairs(self.params, current, ss.get(self.values_key, {})).items():
+            if self.key(name) not in skip:
+                ss[self.key(name)] = value
+
+    # -- reading and changing ----------------------------------------------------------------
+    def get(self, name: str) -> Any:
+        """The widget's value if its parameter accepts it, else the last good value, else the default."""
+        param = self.by_name[name]
+        value = st.session_state.get(self.key(name))
+        if param.accepts(value):
+            return value
+        good = st.session_state.get(self.values_key, {}).get(name)
+        return good if param.accepts(good) else param.default
+
+    def set(self, name: str, value: Any) -> None:
+        st.session_state[self.key(name)] = value
+
+    def values(self) -> dict[str, Any]:
+        return {name: self.get(name) for name in self.by_name}
+
+    def last_values(self) -> dict[str, Any]:
+        """The values shown by the last run (a callback compares with them)."""
+        return dict(st.session_state.get(self.values_key, {}))
+
+    def fit(self, fitted: Mapping[str, Any], notes: Sequence[Note] = ()) -> None:
+        """Put values moved inside what a model or a text allows into their widgets; their
+        notes are shown when the values came from the link."""
+        left = st.session_state.get(self.browser_key, set())
+        for name, value in fitted.items():
+            if self.key(name) not in left and st.session_state.get(self.key(name)) != value:
+                self.set(name, value)
+        if st.session_state.get(self.fresh_key):
+            self.add_notes(notes)
+
+    # -- notes -------------------------------------------------------------------------------
+    def add_notes(self, notes: Sequence[Note]) -> None:
+        if notes:
+            st.session_state[self.notes_key] = [*st.session_state.get(self.notes_key, []), *notes]
+
+    def notes(self) -> list[Note]:
+        return list(st.session_state.get(self.notes_key, []))
+
+    def clear_notes(self) -> None:
+        st.session_state[self.notes_key] = []
+
+    def settle(self, values: Mapping[str, Any], looking: Sequence[str] = ()) -> None:
+        """Remember ``values`` as shown. Once the student changes one of them (other than the
+        ``looking`` ones, which only choose what is looked at), the link's notes are old news."""
+        ss = st.session_state
+        last = ss.get(self.values_key, {})
+        changed = [name for name in values if name not in looking and values[name] != last.get(name)]
+        if not ss.get(self.fresh_key) and changed:
+            self.clear_notes()
+        ss[self.fresh_key] = False
+        ss[self.values_key] = dict(values)
+
+    def remember(self, values: Mapping[str, Any]) -> None:
+        """Remember ``values`` as shown, leaving the notes alone (a second read in one run)."""
+        st.session_state[self.values_key] = dict(values)
+
+    def show_notes(self, lang: str, **fields: Any) -> None:
+        """Each note, literally, in the student's language: ``note.<reason>`` for the common
+        reasons, the page's own ``<prefix>note_<reason>`` (prefix without its underscore,
+        such as ``ex.note_model_unknown``) for its own; ``fields`` fill page-specific slots."""
+        for note in self.notes():
+            st.warning(self.note_text(note, lang, **fields), icon=ICONS.get(note.reason, ":material/link_off:"))
+
+    def note_text(self, note: Note, lang: str, **fields: Any) -> str:
+        own = f"{self.prefix.rstrip('_')}.note_{note.reason}"
+        key = own if has_text(own) else f"note.{note.reason}"
+        return t(
+            key, lang, name=literal(note.name), value=shown_value(note.value, self.note_chars), allowed=literal(note.allowed),
+            default=literal(note.default) or "—", current=note.default, **fields,
+        )  # fmt: skip
+
+    # -- the URL -----------------------------------------------------------------------------
+    def write_url(self, values: Mapping[str, Any], lang: str | None = None, **override: str) -> dict[str, str]:
+        """Put every parameter in the link into the URL (``override``: a value as the link
+        should carry it, such as the text cut to the tokens shown), with the shell's own."""
+        query = to_query(self.params, values)
+        query.update(override)
+        language = lang or st.session_state.get(LANGUAGE_STATE, DEFAULT_LANGUAGE)
+        query.update(carried_params(language))
+        if st.query_params.to_dict() != query:
+            st.query_params.from_dict(query)
+        return query
+
+    # -- number boxes --------------------------------------------------------------------------
+    def _clamp(self, name: str) -> None:
+        """A number typed out of range becomes the nearest allowed one, remembered so its box
+        says so. (The box has no min or max: a browser keeps an out-of-range number in the
+        box without sending it, and the page would go on silently with the previous value.)"""
+        ss = st.session_state
+        typed = ss[self.key(name)]
+        used = self.by_name[name].clamp(typed)
+        clamped = ss.setdefault(self.clamped_key, {})
+        clamped.pop(name, None)
+        if typed != used:
+            ss[self.key(name)] = used
+            clamped[name] = used
+
+    def number_input(self, column: Any, name: str, label: str, lang: str, help_text: str | None = None,
+                     step: int | float = 1) -> None:  # fmt: skip
+        """A number box that takes any number; one out of range is clamped with a visible note."""
+        param = self.by_name[name]
+        value = column.number_input(
+            label, step=step, key=self.key(name), help=help_text, on_change=self._clamp, args=(name,)
+        )
+        clamped = st.session_state.get(self.clamped_key, {})
+        if name in clamped and clamped[name] != value:
+            del clamped[name]  # changed since: the note is old news
+        if name in clamped:
+            column.warning(
+                t("note.box_clamped", lang, name=label, low=param.to_url(param.low), high=param.to_url(param.high),
+                  used=param.to_url(value)),
+                icon=":material/straighten:",
+            )  # fmt: skip
