@@ -15,6 +15,7 @@ import plotly.graph_objects as go
 
 from gpt_core import DETAIL_STAGES
 
+from .events import layout_meta, trace_meta
 from .labels import plotly_safe
 from .layout import Panel, cell_outline
 from .palette import DROPPED_COLOR, HIGHLIGHT_COLOR, MASKED_COLOR, head_color
@@ -100,7 +101,7 @@ def stage_traces(
     value_label = plotly_safe(text.stage_titles[stage])
     where = f"{text.query} %{{y}}<br>{text.key} %{{x}}<br>"
     common = dict(
-        x=categories, y=categories, xaxis=panel.xaxis, yaxis=panel.yaxis, hoverongaps=False, meta=dict(head=head),
+        x=categories, y=categories, xaxis=panel.xaxis, yaxis=panel.yaxis, hoverongaps=False, meta=trace_meta(head),
     )  # fmt: skip
     write = {}
     if look.values_font_px:
@@ -329,8 +330,8 @@ def head_detail_figure(
         ),
         plot_bgcolor=BACKGROUND,
         hoverlabel=dict(font_size=FONT_SIZE * scale),
-        # assets/sync_hover.html shows a hovered cell in every stage; minWidthPx: the width the
-        # layout needs (more than the page's when cells would fall below their minimum).
-        meta=dict(syncHover=True, minWidthPx=round(width)),
+        # A hovered cell is outlined in every stage (figures/events.py); the width the layout
+        # needs is more than the page's when cells would fall below their minimum.
+        meta=layout_meta(sync_hover=True, min_width_px=width),
     )
     return build_figure(traces, layout)

@@ -17,6 +17,7 @@ import plotly.graph_objects as go
 from gpt_core.tokens import display_label
 
 from .attention import VALUE_FONT_PX
+from .events import trace_meta
 from .labels import plotly_safe
 from .overview import BORDER_PX, FOCUSED_BORDER_PX, OVERVIEW_COLORBAR_MAX_PX, OVERVIEW_COLORBAR_PX
 from .palette import WEIGHT_COLORSCALE, head_color
@@ -155,7 +156,7 @@ def grid_figure(
                     colorbar=colorbar,
                     hoverongaps=False,
                     name=name,
-                    meta=dict(head=head, block=b),
+                    meta=trace_meta(head, b),
                     hovertemplate=(
                         f"{plotly_safe(text.query)} %{{y}}<br>{plotly_safe(text.key)} %{{x}}<br>"
                         f"{plotly_safe(text.weight)}: %{{z:.4f}}<extra>{plotly_safe(name)}</extra>"
@@ -294,7 +295,7 @@ def generation_figure(
     trace = dict(
         type="heatmap", z=z, x=list(range(width)), y=list(range(n)), text=keys, colorscale=WEIGHT_COLORSCALE,
         zmin=0.0, zmax=1.0, hoverongaps=False, name=f"{plotly_safe(text.block)} {block + 1} · {plotly_safe(text.head)} {head + 1}",
-        meta=dict(head=head, block=block), colorbar=dict(thickness=COLORBAR_THICKNESS_PX, outlinewidth=0),
+        meta=trace_meta(head, block), colorbar=dict(thickness=COLORBAR_THICKNESS_PX, outlinewidth=0),
         hovertemplate=f"%{{y}}<br>{plotly_safe(text.key)} %{{x}}: %{{text}}<br>{plotly_safe(text.weight)}: %{{z:.3f}}<extra></extra>",
         **(dict(texttemplate="%{text}", textfont=dict(size=VALUE_FONT_PX * scale)) if write else {}),
     )  # fmt: skip

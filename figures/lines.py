@@ -10,6 +10,7 @@ import plotly.graph_objects as go
 
 from gpt_core.tokens import position_label
 
+from .events import trace_meta
 from .explorer import ExplorerText, check_rank
 from .labels import plotly_safe
 from .palette import head_color
@@ -97,7 +98,7 @@ def lines_figure(
                     opacity=LINE_MIN_OPACITY + (1 - LINE_MIN_OPACITY) * (step + 1) / LINE_BINS,
                     legendgroup=f"head{head}",
                     showlegend=False,
-                    meta=dict(head=head),
+                    meta=trace_meta(head),
                     hovertemplate=f"{plotly_safe(text.weight)}: %{{customdata:.3f}}<extra>{plotly_safe(text.head)} {head + 1}</extra>",
                 )  # fmt: skip
             )

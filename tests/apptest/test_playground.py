@@ -60,7 +60,8 @@ def test_first_run_draws_the_first_screen_and_asks_for_the_rest():
     assert asks_for_the_rest(at)
     at.run()  # what the browser asks for once the first chart is drawn
     assert not asks_for_the_rest(at)
-    assert "raw scores QKᵀ · head 1" in all_traces(at) and at.dataframe and at.get("iframe") and len(at.tabs) == 4
+    assert "raw scores QKᵀ · head 1" in all_traces(at) and at.dataframe and len(at.tabs) == 4
+    assert not at.get("iframe"), "no frame on the page: clicks and linked hover are one in-page component"
 
 
 def test_a_change_before_the_rest_arrives_draws_the_whole_page():

@@ -1,5 +1,5 @@
 """The playground's chosen head and cell: chosen by a click on a chart (the payload
-assets/chart_clicks.js sends), kept inside the view when the heads or the text change or a
+assets/chart_events.js sends), kept inside the view when the heads or the text change or a
 link asks for more, and the same in the widgets, the charts, the calculator and the URL.
 Also the link's notes: what they say, and when they go."""
 

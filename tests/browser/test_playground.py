@@ -111,7 +111,7 @@ def test_hovering_a_cell_outlines_it_in_every_stage(shared_server, browser_page)
     wait_for_charts(browser_page)
     detail = browser_page.locator(".js-plotly-plot").nth(1)
     browser_page.wait_for_function(
-        "() => document.querySelectorAll('.js-plotly-plot')[1] && document.querySelectorAll('.js-plotly-plot')[1].__syncHover"
+        "() => document.querySelectorAll('.js-plotly-plot')[1] && document.querySelectorAll('.js-plotly-plot')[1].dataset.hover === 'on'"
     )
     weights_panel = detail.locator(".nsewdrag").nth(3)
     weights_panel.scroll_into_view_if_needed()
@@ -120,7 +120,7 @@ def test_hovering_a_cell_outlines_it_in_every_stage(shared_server, browser_page)
     browser_page.mouse.move(box["x"] + box["width"] * 0.25, box["y"] + box["height"] * 0.75, steps=6)
     # Read the outlines in one go: moving on (or a redraw) removes them.
     boxes = browser_page.wait_for_function(
-        """() => { const cells = document.querySelectorAll('.js-plotly-plot')[1].querySelectorAll('.sync-hover-cell');
+        """() => { const cells = document.querySelectorAll('.js-plotly-plot')[1].querySelectorAll('.chart-events-cell');
                    return cells.length === 4 && Array.from(cells, c => Math.round(c.getBoundingClientRect().top)); }""",
         timeout=10_000,
     ).json_value()
@@ -181,7 +181,7 @@ def test_the_first_screen_comes_alone_and_the_rest_follows_by_itself(shared_serv
         assert page.evaluate("() => window.__atFirstChart") == {"charts": 1, "tables": 0, "code": 0, "frames": 0}
         wait_for_charts(page)  # and the rest, which nobody asked for
         wait_for_trace(page, "raw scores QKᵀ · head 1")  # the detail
-        page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot')[1].__syncHover")
+        page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot')[1].dataset.hover === 'on'")
         assert page.get_by_role("tab").count() == 4
         assert exceptions_shown(page) == 0
     finally:

@@ -12,7 +12,7 @@ from figures.attention import DETAIL_MIN_CELL_PX
 from figures.palette import DROPPED_COLOR
 from figures.sizing import LINE_HEIGHT, key_ticks, panel_grid, query_ticks, text_px
 from gpt_core import STAGES, PlaygroundConfig, display_labels, trace_attention
-from ui.chart_clicks import Click, parse_click
+from ui.chart_events import Click, parse_click
 from ui.figure_text import attention_text
 
 EN = attention_text("en")

@@ -9,7 +9,7 @@ import streamlit as st
 
 from gpt_core import InputError
 
-from ..chart_clicks import listen, parse_click
+from ..chart_events import listen, parse_click
 from ..first_screen import ask_for_the_rest, is_first_screen
 from ..page_state.state import PageState
 from ..shared import models

@@ -21,7 +21,7 @@ from gpt_core import (
 )
 from gpt_core.explore import ModelTrace
 
-from ..chart_clicks import listen, parse_click
+from ..chart_events import listen, parse_click
 from ..first_screen import ask_for_the_rest, is_first_screen
 from ..markdown import literal
 from ..shared import models
@@ -174,9 +174,9 @@ def _apply_click(payload: object, view: View) -> None:
 
 
 def _below(view: View, query: dict[str, str], lang: str) -> None:
-    """Below the first screen: one head stage by stage, the hover script and the tabs."""
+    """Below the first screen: one head stage by stage (its hover linked by the page's chart
+    events) and the tabs."""
     views.detail(view, lang)
-    views.sync_hover()
     tab_names = ("softmax", "shapes", "stats", "share")
     tabs = st.tabs([t(f"pg.tab.{name}", lang) for name in tab_names])
     with tabs[0]:

@@ -4,7 +4,6 @@ softmax by hand, the shapes, the per-head table, and the link and downloads."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from urllib.parse import urlencode
 
 import numpy as np
@@ -12,6 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from figures import channel_map_figure, head_detail_figure, heads_overview_figure, shape_trace_code
+from figures.events import MIN_WIDTH
 from gpt_core import DETAIL_STAGES, STAGES, PlaygroundTrace, position_label, softmax_steps
 
 from ..charts import page_width, show_chart, type_scale
@@ -21,7 +21,6 @@ from ..strings import t
 from .controls import CSV_HEAD, CSV_STAGE, widget_key
 from .exports import matrix_csv, python_snippet, trace_npz
 
-SYNC_HOVER = Path(__file__).resolve().parents[2] / "assets" / "sync_hover.html"
 CSV_MIME = "text/csv"
 SCORE_DECIMALS = 4
 WEIGHT_DECIMALS = 6
@@ -103,7 +102,7 @@ def detail(view: View, lang: str) -> None:
         highlight=(st.session_state[k("row")], st.session_state[k("col")]), scaled=config.scale,
         width_px=page_width(), scale=type_scale(), show_values=st.session_state[k("cells")],
     )  # fmt: skip
-    wider = figure.layout.meta["minWidthPx"]
+    wider = figure.layout.meta[MIN_WIDTH]
     if wider > page_width() + 1:  # legible cells need more than the page: the chart scrolls sideways
         st.html(SCROLL_CSS.format(outer=DETAIL_SCROLL_KEY, inner=DETAIL_CHART_KEY, width=int(wider)))
         with st.container(key=DETAIL_SCROLL_KEY):
@@ -112,12 +111,6 @@ def detail(view: View, lang: str) -> None:
         show_chart(figure, DETAIL_CHART_KEY, sized=True)
     if dropout:
         st.caption(t("pg.dropout_note", lang, p=f"{config.dropout:g}", factor=f"{1 / (1 - config.dropout):.4g}"))
-
-
-def sync_hover() -> None:
-    """Hovering a cell in one stage outlines the same cell in all of them (a fixed script in
-    assets/, no user text: it only reads the charts already on the page)."""
-    st.iframe(SYNC_HOVER, height=1)
 
 
 def softmax_calculator(view: View, lang: str) -> None:

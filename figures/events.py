@@ -1,0 +1,73 @@
+"""The contract between figures and the page's one chart-events component
+(``ui/chart_events.py`` with ``assets/chart_events.js``): the ``meta`` keys a figure sets so
+that a click on it chooses something and a hover on it is shown in its other panels.
+
+- A trace a click can choose from carries ``meta = trace_meta(head, block)``: its head
+  (0-based) and, in a chart of several blocks, its block. A click sends them back with the
+  cell (row = query, column = key).
+- A figure whose panels show the same cells (one head's stages) sets
+  ``layout.meta = layout_meta(sync_hover=True)``: hovering a cell in one panel outlines the
+  same cell in every panel. ``min_width_px`` tells the page the width the layout needs.
+
+The component reads the key names from ``EVENT_KEYS`` (the page passes them), so this module
+is the only place they are spelled.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+HEAD = "head"
+BLOCK = "block"
+SYNC_HOVER = "syncHover"
+MIN_WIDTH = "minWidthPx"
+EVENT_KEYS = {"head": HEAD, "block": BLOCK, "syncHover": SYNC_HOVER}
+
+
+def trace_meta(head: int, block: int | None = None) -> dict[str, int]:
+    """A clickable trace's meta: which head (0-based) and, where several are drawn, which block."""
+    meta = {HEAD: int(head)}
+    if block is not None:
+        meta[BLOCK] = int(block)
+    return meta
+
+
+def layout_meta(sync_hover: bool = False, min_width_px: float | None = None) -> dict[str, Any]:
+    """A figure's layout meta: whether a hovered cell is outlined in every panel, and the
+    width its layout needs (more than the page's when cells would fall below their minimum)."""
+    meta: dict[str, Any] = {}
+    if sync_hover:
+        meta[SYNC_HOVER] = True
+    if min_width_px is not None:
+        meta[MIN_WIDTH] = round(min_width_px)
+    return meta
+
+
+def _meta(item: Any) -> dict:
+    meta = item.get("meta") if isinstance(item, dict) else getattr(item, "meta", None)
+    return meta if isinstance(meta, dict) else {}
+
+
+def _traces(figure: Any) -> list:
+    data = figure.get("data", []) if isinstance(figure, dict) else figure.data
+    return list(data)
+
+
+def clickable_heads(figure: Any, kind: str = "heatmap") -> list[int]:
+    """The heads of the figure's traces of ``kind`` that a click can choose (each trace's
+    ``meta.head``); a trace of that kind without it is a contract breach (ValueError)."""
+    heads = []
+    for trace in _traces(figure):
+        trace_kind = trace.get("type") if isinstance(trace, dict) else trace.type
+        if trace_kind != kind:
+            continue
+        head = _meta(trace).get(HEAD)
+        if not isinstance(head, int) or isinstance(head, bool) or head < 0:
+            raise ValueError(f"a {kind} trace without meta.{HEAD}: {trace.get('name') if isinstance(trace, dict) else trace.name}")
+        heads.append(head)
+    return heads
+
+
+def hover_is_linked(figure: Any) -> bool:
+    layout = figure.get("layout", {}) if isinstance(figure, dict) else figure.layout
+    return _meta(layout).get(SYNC_HOVER) is True
