@@ -151,10 +151,16 @@ class PageState:
 
     def settle(self, values: Mapping[str, Any], looking: Sequence[str] = ()) -> None:
         """Remember ``values`` as shown. Once the student changes one of them (other than the
-        ``looking`` ones, which only choose what is looked at), the link's notes are old news."""
+        ``looking`` ones, which only choose what is looked at), the link's notes are old news.
+        An optional value the page itself fills in (None before: a model's own prompt, the
+        model to generate with) is no change of the student's."""
         ss = st.session_state
         last = ss.get(self.values_key, {})
-        changed = [name for name in values if name not in looking and values[name] != last.get(name)]
+        changed = [
+            name for name in values
+            if name not in looking and values[name] != last.get(name)
+            and not (last.get(name) is None and self.by_name[name].optional)
+        ]  # fmt: skip
         if not ss.get(self.fresh_key) and changed:
             self.clear_notes()
         ss[self.fresh_key] = False
