@@ -8,7 +8,7 @@ own rows and a hovered cell names its query and key.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 import plotly.graph_objects as go
@@ -17,18 +17,23 @@ from gpt_core import DETAIL_STAGES
 
 from .events import layout_meta, trace_meta
 from .labels import plotly_safe
-from .layout import Panel, cell_outline
 from .palette import DROPPED_COLOR, HIGHLIGHT_COLOR, MASKED_COLOR, head_color
 from .panels import (
     AXIS_TITLE_FONT_PX,
     MARGIN_PX,
     TICK_FONT_PX,
-    TICK_STANDOFF_PX,
+    AxisLabels,
     Frame,
-    categories_of,
-    category_axis,
+    Panel,
+    cell_outline,
+    figure_title,
+    finished_layout,
+    panel_axes,
+    panel_title,
+    plan_labels,
     query_label_room,
-    square_cells,
+    short_labels,
+    top_legend,
     wrapped_title,
 )
 from .sizing import (
@@ -38,8 +43,6 @@ from .sizing import (
     PanelGrid,
     key_ticks,
     panel_grid,
-    query_ticks,
-    short_label,
     text_px,
 )
 from .stage_colors import (
@@ -51,12 +54,8 @@ from .stage_colors import (
     values_fit,
 )
 from .style import (
-    BACKGROUND,
     COLORBAR_FONT_SIZE,
     COLORBAR_THICKNESS_PX,
-    FONT_FAMILY,
-    FONT_SIZE,
-    TITLE_COLOR,
     TITLE_FONT_SIZE,
     build_figure,
 )
@@ -83,6 +82,35 @@ def trace_name(stage: str, head: int, text: AttentionText) -> str:
     return f"{text.stage_titles[stage]} · {text.head} {head + 1}"
 
 
+def _where(text: AttentionText) -> str:
+    return f"{text.query} %{{y}}<br>{text.key} %{{x}}<br>"
+
+
+def _masked_layer(common: dict, masked: np.ndarray, value_label: str, head: int, text: AttentionText,
+                  write: dict, look: Look) -> dict:  # fmt: skip
+    """The −∞ cells only, in a colour no scale has: drawn first, under the values."""
+    written = dict(write, texttemplate="−∞", textfont=dict(size=look.values_font_px, color="white")) if write else {}
+    return dict(
+        common, type="heatmap", z=np.where(masked, np.float32(1.0), np.float32(np.nan)),
+        colorscale=[[0.0, MASKED_COLOR], [1.0, MASKED_COLOR]], showscale=False,
+        name=f"{text.minus_inf} · {text.head} {head + 1}",
+        hovertemplate=f"{_where(text)}{value_label}: −∞ ({plotly_safe(text.masked_reason)})<extra></extra>",
+        **written,
+    )  # fmt: skip
+
+
+def _dropped_layer(common: dict, dropped: np.ndarray, value_label: str, head: int, text: AttentionText,
+                   write: dict) -> dict:  # fmt: skip
+    """The cells dropout set to 0, in their own colour."""
+    return dict(
+        common, type="heatmap", z=np.where(dropped, np.float32(0.0), np.float32(np.nan)),
+        colorscale=[[0.0, DROPPED_COLOR], [1.0, DROPPED_COLOR]], showscale=False,
+        name=f"{text.dropped} · {text.head} {head + 1}",
+        hovertemplate=f"{_where(text)}{value_label}: 0 ({plotly_safe(text.dropped)})<extra></extra>",
+        **(dict(write, texttemplate="0") if write else {}),
+    )  # fmt: skip
+
+
 def stage_traces(
     matrix: np.ndarray,
     categories: list[str],
@@ -99,46 +127,14 @@ def stage_traces(
     masked = np.isneginf(z)
     name = trace_name(stage, head, text)
     value_label = plotly_safe(text.stage_titles[stage])
-    where = f"{text.query} %{{y}}<br>{text.key} %{{x}}<br>"
     common = dict(
         x=categories, y=categories, xaxis=panel.xaxis, yaxis=panel.yaxis, hoverongaps=False, meta=trace_meta(head),
     )  # fmt: skip
-    write = {}
-    if look.values_font_px:
-        write = dict(textfont=dict(size=look.values_font_px))
-    traces: list[dict] = []
-    if masked.any():
-        # Drawn first, under the values: only the −∞ cells are set, in a colour no scale has.
-        traces.append(
-            dict(
-                common,
-                type="heatmap",
-                z=np.where(masked, np.float32(1.0), np.float32(np.nan)),
-                colorscale=[[0.0, MASKED_COLOR], [1.0, MASKED_COLOR]],
-                showscale=False,
-                name=f"{text.minus_inf} · {text.head} {head + 1}",
-                hovertemplate=f"{where}{value_label}: −∞ ({plotly_safe(text.masked_reason)})<extra></extra>",
-                **(
-                    dict(write, texttemplate="−∞", textfont=dict(size=look.values_font_px, color="white"))
-                    if write
-                    else {}
-                ),
-            )  # fmt: skip
-        )
+    write = dict(textfont=dict(size=look.values_font_px)) if look.values_font_px else {}
+    traces = [_masked_layer(common, masked, value_label, head, text, write, look)] if masked.any() else []
     values = np.where(masked, np.float32(np.nan), z)
     if dropped is not None and dropped.any():
-        traces.append(
-            dict(
-                common,
-                type="heatmap",
-                z=np.where(dropped, np.float32(0.0), np.float32(np.nan)),
-                colorscale=[[0.0, DROPPED_COLOR], [1.0, DROPPED_COLOR]],
-                showscale=False,
-                name=f"{text.dropped} · {text.head} {head + 1}",
-                hovertemplate=f"{where}{value_label}: 0 ({plotly_safe(text.dropped)})<extra></extra>",
-                **(dict(write, texttemplate="0") if write else {}),
-            )  # fmt: skip
-        )
+        traces.append(_dropped_layer(common, dropped, value_label, head, text, write))
         values = np.where(dropped, np.float32(np.nan), values)
     color = dict(colorscale=look.colorscale, zmin=look.zmin, zmax=look.zmax)
     if look.zmid is not None:
@@ -147,15 +143,9 @@ def stage_traces(
         write["texttemplate"] = f"%{{z:{value_format(stage)}}}"
     traces.append(
         dict(
-            common,
-            type="heatmap",
-            z=values,
-            showscale=look.colorbar is not None,
-            colorbar=look.colorbar,
-            name=name,
-            hovertemplate=f"{where}{value_label}: %{{z:.4f}}<extra>{plotly_safe(name)}</extra>",
-            **color,
-            **write,
+            common, type="heatmap", z=values, showscale=look.colorbar is not None, colorbar=look.colorbar, name=name,
+            hovertemplate=f"{_where(text)}{value_label}: %{{z:.4f}}<extra>{plotly_safe(name)}</extra>",
+            **color, **write,
         )  # fmt: skip
     )
     return traces
@@ -186,6 +176,88 @@ def _highlight_shapes(panels: list[Panel], highlight: tuple[int, int] | None) ->
     return [cell_outline(panel, *highlight, HIGHLIGHT_COLOR) for panel in panels]
 
 
+@dataclass(frozen=True)
+class DetailPlan:
+    """One head's stages planned in pixels: a panel per stage, side by side while their cells
+    stay legible, else in rows (the page scrolls sideways below the minimum cell)."""
+
+    frame: Frame
+    panels: list[Panel]
+    labels: AxisLabels
+    cols: int
+    titles: dict[str, tuple[str, int]]  # stage -> (escaped Plotly text, lines)
+    colorbar_tops: list[float]  # under each panel, in paper coordinates
+    panel_px: float
+    width: float  # the width the layout needs: more than the page's when cells need it
+
+
+def _detail_columns(stages: int, T: int, available: float, left: float, short: list[str], scale: float
+                    ) -> tuple[PanelGrid, float, float]:  # fmt: skip
+    """The panels' grid, the gap between them (wider when key labels reach over) and the
+    figure's width; the gap depends on the key labels, which depend on the cell size."""
+    tick_px, gap, width = TICK_FONT_PX * scale, DETAIL_GAP_PX * scale, left + available + MARGIN_PX
+    for _ in range(2):
+        grid = panel_grid(
+            stages, T, available, gap, DETAIL_MIN_CELL_PX * scale, DETAIL_MAX_CELL_PX * scale,
+            DETAIL_MIN_PANEL_PX * scale, DETAIL_MAX_PANEL_PX * scale,
+        )  # fmt: skip
+        legible = T * DETAIL_MIN_CELL_PX * scale
+        if grid.panel_px < legible:  # one stage a row and still too narrow: wider than the page
+            grid, width = PanelGrid(1, stages, legible), left + legible + MARGIN_PX
+        cell = grid.cell_px(T)
+        keys = key_ticks(short, cell, tick_px)
+        overhang = 0.0
+        if keys.angle == 0:
+            first, last = keys.positions[0], keys.positions[-1]
+            half = [max(text_px(str(i), tick_px), text_px(short[i], tick_px)) / 2 for i in (first, last)]
+            overhang = max(0.0, half[1] - (T - last - 0.5) * cell) + max(0.0, half[0] - (first + 0.5) * cell)
+        needed = overhang + LABEL_PAD_PX * 2
+        if needed <= gap:
+            break
+        gap = needed
+    return grid, gap, width
+
+
+def plan_detail(names: list[str], labels: list[str], titles: Mapping[str, str], width_px: float,
+                scale: float) -> DetailPlan:  # fmt: skip
+    """Where each stage's panel, title and colour bar go for a page ``width_px`` wide."""
+    T, short = len(labels), short_labels(labels)
+    title_px, axis_title_px = TITLE_FONT_SIZE * scale, AXIS_TITLE_FONT_PX * scale
+    left = query_label_room(short, TICK_FONT_PX * scale, axis_title_px)
+    grid, gap, width = _detail_columns(len(names), T, width_px - left - MARGIN_PX, left, short, scale)
+    axes = plan_labels(labels, grid.cell_px(T), scale)
+    panel_px = grid.panel_px
+    wrapped = {stage: wrapped_title(titles[stage], panel_px + gap - LABEL_PAD_PX, title_px) for stage in names}
+    title_room = max(lines for _, lines in wrapped.values()) * title_px * LINE_HEIGHT + 4
+    row_px = title_room + panel_px + axes.key_room + COLORBAR_BLOCK_PX * scale + ROW_GAP_PX
+    header = HEADER_PX * scale
+    frame = Frame(width, header + grid.rows * row_px + MARGIN_PX, left, MARGIN_PX, header, MARGIN_PX)
+    panels, tops = [], []
+    for index in range(len(names)):
+        row, col = divmod(index, grid.cols)
+        top = row * row_px + title_room
+        panels.append(frame.panel(index + 1, col * (panel_px + gap), top, panel_px))
+        tops.append(frame.y_paper(top + panel_px + axes.key_room))
+    return DetailPlan(frame, panels, axes, grid.cols, wrapped, tops, panel_px, width)
+
+
+def _stage_colorbar(plan: DetailPlan, index: int, note: str, scale: float) -> dict:
+    """A stage's colour bar under its panel, with its one-line note."""
+    return dict(
+        orientation="h", x=plan.panels[index].center_x, xanchor="center", y=plan.colorbar_tops[index],
+        yanchor="top", lenmode="pixels", len=plan.panel_px * COLORBAR_SHARE, thickness=COLORBAR_THICKNESS_PX,
+        ypad=0, xpad=0, tickfont=dict(size=COLORBAR_FONT_SIZE * scale), outlinewidth=0,
+        title=dict(text=plotly_safe(note), side="bottom", font=dict(size=COLORBAR_FONT_SIZE * scale)),
+    )  # fmt: skip
+
+
+def _detail_titles(names: list[str], text: AttentionText, scaled: bool) -> dict[str, str]:
+    return {
+        stage: (text.not_scaled if stage == "scaled_scores" and not scaled else text.stage_titles[stage])
+        for stage in names
+    }
+
+
 def head_detail_figure(
     stages: Mapping[str, np.ndarray],
     labels: list[str],
@@ -207,131 +279,32 @@ def head_detail_figure(
     while they fit.
     """
     names = [stage for stage in DETAIL_STAGES if stage in stages]
-    T = len(labels)
     for stage in names:
         check_square(stage, stages[stage], labels)
-    width = width_px or DEFAULT_WIDTH_PX
-    tick_px, title_px = TICK_FONT_PX * scale, TITLE_FONT_SIZE * scale
-    axis_title_px = AXIS_TITLE_FONT_PX * scale
-    short = [short_label(label) for label in labels]
-    categories = categories_of(labels)
-
-    # Room for the query labels on the left, then the panels' size from what is left.
-    left = query_label_room(short, tick_px, axis_title_px)
-    available = width - left - MARGIN_PX
-    gap = DETAIL_GAP_PX * scale
-    for _ in range(2):  # the gap depends on the key labels, which depend on the cell size
-        layout_grid = panel_grid(
-            len(names), T, available, gap, DETAIL_MIN_CELL_PX * scale, DETAIL_MAX_CELL_PX * scale,
-            DETAIL_MIN_PANEL_PX * scale, DETAIL_MAX_PANEL_PX * scale,
-        )  # fmt: skip
-        legible = T * DETAIL_MIN_CELL_PX * scale
-        if layout_grid.panel_px < legible:  # one stage a row and still too narrow: wider than the page
-            layout_grid = PanelGrid(1, len(names), legible)
-            width = left + legible + MARGIN_PX
-        cell = layout_grid.cell_px(T)
-        key_labels = key_ticks(short, cell, tick_px)
-        overhang = 0.0
-        if key_labels.angle == 0:
-            first, last = key_labels.positions[0], key_labels.positions[-1]
-            half = [max(text_px(str(i), tick_px), text_px(short[i], tick_px)) / 2 for i in (first, last)]
-            overhang = max(0.0, half[1] - (T - last - 0.5) * cell) + max(0.0, half[0] - (first + 0.5) * cell)
-        needed_gap = overhang + LABEL_PAD_PX * 2
-        if needed_gap <= gap:
-            break
-        gap = needed_gap
-    query_labels = query_ticks(short, cell, tick_px)
-    panel_px = layout_grid.panel_px
-
-    titles = {
-        stage: (text.not_scaled if stage == "scaled_scores" and not scaled else text.stage_titles[stage])
-        for stage in names
-    }
-    wrapped = {stage: wrapped_title(titles[stage], panel_px + gap - LABEL_PAD_PX, title_px) for stage in names}
-    title_room = max(lines for _, lines in wrapped.values()) * title_px * LINE_HEIGHT + 4
-    row_px = (
-        title_room + panel_px + key_labels.extent_px + TICK_STANDOFF_PX + axis_title_px * LINE_HEIGHT
-        + COLORBAR_BLOCK_PX * scale + ROW_GAP_PX
-    )  # fmt: skip
-    header = HEADER_PX * scale
-    frame = Frame(width, header + layout_grid.rows * row_px + MARGIN_PX, left, MARGIN_PX, header, MARGIN_PX)
-
-    looks = stage_looks(stages, names)
-    notes = colorbar_notes(names, text)
-    dropped = dropped_cells(stages)
-    values_px = VALUE_FONT_PX * scale
-    traces: list[dict] = []
-    layout: dict = {}
-    annotations, panels = [], []
-    for index, stage in enumerate(names):
-        row, col = divmod(index, layout_grid.cols)
-        top = row * row_px + title_room
-        panel = frame.panel(index + 1, col * (panel_px + gap), top, panel_px)
-        panels.append(panel)
-        below = top + panel_px + key_labels.extent_px + TICK_STANDOFF_PX + axis_title_px * LINE_HEIGHT
-        look = replace(
-            looks[stage],
-            colorbar=dict(
-                orientation="h", x=panel.center_x, xanchor="center",
-                y=frame.y_paper(below), yanchor="top", lenmode="pixels", len=panel_px * COLORBAR_SHARE,
-                thickness=COLORBAR_THICKNESS_PX,
-                ypad=0, xpad=0, tickfont=dict(size=COLORBAR_FONT_SIZE * scale), outlinewidth=0,
-                title=dict(text=plotly_safe(notes[stage]), side="bottom", font=dict(size=COLORBAR_FONT_SIZE * scale)),
-            ),
-            values_font_px=values_px if show_values and values_fit(stages[stage], stage, cell, values_px) else None,
-        )  # fmt: skip
-        traces.extend(
-            stage_traces(stages[stage], categories, stage, head, panel, text, look,
-                          dropped if stage == "dropped_weights" else None)
-        )  # fmt: skip
-        first_col = col == 0
-        layout.update(
-            category_axis(panel, "x", panel.x_domain, categories, key_labels, tick_px,
-                  text.key_axis if first_col else None, axis_title_px)
-        )  # fmt: skip
-        layout.update(
-            category_axis(panel, "y", panel.y_domain, categories, query_labels if first_col else None, tick_px,
-                  text.query_axis if first_col else None, axis_title_px)
-        )  # fmt: skip
-        title_text, _ = wrapped[stage]
-        annotations.append(
-            dict(
-                text=title_text,
-                x=0.5,
-                y=1.0,
-                xref=f"{panel.xaxis} domain",
-                yref=f"{panel.yaxis} domain",
-                xanchor="center",
-                yanchor="bottom",
-                showarrow=False,
-                font=dict(size=title_px, color=TITLE_COLOR),
-            )  # fmt: skip
-        )
-    for panel in panels:
-        square_cells(layout, panel.index)
-    legend = [masked_legend_entry(text)]
+    plan = plan_detail(names, labels, _detail_titles(names, text, scaled), width_px or DEFAULT_WIDTH_PX, scale)
+    looks, notes, dropped = stage_looks(stages, names), colorbar_notes(names, text), dropped_cells(stages)
+    values_px, cell = VALUE_FONT_PX * scale, plan.panel_px / len(labels)
+    traces, layout, annotations = [], {}, []
+    for index, (stage, panel) in enumerate(zip(names, plan.panels, strict=True)):
+        written = show_values and values_fit(stages[stage], stage, cell, values_px)
+        look = replace(looks[stage], colorbar=_stage_colorbar(plan, index, notes[stage], scale),
+                       values_font_px=values_px if written else None)  # fmt: skip
+        traces += stage_traces(stages[stage], plan.labels.categories, stage, head, panel, text, look,
+                               dropped if stage == "dropped_weights" else None)  # fmt: skip
+        first_col = index % plan.cols == 0
+        layout.update(panel_axes(panel, plan.labels, True, first_col, text.key_axis if first_col else None,
+                                 text.query_axis if first_col else None))  # fmt: skip
+        annotations.append(panel_title(plan.titles[stage][0], panel, TITLE_FONT_SIZE * scale))
+    traces.append(masked_legend_entry(text))
     if dropped is not None and dropped.any():
-        legend.append(_legend_square(text.dropped, DROPPED_COLOR))
-    traces.extend(legend)
-    head_title = dict(
-        text=f"<b>{plotly_safe(text.head)} {head + 1}</b>", x=0.0, xref="paper", xanchor="left",
-        y=1.0, yref="container", yanchor="top", pad=dict(t=6),
-        font=dict(color=head_color(head), size=(TITLE_FONT_SIZE + HEAD_TITLE_EXTRA_PX) * scale),
-    )  # fmt: skip
-    layout.update(
-        height=round(frame.height),
-        margin=dict(l=round(frame.left), r=round(frame.right), t=round(frame.top), b=round(frame.bottom)),
-        annotations=annotations,
-        shapes=_highlight_shapes(panels, highlight),
-        font=dict(size=FONT_SIZE * scale, family=FONT_FAMILY),
-        title=head_title,
-        legend=dict(
-            orientation="h", x=1.0, xanchor="right", y=1.0, yanchor="bottom", font=dict(size=FONT_SIZE * scale)
-        ),
-        plot_bgcolor=BACKGROUND,
-        hoverlabel=dict(font_size=FONT_SIZE * scale),
+        traces.append(_legend_square(text.dropped, DROPPED_COLOR))
+    title = figure_title(f"<b>{plotly_safe(text.head)} {head + 1}</b>",
+                         (TITLE_FONT_SIZE + HEAD_TITLE_EXTRA_PX) * scale, head_color(head))  # fmt: skip
+    layout = finished_layout(
+        layout, plan.frame, scale, plan.panels, annotations=annotations, shapes=_highlight_shapes(plan.panels, highlight),
+        title=title, legend=top_legend(scale),
         # A hovered cell is outlined in every stage (figures/events.py); the width the layout
         # needs is more than the page's when cells would fall below their minimum.
-        meta=layout_meta(sync_hover=True, min_width_px=width),
-    )
+        meta=layout_meta(sync_hover=True, min_width_px=plan.width),
+    )  # fmt: skip
     return build_figure(traces, layout)

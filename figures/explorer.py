@@ -19,23 +19,28 @@ from gpt_core.tokens import display_label
 from .attention import VALUE_FONT_PX
 from .events import trace_meta
 from .labels import plotly_safe
-from .overview import BORDER_PX, FOCUSED_BORDER_PX, OVERVIEW_COLORBAR_MAX_PX, OVERVIEW_COLORBAR_PX
+from .overview import BORDER_PX, FOCUSED_BORDER_PX, OVERVIEW_COLORBAR_PX
 from .palette import WEIGHT_COLORSCALE, head_color
 from .panels import (
     AXIS_TITLE_FONT_PX,
     MARGIN_PX,
     TICK_FONT_PX,
-    TICK_STANDOFF_PX,
+    AxisLabels,
     Frame,
-    categories_of,
-    category_axis,
+    Panel,
+    figure_title,
+    finished_layout,
+    panel_axes,
+    panel_border,
+    panel_title,
+    plan_labels,
     query_label_room,
-    square_cells,
+    shared_colorbar,
+    short_labels,
 )
-from .sizing import LABEL_PAD_PX, LINE_HEIGHT, key_ticks, query_ticks, short_label, text_px
+from .sizing import LABEL_PAD_PX, LINE_HEIGHT, text_px
 from .style import (
     BACKGROUND,
-    COLORBAR_FONT_SIZE,
     COLORBAR_THICKNESS_PX,
     FONT_FAMILY,
     FONT_SIZE,
@@ -91,6 +96,60 @@ def check_rank(weights: np.ndarray, labels: Sequence[str], rank: int) -> None:
         )
 
 
+@dataclass(frozen=True)
+class GridPlan:
+    """Every (block, head) panel planned in pixels: rows = blocks, columns = heads."""
+
+    frame: Frame
+    panels: list[list[Panel]]  # [block][head]
+    labels: AxisLabels
+    two_line_titles: bool  # "block b" over "head h" when one line is wider than a panel
+
+
+def plan_grid(blocks: int, heads: int, labels: Sequence[str], text: ExplorerText, width_px: float,
+              scale: float) -> GridPlan:  # fmt: skip
+    """Square panels as large as ``width_px`` allows (within GRID_MIN/MAX_PANEL_PX); query
+    labels beside the first column, key labels under the bottom row."""
+    T, title_px = len(labels), GRID_TITLE_FONT_PX * scale
+    left = query_label_room(short_labels(labels), TICK_FONT_PX * scale, AXIS_TITLE_FONT_PX * scale)
+    right, gap = OVERVIEW_COLORBAR_PX * scale, GRID_GAP_PX * scale
+    fit = (width_px - left - right - (heads - 1) * gap) / heads
+    panel_px = max(GRID_MIN_PANEL_PX * scale, min(fit, GRID_MAX_PANEL_PX * scale))
+    axes = plan_labels(labels, panel_px / T, scale)
+    two_lines = any(
+        text_px(panel_name(b, head, text), title_px) > panel_px + gap - LABEL_PAD_PX
+        for b in range(blocks) for head in range(heads)
+    )  # fmt: skip
+    title_room = (2 if two_lines else 1) * title_px * LINE_HEIGHT + 4
+    row_px = title_room + panel_px + GRID_ROW_GAP_PX * scale
+    header = TITLE_FONT_SIZE * scale * LINE_HEIGHT + MARGIN_PX * 2
+    frame = Frame(width_px, header + blocks * row_px + axes.key_room + MARGIN_PX, left, right, header, MARGIN_PX)
+    panels = [
+        [frame.panel(b * heads + head + 1, head * (panel_px + gap), b * row_px + title_room, panel_px)
+         for head in range(heads)]
+        for b in range(blocks)
+    ]  # fmt: skip
+    return GridPlan(frame, panels, axes, two_lines)
+
+
+def _grid_trace(weights: np.ndarray, block: int, head: int, panel: Panel, categories: list[str],
+                text: ExplorerText, colorbar: dict | None) -> dict:  # fmt: skip
+    """One head's weights, the masked future a gap; meta names its block and head."""
+    T = weights.shape[-1]
+    z = np.tril(np.asarray(weights, dtype=np.float32))
+    z = np.where(np.triu(np.ones((T, T), dtype=bool), 1), np.float32(np.nan), z)
+    name = panel_name(block, head, text)
+    return dict(
+        type="heatmap", z=z, x=categories, y=categories, xaxis=panel.xaxis, yaxis=panel.yaxis,
+        colorscale=WEIGHT_COLORSCALE, zmin=0.0, zmax=1.0, showscale=colorbar is not None, colorbar=colorbar,
+        hoverongaps=False, name=name, meta=trace_meta(head, block),
+        hovertemplate=(
+            f"{plotly_safe(text.query)} %{{y}}<br>{plotly_safe(text.key)} %{{x}}<br>"
+            f"{plotly_safe(text.weight)}: %{{z:.4f}}<extra>{plotly_safe(name)}</extra>"
+        ),
+    )  # fmt: skip
+
+
 def grid_figure(
     weights: np.ndarray,
     labels: list[str],
@@ -104,125 +163,30 @@ def grid_figure(
     first column, key labels under the bottom row. focus: (block, head), 0-based, drawn
     with a thick border. Each heatmap's ``meta`` holds its head and block, for clicks."""
     check_rank(weights, labels, 4)
-    blocks, h, T = weights.shape[0], weights.shape[1], len(labels)
-    tick_px, title_px = TICK_FONT_PX * scale, GRID_TITLE_FONT_PX * scale
-    axis_title_px = AXIS_TITLE_FONT_PX * scale
-    short = [short_label(label) for label in labels]
-    categories = categories_of(labels)
-    left = query_label_room(short, tick_px, axis_title_px)
-    right = OVERVIEW_COLORBAR_PX * scale
-    gap = GRID_GAP_PX * scale
-    fit = (width_px - left - right - (h - 1) * gap) / h
-    panel_px = max(GRID_MIN_PANEL_PX * scale, min(fit, GRID_MAX_PANEL_PX * scale))
-    cell = panel_px / T
-    key_labels = key_ticks(short, cell, tick_px)
-    query_labels = query_ticks(short, cell, tick_px)
-    titles = [[panel_name(b, head, text) for head in range(h)] for b in range(blocks)]
-    two_lines = any(text_px(title, title_px) > panel_px + gap - LABEL_PAD_PX for row in titles for title in row)
-    title_room = (2 if two_lines else 1) * title_px * LINE_HEIGHT + 4
-    row_px = title_room + panel_px + GRID_ROW_GAP_PX * scale
-    label_room = key_labels.extent_px + TICK_STANDOFF_PX + axis_title_px * LINE_HEIGHT
-    header = TITLE_FONT_SIZE * scale * LINE_HEIGHT + MARGIN_PX * 2
-    frame = Frame(width_px, header + blocks * row_px + label_room + MARGIN_PX, left, right, header, MARGIN_PX)
-    traces: list[dict] = []
-    layout: dict = {}
-    annotations, shapes = [], []
-    for b in range(blocks):
-        for head in range(h):
-            index = b * h + head + 1
-            panel = frame.panel(index, head * (panel_px + gap), b * row_px + title_room, panel_px)
-            name = titles[b][head]
-            colorbar = None
-            if index == 1:
-                colorbar = dict(
-                    x=1.0, xref="container", xanchor="right", xpad=MARGIN_PX, y=1.0, yanchor="top",
-                    lenmode="pixels", len=min(OVERVIEW_COLORBAR_MAX_PX * scale, frame.plot_height),
-                    thickness=COLORBAR_THICKNESS_PX, tickfont=dict(size=COLORBAR_FONT_SIZE * scale), outlinewidth=0,
-                )  # fmt: skip
-            z = np.tril(np.asarray(weights[b, head], dtype=np.float32))
-            z = np.where(np.triu(np.ones((T, T), dtype=bool), 1), np.float32(np.nan), z)  # the future: a gap
-            traces.append(
-                dict(
-                    type="heatmap",
-                    z=z,
-                    x=categories,
-                    y=categories,
-                    xaxis=panel.xaxis,
-                    yaxis=panel.yaxis,
-                    colorscale=WEIGHT_COLORSCALE,
-                    zmin=0.0,
-                    zmax=1.0,
-                    showscale=colorbar is not None,
-                    colorbar=colorbar,
-                    hoverongaps=False,
-                    name=name,
-                    meta=trace_meta(head, b),
-                    hovertemplate=(
-                        f"{plotly_safe(text.query)} %{{y}}<br>{plotly_safe(text.key)} %{{x}}<br>"
-                        f"{plotly_safe(text.weight)}: %{{z:.4f}}<extra>{plotly_safe(name)}</extra>"
-                    ),
-                )  # fmt: skip
-            )
+    blocks, heads = weights.shape[:2]
+    plan = plan_grid(blocks, heads, labels, text, width_px, scale)
+    traces, layout, annotations, shapes = [], {}, [], []
+    for b, row in enumerate(plan.panels):
+        for head, panel in enumerate(row):
+            colorbar = shared_colorbar(plan.frame, scale) if panel.index == 1 else None
+            traces.append(_grid_trace(weights[b, head], b, head, panel, plan.labels.categories, text, colorbar))
             bottom, first = b == blocks - 1, head == 0
             layout.update(
-                category_axis(panel, "x", panel.x_domain, categories, key_labels if bottom else None, tick_px,
-                      text.key_axis if bottom and first else None, axis_title_px)
-            )  # fmt: skip
-            layout.update(
-                category_axis(panel, "y", panel.y_domain, categories, query_labels if first else None, tick_px,
-                      text.query_axis if first and b == 0 else None, axis_title_px)
+                panel_axes(panel, plan.labels, bottom, first, text.key_axis if bottom and first else None,
+                           text.query_axis if first and b == 0 else None)
             )  # fmt: skip
             title = (
                 f"{plotly_safe(text.block)} {b + 1}<br>{plotly_safe(text.head)} {head + 1}"
-                if two_lines
-                else plotly_safe(name)
+                if plan.two_line_titles
+                else plotly_safe(panel_name(b, head, text))
             )
-            annotations.append(
-                dict(
-                    text=f"<b>{title}</b>",
-                    x=0.5,
-                    y=1.0,
-                    xref=f"{panel.xaxis} domain",
-                    yref=f"{panel.yaxis} domain",
-                    xanchor="center",
-                    yanchor="bottom",
-                    showarrow=False,
-                    font=dict(size=title_px, color=head_color(head)),
-                )  # fmt: skip
-            )
-            shapes.append(
-                dict(
-                    type="rect",
-                    xref=f"{panel.xaxis} domain",
-                    yref=f"{panel.yaxis} domain",
-                    x0=0,
-                    x1=1,
-                    y0=0,
-                    y1=1,
-                    line=dict(color=head_color(head), width=FOCUSED_BORDER_PX if focus == (b, head) else BORDER_PX),
-                )  # fmt: skip
-            )
-            square_cells(layout, index)
-    layout.update(
-        height=round(frame.height),
-        margin=dict(l=round(frame.left), r=round(frame.right), t=round(frame.top), b=round(frame.bottom)),
-        annotations=annotations,
-        shapes=shapes,
-        font=dict(size=FONT_SIZE * scale, family=FONT_FAMILY),
-        title=dict(
-            text=plotly_safe(text.grid_title),
-            x=0.0,
-            xref="paper",
-            xanchor="left",
-            y=1.0,
-            yref="container",
-            yanchor="top",
-            pad=dict(t=6),
-            font=dict(size=TITLE_FONT_SIZE * scale),
-        ),  # fmt: skip
-        plot_bgcolor=BACKGROUND,
-        hoverlabel=dict(font_size=FONT_SIZE * scale),
-    )
+            annotations.append(panel_title(title, panel, GRID_TITLE_FONT_PX * scale, head_color(head), bold=True))
+            width = FOCUSED_BORDER_PX if focus == (b, head) else BORDER_PX
+            shapes.append(panel_border(panel, head_color(head), width))
+    layout = finished_layout(
+        layout, plan.frame, scale, [panel for row in plan.panels for panel in row], annotations=annotations,
+        shapes=shapes, title=figure_title(plotly_safe(text.grid_title), TITLE_FONT_SIZE * scale),
+    )  # fmt: skip
     return build_figure(traces, layout)
 
 

@@ -47,6 +47,97 @@ def line_name(head: int, step: int, text: ExplorerText) -> str:
     return f"{text.head} {head + 1} · {step + 1}/{LINE_BINS}"
 
 
+def _line_segments(weights: np.ndarray, head: int, queries: Sequence[int], threshold: float
+                   ) -> list[list[tuple[int, int, float]]]:  # fmt: skip
+    """One head's lines (query, key, weight) of at least ``threshold``, by opacity step."""
+    segments: list[list] = [[] for _ in range(LINE_BINS)]
+    for query in queries:
+        for key in range(query + 1):
+            weight = float(weights[head, query, key])
+            if weight >= threshold:
+                segments[weight_bin(weight, LINE_BINS, threshold)].append((query, key, weight))
+    return segments
+
+
+def _head_traces(weights: np.ndarray, head: int, queries: Sequence[int], threshold: float, text: ExplorerText,
+                 scale: float) -> list[dict]:  # fmt: skip
+    """One scatter trace per opacity step (segments separated by None, each point's
+    customdata its line's weight), and the head's legend entry."""
+    color, traces = head_color(head), []
+    for step, lines in enumerate(_line_segments(weights, head, queries, threshold)):
+        if not lines:
+            continue
+        x, y, custom = [], [], []
+        for query, key, weight in lines:
+            x += [0.0, 1.0, None]
+            y += [query, key, None]
+            custom += [weight, weight, None]
+        traces.append(
+            dict(
+                type="scatter", mode="lines", x=x, y=y, customdata=custom, name=line_name(head, step, text),
+                line=dict(color=color, width=LINE_WIDTH_PX * scale),
+                opacity=LINE_MIN_OPACITY + (1 - LINE_MIN_OPACITY) * (step + 1) / LINE_BINS,
+                legendgroup=f"head{head}", showlegend=False, meta=trace_meta(head),
+                hovertemplate=f"{plotly_safe(text.weight)}: %{{customdata:.3f}}<extra>{plotly_safe(text.head)} {head + 1}</extra>",
+            )  # fmt: skip
+        )
+    traces.append(
+        dict(
+            type="scatter", mode="lines", x=[None], y=[None], name=f"{plotly_safe(text.head)} {head + 1}",
+            line=dict(color=color, width=LINE_WIDTH_PX * scale), legendgroup=f"head{head}", showlegend=True,
+            hoverinfo="skip",
+        )  # fmt: skip
+    )
+    return traces
+
+
+def _token_columns(labels: list[str], token: int | None, text: ExplorerText, font_px: float, scale: float
+                   ) -> list[dict]:  # fmt: skip
+    """The tokens as two columns of labelled markers: queries left (the chosen one dark,
+    the others dimmed), keys right."""
+    T = len(labels)
+    shown = [plotly_safe(short_label(label)) for label in labels]
+    whole = [plotly_safe(position_label(i, label)) for i, label in enumerate(labels)]
+    dim = ["#bbbbbb" if token is not None and i != token else TITLE_COLOR for i in range(T)]
+    return [
+        dict(
+            type="scatter", mode="markers+text", x=[column] * T, y=list(range(T)), text=shown, textposition=side,
+            cliponaxis=False, textfont=dict(size=font_px, color=dim if column == 0.0 else TITLE_COLOR),
+            marker=dict(size=6 * scale, color="#888"), name=plotly_safe(name), showlegend=False, customdata=whole,
+            hovertemplate=f"{plotly_safe(name)}: %{{customdata}}<extra></extra>",
+        )  # fmt: skip
+        for column, side, name in ((0.0, "middle left", text.queries), (1.0, "middle right", text.keys))
+    ]
+
+
+def _lines_layout(labels: list[str], text: ExplorerText, font_px: float, scale: float) -> dict:
+    """Room for the widest label on each side of the lines, a row per token."""
+    T = len(labels)
+    widest = max(
+        max(text_px(short_label(label), font_px) for label in labels),
+        text_px(text.queries, FONT_SIZE * scale),
+        text_px(text.keys, FONT_SIZE * scale),
+    )
+    label_px = widest + LABEL_PAD_PX * 3
+    top = TITLE_FONT_SIZE * scale * LINE_HEIGHT * 2 + MARGIN_PX
+    width = 2 * label_px + LINE_COLUMN_GAP_PX * scale
+    headings = [
+        dict(text=f"<b>{plotly_safe(name)}</b>", x=x, y=1.0, xref="x", yref="paper", yanchor="bottom",
+             xanchor=anchor, showarrow=False, font=dict(size=FONT_SIZE * scale))
+        for x, anchor, name in ((0.0, "right", text.queries), (1.0, "left", text.keys))
+    ]  # fmt: skip
+    return dict(
+        height=round(top + T * LINE_ROW_PX * scale + MARGIN_PX * 2), width=round(width + 2 * MARGIN_PX),
+        margin=dict(l=round(label_px + MARGIN_PX), r=round(label_px + MARGIN_PX), t=round(top), b=MARGIN_PX),
+        xaxis=dict(range=[-0.02, 1.02], visible=False, fixedrange=True),
+        yaxis=dict(range=[T - 0.5, -0.5], visible=False, fixedrange=True), annotations=headings,
+        legend=dict(orientation="h", x=0.5, xanchor="center", y=1.0, yanchor="bottom", yref="container",
+                    font=dict(size=FONT_SIZE * scale)),
+        font=dict(size=FONT_SIZE * scale, family=FONT_FAMILY), plot_bgcolor=BACKGROUND,
+        hoverlabel=dict(font_size=FONT_SIZE * scale), showlegend=True,
+    )  # fmt: skip
+
+
 def lines_figure(
     weights: np.ndarray,
     labels: list[str],
@@ -64,119 +155,8 @@ def lines_figure(
     One scatter trace per (head, opacity step), segments separated by None; each point's
     customdata is its line's weight."""
     check_rank(weights, labels, 3)
-    T = len(labels)
     font_px = LINE_LABEL_FONT_PX * scale
-    shown = [plotly_safe(short_label(label)) for label in labels]
-    whole = [plotly_safe(position_label(i, label)) for i, label in enumerate(labels)]
-    traces: list[dict] = []
-    queries = range(T) if token is None else [token]
-    for head in heads:
-        color = head_color(head)
-        segments: list[list] = [[] for _ in range(LINE_BINS)]
-        for query in queries:
-            for key in range(query + 1):
-                weight = float(weights[head, query, key])
-                if weight >= threshold:
-                    segments[weight_bin(weight, LINE_BINS, threshold)].append((query, key, weight))
-        for step, lines in enumerate(segments):
-            if not lines:
-                continue
-            x, y, custom = [], [], []
-            for query, key, weight in lines:
-                x += [0.0, 1.0, None]
-                y += [query, key, None]
-                custom += [weight, weight, None]
-            traces.append(
-                dict(
-                    type="scatter",
-                    mode="lines",
-                    x=x,
-                    y=y,
-                    customdata=custom,
-                    name=line_name(head, step, text),
-                    line=dict(color=color, width=LINE_WIDTH_PX * scale),
-                    opacity=LINE_MIN_OPACITY + (1 - LINE_MIN_OPACITY) * (step + 1) / LINE_BINS,
-                    legendgroup=f"head{head}",
-                    showlegend=False,
-                    meta=trace_meta(head),
-                    hovertemplate=f"{plotly_safe(text.weight)}: %{{customdata:.3f}}<extra>{plotly_safe(text.head)} {head + 1}</extra>",
-                )  # fmt: skip
-            )
-        traces.append(
-            dict(
-                type="scatter",
-                mode="lines",
-                x=[None],
-                y=[None],
-                name=f"{plotly_safe(text.head)} {head + 1}",
-                line=dict(color=color, width=LINE_WIDTH_PX * scale),
-                legendgroup=f"head{head}",
-                showlegend=True,
-                hoverinfo="skip",
-            )  # fmt: skip
-        )
-    dim = ["#bbbbbb" if token is not None and i != token else TITLE_COLOR for i in range(T)]
-    for column, side, name in ((0.0, "middle left", text.queries), (1.0, "middle right", text.keys)):
-        traces.append(
-            dict(
-                type="scatter",
-                mode="markers+text",
-                x=[column] * T,
-                y=list(range(T)),
-                text=shown,
-                textposition=side,
-                cliponaxis=False,
-                textfont=dict(size=font_px, color=dim if column == 0.0 else TITLE_COLOR),
-                marker=dict(size=6 * scale, color="#888"),
-                name=plotly_safe(name),
-                showlegend=False,
-                customdata=whole,
-                hovertemplate=f"{plotly_safe(name)}: %{{customdata}}<extra></extra>",
-            )  # fmt: skip
-        )
-    label_px = (
-        max(
-            max(text_px(short_label(label), font_px) for label in labels),
-            text_px(text.queries, FONT_SIZE * scale),
-            text_px(text.keys, FONT_SIZE * scale),
-        )
-        + LABEL_PAD_PX * 3
-    )
-    row_px = LINE_ROW_PX * scale
-    top = TITLE_FONT_SIZE * scale * LINE_HEIGHT * 2 + MARGIN_PX
-    width = 2 * label_px + LINE_COLUMN_GAP_PX * scale
-    layout = dict(
-        height=round(top + T * row_px + MARGIN_PX * 2),
-        width=round(width + 2 * MARGIN_PX),
-        margin=dict(l=round(label_px + MARGIN_PX), r=round(label_px + MARGIN_PX), t=round(top), b=MARGIN_PX),
-        xaxis=dict(range=[-0.02, 1.02], visible=False, fixedrange=True),
-        yaxis=dict(range=[T - 0.5, -0.5], visible=False, fixedrange=True),
-        annotations=[
-            dict(
-                text=f"<b>{plotly_safe(name)}</b>",
-                x=x,
-                y=1.0,
-                xref="x",
-                yref="paper",
-                yanchor="bottom",
-                xanchor=anchor,
-                showarrow=False,
-                font=dict(size=FONT_SIZE * scale),
-            )
-            for x, anchor, name in ((0.0, "right", text.queries), (1.0, "left", text.keys))
-        ],  # fmt: skip
-        legend=dict(
-            orientation="h",
-            x=0.5,
-            xanchor="center",
-            y=1.0,
-            yanchor="bottom",
-            yref="container",
-            font=dict(size=FONT_SIZE * scale),
-        ),  # fmt: skip
-        font=dict(size=FONT_SIZE * scale, family=FONT_FAMILY),
-        plot_bgcolor=BACKGROUND,
-        hoverlabel=dict(font_size=FONT_SIZE * scale),
-        showlegend=True,
-    )
-    return build_figure(traces, layout)
+    queries = range(len(labels)) if token is None else [token]
+    traces = [trace for head in heads for trace in _head_traces(weights, head, queries, threshold, text, scale)]
+    traces += _token_columns(labels, token, text, font_px, scale)
+    return build_figure(traces, _lines_layout(labels, text, font_px, scale))

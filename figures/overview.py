@@ -3,7 +3,7 @@ and one colour range, laid out in pixels for the page (figures/sizing.py, figure
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 import plotly.graph_objects as go
@@ -15,24 +15,23 @@ from .panels import (
     AXIS_TITLE_FONT_PX,
     MARGIN_PX,
     TICK_FONT_PX,
-    TICK_STANDOFF_PX,
+    AxisLabels,
     Frame,
-    categories_of,
-    category_axis,
+    Panel,
+    figure_title,
+    finished_layout,
+    panel_axes,
+    panel_border,
+    panel_title,
+    plan_labels,
     query_label_room,
-    square_cells,
+    shared_colorbar,
+    short_labels,
+    top_legend,
 )
-from .sizing import DEFAULT_WIDTH_PX, LINE_HEIGHT, key_ticks, panel_grid, query_ticks, short_label
+from .sizing import DEFAULT_WIDTH_PX, LINE_HEIGHT, panel_grid
 from .stage_colors import Look, is_weights, score_range
-from .style import (
-    BACKGROUND,
-    COLORBAR_FONT_SIZE,
-    COLORBAR_THICKNESS_PX,
-    FONT_FAMILY,
-    FONT_SIZE,
-    TITLE_FONT_SIZE,
-    build_figure,
-)
+from .style import TITLE_FONT_SIZE, build_figure
 from .text import AttentionText
 
 # The overview: small multiples, one per head.
@@ -43,9 +42,58 @@ OVERVIEW_MAX_PANEL_PX = 280
 OVERVIEW_COLUMN_CHOICES = (4, 3, 2, 1)
 OVERVIEW_GAP_PX = 18
 OVERVIEW_COLORBAR_PX = 64  # right margin: the shared colour bar and its numbers
-OVERVIEW_COLORBAR_MAX_PX = 260
+OVERVIEW_COLORBAR_MAX_PX = 260  # figures/panels.COLORBAR_MAX_PX
 FOCUSED_BORDER_PX = 5
 BORDER_PX = 1.5
+
+
+@dataclass(frozen=True)
+class OverviewPlan:
+    """Small multiples planned in pixels: the frame, one panel per head, the labels, and
+    which panels label their keys (those with no panel below)."""
+
+    frame: Frame
+    panels: list[Panel]
+    labels: AxisLabels
+    cols: int
+    labelled: list[bool]
+
+
+def plan_overview(
+    heads: int, labels: list[str], width_px: float, scale: float, cols: int | None = None
+) -> OverviewPlan:
+    """Where each head's panel goes for a page ``width_px`` wide: as many to a row as keep
+    their cells legible, key labels under a panel with none below."""
+    T = len(labels)
+    left = query_label_room(short_labels(labels), TICK_FONT_PX * scale, AXIS_TITLE_FONT_PX * scale)
+    right, gap = OVERVIEW_COLORBAR_PX * scale, OVERVIEW_GAP_PX * scale
+    choices = [cols] if cols else [c for c in OVERVIEW_COLUMN_CHOICES if c <= heads] or [1]
+    grid = panel_grid(
+        heads, T, width_px - left - right, gap, OVERVIEW_MIN_CELL_PX * scale, OVERVIEW_MAX_CELL_PX * scale,
+        OVERVIEW_MIN_PANEL_PX * scale, OVERVIEW_MAX_PANEL_PX * scale, column_choices=choices,
+    )  # fmt: skip
+    axes = plan_labels(labels, grid.cell_px(T), scale)
+    title_room = TITLE_FONT_SIZE * scale * LINE_HEIGHT + 4
+    labelled = [head + grid.cols >= heads for head in range(heads)]
+    row_tops, top = [], 0.0
+    for row in range(grid.rows):
+        row_tops.append(top + title_room)
+        keys_below = any(labelled[row * grid.cols : (row + 1) * grid.cols])
+        top += title_room + grid.panel_px + (axes.key_room if keys_below else 0.0) + ROW_GAP_PX
+    frame = Frame(width_px, HEADER_PX * scale + top + MARGIN_PX, left, right, HEADER_PX * scale, MARGIN_PX)
+    panels = [
+        frame.panel(head + 1, (head % grid.cols) * (grid.panel_px + gap), row_tops[head // grid.cols], grid.panel_px)
+        for head in range(heads)
+    ]
+    return OverviewPlan(frame, panels, axes, grid.cols, labelled)
+
+
+def stage_look(matrices: np.ndarray, stage: str) -> Look:
+    """One colour range for every head: weights 0 to 1, scores centred on 0."""
+    if is_weights(stage):
+        return Look(WEIGHT_COLORSCALE, 0.0, 1.0)
+    limit = score_range(list(matrices))
+    return Look(SCORE_COLORSCALE, -limit, limit, 0.0)
 
 
 def heads_overview_figure(
@@ -57,121 +105,36 @@ def heads_overview_figure(
     cols: int | None = None,
     width_px: float | None = None,
     scale: float = 1.0,
+    title: str | None = None,
 ) -> go.Figure:
-    """Small multiples: one stage for every head. matrices: (h, T, T).
+    """Small multiples: one stage for every head. matrices: (h, T, T). title: the figure's
+    title (plain text; default the stage's), such as a training snapshot's step and block.
 
     All heads share one colour range, so they can be compared. The focused head (0-based)
     has a thicker border in its colour. Query labels are beside the first column, key labels
     under the panels with none below. width_px: the width the page gives the chart.
     """
-    h, T = matrices.shape[0], len(labels)
     check_square("matrices", matrices, labels)
-    width = width_px or DEFAULT_WIDTH_PX
-    tick_px, title_px = TICK_FONT_PX * scale, TITLE_FONT_SIZE * scale
-    axis_title_px = AXIS_TITLE_FONT_PX * scale
-    short = [short_label(label) for label in labels]
-    categories = categories_of(labels)
-    left = query_label_room(short, tick_px, axis_title_px)
-    right = OVERVIEW_COLORBAR_PX * scale
-    available = width - left - right
-    gap = OVERVIEW_GAP_PX * scale
-    choices = [cols] if cols else [c for c in OVERVIEW_COLUMN_CHOICES if c <= h] or [1]
-    layout_grid = panel_grid(
-        h, T, available, gap, OVERVIEW_MIN_CELL_PX * scale, OVERVIEW_MAX_CELL_PX * scale,
-        OVERVIEW_MIN_PANEL_PX * scale, OVERVIEW_MAX_PANEL_PX * scale, column_choices=choices,
-    )  # fmt: skip
-    panel_px, n_cols = layout_grid.panel_px, layout_grid.cols
-    cell = layout_grid.cell_px(T)
-    key_labels = key_ticks(short, cell, tick_px)
-    query_labels = query_ticks(short, cell, tick_px)
-    title_room = title_px * LINE_HEIGHT + 4
-    labelled = [head + n_cols >= h for head in range(h)]  # key labels under a panel with none below
-    row_labels = [any(labelled[r * n_cols : (r + 1) * n_cols]) for r in range(layout_grid.rows)]
-    label_room = key_labels.extent_px + TICK_STANDOFF_PX + axis_title_px * LINE_HEIGHT
-    row_tops, top = [], 0.0
-    for row in range(layout_grid.rows):
-        row_tops.append(top + title_room)
-        top += title_room + panel_px + (label_room if row_labels[row] else 0.0) + ROW_GAP_PX
-    header = HEADER_PX * scale
-    frame = Frame(width, header + top + MARGIN_PX, left, right, header, MARGIN_PX)
-    z_limit = 1.0 if is_weights(stage) else score_range(list(matrices))
-    look = Look(WEIGHT_COLORSCALE, 0.0, 1.0) if is_weights(stage) else Look(SCORE_COLORSCALE, -z_limit, z_limit, 0.0)
-    traces: list[dict] = []
-    layout: dict = {}
-    annotations, shapes = [], []
-    for head in range(h):
-        row, col = divmod(head, n_cols)
-        panel = frame.panel(head + 1, col * (panel_px + gap), row_tops[row], panel_px)
-        colorbar = None
-        if head == 0:
-            length = min(OVERVIEW_COLORBAR_MAX_PX * scale, frame.plot_height)
-            colorbar = dict(
-                x=1.0, xref="container", xanchor="right", xpad=MARGIN_PX, y=1.0, yanchor="top", lenmode="pixels",
-                len=length, thickness=COLORBAR_THICKNESS_PX, tickfont=dict(size=COLORBAR_FONT_SIZE * scale),
-                outlinewidth=0,
-            )  # fmt: skip
-        traces.extend(
-            stage_traces(matrices[head], categories, stage, head, panel, text, replace(look, colorbar=colorbar))
-        )
-        bottom_left = labelled[head] and col == 0
+    plan = plan_overview(matrices.shape[0], labels, width_px or DEFAULT_WIDTH_PX, scale, cols)
+    look = stage_look(matrices, stage)
+    traces, layout, annotations, shapes = [], {}, [], []
+    for head, panel in enumerate(plan.panels):
+        colorbar = shared_colorbar(plan.frame, scale) if head == 0 else None
+        traces += stage_traces(matrices[head], plan.labels.categories, stage, head, panel, text,
+                               replace(look, colorbar=colorbar))  # fmt: skip
+        first_col = head % plan.cols == 0
         layout.update(
-            category_axis(panel, "x", panel.x_domain, categories, key_labels if labelled[head] else None, tick_px,
-                  text.key_axis if bottom_left else None, axis_title_px)
+            panel_axes(panel, plan.labels, plan.labelled[head], first_col,
+                       text.key_axis if plan.labelled[head] and first_col else None,
+                       text.query_axis if head == 0 else None)
         )  # fmt: skip
-        layout.update(
-            category_axis(panel, "y", panel.y_domain, categories, query_labels if col == 0 else None, tick_px,
-                  text.query_axis if head == 0 else None, axis_title_px)
-        )  # fmt: skip
-        annotations.append(
-            dict(
-                text=f"<b>{plotly_safe(text.head)} {head + 1}</b>",
-                x=0.5,
-                y=1.0,
-                xref=f"{panel.xaxis} domain",
-                yref=f"{panel.yaxis} domain",
-                xanchor="center",
-                yanchor="bottom",
-                showarrow=False,
-                font=dict(size=title_px, color=head_color(head)),
-            )  # fmt: skip
-        )
-        shapes.append(
-            dict(
-                type="rect",
-                xref=f"{panel.xaxis} domain",
-                yref=f"{panel.yaxis} domain",
-                x0=0,
-                x1=1,
-                y0=0,
-                y1=1,
-                line=dict(color=head_color(head), width=FOCUSED_BORDER_PX if head == focus else BORDER_PX),
-            )  # fmt: skip
-        )
-    for head in range(h):
-        square_cells(layout, head + 1)
+        name = f"{plotly_safe(text.head)} {head + 1}"
+        annotations.append(panel_title(name, panel, TITLE_FONT_SIZE * scale, head_color(head), bold=True))
+        shapes.append(panel_border(panel, head_color(head), FOCUSED_BORDER_PX if head == focus else BORDER_PX))
     if stage == "masked_scores":
         traces.append(masked_legend_entry(text))
-    layout.update(
-        height=round(frame.height),
-        margin=dict(l=round(frame.left), r=round(frame.right), t=round(frame.top), b=round(frame.bottom)),
-        annotations=annotations,
-        shapes=shapes,
-        font=dict(size=FONT_SIZE * scale, family=FONT_FAMILY),
-        title=dict(
-            text=plotly_safe(text.stage_titles[stage]),
-            x=0.0,
-            xref="paper",
-            xanchor="left",
-            y=1.0,
-            yref="container",
-            yanchor="top",
-            pad=dict(t=6),
-            font=dict(size=title_px),
-        ),  # fmt: skip
-        legend=dict(
-            orientation="h", x=1.0, xanchor="right", y=1.0, yanchor="bottom", font=dict(size=FONT_SIZE * scale)
-        ),
-        plot_bgcolor=BACKGROUND,
-        hoverlabel=dict(font_size=FONT_SIZE * scale),
-    )
+    layout = finished_layout(
+        layout, plan.frame, scale, plan.panels, annotations=annotations, shapes=shapes, legend=top_legend(scale),
+        title=figure_title(plotly_safe(text.stage_titles[stage] if title is None else title), TITLE_FONT_SIZE * scale),
+    )  # fmt: skip
     return build_figure(traces, layout)

@@ -1,21 +1,95 @@
-"""Panels planned in pixels: a figure's frame, its category axes with chosen tick labels,
-square cells, and titles that fit. Shared by the attention and the explorer figures, which
-size their panels for the page (figures/sizing.py) and place them here."""
+"""The one layout system of the figures: panels planned in pixels, then drawn.
+
+A figure of heatmap panels is a plan plus traces. The plan (``Frame``, ``Panel``,
+``AxisLabels``) is laid out once in pixels for the page's width: the frame and its margins,
+each panel's place, the tick labels that fit, the room for titles. The drawing helpers below
+turn a plan into layout entries (axes, panel titles and borders, the shared colour bar, the
+figure's title, the finished layout); each figure builder then adds only its traces and
+words. Queries are rows (top to bottom), keys are columns; axes are category axes whose
+values are ``"position · token"`` (unique, escaped), so repeated tokens keep their own rows.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gpt_core.tokens import position_label
 
 from .labels import plotly_safe
-from .layout import Panel
-from .sizing import LABEL_PAD_PX, LINE_HEIGHT, AxisTicks, text_px
+from .sizing import LABEL_PAD_PX, LINE_HEIGHT, AxisTicks, key_ticks, query_ticks, short_label, text_px
+from .style import (
+    BACKGROUND,
+    COLORBAR_FONT_SIZE,
+    COLORBAR_THICKNESS_PX,
+    FONT_FAMILY,
+    FONT_SIZE,
+    TITLE_COLOR,
+)
 
 TICK_FONT_PX = 13  # type, in pixels at scale 1 (presentation mode passes a larger scale)
 AXIS_TITLE_FONT_PX = 14
 TICK_STANDOFF_PX = 5  # between a label and its panel (the focused border is 5 px wide)
 MARGIN_PX = 8
+HIGHLIGHT_WIDTH_PX = 3
+COLORBAR_MAX_PX = 260  # a colour bar shared by every panel, at the right edge
+TITLE_PAD_PX = 6  # the figure's title hangs this far from the top edge
+
+
+@dataclass(frozen=True)
+class Panel:
+    """Where one heatmap goes: axis ids (1-based) and domains in paper coordinates."""
+
+    index: int
+    x_domain: tuple[float, float]
+    y_domain: tuple[float, float]
+
+    @property
+    def xaxis(self) -> str:
+        return "x" if self.index == 1 else f"x{self.index}"
+
+    @property
+    def yaxis(self) -> str:
+        return "y" if self.index == 1 else f"y{self.index}"
+
+    @property
+    def width(self) -> float:
+        return self.x_domain[1] - self.x_domain[0]
+
+    @property
+    def center_x(self) -> float:
+        return sum(self.x_domain) / 2
+
+
+@dataclass(frozen=True)
+class AxisLabels:
+    """The tokens as a plan's axes show them: categories, the key and query labels chosen
+    for the cell size, and the type sizes."""
+
+    categories: list[str]
+    short: list[str]
+    keys: AxisTicks
+    queries: AxisTicks
+    tick_px: float
+    axis_title_px: float
+
+    @property
+    def key_room(self) -> float:
+        """Below a panel that labels its keys: the labels, their standoff, the axis title."""
+        return self.keys.extent_px + TICK_STANDOFF_PX + self.axis_title_px * LINE_HEIGHT
+
+
+def short_labels(labels: Sequence[str]) -> list[str]:
+    return [short_label(label) for label in labels]
+
+
+def plan_labels(labels: Sequence[str], cell_px: float, scale: float) -> AxisLabels:
+    """The labels that fit cells of ``cell_px`` at type ``scale``."""
+    short, tick_px = short_labels(labels), TICK_FONT_PX * scale
+    return AxisLabels(
+        categories_of(list(labels)), short, key_ticks(short, cell_px, tick_px), query_ticks(short, cell_px, tick_px),
+        tick_px, AXIS_TITLE_FONT_PX * scale,
+    )  # fmt: skip
 
 
 def query_label_room(short_labels: list[str], tick_px: float, axis_title_px: float) -> float:
@@ -104,6 +178,80 @@ class Frame:
 
     def y_paper(self, y_px: float) -> float:
         return 1.0 - y_px / self.plot_height
+
+
+def panel_axes(
+    panel: Panel, labels: AxisLabels, keys: bool, queries: bool, key_title: str | None = None,
+    query_title: str | None = None,
+) -> dict:  # fmt: skip
+    """Both category axes of a panel: key labels below it and query labels beside it where
+    asked, each axis title where given."""
+    layout = category_axis(panel, "x", panel.x_domain, labels.categories, labels.keys if keys else None,
+                           labels.tick_px, key_title, labels.axis_title_px)  # fmt: skip
+    layout.update(
+        category_axis(panel, "y", panel.y_domain, labels.categories, labels.queries if queries else None,
+                      labels.tick_px, query_title, labels.axis_title_px)
+    )  # fmt: skip
+    return layout
+
+
+def panel_title(text: str, panel: Panel, font_px: float, color: str = TITLE_COLOR, bold: bool = False) -> dict:
+    """An annotation centred above the panel (``text`` already escaped)."""
+    return dict(
+        text=f"<b>{text}</b>" if bold else text, x=0.5, y=1.0, xref=f"{panel.xaxis} domain",
+        yref=f"{panel.yaxis} domain", xanchor="center", yanchor="bottom", showarrow=False,
+        font=dict(size=font_px, color=color),
+    )  # fmt: skip
+
+
+def panel_border(panel: Panel, color: str, width: float) -> dict:
+    """A rectangle around the whole panel."""
+    return dict(
+        type="rect", xref=f"{panel.xaxis} domain", yref=f"{panel.yaxis} domain", x0=0, x1=1, y0=0, y1=1,
+        line=dict(color=color, width=width),
+    )  # fmt: skip
+
+
+def cell_outline(panel: Panel, query: int, key: int, color: str) -> dict:
+    """A rectangle around cell (query, key) of the panel."""
+    return dict(
+        type="rect", xref=panel.xaxis, yref=panel.yaxis, x0=key - 0.5, x1=key + 0.5,
+        y0=query - 0.5, y1=query + 0.5, line=dict(color=color, width=HIGHLIGHT_WIDTH_PX),
+    )  # fmt: skip
+
+
+def shared_colorbar(frame: Frame, scale: float) -> dict:
+    """One colour bar for every panel, in the right margin, from the top."""
+    return dict(
+        x=1.0, xref="container", xanchor="right", xpad=MARGIN_PX, y=1.0, yanchor="top", lenmode="pixels",
+        len=min(COLORBAR_MAX_PX * scale, frame.plot_height), thickness=COLORBAR_THICKNESS_PX,
+        tickfont=dict(size=COLORBAR_FONT_SIZE * scale), outlinewidth=0,
+    )  # fmt: skip
+
+
+def figure_title(text: str, font_px: float, color: str | None = None) -> dict:
+    """The figure's title at its top left (``text`` already escaped)."""
+    font = dict(size=font_px) if color is None else dict(size=font_px, color=color)
+    return dict(text=text, x=0.0, xref="paper", xanchor="left", y=1.0, yref="container", yanchor="top",
+                pad=dict(t=TITLE_PAD_PX), font=font)  # fmt: skip
+
+
+def top_legend(scale: float) -> dict:
+    return dict(orientation="h", x=1.0, xanchor="right", y=1.0, yanchor="bottom", font=dict(size=FONT_SIZE * scale))
+
+
+def finished_layout(layout: dict, frame: Frame, scale: float, panels: Sequence[Panel] = (), **entries) -> dict:
+    """The layout of a planned figure: its axes (``layout``) with square cells for
+    ``panels``, its size and margins from the frame, the type, and ``entries``."""
+    for panel in panels:
+        square_cells(layout, panel.index)
+    layout.update(
+        height=round(frame.height),
+        margin=dict(l=round(frame.left), r=round(frame.right), t=round(frame.top), b=round(frame.bottom)),
+        font=dict(size=FONT_SIZE * scale, family=FONT_FAMILY), plot_bgcolor=BACKGROUND,
+        hoverlabel=dict(font_size=FONT_SIZE * scale), **entries,
+    )  # fmt: skip
+    return layout
 
 
 def square_cells(layout: dict, index: int) -> None:

@@ -3,26 +3,19 @@ the attention of a model at a saved step of its training."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
-import numpy as np
 import plotly.graph_objects as go
 
 from gpt_core import HistoryPoint, RunSummary
 from gpt_core.experiment import heads_statistics
 
-from .labels import axis_labels, plotly_safe
-from .layout import grid, panel_axes, panel_outline, panel_title
-from .palette import WEIGHT_COLORSCALE, head_color
+from .palette import head_color
 from .style import (
     BACKGROUND,
-    COLORBAR_THICKNESS_PX,
     FONT_FAMILY,
     FONT_SIZE,
     GRID_COLOR,
-    TICK_FONT_SIZE,
-    TITLE_FONT_SIZE,
     build_figure,
 )
 from .text import TrainingText
@@ -189,88 +182,4 @@ def final_loss_figure(runs: Sequence[RunSummary], text: TrainingText) -> go.Figu
     )  # fmt: skip
     layout["hovermode"] = "closest"
     layout["showlegend"] = False
-    return build_figure(traces, layout)
-
-
-# The attention of a model at a saved step: one panel per head, queries as rows, keys as
-# columns, each axis labelled "position · token"; labels never overlap: every k-th is shown
-# when not all fit, never none. A panel's height is set here, so the query labels are spaced
-# for it. Its width follows the page, so the key labels are spaced by Plotly in the browser:
-# on a category axis it puts ticks at least 1.2 font sizes apart, one label per
-# KEY_LABEL_EVERY ticks keeps a rotated label (1.36 font sizes thick, measured) clear of the next.
-SNAPSHOT_COLUMNS = 4  # heads per row, at most
-SNAPSHOT_TYPICAL_WIDTH_PX = 877  # the chart's width on a 1366×768 projector, sidebar open (measured)
-SNAPSHOT_PANEL_PX_RANGE = (200, 360)  # a panel's height: about its typical width, within this
-LABEL_PITCH_PX = round(TICK_FONT_SIZE * 1.45)  # a label's line is 1.36 font sizes (measured): no overlap
-KEY_LABEL_EVERY = 2
-SNAPSHOT_GAP = 0.03  # between panels of a row, as a fraction of the width
-SNAPSHOT_ROW_GAP_PX = 110  # between rows: the key labels of the row above, and a head title
-SNAPSHOT_MARGIN = dict(l=90, r=60, t=100, b=40)  # query labels left, colour bar right, titles top
-SNAPSHOT_TITLE_PAD_PX = 8  # the figure's title hangs from the top edge, clear of the heads' titles
-SNAPSHOT_FOOTER_PX = 90  # below the last row: its key labels and axis title
-SNAPSHOT_COLORBAR = dict(len=0.8, y=0.5, x=1.01)
-SNAPSHOT_BORDER_PX = 1.5
-
-
-def snapshot_panel_px(columns: int) -> int:
-    """A panel's height: its width on a typical chart, within SNAPSHOT_PANEL_PX_RANGE."""
-    plot_width = SNAPSHOT_TYPICAL_WIDTH_PX - SNAPSHOT_MARGIN["l"] - SNAPSHOT_MARGIN["r"]
-    width = plot_width * (1.0 - SNAPSHOT_GAP * (columns - 1)) / columns
-    low, high = SNAPSHOT_PANEL_PX_RANGE
-    return round(min(high, max(low, width)))
-
-
-def query_label_step(tokens: int, panel_px: float) -> int:
-    """Show every k-th of ``tokens`` query labels (k >= 1): they fit down ``panel_px``."""
-    return max(1, math.ceil(tokens * LABEL_PITCH_PX / panel_px))
-
-
-def _snapshot_trace(matrix: np.ndarray, categories: list[str], panel, name: str, text: TrainingText) -> dict:
-    """One head's weights as a heatmap; the first head carries the colour bar."""
-    where = f"{plotly_safe(text.query)} %{{y}}<br>{plotly_safe(text.key)} %{{x}}<br>"
-    return dict(
-        type="heatmap", x=categories, y=categories, z=np.asarray(matrix, dtype=np.float32),
-        xaxis=panel.xaxis, yaxis=panel.yaxis, colorscale=WEIGHT_COLORSCALE, zmin=0.0, zmax=1.0,
-        showscale=panel.index == 1, colorbar=dict(thickness=COLORBAR_THICKNESS_PX, **SNAPSHOT_COLORBAR), name=name,
-        hovertemplate=f"{where}{plotly_safe(text.weight)}: %{{z:.3f}}<extra>{plotly_safe(name)}</extra>",
-    )  # fmt: skip
-
-
-def snapshot_figure(weights: np.ndarray, labels: list[str], title: str, text: TrainingText) -> go.Figure:
-    """Every head's softmax weights for one prompt, at one saved step. weights: (h, T, T),
-    labels: the T tokens' display labels (plain text, escaped here); title: already filled in.
-    Every panel labels its keys; the first of each row labels its queries and names them."""
-    h, T = weights.shape[0], len(labels)
-    if weights.shape[1:] != (T, T):
-        raise ValueError(f"weights have shape {weights.shape}, expected (h, {T}, {T}) for tokens {labels}")
-    columns = min(h, SNAPSHOT_COLUMNS)
-    rows = math.ceil(h / columns)
-    panel_px = snapshot_panel_px(columns)
-    plot_height = rows * panel_px + (rows - 1) * SNAPSHOT_ROW_GAP_PX + SNAPSHOT_FOOTER_PX
-    height = plot_height + SNAPSHOT_MARGIN["t"] + SNAPSHOT_MARGIN["b"]  # so each panel is panel_px tall
-    panels = grid(h, columns, SNAPSHOT_GAP, SNAPSHOT_ROW_GAP_PX / plot_height, top=1.0,
-                  bottom=SNAPSHOT_FOOTER_PX / plot_height)  # fmt: skip
-    categories = axis_labels(labels)
-    query_step = query_label_step(T, panel_px)
-    traces, layout, annotations, shapes = [], {}, [], []
-    for head, panel in enumerate(panels):
-        name = f"{text.head} {head + 1}"
-        traces.append(_snapshot_trace(weights[head], categories, panel, name, text))
-        first_in_row, last_row = head % columns == 0, head >= (rows - 1) * columns
-        x, y = panel_axes(panel, T, True, square=False, show_y=first_in_row).values()
-        x.update(tickmode="auto", ticklabelstep=KEY_LABEL_EVERY)  # Plotly spaces them for the width
-        x.pop("dtick", None)
-        y.update(tickmode="linear", tick0=0, dtick=query_step)
-        if first_in_row:  # one title per axis and row: side by side they would run together
-            y["title"] = dict(text=text.query_axis)
-            if last_row:
-                x["title"] = dict(text=text.key_axis)
-        layout.update({panel.xaxis.replace("x", "xaxis"): x, panel.yaxis.replace("y", "yaxis"): y})
-        annotations.append(panel_title(name, panel, head_color(head), bold=True))
-        shapes.append(panel_outline(panel, head_color(head), SNAPSHOT_BORDER_PX))
-    layout.update(
-        height=height, margin=SNAPSHOT_MARGIN, annotations=annotations, shapes=shapes, plot_bgcolor=BACKGROUND,
-        font=dict(size=FONT_SIZE, family=FONT_FAMILY), title=dict(text=title, font=dict(size=TITLE_FONT_SIZE), y=1.0, yref="container", yanchor="top",
-                   pad=dict(t=SNAPSHOT_TITLE_PAD_PX)),
-    )  # fmt: skip
     return build_figure(traces, layout)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import re
 
+from figures import trace_name
 from harness.browser import VIEWPORT, exceptions_shown, new_context, wait_for_app, wait_for_rerun
 from harness.charts import wait_for_trace
+from ui.figure_text import attention_text
 
 TRAINING_TIMEOUT_MS = 90_000
 LONG_RUN_S = 60  # the app's cap: a run that cannot end by itself within FREED_SLOT_TIMEOUT_MS
@@ -141,8 +143,8 @@ def _overlapping(labels: list[dict]) -> list[tuple[str, str]]:
 
 
 def test_the_training_snapshots_show_the_prompt_and_labels_that_never_overlap(shared_server, playwright_browser):
-    """The snapshot heatmaps at a projector's size and at 1024 px: the prompt above them, and
-    "position · token" labels on every panel's keys and each row's queries, none overlapping."""
+    """The snapshot heatmaps (the "all heads" renderer) at a projector's size and at 1024 px:
+    the prompt above them, and "position · token" labels, none overlapping."""
     for viewport, lang, tab in SNAPSHOT_CASES:
         context = new_context(playwright_browser, viewport=viewport)
         try:
@@ -150,16 +152,19 @@ def test_the_training_snapshots_show_the_prompt_and_labels_that_never_overlap(sh
             page.goto(f"{shared_server.url}/train?lang={lang}")
             wait_for_app(page)
             page.get_by_role("tab", name=tab).click()
-            wait_for_trace(page, "head 4" if lang == "en" else "头 4")
+            wait_for_trace(page, trace_name("weights", 3, attention_text(lang)))
             chart = page.locator(".js-plotly-plot").filter(has=page.locator(".heatmaplayer")).last
             chart.scroll_into_view_if_needed()
             prompt = page.locator("[data-testid='stCode']", has_text="But soft, what light").last
             assert prompt.is_visible() and prompt.bounding_box()["y"] < chart.bounding_box()["y"], "prompt above"
             labels = chart.evaluate(SNAPSHOT_LABELS_JS)
             axes = {label["axis"] for label in labels}
-            assert {f"x:x{i if i > 1 else ''}y{i if i > 1 else ''}" for i in range(1, 5)} <= axes, "keys of every panel"
-            assert "y:xy" in axes, "queries of the first panel"
-            assert all(re.match(r"^\d+ · ", label["text"]) for label in labels), "position · token"
+            assert "x:x4y4" in axes, "keys under the last panel (and every panel with none below it)"
+            assert "y:xy" in axes, "queries beside the first panel"
+            queries = [label["text"] for label in labels if label["axis"].startswith("y:")]
+            keys = [label["text"] for label in labels if label["axis"].startswith("x:")]
+            assert queries and all(re.match(r"^\d+ · ", text) for text in queries), "position · token"
+            assert keys and all(re.match(r"^\d+\S", text) for text in keys), "position above token"
             assert _overlapping(labels) == []
             assert exceptions_shown(page) == 0
         finally:

@@ -10,19 +10,8 @@ import plotly.graph_objects as go
 import pytest
 import torch
 
-from figures import axis_labels
-from figures.training import (
-    HEAD_COUNT_COLORS,
-    KEY_LABEL_EVERY,
-    LABEL_PITCH_PX,
-    SNAPSHOT_COLUMNS,
-    SNAPSHOT_PANEL_PX_RANGE,
-    experiment_figure,
-    final_loss_figure,
-    loss_curve_figure,
-    snapshot_figure,
-    snapshot_panel_px,
-)
+from figures import axis_labels, heads_overview_figure
+from figures.training import HEAD_COUNT_COLORS, experiment_figure, final_loss_figure, loss_curve_figure
 from gpt_core import GPTConfig, HistoryPoint, RunSummary, TrainConfig, build_corpus, compact_history, synthetic_text
 from gpt_core.experiment import (
     MIN_VERDICT_STEPS,
@@ -36,7 +25,7 @@ from gpt_core.experiment import (
     step_noise,
 )
 from gpt_core.results import load_experiment
-from ui.figure_text import training_text
+from ui.figure_text import attention_text, training_text
 
 EN = training_text("en")
 
@@ -330,63 +319,23 @@ def _snapshot(heads: int, T: int) -> np.ndarray:
     return weights
 
 
-def test_snapshot_figure_labels_queries_and_keys_with_position_and_token():
+def test_a_snapshot_is_drawn_by_the_all_heads_renderer_with_its_own_title():
+    """The Train page's snapshots are the playground's and explorer's "all heads" view (one
+    renderer per view): every head's weights, keys across and queries down, titled with the
+    snapshot's step and block (escaped)."""
     labels = ["R", "<b>", "R", "⏎"]
-    figure = snapshot_figure(_snapshot(4, 4), labels, "step 300, block 1", EN)
-    assert [trace.name for trace in figure.data] == ["head 1", "head 2", "head 3", "head 4"]
+    figure = heads_overview_figure(_snapshot(4, 4), labels, "weights", attention_text("en"),
+                                   title="step 300, block <1>")  # fmt: skip
+    heatmaps = [trace for trace in figure.data if trace.type == "heatmap"]
+    assert [trace.name for trace in heatmaps] == [f"softmax weights · head {n}" for n in range(1, 5)]
     expected = axis_labels(labels)
     assert expected == ["0 · R", "1 · &lt;b&gt;", "2 · R", "3 · ⏎"], "unique, escaped"
-    for trace in figure.data:
-        assert list(trace.x) == expected and list(trace.y) == expected, "keys across, queries down"
-    np.testing.assert_array_equal(figure.data[0].z, np.eye(4)), "row = query, column = key"
-    layout = figure.layout
-    assert layout.yaxis.autorange == "reversed", "query 0 on top"
-    assert all(layout[f"xaxis{i if i > 1 else ''}"].showticklabels for i in range(1, 5)), "every panel's keys"
-    assert not layout.yaxis2.showticklabels, "queries are labelled once per row"
-    assert layout.yaxis.showticklabels and layout.yaxis.title.text == EN.query_axis
-    assert layout.xaxis.title.text == EN.key_axis
-    assert layout.title.text == "step 300, block 1"
-    assert "query %{y}" in figure.data[0].hovertemplate and "key %{x}" in figure.data[0].hovertemplate
-    go.Figure(json.loads(figure.to_json()))
-
-
-@pytest.mark.parametrize("T", [4, 12, 32, 64])
-@pytest.mark.parametrize("heads", [1, 2, 4, 8])
-def test_snapshot_labels_never_collide_and_never_vanish(heads, T):
-    """Queries: every k-th label, k chosen for the panel's known height. Keys: the panel's
-    width is the browser's, so Plotly spaces the ticks for it, and every second one is
-    labelled (tests/browser/test_train.py measures them on the page)."""
-    figure = snapshot_figure(_snapshot(heads, T), [chr(ord("a") + i % 26) for i in range(T)], "", EN)
-    columns = min(heads, SNAPSHOT_COLUMNS)
-    panel_px = snapshot_panel_px(columns)
-    layout = figure.layout
-    for i in range(1, heads + 1):
-        x, y = layout[f"xaxis{i if i > 1 else ''}"], layout[f"yaxis{i if i > 1 else ''}"]
-        assert x.showticklabels and x.tickmode == "auto" and x.dtick is None and x.ticklabelstep == KEY_LABEL_EVERY
-        assert y.showticklabels == ((i - 1) % columns == 0), "query labels on the first panel of each row"
-        assert y.tickmode == "linear" and y.tick0 == 0 and 1 <= y.dtick <= T, "never none"
-        assert y.dtick * panel_px / T >= LABEL_PITCH_PX, "neighbouring query labels fit the panel's height"
-        assert (y.dtick - 1) * panel_px / T < LABEL_PITCH_PX, "and are no sparser than they must be"
-    if T * LABEL_PITCH_PX <= panel_px:
-        assert layout.yaxis.dtick == 1, "every query label when all fit"
-    titled = [layout[name].title.text for name in layout if name.startswith("xaxis") and layout[name].title.text]
-    assert titled == [EN.key_axis], "one key-axis title, under the first panel of the last row"
-
-
-def test_snapshot_figure_rejects_weights_that_do_not_match_the_tokens():
-    with pytest.raises(ValueError, match="tokens"):
-        snapshot_figure(_snapshot(2, 4), ["a", "b", "c"], "", EN)
-
-
-@pytest.mark.parametrize("heads", [1, 2, 4, 8])
-def test_each_snapshot_panel_is_as_tall_as_its_labels_were_spaced_for(heads):
-    figure = snapshot_figure(_snapshot(heads, 8), list("abcdefgh"), "", EN)
-    plot_height = figure.layout.height - figure.layout.margin.t - figure.layout.margin.b
-    panel_px = snapshot_panel_px(min(heads, SNAPSHOT_COLUMNS))
-    assert SNAPSHOT_PANEL_PX_RANGE[0] <= panel_px <= SNAPSHOT_PANEL_PX_RANGE[1]
-    for axis in (figure.layout[f"yaxis{i if i > 1 else ''}"] for i in range(1, heads + 1)):
-        bottom, top = axis.domain
-        assert (top - bottom) * plot_height == pytest.approx(panel_px)
+    assert all(list(trace.x) == expected and list(trace.y) == expected for trace in heatmaps)
+    np.testing.assert_array_equal(heatmaps[0].z, np.eye(4)), "row = query, column = key"
+    assert figure.layout.yaxis.autorange == "reversed", "query 0 on top"
+    assert figure.layout.title.text == "step 300, block &lt;1&gt;"
+    default = heads_overview_figure(_snapshot(4, 4), labels, "weights", attention_text("en"))
+    assert default.layout.title.text == "softmax weights", "without a title, the stage's"
 
 
 # --- properties added by the planted-bug audit -------------------------------------------

@@ -7,6 +7,7 @@ import streamlit as st
 
 from gpt_core import InputError
 
+from ..first_screen import ask_for_the_rest, is_first_screen, main_width
 from ..shared.resources import shipped_experiment
 from ..shell import page_title, setup_page
 from ..strings import error_text, t
@@ -105,6 +106,7 @@ def _experiment_tab(lang: str) -> None:
 
 def render() -> None:
     lang = setup_page("train")
+    first_visit = is_first_screen("train")
     page_title("train", lang)
     st.caption(t("page.train.blurb", lang))
     PAGE.restore()
@@ -120,3 +122,7 @@ def render() -> None:
     with experiment_tab:
         _experiment_tab(lang)
     PAGE.reread_after_restart()
+    if first_visit and main_width() is None:
+        # The snapshots are planned for the page's width: a session that came straight here
+        # learns it from the browser, which asks for one more run once a chart is drawn.
+        ask_for_the_rest("train")

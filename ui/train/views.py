@@ -6,15 +6,14 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from figures import experiment_figure, final_loss_figure, loss_curve_figure
-from figures.training import snapshot_figure
+from figures import experiment_figure, final_loss_figure, heads_overview_figure, loss_curve_figure
 from gpt_core import RunSummary, display_label, display_labels, generate
 from gpt_core.experiment import heads_statistics
 from gpt_core.playground import MAX_SEED
 from gpt_core.results import ShippedExperiment
 
-from ..charts import show_chart
-from ..figure_text import training_text
+from ..charts import show_chart, sized_for_page
+from ..figure_text import attention_text, training_text
 from ..markdown import literal
 from ..shared import models
 from ..shared.models import MODEL_STATE, TrainedModel, checkpoint_of
@@ -157,5 +156,7 @@ def snapshots_view(lang: str, experiment: ShippedExperiment) -> None:
     st.caption(t("tr.snap_prompt", lang, T=T, space=display_label(" "), newline=display_label("\n")))
     st.code(prompt, language=None, wrap_lines=True)  # shown literally, never as Markdown or HTML
     title = t("tr.snap_title", lang, step=step, block=block)
-    figure = snapshot_figure(snapshots[step][block - 1], display_labels(list(prompt)), title, training_text(lang))
-    show_chart(figure, "tr_snap_chart")
+    # The same renderer as every other page's "all heads" view, sized for the page.
+    figure = heads_overview_figure(snapshots[step][block - 1], display_labels(list(prompt)), "weights",
+                                   attention_text(lang), title=title, **sized_for_page())  # fmt: skip
+    show_chart(figure, "tr_snap_chart", sized=True)
