@@ -1,12 +1,12 @@
 """Figure builders: arrays in, Plotly figures out. No Streamlit, no string table: every
-word a figure draws arrives translated, in an ``AttentionText`` or ``TrainingText``.
+word a figure draws arrives translated, by string-table key, in ``Words`` (figures/words.py).
 
 One renderer per view, reused by every page that shows it.
 """
 
 from .attention import head_detail_figure, trace_name
 from .channels import channel_map_figure
-from .explorer import ExplorerText, generation_figure, grid_figure, metric_figure
+from .explorer import generation_figure, grid_figure, metric_figure
 from .labels import axis_labels, plotly_safe
 from .lesson import parameter_figure, scaling_figure, softmax_bars_figure, two_ways_figure
 from .lines import lines_figure
@@ -14,16 +14,14 @@ from .overview import heads_overview_figure
 from .palette import HEAD_COLORS, MASKED_COLOR, head_color
 from .shapes import shape_trace_code
 from .stage_colors import score_range
-from .text import AttentionText, LessonText, TrainingText
 from .training import experiment_figure, final_loss_figure, loss_curve_figure
+from .words import FIGURE_WORDS, Words
 
 __all__ = [
     "HEAD_COLORS",
     "MASKED_COLOR",
-    "AttentionText",
-    "ExplorerText",
-    "LessonText",
-    "TrainingText",
+    "FIGURE_WORDS",
+    "Words",
     "axis_labels",
     "channel_map_figure",
     "experiment_figure",

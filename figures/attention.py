@@ -59,7 +59,7 @@ from .style import (
     TITLE_FONT_SIZE,
     build_figure,
 )
-from .text import AttentionText
+from .words import Words
 
 # Type, in pixels at scale 1 (presentation mode passes a larger scale).
 VALUE_FONT_PX = 11
@@ -77,36 +77,36 @@ COLORBAR_BLOCK_PX = 58  # a colour bar under its panel, its numbers and its one-
 LEGEND_MARKER_PX = 16
 
 
-def trace_name(stage: str, head: int, text: AttentionText) -> str:
+def trace_name(stage: str, head: int, text: Words) -> str:
     """``"softmax weights · head 2"``: stage and 1-based head, for tests and screen readers."""
-    return f"{text.stage_titles[stage]} · {text.head} {head + 1}"
+    return f"{text[f'stage.{stage}']} · {text['fig.head']} {head + 1}"
 
 
-def _where(text: AttentionText) -> str:
-    return f"{text.query} %{{y}}<br>{text.key} %{{x}}<br>"
+def _where(text: Words) -> str:
+    return f"{text['fig.query']} %{{y}}<br>{text['fig.key']} %{{x}}<br>"
 
 
-def _masked_layer(common: dict, masked: np.ndarray, value_label: str, head: int, text: AttentionText,
+def _masked_layer(common: dict, masked: np.ndarray, value_label: str, head: int, text: Words,
                   write: dict, look: Look) -> dict:  # fmt: skip
     """The −∞ cells only, in a colour no scale has: drawn first, under the values."""
     written = dict(write, texttemplate="−∞", textfont=dict(size=look.values_font_px, color="white")) if write else {}
     return dict(
         common, type="heatmap", z=np.where(masked, np.float32(1.0), np.float32(np.nan)),
         colorscale=[[0.0, MASKED_COLOR], [1.0, MASKED_COLOR]], showscale=False,
-        name=f"{text.minus_inf} · {text.head} {head + 1}",
-        hovertemplate=f"{_where(text)}{value_label}: −∞ ({plotly_safe(text.masked_reason)})<extra></extra>",
+        name=f"{text['fig.minus_inf']} · {text['fig.head']} {head + 1}",
+        hovertemplate=f"{_where(text)}{value_label}: −∞ ({plotly_safe(text['fig.masked_reason'])})<extra></extra>",
         **written,
     )  # fmt: skip
 
 
-def _dropped_layer(common: dict, dropped: np.ndarray, value_label: str, head: int, text: AttentionText,
+def _dropped_layer(common: dict, dropped: np.ndarray, value_label: str, head: int, text: Words,
                    write: dict) -> dict:  # fmt: skip
     """The cells dropout set to 0, in their own colour."""
     return dict(
         common, type="heatmap", z=np.where(dropped, np.float32(0.0), np.float32(np.nan)),
         colorscale=[[0.0, DROPPED_COLOR], [1.0, DROPPED_COLOR]], showscale=False,
-        name=f"{text.dropped} · {text.head} {head + 1}",
-        hovertemplate=f"{_where(text)}{value_label}: 0 ({plotly_safe(text.dropped)})<extra></extra>",
+        name=f"{text['fig.dropped']} · {text['fig.head']} {head + 1}",
+        hovertemplate=f"{_where(text)}{value_label}: 0 ({plotly_safe(text['fig.dropped'])})<extra></extra>",
         **(dict(write, texttemplate="0") if write else {}),
     )  # fmt: skip
 
@@ -117,7 +117,7 @@ def stage_traces(
     stage: str,
     head: int,
     panel: Panel,
-    text: AttentionText,
+    text: Words,
     look: Look,
     dropped: np.ndarray | None = None,
 ) -> list[dict]:
@@ -126,7 +126,7 @@ def stage_traces(
     z = np.asarray(matrix, dtype=np.float32)
     masked = np.isneginf(z)
     name = trace_name(stage, head, text)
-    value_label = plotly_safe(text.stage_titles[stage])
+    value_label = plotly_safe(text[f"stage.{stage}"])
     common = dict(
         x=categories, y=categories, xaxis=panel.xaxis, yaxis=panel.yaxis, hoverongaps=False, meta=trace_meta(head),
     )  # fmt: skip
@@ -160,8 +160,8 @@ def _legend_square(name: str, color: str) -> dict:
     )  # fmt: skip
 
 
-def masked_legend_entry(text: AttentionText) -> dict:
-    return _legend_square(text.legend_masked, MASKED_COLOR)
+def masked_legend_entry(text: Words) -> dict:
+    return _legend_square(text["fig.legend_masked"], MASKED_COLOR)
 
 
 def check_square(name: str, matrix: np.ndarray, labels: list[str]) -> None:
@@ -251,9 +251,9 @@ def _stage_colorbar(plan: DetailPlan, index: int, note: str, scale: float) -> di
     )  # fmt: skip
 
 
-def _detail_titles(names: list[str], text: AttentionText, scaled: bool) -> dict[str, str]:
+def _detail_titles(names: list[str], text: Words, scaled: bool) -> dict[str, str]:
     return {
-        stage: (text.not_scaled if stage == "scaled_scores" and not scaled else text.stage_titles[stage])
+        stage: (text["stage.not_scaled"] if stage == "scaled_scores" and not scaled else text[f"stage.{stage}"])
         for stage in names
     }
 
@@ -262,7 +262,7 @@ def head_detail_figure(
     stages: Mapping[str, np.ndarray],
     labels: list[str],
     head: int,
-    text: AttentionText,
+    text: Words,
     highlight: tuple[int, int] | None = None,
     scaled: bool = True,
     width_px: float | None = None,
@@ -292,13 +292,13 @@ def head_detail_figure(
         traces += stage_traces(stages[stage], plan.labels.categories, stage, head, panel, text, look,
                                dropped if stage == "dropped_weights" else None)  # fmt: skip
         first_col = index % plan.cols == 0
-        layout.update(panel_axes(panel, plan.labels, True, first_col, text.key_axis if first_col else None,
-                                 text.query_axis if first_col else None))  # fmt: skip
+        layout.update(panel_axes(panel, plan.labels, True, first_col, text["fig.key_axis"] if first_col else None,
+                                 text["fig.query_axis"] if first_col else None))  # fmt: skip
         annotations.append(panel_title(plan.titles[stage][0], panel, TITLE_FONT_SIZE * scale))
     traces.append(masked_legend_entry(text))
     if dropped is not None and dropped.any():
-        traces.append(_legend_square(text.dropped, DROPPED_COLOR))
-    title = figure_title(f"<b>{plotly_safe(text.head)} {head + 1}</b>",
+        traces.append(_legend_square(text["fig.dropped"], DROPPED_COLOR))
+    title = figure_title(f"<b>{plotly_safe(text['fig.head'])} {head + 1}</b>",
                          (TITLE_FONT_SIZE + HEAD_TITLE_EXTRA_PX) * scale, head_color(head))  # fmt: skip
     layout = finished_layout(
         layout, plan.frame, scale, plan.panels, annotations=annotations, shapes=_highlight_shapes(plan.panels, highlight),

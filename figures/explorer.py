@@ -3,7 +3,7 @@ lines from queries to keys, per-head metrics across blocks, and the attention of
 generated character. One head stage by stage is ``head_detail_figure``; all heads of one
 block at one training step is ``heads_overview_figure``.
 
-Arrays in, Plotly figures out; every word arrives translated in an ``ExplorerText``.
+Arrays in, Plotly figures out; every word arrives translated, by key (``figures/words.py``).
 """
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ from .style import (
     TITLE_FONT_SIZE,
     build_figure,
 )
+from .words import Words
 
 # The grid: one square panel per (block, head).
 GRID_GAP_PX = 12
@@ -63,29 +64,9 @@ GENERATION_MIN_CELL_FOR_TEXT_PX = 14
 WEIGHT_METRICS = ("previous", "first", "self")
 
 
-@dataclass(frozen=True)
-class ExplorerText:
-    """Every word of the explorer's figures."""
-
-    block: str  # "block", as in "block 1"
-    head: str  # "head", as in "head 2"
-    query: str  # hover: the query token
-    key: str  # hover: the key token
-    query_axis: str
-    key_axis: str
-    weight: str  # hover: a softmax weight
-    grid_title: str  # the grid's title
-    queries: str  # the lines view's left column
-    keys: str  # ... its right column
-    metric_titles: dict  # metric -> its title ("weight on the previous token", …)
-    generated: str  # the generation heatmap's row axis
-    position: str  # its column axis: the position in the context
-    step: str  # a generated character's row, template with {step} and {char}
-
-
-def panel_name(block: int, head: int, text: ExplorerText) -> str:
+def panel_name(block: int, head: int, text: Words) -> str:
     """``"block 1 · head 2"`` (0-based in, 1-based out): a grid panel's title and trace name."""
-    return f"{text.block} {block + 1} · {text.head} {head + 1}"
+    return f"{text['ex.col.block']} {block + 1} · {text['fig.head']} {head + 1}"
 
 
 def check_rank(weights: np.ndarray, labels: Sequence[str], rank: int) -> None:
@@ -106,7 +87,7 @@ class GridPlan:
     two_line_titles: bool  # "block b" over "head h" when one line is wider than a panel
 
 
-def plan_grid(blocks: int, heads: int, labels: Sequence[str], text: ExplorerText, width_px: float,
+def plan_grid(blocks: int, heads: int, labels: Sequence[str], text: Words, width_px: float,
               scale: float) -> GridPlan:  # fmt: skip
     """Square panels as large as ``width_px`` allows (within GRID_MIN/MAX_PANEL_PX); query
     labels beside the first column, key labels under the bottom row."""
@@ -133,7 +114,7 @@ def plan_grid(blocks: int, heads: int, labels: Sequence[str], text: ExplorerText
 
 
 def _grid_trace(weights: np.ndarray, block: int, head: int, panel: Panel, categories: list[str],
-                text: ExplorerText, colorbar: dict | None) -> dict:  # fmt: skip
+                text: Words, colorbar: dict | None) -> dict:  # fmt: skip
     """One head's weights, the masked future a gap; meta names its block and head."""
     T = weights.shape[-1]
     z = np.tril(np.asarray(weights, dtype=np.float32))
@@ -144,8 +125,8 @@ def _grid_trace(weights: np.ndarray, block: int, head: int, panel: Panel, catego
         colorscale=WEIGHT_COLORSCALE, zmin=0.0, zmax=1.0, showscale=colorbar is not None, colorbar=colorbar,
         hoverongaps=False, name=name, meta=trace_meta(head, block),
         hovertemplate=(
-            f"{plotly_safe(text.query)} %{{y}}<br>{plotly_safe(text.key)} %{{x}}<br>"
-            f"{plotly_safe(text.weight)}: %{{z:.4f}}<extra>{plotly_safe(name)}</extra>"
+            f"{plotly_safe(text['fig.query'])} %{{y}}<br>{plotly_safe(text['fig.key'])} %{{x}}<br>"
+            f"{plotly_safe(text['ex.weight'])}: %{{z:.4f}}<extra>{plotly_safe(name)}</extra>"
         ),
     )  # fmt: skip
 
@@ -153,7 +134,7 @@ def _grid_trace(weights: np.ndarray, block: int, head: int, panel: Panel, catego
 def grid_figure(
     weights: np.ndarray,
     labels: list[str],
-    text: ExplorerText,
+    text: Words,
     focus: tuple[int, int] | None = None,
     width_px: float = 870,
     scale: float = 1.0,
@@ -172,11 +153,11 @@ def grid_figure(
             traces.append(_grid_trace(weights[b, head], b, head, panel, plan.labels.categories, text, colorbar))
             bottom, first = b == blocks - 1, head == 0
             layout.update(
-                panel_axes(panel, plan.labels, bottom, first, text.key_axis if bottom and first else None,
-                           text.query_axis if first and b == 0 else None)
+                panel_axes(panel, plan.labels, bottom, first, text["fig.key_axis"] if bottom and first else None,
+                           text["fig.query_axis"] if first and b == 0 else None)
             )  # fmt: skip
             title = (
-                f"{plotly_safe(text.block)} {b + 1}<br>{plotly_safe(text.head)} {head + 1}"
+                f"{plotly_safe(text['ex.col.block'])} {b + 1}<br>{plotly_safe(text['fig.head'])} {head + 1}"
                 if plan.two_line_titles
                 else plotly_safe(panel_name(b, head, text))
             )
@@ -185,13 +166,13 @@ def grid_figure(
             shapes.append(panel_border(panel, head_color(head), width))
     layout = finished_layout(
         layout, plan.frame, scale, [panel for row in plan.panels for panel in row], annotations=annotations,
-        shapes=shapes, title=figure_title(plotly_safe(text.grid_title), TITLE_FONT_SIZE * scale),
+        shapes=shapes, title=figure_title(plotly_safe(text["ex.grid_title"]), TITLE_FONT_SIZE * scale),
     )  # fmt: skip
     return build_figure(traces, layout)
 
 
 def metric_figure(
-    values: np.ndarray, metric: str, text: ExplorerText, limit: float | None = None, scale: float = 1.0
+    values: np.ndarray, metric: str, text: Words, limit: float | None = None, scale: float = 1.0
 ) -> go.Figure:
     """One metric for every head of every block: values (blocks, h), rows = blocks.
     Weights on a place go from 0 to 1; the entropy from 0 to ``limit`` (ln T, a uniform row's
@@ -200,13 +181,13 @@ def metric_figure(
     weights = metric in WEIGHT_METRICS
     zmax = 1.0 if weights else float(limit or max(float(values.max()), 1e-6))
     cell = min(METRIC_MAX_CELL_PX, max(METRIC_CELL_PX, 600 / max(h, 1))) * scale
-    heads = [f"{plotly_safe(text.head)} {i + 1}" for i in range(h)]
-    rows = [f"{plotly_safe(text.block)} {b + 1}" for b in range(blocks)]
+    heads = [f"{plotly_safe(text['fig.head'])} {i + 1}" for i in range(h)]
+    rows = [f"{plotly_safe(text['ex.col.block'])} {b + 1}" for b in range(blocks)]
     trace = dict(
         type="heatmap", z=np.asarray(values, dtype=np.float32), x=heads, y=rows, colorscale=WEIGHT_COLORSCALE if weights else "Viridis",
         zmin=0.0, zmax=zmax, texttemplate="%{z:.2f}", textfont=dict(size=FONT_SIZE * scale),
-        name=plotly_safe(text.metric_titles[metric]), colorbar=dict(thickness=COLORBAR_THICKNESS_PX, outlinewidth=0),
-        hovertemplate=f"%{{y}} · %{{x}}<br>{plotly_safe(text.metric_titles[metric])}: %{{z:.3f}}<extra></extra>",
+        name=plotly_safe(text[f"ex.metric.{metric}"]), colorbar=dict(thickness=COLORBAR_THICKNESS_PX, outlinewidth=0),
+        hovertemplate=f"%{{y}} · %{{x}}<br>{plotly_safe(text[f'ex.metric.{metric}'])}: %{{z:.3f}}<extra></extra>",
     )  # fmt: skip
     top = TITLE_FONT_SIZE * scale * LINE_HEIGHT + MARGIN_PX * 2
     left = text_px(rows[-1], FONT_SIZE * scale) + MARGIN_PX * 2
@@ -215,7 +196,7 @@ def metric_figure(
         width=round(left + h * cell + 90 * scale),
         margin=dict(l=round(left), r=MARGIN_PX, t=round(top), b=MARGIN_PX),
         title=dict(
-            text=plotly_safe(text.metric_titles[metric]),
+            text=plotly_safe(text[f"ex.metric.{metric}"]),
             x=0.0,
             xref="paper",
             xanchor="left",
@@ -231,7 +212,7 @@ def metric_figure(
 
 def generation_figure(
     rows: Sequence[np.ndarray], chars: Sequence[str], contexts: Sequence[str], head: int, block: int,
-    text: ExplorerText, width_px: float = 870, scale: float = 1.0,
+    text: Words, width_px: float = 870, scale: float = 1.0,
 ) -> go.Figure:  # fmt: skip
     """For each generated character (a row), the last query's weights over the context it
     read (columns: positions in that context, left-aligned; NaN where the context was
@@ -249,7 +230,7 @@ def generation_figure(
         z[i, : len(row)] = row
         for j, char in enumerate(context):
             keys[i][j] = plotly_safe(display_label(char))
-    names = [plotly_safe(text.step.format(step=i + 1, char=display_label(char))) for i, char in enumerate(chars)]
+    names = [plotly_safe(text["ex.step_label"].format(step=i + 1, char=display_label(char))) for i, char in enumerate(chars)]
     font_px = TICK_FONT_PX * scale
     left = (
         max((text_px(name, font_px) for name in names), default=0.0) + MARGIN_PX * 3 + FONT_SIZE * scale * LINE_HEIGHT
@@ -258,9 +239,9 @@ def generation_figure(
     write = cell >= GENERATION_MIN_CELL_FOR_TEXT_PX * scale
     trace = dict(
         type="heatmap", z=z, x=list(range(width)), y=list(range(n)), text=keys, colorscale=WEIGHT_COLORSCALE,
-        zmin=0.0, zmax=1.0, hoverongaps=False, name=f"{plotly_safe(text.block)} {block + 1} · {plotly_safe(text.head)} {head + 1}",
+        zmin=0.0, zmax=1.0, hoverongaps=False, name=f"{plotly_safe(text['ex.col.block'])} {block + 1} · {plotly_safe(text['fig.head'])} {head + 1}",
         meta=trace_meta(head, block), colorbar=dict(thickness=COLORBAR_THICKNESS_PX, outlinewidth=0),
-        hovertemplate=f"%{{y}}<br>{plotly_safe(text.key)} %{{x}}: %{{text}}<br>{plotly_safe(text.weight)}: %{{z:.3f}}<extra></extra>",
+        hovertemplate=f"%{{y}}<br>{plotly_safe(text['fig.key'])} %{{x}}: %{{text}}<br>{plotly_safe(text['ex.weight'])}: %{{z:.3f}}<extra></extra>",
         **(dict(texttemplate="%{text}", textfont=dict(size=VALUE_FONT_PX * scale)) if write else {}),
     )  # fmt: skip
     top = TITLE_FONT_SIZE * scale * LINE_HEIGHT + MARGIN_PX * 2
@@ -268,7 +249,7 @@ def generation_figure(
         height=round(top + n * GENERATION_ROW_PX * scale + font_px * LINE_HEIGHT * 2 + MARGIN_PX * 3),
         margin=dict(l=round(left), r=round(OVERVIEW_COLORBAR_PX * scale), t=round(top), b=MARGIN_PX),
         xaxis=dict(
-            title=dict(text=plotly_safe(text.position), standoff=4),
+            title=dict(text=plotly_safe(text["ex.position_axis"]), standoff=4),
             tickfont=dict(size=font_px),
             dtick=1 if width <= 32 else 4,
         ),
@@ -278,7 +259,7 @@ def generation_figure(
             tickvals=list(range(n)),
             ticktext=names,
             tickfont=dict(size=font_px),
-            title=dict(text=plotly_safe(text.generated), standoff=4),
+            title=dict(text=plotly_safe(text["ex.generated_axis"]), standoff=4),
         ),  # fmt: skip
         font=dict(size=FONT_SIZE * scale, family=FONT_FAMILY),
         plot_bgcolor=BACKGROUND,

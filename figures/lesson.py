@@ -13,7 +13,7 @@ from gpt_core.lesson import ScalingRow
 from .labels import axis_labels
 from .palette import SCORE_COLORSCALE, head_color
 from .style import BACKGROUND, FONT_FAMILY, FONT_SIZE, GRID_COLOR, TITLE_FONT_SIZE, build_figure
-from .text import LessonText
+from .words import Words
 
 FIGURE_HEIGHT = 380
 MARGIN = dict(l=70, r=20, t=100, b=60)  # the title, then the legend, above the plot
@@ -35,69 +35,69 @@ def _layout(title: str, x_title: str, y_title: str, **extra) -> dict:
     )  # fmt: skip
 
 
-def parameter_figure(counts: Mapping[int, Mapping[str, int]], text: LessonText) -> go.Figure:
+def parameter_figure(counts: Mapping[int, Mapping[str, int]], text: Words) -> go.Figure:
     """Stacked bars: the parameters of each layer, for each head count (the same height)."""
     heads = sorted(counts)
-    x = [text.heads_label.format(heads=h) for h in heads]
+    x = [text["lsfig.heads_label"].format(heads=h) for h in heads]
     traces = [
-        dict(type="bar", name=text.layer_names[layer], x=x, y=[counts[h][layer] for h in heads], marker=dict(color=color),
+        dict(type="bar", name=text[f"lsfig.{layer}"], x=x, y=[counts[h][layer] for h in heads], marker=dict(color=color),
              hovertemplate="%{x}: %{y:,}<extra>%{fullData.name}</extra>")
         for layer, color in zip(LAYERS, LAYER_COLORS, strict=True)
     ]  # fmt: skip
     totals = [dict(x=label, y=counts[h]["total"], text=f"{counts[h]['total']:,}", showarrow=False, yanchor="bottom")
               for label, h in zip(x, heads, strict=True)]  # fmt: skip
-    return build_figure(traces, _layout(text.parameters_title, text.heads_axis, text.parameters_axis,
+    return build_figure(traces, _layout(text["lsfig.parameters_title"], text["lsfig.heads_axis"], text["lsfig.parameters_axis"],
                                         barmode="stack", annotations=totals))  # fmt: skip
 
 
-def scaling_figure(rows: Sequence[ScalingRow], text: LessonText) -> go.Figure:
+def scaling_figure(rows: Sequence[ScalingRow], text: Words) -> go.Figure:
     """The mean largest softmax weight of a row against head_dim, with and without ÷ √head_dim."""
     dims = [row.head_dim for row in rows]
-    lines = [(text.unscaled, [row.max_weight for row in rows], UNSCALED_COLOR),
-             (text.scaled, [row.scaled_max_weight for row in rows], SCALED_COLOR)]  # fmt: skip
+    lines = [(text["lsfig.unscaled"], [row.max_weight for row in rows], UNSCALED_COLOR),
+             (text["lsfig.scaled"], [row.scaled_max_weight for row in rows], SCALED_COLOR)]  # fmt: skip
     traces = [
         dict(type="scatter", mode="lines+markers", name=name, x=dims, y=values, line=dict(color=color, width=LINE_WIDTH),
              marker=dict(size=MARKER_PX), hovertemplate="head_dim %{x}: %{y:.3f}<extra>%{fullData.name}</extra>")
         for name, values, color in lines
     ]  # fmt: skip
-    layout = _layout(text.scaling_title, text.head_dim_axis, text.max_weight_axis)
+    layout = _layout(text["lsfig.scaling_title"], text["lsfig.head_dim_axis"], text["lsfig.max_weight_axis"])
     layout["xaxis"].update(type="log", tickvals=dims)
     layout["yaxis"].update(range=[0, 1.02])
     return build_figure(traces, layout)
 
 
-def softmax_bars_figure(unscaled: np.ndarray, scaled: np.ndarray, labels: list[str], text: LessonText) -> go.Figure:
+def softmax_bars_figure(unscaled: np.ndarray, scaled: np.ndarray, labels: list[str], text: Words) -> go.Figure:
     """One row's softmax weights, without and with scaling, side by side per key."""
     keys = axis_labels(labels)
     traces = [
         dict(type="bar", name=name, x=keys, y=np.asarray(values, dtype=float).tolist(), marker=dict(color=color),
              hovertemplate="%{x}: %{y:.4f}<extra>%{fullData.name}</extra>")
-        for name, values, color in ((text.unscaled, unscaled, UNSCALED_COLOR), (text.scaled, scaled, SCALED_COLOR))
+        for name, values, color in ((text["lsfig.unscaled"], unscaled, UNSCALED_COLOR), (text["lsfig.scaled"], scaled, SCALED_COLOR))
     ]  # fmt: skip
-    layout = _layout(text.row_title, text.key_axis, text.weight_axis, barmode="group")
+    layout = _layout(text["lsfig.row_title"], text["fig.key_axis"], text["lsfig.weight_axis"], barmode="group")
     layout["yaxis"].update(range=[0, 1.02])
     layout["xaxis"].update(type="category")
     return build_figure(traces, layout)
 
 
 def two_ways_figure(batched: np.ndarray, by_head: np.ndarray, labels: list[str], heads: int,
-                    text: LessonText) -> go.Figure:  # fmt: skip
+                    text: Words) -> go.Figure:  # fmt: skip
     """The same output (T, C) computed by the batched layer and head by head, as two heatmaps
     with one colour range; the channels' head is marked under each."""
     rows = axis_labels(labels)
     limit = float(max(np.abs(batched).max(), np.abs(by_head).max(), 1e-9))
     traces = []
-    for index, (matrix, name) in enumerate(((batched, text.batched), (by_head, text.by_head))):
+    for index, (matrix, name) in enumerate(((batched, text["lsfig.batched"]), (by_head, text["lsfig.by_head"]))):
         axis = "" if index == 0 else "2"
         traces.append(dict(
             type="heatmap", name=name, z=np.asarray(matrix, dtype=float).tolist(), y=rows, x=list(range(matrix.shape[1])),
             xaxis=f"x{axis}", yaxis=f"y{axis}", zmin=-limit, zmax=limit, colorscale=SCORE_COLORSCALE,
-            showscale=index == 1, hovertemplate=f"{name}<br>%{{y}} · {text.channel} %{{x}}: %{{z:.6f}}<extra></extra>",
+            showscale=index == 1, hovertemplate=f"{name}<br>%{{y}} · {text['lsfig.channel']} %{{x}}: %{{z:.6f}}<extra></extra>",
         ))  # fmt: skip
-    layout = _layout(text.two_ways_title, text.channel, text.query_axis)
+    layout = _layout(text["lsfig.two_ways_title"], text["lsfig.channel"], text["fig.query_axis"])
     width = batched.shape[1] // heads  # channels per head
     layout.update(
-        xaxis=dict(domain=[0, 0.47], title=dict(text=text.batched)), xaxis2=dict(domain=[0.53, 1], title=dict(text=text.by_head)),
+        xaxis=dict(domain=[0, 0.47], title=dict(text=text["lsfig.batched"])), xaxis2=dict(domain=[0.53, 1], title=dict(text=text["lsfig.by_head"])),
         yaxis=dict(autorange="reversed", type="category"), yaxis2=dict(autorange="reversed", type="category", anchor="x2", showticklabels=False),
         shapes=[dict(type="rect", xref=f"x{axis}", yref="paper", x0=h * width - 0.5, x1=(h + 1) * width - 0.5, y0=-0.02,
                      y1=0.0, fillcolor=head_color(h), line=dict(width=0))

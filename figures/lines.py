@@ -11,7 +11,7 @@ import plotly.graph_objects as go
 from gpt_core.tokens import position_label
 
 from .events import trace_meta
-from .explorer import ExplorerText, check_rank
+from .explorer import check_rank
 from .labels import plotly_safe
 from .palette import head_color
 from .panels import (
@@ -26,6 +26,7 @@ from .style import (
     TITLE_FONT_SIZE,
     build_figure,
 )
+from .words import Words
 
 LINE_THRESHOLD = 0.02  # weights below this draw no line
 LINE_BINS = 5  # opacity steps: one trace per (head, bin)
@@ -42,9 +43,9 @@ def weight_bin(weight: float, bins: int = LINE_BINS, threshold: float = LINE_THR
     return int(min(bins - 1, max(0, np.floor(share * bins))))
 
 
-def line_name(head: int, step: int, text: ExplorerText) -> str:
+def line_name(head: int, step: int, text: Words) -> str:
     """The trace of one head's lines in one opacity step: ``"head 2 · 3/5"``."""
-    return f"{text.head} {head + 1} · {step + 1}/{LINE_BINS}"
+    return f"{text['fig.head']} {head + 1} · {step + 1}/{LINE_BINS}"
 
 
 def _line_segments(weights: np.ndarray, head: int, queries: Sequence[int], threshold: float
@@ -59,7 +60,7 @@ def _line_segments(weights: np.ndarray, head: int, queries: Sequence[int], thres
     return segments
 
 
-def _head_traces(weights: np.ndarray, head: int, queries: Sequence[int], threshold: float, text: ExplorerText,
+def _head_traces(weights: np.ndarray, head: int, queries: Sequence[int], threshold: float, text: Words,
                  scale: float) -> list[dict]:  # fmt: skip
     """One scatter trace per opacity step (segments separated by None, each point's
     customdata its line's weight), and the head's legend entry."""
@@ -78,12 +79,12 @@ def _head_traces(weights: np.ndarray, head: int, queries: Sequence[int], thresho
                 line=dict(color=color, width=LINE_WIDTH_PX * scale),
                 opacity=LINE_MIN_OPACITY + (1 - LINE_MIN_OPACITY) * (step + 1) / LINE_BINS,
                 legendgroup=f"head{head}", showlegend=False, meta=trace_meta(head),
-                hovertemplate=f"{plotly_safe(text.weight)}: %{{customdata:.3f}}<extra>{plotly_safe(text.head)} {head + 1}</extra>",
+                hovertemplate=f"{plotly_safe(text['ex.weight'])}: %{{customdata:.3f}}<extra>{plotly_safe(text['fig.head'])} {head + 1}</extra>",
             )  # fmt: skip
         )
     traces.append(
         dict(
-            type="scatter", mode="lines", x=[None], y=[None], name=f"{plotly_safe(text.head)} {head + 1}",
+            type="scatter", mode="lines", x=[None], y=[None], name=f"{plotly_safe(text['fig.head'])} {head + 1}",
             line=dict(color=color, width=LINE_WIDTH_PX * scale), legendgroup=f"head{head}", showlegend=True,
             hoverinfo="skip",
         )  # fmt: skip
@@ -91,7 +92,7 @@ def _head_traces(weights: np.ndarray, head: int, queries: Sequence[int], thresho
     return traces
 
 
-def _token_columns(labels: list[str], token: int | None, text: ExplorerText, font_px: float, scale: float
+def _token_columns(labels: list[str], token: int | None, text: Words, font_px: float, scale: float
                    ) -> list[dict]:  # fmt: skip
     """The tokens as two columns of labelled markers: queries left (the chosen one dark,
     the others dimmed), keys right."""
@@ -106,17 +107,17 @@ def _token_columns(labels: list[str], token: int | None, text: ExplorerText, fon
             marker=dict(size=6 * scale, color="#888"), name=plotly_safe(name), showlegend=False, customdata=whole,
             hovertemplate=f"{plotly_safe(name)}: %{{customdata}}<extra></extra>",
         )  # fmt: skip
-        for column, side, name in ((0.0, "middle left", text.queries), (1.0, "middle right", text.keys))
+        for column, side, name in ((0.0, "middle left", text["ex.queries"]), (1.0, "middle right", text["ex.keys"]))
     ]
 
 
-def _lines_layout(labels: list[str], text: ExplorerText, font_px: float, scale: float) -> dict:
+def _lines_layout(labels: list[str], text: Words, font_px: float, scale: float) -> dict:
     """Room for the widest label on each side of the lines, a row per token."""
     T = len(labels)
     widest = max(
         max(text_px(short_label(label), font_px) for label in labels),
-        text_px(text.queries, FONT_SIZE * scale),
-        text_px(text.keys, FONT_SIZE * scale),
+        text_px(text["ex.queries"], FONT_SIZE * scale),
+        text_px(text["ex.keys"], FONT_SIZE * scale),
     )
     label_px = widest + LABEL_PAD_PX * 3
     top = TITLE_FONT_SIZE * scale * LINE_HEIGHT * 2 + MARGIN_PX
@@ -124,7 +125,7 @@ def _lines_layout(labels: list[str], text: ExplorerText, font_px: float, scale: 
     headings = [
         dict(text=f"<b>{plotly_safe(name)}</b>", x=x, y=1.0, xref="x", yref="paper", yanchor="bottom",
              xanchor=anchor, showarrow=False, font=dict(size=FONT_SIZE * scale))
-        for x, anchor, name in ((0.0, "right", text.queries), (1.0, "left", text.keys))
+        for x, anchor, name in ((0.0, "right", text["ex.queries"]), (1.0, "left", text["ex.keys"]))
     ]  # fmt: skip
     return dict(
         height=round(top + T * LINE_ROW_PX * scale + MARGIN_PX * 2), width=round(width + 2 * MARGIN_PX),
@@ -142,7 +143,7 @@ def lines_figure(
     weights: np.ndarray,
     labels: list[str],
     heads: Sequence[int],
-    text: ExplorerText,
+    text: Words,
     token: int | None = None,
     threshold: float = LINE_THRESHOLD,
     scale: float = 1.0,

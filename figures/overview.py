@@ -32,7 +32,7 @@ from .panels import (
 from .sizing import DEFAULT_WIDTH_PX, LINE_HEIGHT, panel_grid
 from .stage_colors import Look, is_weights, score_range
 from .style import TITLE_FONT_SIZE, build_figure
-from .text import AttentionText
+from .words import Words
 
 # The overview: small multiples, one per head.
 OVERVIEW_MIN_CELL_PX = 3
@@ -100,7 +100,7 @@ def heads_overview_figure(
     matrices: np.ndarray,
     labels: list[str],
     stage: str,
-    text: AttentionText,
+    text: Words,
     focus: int | None = None,
     cols: int | None = None,
     width_px: float | None = None,
@@ -125,16 +125,16 @@ def heads_overview_figure(
         first_col = head % plan.cols == 0
         layout.update(
             panel_axes(panel, plan.labels, plan.labelled[head], first_col,
-                       text.key_axis if plan.labelled[head] and first_col else None,
-                       text.query_axis if head == 0 else None)
+                       text["fig.key_axis"] if plan.labelled[head] and first_col else None,
+                       text["fig.query_axis"] if head == 0 else None)
         )  # fmt: skip
-        name = f"{plotly_safe(text.head)} {head + 1}"
+        name = f"{plotly_safe(text['fig.head'])} {head + 1}"
         annotations.append(panel_title(name, panel, TITLE_FONT_SIZE * scale, head_color(head), bold=True))
         shapes.append(panel_border(panel, head_color(head), FOCUSED_BORDER_PX if head == focus else BORDER_PX))
     if stage == "masked_scores":
         traces.append(masked_legend_entry(text))
     layout = finished_layout(
         layout, plan.frame, scale, plan.panels, annotations=annotations, shapes=shapes, legend=top_legend(scale),
-        title=figure_title(plotly_safe(text.stage_titles[stage] if title is None else title), TITLE_FONT_SIZE * scale),
+        title=figure_title(plotly_safe(text[f"stage.{stage}"] if title is None else title), TITLE_FONT_SIZE * scale),
     )  # fmt: skip
     return build_figure(traces, layout)

@@ -12,7 +12,7 @@ import numpy as np
 
 from .palette import SCORE_COLORSCALE, WEIGHT_COLORSCALE
 from .sizing import value_fits
-from .text import AttentionText
+from .words import Words
 
 VALUE_DECIMALS = {"weights": 2, "dropped_weights": 2}  # scores: SCORE_VALUE_DECIMALS
 SCORE_VALUE_DECIMALS = 1
@@ -78,12 +78,12 @@ def stage_looks(stages: Mapping[str, np.ndarray], names: list[str]) -> dict[str,
     return looks
 
 
-def colorbar_notes(names: list[str], text: AttentionText) -> dict[str, str]:
+def colorbar_notes(names: list[str], text: Words) -> dict[str, str]:
     """The line under each colour bar, saying what its range is."""
-    notes = {"scores": text.range_own, "weights": text.range_weights, "dropped_weights": text.range_dropped}
+    notes = {"scores": text["fig.range_own"], "weights": text["fig.range_weights"], "dropped_weights": text["fig.range_dropped"]}
     shared = [stage for stage in ("scaled_scores", "masked_scores") if stage in names]
     for stage in shared:
-        notes[stage] = text.range_shared if len(shared) > 1 else text.range_own
+        notes[stage] = text["fig.range_shared"] if len(shared) > 1 else text["fig.range_own"]
     return {stage: notes[stage] for stage in names}
 
 

@@ -18,7 +18,7 @@ from .style import (
     GRID_COLOR,
     build_figure,
 )
-from .text import TrainingText
+from .words import Words
 
 CURVE_HEIGHT = 380
 CURVE_MARGIN = dict(l=60, r=20, t=50, b=50)
@@ -39,43 +39,43 @@ MEAN_MARKER = 13
 POINTS_OFFSET = 0.12  # the seeds' points left of the head count, the mean right of it
 
 
-def _layout(title: str, x_title: str, text: TrainingText) -> dict:
+def _layout(title: str, x_title: str, text: Words) -> dict:
     return dict(
         height=CURVE_HEIGHT,
         margin=CURVE_MARGIN,
         font=dict(size=FONT_SIZE, family=FONT_FAMILY),
         title=dict(text=title),
         xaxis=dict(title=dict(text=x_title), zeroline=False, gridcolor=GRID_COLOR),
-        yaxis=dict(title=dict(text=text.loss), zeroline=False, gridcolor=GRID_COLOR),
+        yaxis=dict(title=dict(text=text["train.loss"]), zeroline=False, gridcolor=GRID_COLOR),
         legend=dict(orientation="v", x=LEGEND_X, xanchor="left", y=1.0, yanchor="top"),
         plot_bgcolor=BACKGROUND,
         hovermode="x unified",
     )
 
 
-def _x_title(x: str, text: TrainingText) -> str:
+def _x_title(x: str, text: Words) -> str:
     if x not in X_FIELDS:
         raise ValueError(f"x must be one of {X_FIELDS}, got {x!r}")
-    return text.step if x == "step" else text.seconds
+    return text["train.step"] if x == "step" else text["train.seconds"]
 
 
-def loss_curve_figure(history: Sequence[HistoryPoint], text: TrainingText, x: str = "step") -> go.Figure:
+def loss_curve_figure(history: Sequence[HistoryPoint], text: Words, x: str = "step") -> go.Figure:
     """Train loss at every recorded step and held-out loss where evaluated. x: "step" or "elapsed"."""
     x_title = _x_title(x, text)
     evaluated = [point for point in history if point.test_loss is not None]
     traces = [
         dict(
-            type="scatter", mode="lines", name=text.train_loss,
+            type="scatter", mode="lines", name=text["train.train_loss"],
             x=[getattr(point, x) for point in history], y=[point.train_loss for point in history],
             line=dict(color=TRAIN_LOSS_COLOR, width=TRAIN_LOSS_WIDTH),
         ),
         dict(
-            type="scatter", mode="lines+markers", name=text.test_loss,
+            type="scatter", mode="lines+markers", name=text["train.test_loss"],
             x=[getattr(point, x) for point in evaluated], y=[point.test_loss for point in evaluated],
             line=dict(color=TEST_LOSS_COLOR, width=TEST_LOSS_WIDTH), marker=dict(size=TEST_LOSS_MARKER),
         ),
     ]  # fmt: skip
-    return build_figure(traces, _layout(text.curve_title, x_title, text))
+    return build_figure(traces, _layout(text["train.curve_title"], x_title, text))
 
 
 def _mean_curve(runs: Sequence[RunSummary], x: str) -> tuple[list[float], list[float], list[float], list[float]]:
@@ -100,7 +100,7 @@ def _band_color(color: str) -> str:
     return f"rgba({red},{green},{blue},{BAND_OPACITY})"
 
 
-def experiment_figure(runs: Sequence[RunSummary], x: str, text: TrainingText) -> go.Figure:
+def experiment_figure(runs: Sequence[RunSummary], x: str, text: Words) -> go.Figure:
     """Held-out loss of each head count against steps or wall time ("step" or "elapsed"):
     the mean over seeds as a line, the lowest to highest seed as a band around it."""
     x_title = _x_title(x, text)
@@ -109,13 +109,13 @@ def experiment_figure(runs: Sequence[RunSummary], x: str, text: TrainingText) ->
         group = [run for run in runs if run.heads == heads]
         xs, mean, low, high = _mean_curve(group, x)
         color = HEAD_COUNT_COLORS.get(heads, OTHER_HEADS_COLOR)
-        name = text.heads_label.format(heads=heads)
+        name = text["train.heads_label"].format(heads=heads)
         if len(group) > 1:
             traces.append(
                 dict(
                     type="scatter",
                     mode="lines",
-                    name=text.band.format(heads=heads),
+                    name=text["train.band"].format(heads=heads),
                     legendgroup=name,
                     x=[*xs, *reversed(xs)],
                     y=[*high, *reversed(low)],
@@ -138,26 +138,26 @@ def experiment_figure(runs: Sequence[RunSummary], x: str, text: TrainingText) ->
                 marker=dict(size=EXPERIMENT_MARKER),
             )  # fmt: skip
         )
-    title = text.experiment_by_step if x == "step" else text.experiment_by_time
+    title = text["train.experiment_by_step"] if x == "step" else text["train.experiment_by_time"]
     return build_figure(traces, _layout(title, x_title, text))
 
 
-def final_loss_figure(runs: Sequence[RunSummary], text: TrainingText) -> go.Figure:
+def final_loss_figure(runs: Sequence[RunSummary], text: Words) -> go.Figure:
     """Each seed's final held-out loss per head count as a point, and the mean ± sd beside it."""
     traces = []
     stats = heads_statistics(list(runs))
     head_counts = [item.heads for item in stats]
     for position, item in enumerate(stats):
         color = HEAD_COUNT_COLORS.get(item.heads, OTHER_HEADS_COLOR)
-        label = text.heads_label.format(heads=item.heads)
+        label = text["train.heads_label"].format(heads=item.heads)
         traces.append(
             dict(
                 type="scatter",
                 mode="markers",
-                name=f"{label} · {text.test_loss}",
+                name=f"{label} · {text['train.test_loss']}",
                 x=[position - POINTS_OFFSET] * len(item.losses),
                 y=list(item.losses),
-                text=[text.seed_label.format(seed=seed) for seed in item.seeds],
+                text=[text["train.seed_label"].format(seed=seed) for seed in item.seeds],
                 hovertemplate="%{text}: %{y:.4f}<extra>%{fullData.name}</extra>",
                 marker=dict(color=color, size=SEED_MARKER, opacity=0.8, line=dict(color="white", width=1)),
             )  # fmt: skip
@@ -166,16 +166,16 @@ def final_loss_figure(runs: Sequence[RunSummary], text: TrainingText) -> go.Figu
             dict(
                 type="scatter",
                 mode="markers",
-                name=f"{label} · {text.mean_sd}",
+                name=f"{label} · {text['train.mean_sd']}",
                 x=[position + POINTS_OFFSET],
                 y=[item.mean],
                 showlegend=False,
                 error_y=dict(type="data", array=[item.sd], visible=True, color=color, thickness=2, width=8),
                 marker=dict(color=color, size=MEAN_MARKER, symbol="diamond"),
-                hovertemplate=f"{text.mean_sd}: %{{y:.4f}} ± {item.sd:.4f}<extra>%{{fullData.name}}</extra>",
+                hovertemplate=f"{text['train.mean_sd']}: %{{y:.4f}} ± {item.sd:.4f}<extra>%{{fullData.name}}</extra>",
             )  # fmt: skip
         )
-    layout = _layout(text.final_title, text.heads_axis, text)
+    layout = _layout(text["train.final_title"], text["train.heads_axis"], text)
     layout["xaxis"].update(
         tickvals=list(range(len(head_counts))), ticktext=[str(heads) for heads in head_counts],
         range=[-0.6, len(head_counts) - 0.4],

@@ -7,7 +7,7 @@ import re
 from figures import trace_name
 from harness.browser import VIEWPORT, exceptions_shown, new_context, wait_for_app, wait_for_rerun
 from harness.charts import wait_for_trace
-from ui.figure_text import attention_text
+from ui.figure_text import figure_words
 
 TRAINING_TIMEOUT_MS = 90_000
 LONG_RUN_S = 60  # the app's cap: a run that cannot end by itself within FREED_SLOT_TIMEOUT_MS
@@ -152,7 +152,7 @@ def test_the_training_snapshots_show_the_prompt_and_labels_that_never_overlap(sh
             page.goto(f"{shared_server.url}/train?lang={lang}")
             wait_for_app(page)
             page.get_by_role("tab", name=tab).click()
-            wait_for_trace(page, trace_name("weights", 3, attention_text(lang)))
+            wait_for_trace(page, trace_name("weights", 3, figure_words(lang)))
             chart = page.locator(".js-plotly-plot").filter(has=page.locator(".heatmaplayer")).last
             chart.scroll_into_view_if_needed()
             prompt = page.locator("[data-testid='stCode']", has_text="But soft, what light").last

@@ -25,9 +25,9 @@ from gpt_core.experiment import (
     step_noise,
 )
 from gpt_core.results import load_experiment
-from ui.figure_text import attention_text, training_text
+from ui.figure_text import figure_words
 
-EN = training_text("en")
+EN = figure_words("en")
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 
@@ -324,7 +324,7 @@ def test_a_snapshot_is_drawn_by_the_all_heads_renderer_with_its_own_title():
     renderer per view): every head's weights, keys across and queries down, titled with the
     snapshot's step and block (escaped)."""
     labels = ["R", "<b>", "R", "⏎"]
-    figure = heads_overview_figure(_snapshot(4, 4), labels, "weights", attention_text("en"),
+    figure = heads_overview_figure(_snapshot(4, 4), labels, "weights", figure_words("en"),
                                    title="step 300, block <1>")  # fmt: skip
     heatmaps = [trace for trace in figure.data if trace.type == "heatmap"]
     assert [trace.name for trace in heatmaps] == [f"softmax weights · head {n}" for n in range(1, 5)]
@@ -334,7 +334,7 @@ def test_a_snapshot_is_drawn_by_the_all_heads_renderer_with_its_own_title():
     np.testing.assert_array_equal(heatmaps[0].z, np.eye(4)), "row = query, column = key"
     assert figure.layout.yaxis.autorange == "reversed", "query 0 on top"
     assert figure.layout.title.text == "step 300, block &lt;1&gt;"
-    default = heads_overview_figure(_snapshot(4, 4), labels, "weights", attention_text("en"))
+    default = heads_overview_figure(_snapshot(4, 4), labels, "weights", figure_words("en"))
     assert default.layout.title.text == "softmax weights", "without a title, the stage's"
 
 

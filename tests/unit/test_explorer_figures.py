@@ -9,17 +9,18 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from figures import ExplorerText, generation_figure, grid_figure, head_color, lines_figure, metric_figure
+from figures import Words, generation_figure, grid_figure, head_color, lines_figure, metric_figure
 from figures.explorer import panel_name
 from figures.lines import LINE_BINS, LINE_THRESHOLD, line_name, weight_bin
 from harness.charts import decode, traces_by_name
 
-TEXT = ExplorerText(
-    block="block", head="head", query="query", key="key", query_axis="query (row)", key_axis="key (column)",
-    weight="weight", grid_title="All heads", queries="queries", keys="keys",
-    metric_titles={"previous": "previous", "first": "first", "self": "self", "entropy": "entropy"},
-    generated="generated", position="position", step="{step}: {char}",
-)  # fmt: skip
+TEXT = Words({
+    "ex.col.block": "block", "fig.head": "head", "fig.query": "query", "fig.key": "key",
+    "fig.query_axis": "query (row)", "fig.key_axis": "key (column)", "ex.weight": "weight", "ex.grid_title": "All heads",
+    "ex.queries": "queries", "ex.keys": "keys", "ex.metric.previous": "previous", "ex.metric.first": "first",
+    "ex.metric.self": "self", "ex.metric.entropy": "entropy", "ex.generated_axis": "generated",
+    "ex.position_axis": "position", "ex.step_label": "{step}: {char}",
+})  # fmt: skip
 LABELS = ["<b>", "a", "&", "<i>x", "b", "c"]
 
 

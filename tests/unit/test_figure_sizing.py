@@ -13,9 +13,9 @@ from figures.palette import DROPPED_COLOR
 from figures.sizing import LINE_HEIGHT, key_ticks, panel_grid, query_ticks, text_px
 from gpt_core import STAGES, PlaygroundConfig, display_labels, trace_attention
 from ui.chart_events import Click, parse_click
-from ui.figure_text import attention_text
+from ui.figure_text import figure_words
 
-EN = attention_text("en")
+EN = figure_words("en")
 FONT = 13
 SENTENCE_40 = " ".join(f"word{i}" for i in range(40))
 
@@ -127,7 +127,7 @@ def test_scaled_and_masked_share_a_range_and_raw_scores_keep_their_own():
     scaled_values = result.trace.scaled_scores[0, 0].numpy()
     assert scaled.zmax == pytest.approx(float(np.abs(scaled_values).max()), rel=1e-6)
     assert raw.zmax == pytest.approx(float(np.abs(result.trace.scores[0, 0].numpy()).max()), rel=1e-6)
-    assert raw.colorbar.title.text == EN.range_own and masked.colorbar.title.text == EN.range_shared
+    assert raw.colorbar.title.text == EN["fig.range_own"] and masked.colorbar.title.text == EN["fig.range_shared"]
 
 
 def test_dropout_bar_reaches_the_largest_kept_weight_and_dropped_cells_have_their_own_layer():
@@ -139,14 +139,14 @@ def test_dropout_bar_reaches_the_largest_kept_weight_and_dropped_cells_have_thei
     after = _heatmap(figure, f"weights after dropout · head {head + 1}")
     largest = float(stages["dropped_weights"].max())
     assert after.zmax == pytest.approx(max(largest, 1.0), rel=1e-6), "to the largest kept weight, 1 at least"
-    layer = _heatmap(figure, f"{EN.dropped} · head {head + 1}")
+    layer = _heatmap(figure, f"{EN['fig.dropped']} · head {head + 1}")
     assert layer.colorscale[0][1] == DROPPED_COLOR
     dropped = (stages["weights"] > 0) & (stages["dropped_weights"] == 0)
     assert dropped.any()
     np.testing.assert_array_equal(~np.isnan(np.asarray(layer.z, dtype=float)), dropped)
     kept = np.asarray(after.z, dtype=float)
     assert np.isnan(kept[dropped]).all(), "a dropped cell is not drawn as a small weight"
-    assert EN.dropped in [trace.name for trace in figure.data if trace.type == "scatter"]
+    assert EN["fig.dropped"] in [trace.name for trace in figure.data if trace.type == "scatter"]
 
 
 def test_overview_labels_sit_beside_the_first_column_and_under_the_last_panels():

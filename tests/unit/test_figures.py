@@ -19,10 +19,10 @@ from figures import (
 from figures.shapes import MAX_LINE_CHARS
 from gpt_core import MAX_HEAD_DIM, MAX_HEADS, MAX_INPUT_DIM, MAX_TOKENS, STAGES, PlaygroundConfig, trace_attention
 from harness.charts import decode, traces_by_name
-from ui.figure_text import attention_text
+from ui.figure_text import figure_words
 
 TEXT = "to be or not"
-EN, ZH = attention_text("en"), attention_text("zh")
+EN, ZH = figure_words("en"), figure_words("zh")
 
 
 @pytest.fixture(scope="module")

@@ -6,17 +6,19 @@ import numpy as np
 import plotly.graph_objects as go
 import torch
 
-from figures import LessonText, parameter_figure, scaling_figure, softmax_bars_figure, two_ways_figure
+from figures import Words, parameter_figure, scaling_figure, softmax_bars_figure, two_ways_figure
 from gpt_core import PlaygroundConfig, build_attention, embed
 from gpt_core.lesson import BOOK_TEXT, example_scores, head_by_head, parameter_counts, scaling_table
 
-TEXT = LessonText(
-    heads_label="{heads} heads", heads_axis="heads", parameters_title="parameters", parameters_axis="count",
-    layer_names={"query_layer": "W_q", "key_layer": "W_k", "value_layer": "W_v", "output_layer": "out_proj"},
-    scaled="÷ √d", unscaled="not scaled", scaling_title="saturation", head_dim_axis="head_dim",
-    max_weight_axis="largest weight", row_title="one row", key_axis="key", query_axis="query", weight_axis="weight",
-    two_ways_title="two ways", batched="batched", by_head="head by head", channel="channel",
-)  # fmt: skip
+TEXT = Words({
+    "lsfig.heads_label": "{heads} heads", "lsfig.heads_axis": "heads", "lsfig.parameters_title": "parameters",
+    "lsfig.parameters_axis": "count", "lsfig.query_layer": "W_q", "lsfig.key_layer": "W_k", "lsfig.value_layer": "W_v",
+    "lsfig.output_layer": "out_proj", "lsfig.scaled": "÷ √d", "lsfig.unscaled": "not scaled",
+    "lsfig.scaling_title": "saturation", "lsfig.head_dim_axis": "head_dim", "lsfig.max_weight_axis": "largest weight",
+    "lsfig.row_title": "one row", "fig.key_axis": "key", "fig.query_axis": "query", "lsfig.weight_axis": "weight",
+    "lsfig.two_ways_title": "two ways", "lsfig.batched": "batched", "lsfig.by_head": "head by head",
+    "lsfig.channel": "channel",
+})  # fmt: skip
 
 
 def _valid(figure: go.Figure) -> dict:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
 
 import numpy as np
 import pandas as pd
@@ -15,7 +14,6 @@ import streamlit as st
 import torch
 
 from figures import (
-    ExplorerText,
     generation_figure,
     grid_figure,
     head_detail_figure,
@@ -29,7 +27,7 @@ from gpt_core.explore import ModelTrace, generate_with_attention, head_kind, hea
 from gpt_core.playground import MAX_SEED
 
 from ..charts import show_chart, sized_for_page, type_scale
-from ..figure_text import attention_text
+from ..figure_text import figure_words
 from ..markdown import literal
 from ..shared.models import LoadedModel
 from ..shared.resources import shipped_experiment, shipped_snapshots
@@ -67,26 +65,6 @@ class ExplorerView:
         return head_kind(self.metrics[block], head)
 
 
-@cache
-def explorer_text(lang: str) -> ExplorerText:
-    return ExplorerText(
-        block=t("ex.col.block", lang),
-        head=t("fig.head", lang),
-        query=t("fig.query", lang),
-        key=t("fig.key", lang),
-        query_axis=t("fig.query_axis", lang),
-        key_axis=t("fig.key_axis", lang),
-        weight=t("ex.weight", lang),
-        grid_title=t("ex.grid_title", lang),
-        queries=t("ex.queries", lang),
-        keys=t("ex.keys", lang),
-        metric_titles={metric: t(f"ex.metric.{metric}", lang) for metric in METRICS},
-        generated=t("ex.generated_axis", lang),
-        position=t("ex.position_axis", lang),
-        step=t("ex.step_label", lang, step="{step}", char="{char}"),
-    )
-
-
 def _chars(chars: tuple[str, ...], lang: str) -> str:
     return t("list_sep", lang).join(f"“{literal(display_label(char))}”" for char in chars)
 
@@ -109,7 +87,7 @@ def grid(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
                         format_func=lambda n: t("ex.block_n", lang, n=n))  # fmt: skip
     head_col.selectbox(t("ex.head", lang), list(range(1, view.loaded.heads + 1)), key=key("head"),
                        format_func=lambda n: t("ex.head_n", lang, n=n))  # fmt: skip
-    figure = grid_figure(view.weights, view.trace.labels, explorer_text(lang), focus=(view.block, view.head),
+    figure = grid_figure(view.weights, view.trace.labels, figure_words(lang), focus=(view.block, view.head),
                          **sized_for_page())  # fmt: skip
     show_chart(figure, GRID_CHART_KEY, sized=True)
     st.caption(t("ex.grid_help", lang))
@@ -122,7 +100,7 @@ def detail(view: ExplorerView, lang: str) -> None:
     st.subheader(t("ex.detail_title", lang, block=view.block + 1, head=view.head + 1, kind=kind))
     st.caption(t("ex.detail_help", lang))
     stages = {stage: getattr(layer, stage)[0, view.head].numpy() for stage in STAGES}
-    figure = head_detail_figure(stages, view.trace.labels, view.head, attention_text(lang), **sized_for_page())
+    figure = head_detail_figure(stages, view.trace.labels, view.head, figure_words(lang), **sized_for_page())
     show_chart(figure, DETAIL_CHART_KEY, sized=True)
 
 
@@ -136,7 +114,7 @@ def lines(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     mode, token = st.session_state[key("lines")], st.session_state[key("token")]
     heads = [view.head] if mode == "head" else list(range(view.loaded.heads))
     st.caption(t("ex.lines_help", lang, threshold=LINE_THRESHOLD))
-    figure = lines_figure(view.weights[view.block], labels, heads, explorer_text(lang),
+    figure = lines_figure(view.weights[view.block], labels, heads, figure_words(lang),
                           token=None if token == ALL_TOKENS else token, scale=type_scale())  # fmt: skip
     chart_col, _ = st.columns(LINES_SHARE)
     with chart_col:
@@ -163,7 +141,7 @@ def metrics(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     values = np.stack([block[metric].numpy() for block in view.metrics])  # (blocks, h)
     T = len(view.trace.labels)
     limit = math.log(T) if T > 1 else 1.0
-    show_chart(metric_figure(values, metric, explorer_text(lang), limit=limit, scale=type_scale()),
+    show_chart(metric_figure(values, metric, figure_words(lang), limit=limit, scale=type_scale()),
                METRIC_CHART_KEY, sized=True)  # fmt: skip
     if metric == "entropy":
         st.caption(t("ex.entropy_limit", lang, limit=f"{limit:.2f}", T=T))
@@ -183,7 +161,7 @@ def training(view: ExplorerView, lang: str, key: Callable[[str], str], steps: tu
     T = snapshot.shape[-1]
     prompt = shipped_experiment().snapshot_prompt[:T]
     figure = heads_overview_figure(snapshot[view.block], display_labels(list(prompt)), "weights",
-                                   attention_text(lang), focus=view.head, **sized_for_page())  # fmt: skip
+                                   figure_words(lang), focus=view.head, **sized_for_page())  # fmt: skip
     show_chart(figure, TRAINING_CHART_KEY, sized=True)
     st.caption(t("ex.snapshot_prompt", lang))
     st.code(prompt, language=None)
@@ -211,5 +189,5 @@ def generation(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None
     st.code(prompt + "".join(step.char for step in steps), language=None, wrap_lines=True)
     rows = [step.rows[view.block, view.head].numpy() for step in steps]
     figure = generation_figure(rows, [step.char for step in steps], [step.context for step in steps], view.head,
-                               view.block, explorer_text(lang), **sized_for_page())  # fmt: skip
+                               view.block, figure_words(lang), **sized_for_page())  # fmt: skip
     show_chart(figure, GENERATION_CHART_KEY, sized=True)

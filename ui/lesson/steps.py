@@ -32,7 +32,7 @@ from gpt_core.lesson import (
 )
 
 from ..charts import show_chart, sized_for_page
-from ..figure_text import attention_text, lesson_text
+from ..figure_text import figure_words
 from ..shared.resources import shipped_experiment, shipped_snapshots
 from ..shared.verdict import answer_text
 from ..strings import t
@@ -63,7 +63,7 @@ def one_head(lang: str) -> Question:
     result = trace_attention(text or BOOK_TEXT, PlaygroundConfig(heads=1, head_dim=d))
     trace, T = result.trace, len(result.tokens)
     st.markdown(t("ls.1.body", lang, T=T, d=d))
-    show_chart(head_detail_figure(_stages(trace, 0), result.labels, 0, attention_text(lang), **sized_for_page()),
+    show_chart(head_detail_figure(_stages(trace, 0), result.labels, 0, figure_words(lang), **sized_for_page()),
                "ls_chart_1", sized=True)  # fmt: skip
     st.caption(t("ls.1.output", lang, shape=_shape(trace.context_heads.shape)))
     shape = tuple(trace.scores.shape[-2:])
@@ -79,7 +79,7 @@ def split(lang: str) -> Question:
     channels = head_channels(h, d, min(2, h))
     st.markdown(t("ls.2.body", lang, C=h * d, first=channels[0], last=channels[-1]))
     st.code(shape_trace_code(trace.shape_steps, tuple(trace.x.shape)), language="python")
-    show_chart(channel_map_figure(h, d, attention_text(lang)), "ls_chart_2")
+    show_chart(channel_map_figure(h, d, figure_words(lang)), "ls_chart_2")
     B, T = trace.x.shape[:2]
     options = [_shape((B, T, h, d)), _shape((B, h, T, d)), _shape((B, T, h * d))]
     return Question(2, t("ls.2.q", lang), options, _shape(trace.queries_heads.shape),
@@ -90,7 +90,7 @@ def mask(lang: str) -> Question:
     st.markdown(t("ls.3.body", lang))
     result = trace_attention(BOOK_TEXT, PlaygroundConfig(heads=LESSON_HEADS, head_dim=LESSON_HEAD_DIM))
     head = st.select_slider(t("ls.head", lang), list(range(1, LESSON_HEADS + 1)), value=1, key="ls_head_3")
-    figure = head_detail_figure(_stages(result.trace, head - 1), result.labels, head - 1, attention_text(lang),
+    figure = head_detail_figure(_stages(result.trace, head - 1), result.labels, head - 1, figure_words(lang),
                                 highlight=(MASK_ROW, MASK_ROW), **sized_for_page())  # fmt: skip
     show_chart(figure, "ls_chart_3", sized=True)
     zeros = zero_columns(result.trace.weights[0, head - 1, MASK_ROW])
@@ -108,7 +108,7 @@ def merge(lang: str) -> Question:
     st.markdown(t("ls.4.body", lang, C=h * d))
     merge_steps = trace.shape_steps[[step.name for step in trace.shape_steps].index("context"):]
     st.code(shape_trace_code(merge_steps, tuple(merge_steps[0].before)), language="python")
-    show_chart(heads_overview_figure(trace.weights[0].numpy(), result.labels, "weights", attention_text(lang),
+    show_chart(heads_overview_figure(trace.weights[0].numpy(), result.labels, "weights", figure_words(lang),
                                      **sized_for_page()), "ls_chart_4", sized=True)  # fmt: skip
     B, T = trace.x.shape[:2]
     options = [_shape((B, h, T, d)), _shape((B, T, h * d)), _shape((B, T, d))]
@@ -120,7 +120,7 @@ def parameters(lang: str) -> Question:
     C = st.select_slider(t("ls.embedding", lang), EMBEDDING_CHOICES, value=64, key="ls_c_5")
     counts = parameter_counts(C)
     st.markdown(t("ls.5.body", lang, C=C))
-    show_chart(parameter_figure(counts, lesson_text(lang)), "ls_chart_5")
+    show_chart(parameter_figure(counts, figure_words(lang)), "ls_chart_5")
     one, eight = counts[1]["total"], counts[8]["total"]
     correct = "same" if one == eight else ("more" if eight > one else "fewer")
     return Question(5, t("ls.5.q", lang), ["more", "same", "fewer"], correct, t("ls.5.why", lang, one=one, eight=eight),
@@ -137,7 +137,7 @@ def parallel(lang: str) -> Question:
     largest = (batched - by_head).abs().max().item()
     diff = f"{largest:.1e}"
     st.markdown(t("ls.6.body", lang, diff=diff))
-    show_chart(two_ways_figure(batched.numpy(), by_head.numpy(), display_labels(tokens), h, lesson_text(lang)), "ls_chart_6")
+    show_chart(two_ways_figure(batched.numpy(), by_head.numpy(), display_labels(tokens), h, figure_words(lang)), "ls_chart_6")
     return Question(6, t("ls.6.q", lang), ["same", "different"], "same" if largest < SAME_TOLERANCE else "different",
                     t("ls.6.why", lang, diff=diff), label=lambda key: t(f"ls.6.{key}", lang))  # fmt: skip
 
@@ -156,11 +156,11 @@ def scaling(lang: str) -> Question:
                   samples=SCALING_SAMPLES, T=tokens))  # fmt: skip
     left, right = st.columns(2)
     with left:
-        show_chart(scaling_figure(rows, lesson_text(lang)), "ls_chart_7")
+        show_chart(scaling_figure(rows, figure_words(lang)), "ls_chart_7")
     scores = example_scores(tokens, d)
     unscaled, scaled = scores.softmax(0).numpy(), (scores / d**0.5).softmax(0).numpy()
     with right:
-        show_chart(softmax_bars_figure(unscaled, scaled, display_labels(list(BOOK_TEXT)), lesson_text(lang)), "ls_chart_7b")
+        show_chart(softmax_bars_figure(unscaled, scaled, display_labels(list(BOOK_TEXT)), figure_words(lang)), "ls_chart_7b")
     low, high = rows[0], rows[-1]
     correct = "one" if high.max_weight > low.max_weight else "uniform"
     why = t("ls.7.why", lang, low=f"{low.max_weight:.2f}", d_low=low.head_dim, high=f"{high.max_weight:.2f}",
@@ -180,7 +180,7 @@ def trained(lang: str) -> Question | None:
     st.markdown(t("ls.8.body", lang, heads=heads, step=step, seeds=len(experiment.seeds)))
     weights = snapshots[step][-1]  # the last block: (h, T, T)
     labels = display_labels(list(experiment.snapshot_prompt[: weights.shape[-1]]))
-    show_chart(heads_overview_figure(weights, labels, "weights", attention_text(lang), **sized_for_page()),
+    show_chart(heads_overview_figure(weights, labels, "weights", figure_words(lang), **sized_for_page()),
                "ls_chart_8", sized=True)  # fmt: skip
     best = answer(experiment.runs).at_steps.best
     return Question(8, t("ls.8.q", lang), experiment.head_counts, best, t("ls.8.why", lang, best=best),

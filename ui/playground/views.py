@@ -15,7 +15,7 @@ from figures.events import MIN_WIDTH
 from gpt_core import DETAIL_STAGES, STAGES, PlaygroundTrace, position_label, softmax_steps
 
 from ..charts import page_width, show_chart, type_scale
-from ..figure_text import attention_text
+from ..figure_text import figure_words
 from ..shell import is_presenting
 from ..strings import t
 from .controls import CSV_HEAD, CSV_STAGE, widget_key
@@ -72,7 +72,7 @@ def overview(view: View, lang: str) -> None:
     )  # fmt: skip
     stage = st.session_state[k("stage")]
     figure = heads_overview_figure(
-        view.stages[stage], view.result.labels, stage, attention_text(lang), focus=st.session_state[k("head")] - 1,
+        view.stages[stage], view.result.labels, stage, figure_words(lang), focus=st.session_state[k("head")] - 1,
         width_px=first_chart_width(), scale=type_scale(),
     )  # fmt: skip
     show_chart(figure, OVERVIEW_CHART_KEY, sized=True)
@@ -98,7 +98,7 @@ def detail(view: View, lang: str) -> None:
     if dropout:
         stages["dropped_weights"] = view.dropped_weights[head]
     figure = head_detail_figure(
-        stages, labels, head, attention_text(lang),
+        stages, labels, head, figure_words(lang),
         highlight=(st.session_state[k("row")], st.session_state[k("col")]), scaled=config.scale,
         width_px=page_width(), scale=type_scale(), show_values=st.session_state[k("cells")],
     )  # fmt: skip
@@ -141,7 +141,7 @@ def shapes(view: View, lang: str) -> None:
     st.markdown(t("pg.shapes_intro", lang))
     # Wrapped, not cut, where a window is narrower still (the lines are kept short: figures/shapes.py).
     st.code(shape_trace_code(trace.shape_steps, tuple(trace.x.shape)), language="python", wrap_lines=True)
-    show_chart(channel_map_figure(config.heads, config.head_dim, attention_text(lang)), "pg_channel_chart")
+    show_chart(channel_map_figure(config.heads, config.head_dim, figure_words(lang)), "pg_channel_chart")
 
 
 def statistics(view: View, lang: str) -> None:

@@ -27,7 +27,7 @@ from gpt_core import (
 from gpt_core.experiment import HEAD_COUNTS, run_heads_experiment
 
 from ..charts import show_chart
-from ..figure_text import training_text
+from ..figure_text import figure_words
 from ..shared.models import MODEL_STATE, SESSION_KEY, TrainedModel
 from ..shared.resources import training_slots
 from ..strings import t
@@ -86,7 +86,7 @@ class Screen:
         )  # fmt: skip
         self.draws += 1
         with self.curve.container():
-            show_chart(loss_curve_figure(history, training_text(self.lang)), f"tr_live_curve_{self.draws}")
+            show_chart(loss_curve_figure(history, figure_words(self.lang)), f"tr_live_curve_{self.draws}")
 
     def clear(self) -> None:
         """Remove the live progress (bar, numbers, curve) once the run has ended: the page

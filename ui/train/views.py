@@ -13,7 +13,7 @@ from gpt_core.playground import MAX_SEED
 from gpt_core.results import ShippedExperiment
 
 from ..charts import show_chart, sized_for_page
-from ..figure_text import attention_text, training_text
+from ..figure_text import figure_words
 from ..markdown import literal
 from ..shared import models
 from ..shared.models import MODEL_STATE, TrainedModel, checkpoint_of
@@ -40,7 +40,7 @@ def model_summary(lang: str) -> None:
         icon=":material/check_circle:",
     )
     if run.history:
-        show_chart(loss_curve_figure(run.history, training_text(lang)), "tr_curve")
+        show_chart(loss_curve_figure(run.history, figure_words(lang)), "tr_curve")
     st.download_button(
         t("tr.download_model", lang), lambda: checkpoint_of(trained), file_name=f"gpt_{trained.corpus}.pt",
         mime="application/octet-stream", key="tr_download_model", icon=":material/download:",
@@ -114,7 +114,7 @@ def experiment_view(lang: str, runs: list[RunSummary], embedding_dim: int, sourc
     """Curves with seed bands, every seed's final loss, the table, the answer and samples of
     one experiment (``key`` keeps widgets apart)."""
     st.caption(source)
-    text = training_text(lang)
+    text = figure_words(lang)
     left, right = st.columns(2)
     with left:
         show_chart(experiment_figure(runs, "step", text), f"tr_{key}_steps_chart")
@@ -133,7 +133,7 @@ def experiment_view(lang: str, runs: list[RunSummary], embedding_dim: int, sourc
     first_seed = min(run.seed for run in runs)
     sampled = sorted((run for run in runs if run.seed == first_seed), key=lambda run: run.heads)
     for column, run in zip(st.columns(len(sampled)), sampled, strict=True):
-        column.caption(text.heads_label.format(heads=run.heads))
+        column.caption(text["train.heads_label"].format(heads=run.heads))
         column.code(run.sample, language=None, wrap_lines=True)
 
 
@@ -158,5 +158,5 @@ def snapshots_view(lang: str, experiment: ShippedExperiment) -> None:
     title = t("tr.snap_title", lang, step=step, block=block)
     # The same renderer as every other page's "all heads" view, sized for the page.
     figure = heads_overview_figure(snapshots[step][block - 1], display_labels(list(prompt)), "weights",
-                                   attention_text(lang), title=title, **sized_for_page())  # fmt: skip
+                                   figure_words(lang), title=title, **sized_for_page())  # fmt: skip
     show_chart(figure, "tr_snap_chart", sized=True)
