@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from figures import Words, grid_figure, head_detail_figure, heads_overview_figure, lines_figure
+from figures import grid_figure, head_detail_figure, heads_overview_figure, lines_figure
 from figures.events import (
     BLOCK,
     EVENT_KEYS,
@@ -23,18 +23,13 @@ from figures.events import (
     trace_meta,
 )
 from gpt_core import STAGES, PlaygroundConfig, trace_attention
+from tests.helpers import EXPLORER_WORDS
 from ui.chart_events import CHART_EVENTS_JS, parse_click
 from ui.figure_text import figure_words
 
 ROOT = Path(__file__).resolve().parents[2]
 EN = figure_words("en")
-EXPLORER_TEXT = Words({
-    "ex.col.block": "block", "fig.head": "head", "fig.query": "query", "fig.key": "key",
-    "fig.query_axis": "query (row)", "fig.key_axis": "key (column)", "ex.weight": "weight", "ex.grid_title": "All heads",
-    "ex.queries": "queries", "ex.keys": "keys", "ex.metric.previous": "previous", "ex.metric.first": "first",
-    "ex.metric.self": "self", "ex.metric.entropy": "entropy", "ex.generated_axis": "generated",
-    "ex.position_axis": "position", "ex.step_label": "{step}: {char}",
-})  # fmt: skip
+EXPLORER_TEXT = EXPLORER_WORDS
 
 
 @pytest.fixture(scope="module")

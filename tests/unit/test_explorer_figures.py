@@ -9,18 +9,13 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from figures import Words, generation_figure, grid_figure, head_color, lines_figure, metric_figure
+from figures import generation_figure, grid_figure, head_color, lines_figure, metric_figure
 from figures.explorer import panel_name
 from figures.lines import LINE_BINS, LINE_THRESHOLD, line_name, weight_bin
 from harness.charts import decode, traces_by_name
+from tests.helpers import EXPLORER_WORDS
 
-TEXT = Words({
-    "ex.col.block": "block", "fig.head": "head", "fig.query": "query", "fig.key": "key",
-    "fig.query_axis": "query (row)", "fig.key_axis": "key (column)", "ex.weight": "weight", "ex.grid_title": "All heads",
-    "ex.queries": "queries", "ex.keys": "keys", "ex.metric.previous": "previous", "ex.metric.first": "first",
-    "ex.metric.self": "self", "ex.metric.entropy": "entropy", "ex.generated_axis": "generated",
-    "ex.position_axis": "position", "ex.step_label": "{step}: {char}",
-})  # fmt: skip
+TEXT = EXPLORER_WORDS
 LABELS = ["<b>", "a", "&", "<i>x", "b", "c"]
 
 
