@@ -107,3 +107,21 @@ def test_example_scores_are_unscaled_dot_products_whose_spread_grows_like_root_h
 def test_zero_columns_are_only_the_exactly_zero_weights():
     row = torch.tensor([0.5, 1e-9, 0.0, 0.4999999990, 0.0])
     assert zero_columns(row) == [2, 4]
+
+
+def test_the_lessons_random_numbers_come_from_their_seed_alone():
+    """The same page shows the same table to every student: the numbers depend on the seed
+    (default 0) and never on torch's global random state, which other sessions move."""
+    from gpt_core.lesson import example_scores
+
+    torch.manual_seed(1)
+    first = scaling_table(tokens=6, head_dims=(4, 16))
+    torch.manual_seed(2)
+    assert scaling_table(tokens=6, head_dims=(4, 16)) == first
+    assert scaling_table(tokens=6, head_dims=(4, 16), seed=0) == first, "seed 0 by default"
+    assert scaling_table(tokens=6, head_dims=(4, 16), seed=1) != first
+    torch.manual_seed(3)
+    scores = example_scores(6, 4)
+    torch.manual_seed(4)
+    assert torch.equal(example_scores(6, 4), scores) and torch.equal(example_scores(6, 4, seed=0), scores)
+    assert not torch.equal(example_scores(6, 4, seed=1), scores)
