@@ -86,29 +86,29 @@ def _where(text: Words) -> str:
     return f"{text['fig.query']} %{{y}}<br>{text['fig.key']} %{{x}}<br>"
 
 
+def _cells_layer(common: dict, cells: np.ndarray, fill: float, color: str, name: str, hover: str,
+                 written: dict) -> dict:  # fmt: skip
+    """Only ``cells`` set (to ``fill``), in one colour no scale has: the −∞ cells, drawn
+    under the values, or the cells dropout set to 0."""
+    return dict(
+        common, type="heatmap", z=np.where(cells, np.float32(fill), np.float32(np.nan)),
+        colorscale=[[0.0, color], [1.0, color]], showscale=False, name=name, hovertemplate=hover, **written,
+    )  # fmt: skip
+
+
 def _masked_layer(common: dict, masked: np.ndarray, value_label: str, head: int, text: Words,
                   write: dict, look: Look) -> dict:  # fmt: skip
-    """The −∞ cells only, in a colour no scale has: drawn first, under the values."""
     written = dict(write, texttemplate="−∞", textfont=dict(size=look.values_font_px, color="white")) if write else {}
-    return dict(
-        common, type="heatmap", z=np.where(masked, np.float32(1.0), np.float32(np.nan)),
-        colorscale=[[0.0, MASKED_COLOR], [1.0, MASKED_COLOR]], showscale=False,
-        name=f"{text['fig.minus_inf']} · {text['fig.head']} {head + 1}",
-        hovertemplate=f"{_where(text)}{value_label}: −∞ ({plotly_safe(text['fig.masked_reason'])})<extra></extra>",
-        **written,
-    )  # fmt: skip
+    hover = f"{_where(text)}{value_label}: −∞ ({plotly_safe(text['fig.masked_reason'])})<extra></extra>"
+    name = f"{text['fig.minus_inf']} · {text['fig.head']} {head + 1}"
+    return _cells_layer(common, masked, 1.0, MASKED_COLOR, name, hover, written)
 
 
 def _dropped_layer(common: dict, dropped: np.ndarray, value_label: str, head: int, text: Words,
                    write: dict) -> dict:  # fmt: skip
-    """The cells dropout set to 0, in their own colour."""
-    return dict(
-        common, type="heatmap", z=np.where(dropped, np.float32(0.0), np.float32(np.nan)),
-        colorscale=[[0.0, DROPPED_COLOR], [1.0, DROPPED_COLOR]], showscale=False,
-        name=f"{text['fig.dropped']} · {text['fig.head']} {head + 1}",
-        hovertemplate=f"{_where(text)}{value_label}: 0 ({plotly_safe(text['fig.dropped'])})<extra></extra>",
-        **(dict(write, texttemplate="0") if write else {}),
-    )  # fmt: skip
+    hover = f"{_where(text)}{value_label}: 0 ({plotly_safe(text['fig.dropped'])})<extra></extra>"
+    name = f"{text['fig.dropped']} · {text['fig.head']} {head + 1}"
+    return _cells_layer(common, dropped, 0.0, DROPPED_COLOR, name, hover, dict(write, texttemplate="0") if write else {})
 
 
 def stage_traces(

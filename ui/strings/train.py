@@ -241,7 +241,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Softmax weights of each head for a fixed prompt, taken at several steps of training.",
         "zh": "固定提示词下每个头的 softmax 权重，在训练的不同步数时记录。",
     },
-    "tr.fig.weight": {"en": "weight", "zh": "权重"},
     "tr.snap_title": {
         "en": "Softmax weights at training step {step}, block {block}",
         "zh": "训练第 {step} 步、第 {block} 层的 softmax 权重",
