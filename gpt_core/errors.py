@@ -68,6 +68,25 @@ MESSAGES: dict[str, str] = {
         "This model file has format version {found}; this version of the app reads version {expected}. "
         "Train and save it again."
     ),
+    "model_not_found": (
+        "The model {name} was not found on the Hugging Face Hub (a typo, or a private model?). "
+        "The host can fetch it ahead: python scripts/fetch_models.py {name}"
+    ),
+    "model_gated": (
+        "The model {name} is gated: its page on the Hugging Face Hub asks you to accept its licence. "
+        "Accept it there, log in (hf auth login), then fetch it ahead: python scripts/fetch_models.py {name}"
+    ),
+    "model_offline": (
+        "The model {name} is not in this computer's cache and the Hub cannot be reached. "
+        "Fetch it ahead, where there is a network: python scripts/fetch_models.py {name}"
+    ),
+    "model_unreachable": (
+        "The model {name} could not be downloaded ({detail}): is this computer offline? "
+        "The host can fetch it ahead: python scripts/fetch_models.py {name}"
+    ),
+    "model_no_files": "The model {name} has no config, safetensors weights or tokenizer files this app can read.",
+    "model_unsupported": "The model {name} cannot be shown here ({reason}): choose a causal language model.",
+    "model_not_offered": "This server does not offer the model {name}; it offers: {offered}.",
     "steps_range": "The training budget must be between {low} and {high} {unit} (got {value}).",
 }
 

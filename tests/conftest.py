@@ -36,3 +36,20 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if BROWSER_TESTS in Path(item.fspath).parents:
             item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def tiny_model_folders(tmp_path_factory) -> dict:
+    """Tiny random GPT-2, Llama and Qwen2 models with their own BPE tokenizer, saved with
+    save_pretrained (harness/tiny_models.py): real models' stand-ins, built offline."""
+    from harness.tiny_models import build_tiny_models
+
+    return build_tiny_models(tmp_path_factory.mktemp("tiny_models"))
+
+
+@pytest.fixture(scope="session")
+def tiny_models(tiny_model_folders) -> dict:
+    """The tiny models loaded through gpt_core.hf, by family."""
+    from gpt_core import hf
+
+    return {family: hf.load(str(folder)) for family, folder in tiny_model_folders.items()}

@@ -1,0 +1,74 @@
+"""Tiny random Hugging Face models, built offline, that stand in for real ones in tests and
+benchmarks: GPT-2, Llama (4 query heads, 1 key/value head) and Qwen2 (4 and 2: grouped-query
+attention), each saved with ``save_pretrained`` beside a small byte-level BPE tokenizer
+trained here (Llama's adds a BOS token, as SmolLM2's and Llama's tokenizers do)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+# What the tokenizer learns from: English words become whole tokens, most Chinese
+# characters stay byte pieces (as in GPT-2), a few common ones are learned whole.
+TRAINING_TEXT = (
+    "the cat sat on the mat because it was tired. the dog ran to the cat. "
+    "to be or not to be, that is the question. attention is all you need. "
+    "大模型 大模型 模型 模型 学习 学习 "
+) * 20
+VOCAB_SIZE = 300
+FAMILIES = ("gpt2", "llama", "qwen2")
+SEED = 0
+
+
+def _tokenizer(bos: bool):
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    core = Tokenizer(models.BPE())
+    core.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    core.decoder = decoders.ByteLevel()
+    special = ["<|endoftext|>", "<s>"]
+    trainer = trainers.BpeTrainer(
+        vocab_size=VOCAB_SIZE, special_tokens=special, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )  # fmt: skip
+    core.train_from_iterator([TRAINING_TEXT], trainer)
+    if bos:
+        core.post_processor = processors.TemplateProcessing(
+            single="<s> $A", special_tokens=[("<s>", core.token_to_id("<s>"))]
+        )
+    else:
+        core.post_processor = processors.ByteLevel(trim_offsets=False)
+    names = dict(bos_token="<s>", eos_token="<|endoftext|>") if bos else dict(
+        bos_token="<|endoftext|>", eos_token="<|endoftext|>"
+    )  # fmt: skip
+    return PreTrainedTokenizerFast(tokenizer_object=core, **names)
+
+
+def _model(family: str, vocab: int, bos: int, eos: int):
+    import torch
+    from transformers import GPT2Config, GPT2LMHeadModel, LlamaConfig, LlamaForCausalLM, Qwen2Config, Qwen2ForCausalLM
+
+    torch.manual_seed(SEED)
+    if family == "gpt2":
+        return GPT2LMHeadModel(GPT2Config(n_layer=2, n_head=4, n_embd=32, n_positions=64, vocab_size=vocab,
+                                                  bos_token_id=bos, eos_token_id=eos))
+    common = dict(num_hidden_layers=2, num_attention_heads=4, hidden_size=32, intermediate_size=64, vocab_size=vocab,
+                  max_position_embeddings=64, bos_token_id=bos, eos_token_id=eos)  # fmt: skip
+    if family == "llama":
+        return LlamaForCausalLM(LlamaConfig(num_key_value_heads=1, **common))
+    return Qwen2ForCausalLM(Qwen2Config(num_key_value_heads=2, **common))
+
+
+def build_tiny_model(family: str, folder: Path) -> Path:
+    """A tiny random ``family`` model with its tokenizer, saved in ``folder``."""
+    tokenizer = _tokenizer(bos=family == "llama")
+    model = _model(family, len(tokenizer), tokenizer.bos_token_id, tokenizer.eos_token_id)
+    folder.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+def build_tiny_models(root: Path) -> dict[str, Path]:
+    """One folder per family under ``root`` (named tiny-gpt2, tiny-llama, tiny-qwen2)."""
+    return {family: build_tiny_model(family, root / f"tiny-{family}") for family in FAMILIES}

@@ -1,0 +1,198 @@
+"""gpt_core.hf: real Hugging Face decoders traced through transformers' attention registry.
+The models are tiny random GPT-2, Llama (4 query heads, 1 key/value head) and Qwen2 (4 and 2)
+models built offline by tests/conftest.py; their numbers must be the eager implementation's."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+from gpt_core import InputError, hf
+
+ROOT = Path(__file__).resolve().parents[2]
+FAMILIES = ("gpt2", "llama", "qwen2")
+TEXT = "the cat sat on the mat 动手学大模型"
+
+
+def _eager(folder: Path, ids: list[int]):
+    from transformers import AutoModelForCausalLM
+
+    model = AutoModelForCausalLM.from_pretrained(folder, attn_implementation="eager", dtype=torch.float32).eval()
+    with torch.no_grad():
+        return model(input_ids=torch.tensor([ids]), output_attentions=True)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_trace_equals_the_eager_implementation(family, tiny_models, tiny_model_folders):
+    traced = hf.trace(tiny_models[family], TEXT, logits=True)
+    eager = _eager(tiny_model_folders[family], traced.token_ids)
+    assert torch.equal(traced.logits, eager.logits)
+    assert len(traced.weights) == len(eager.attentions) == 2
+    for mine, theirs in zip(traced.weights, eager.attentions, strict=True):
+        assert torch.equal(mine, theirs)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_without_logits_the_base_model_gives_the_same_attention(family, tiny_models):
+    full = hf.trace(tiny_models[family], TEXT, logits=True)
+    base = hf.trace(tiny_models[family], TEXT)
+    assert base.logits is None
+    assert all(torch.equal(a, b) for a, b in zip(full.weights, base.weights, strict=True))
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_every_stage_of_a_layer_follows_from_q_and_k(family, tiny_models):
+    traced = hf.trace(tiny_models[family], TEXT)
+    layer = traced.layers[1]
+    T = len(traced.pieces)
+    d = traced.description.head_dim
+    assert torch.allclose(layer.scores, layer.queries_heads @ layer.keys_heads.transpose(-2, -1), atol=1e-6)
+    assert torch.equal(layer.scaled_scores, layer.scores * d**-0.5)
+    future = torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1)
+    assert torch.isneginf(layer.masked_scores[..., future]).all()
+    assert torch.isfinite(layer.masked_scores[..., ~future]).all()
+    assert torch.equal(torch.softmax(layer.masked_scores, dim=-1), layer.weights)
+    assert (layer.weights[..., future] == 0).all()
+    assert torch.allclose(layer.weights.sum(-1), torch.ones(1, traced.description.heads, T), atol=1e-6)
+    assert torch.allclose(layer.context_heads, layer.weights @ layer.values_heads, atol=1e-6)
+    assert layer.x.shape == (1, T, traced.description.hidden)
+    assert layer.output.shape == (1, T, traced.description.hidden)
+
+
+def test_a_layer_is_rebuilt_with_the_same_numbers_each_time(tiny_models):
+    traced = hf.trace(tiny_models["qwen2"], TEXT)
+    first, again = traced.layers[0], traced.layers[0]
+    assert first is not again
+    for name, tensor in first.tensors().items():
+        assert torch.equal(tensor, getattr(again, name)), name
+    assert len(traced.layers) == 2 and len(list(traced.layers)) == 2 and len(traced.layers[0:2]) == 2
+
+
+@pytest.mark.parametrize(("family", "kv_heads"), [("gpt2", 4), ("llama", 1), ("qwen2", 2)])
+def test_grouped_query_attention_is_recorded(family, kv_heads, tiny_models):
+    traced = hf.trace(tiny_models[family], TEXT)
+    assert traced.h_kv == traced.description.kv_heads == kv_heads
+    layer = traced.layers[0]
+    groups = 4 // kv_heads
+    assert layer.keys.shape[-1] == kv_heads * 8  # keys before the repeat: h_kv × d channels
+    assert layer.keys_heads.shape[1] == 4
+    for head in range(4):  # every query head of a group reads its group's one key head
+        assert traced.shared_kv_head(head) == head // groups
+        assert torch.equal(layer.keys_heads[0, head], layer.keys_heads[0, (head // groups) * groups])
+    names = [step.name for step in layer.shape_steps]
+    assert ("repeat" in names) == (kv_heads != 4)
+    if kv_heads != 4:
+        repeat = layer.shape_steps[names.index("repeat")]
+        T = len(traced.pieces)
+        assert repeat.before == (1, kv_heads, T, 8) and repeat.after == (1, 4, T, 8)
+    assert layer.shape_steps[-1].after == tuple(layer.output.shape)
+    assert layer.shape_steps[names.index("softmax")].after == tuple(layer.weights.shape)
+
+
+def test_description_names_the_model_in_the_book_letters(tiny_models):
+    description = tiny_models["qwen2"].description
+    assert (description.family, description.layers, description.heads, description.kv_heads) == ("qwen2", 2, 4, 2)
+    assert (description.head_dim, description.hidden, description.context, description.groups) == (8, 32, 64, 2)
+    model = tiny_models["qwen2"].model
+    assert description.parameters == sum(p.numel() for p in model.parameters())
+    assert description.bytes == description.parameters * 4
+    assert description.download_bytes > description.bytes  # the safetensors file and the tokenizer
+
+
+def test_tokens_are_shown_as_the_model_reads_them(tiny_models):
+    traced = hf.trace(tiny_models["gpt2"], "the cat 动")
+    assert "␣cat" in traced.labels  # a leading space, visible
+    pieces = [piece for piece in traced.pieces if piece.kind == "bytes"]
+    assert pieces, traced.labels  # 动 is not in the tiny vocabulary: byte pieces
+    assert all(piece.source.strip() == "动" and piece.label.endswith("动") for piece in pieces)
+    assert b"".join(bytes.fromhex(piece.text) for piece in pieces).decode().strip() == "动"
+    assert all(piece.kind != "special" for piece in traced.pieces)  # GPT-2 adds no BOS
+
+
+def test_a_bos_token_is_shown_when_the_tokenizer_adds_one(tiny_models):
+    traced = hf.trace(tiny_models["llama"], "the cat")
+    assert traced.pieces[0].kind == "special" and traced.labels[0] == "<s>"
+    assert traced.text_used == "the cat"
+
+
+def test_a_word_learned_whole_is_one_token(tiny_models):
+    traced = hf.trace(tiny_models["qwen2"], "模型")
+    assert traced.labels == ["模型"]
+
+
+def test_text_longer_than_the_context_is_cut(tiny_models):
+    loaded = tiny_models["gpt2"]
+    text = "the cat sat on the mat. " * 40
+    traced = hf.trace(loaded, text)
+    assert len(traced.pieces) == loaded.description.context == 64
+    assert traced.cut > 0 and len(traced.pieces) + traced.cut == len(loaded.tokenizer(text)["input_ids"])
+    assert text.startswith(traced.text_used) and len(traced.text_used) < len(text)
+    assert hf.trace(loaded, traced.text_used).token_ids == traced.token_ids  # a link to the cut text reproduces it
+    short = hf.trace(loaded, text, max_tokens=10)
+    assert len(short.pieces) == 10
+
+
+@pytest.mark.parametrize("text", ["", "   \n"])
+def test_empty_text_is_refused_in_words(text, tiny_models):
+    with pytest.raises(InputError) as caught:
+        hf.trace(tiny_models["gpt2"], text)
+    assert caught.value.code == "empty_text"
+
+
+def test_traces_in_threads_do_not_mix(tiny_models):
+    import threading
+
+    loaded = tiny_models["qwen2"]
+    texts = ["the cat sat", "to be or not to be, that is the question"]
+    alone = {text: hf.trace(loaded, text).weights for text in texts}
+    results: dict[str, list] = {}
+
+    def run(text: str) -> None:
+        for _ in range(5):
+            results.setdefault(text, []).append(hf.trace(loaded, text).weights)
+
+    threads = [threading.Thread(target=run, args=(text,)) for text in texts]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for text in texts:
+        assert all(all(torch.equal(a, b) for a, b in zip(w, alone[text], strict=True)) for w in results[text])
+
+
+def test_offered_models_come_from_the_setting(monkeypatch):
+    assert hf.offered_models(" gpt2 , ,/models/tiny,gpt2") == ("gpt2", "/models/tiny")
+    assert hf.offered_models("") == ()
+    monkeypatch.delenv("ATTENTION_MODELS", raising=False)
+    assert hf.offered_models() == hf.DEFAULT_MODELS
+    monkeypatch.setenv("ATTENTION_MODELS", "distilgpt2")
+    assert hf.offered_models() == ("distilgpt2",)
+
+
+def test_a_model_that_needs_its_own_code_is_refused(tmp_path):
+    (tmp_path / "config.json").write_text(json.dumps({"model_type": "made_up", "auto_map": {"AutoModelForCausalLM": "x.Y"}}))
+    with pytest.raises(InputError) as caught:
+        hf.load(str(tmp_path))
+    assert caught.value.code == "model_unsupported" and str(tmp_path) in str(caught.value)
+
+
+def test_importing_gpt_core_loads_no_transformers():
+    code = "import sys, gpt_core, gpt_core.hf; print('transformers' in sys.modules, 'huggingface_hub' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT).stdout
+    assert out.split() == ["False", "False"]
+
+
+@pytest.mark.parametrize(("count", "text"), [(548_000_000, "548 MB"), (1_200_000_000, "1.2 GB"), (900, "900 B")])
+def test_sizes_read_as_a_person_reads_them(count, text):
+    assert hf.format_bytes(count) == text
+
+
+def test_parameters_read_short():
+    assert (hf.parameters_text(124_439_808), hf.parameters_text(494_032_768), hf.parameters_text(37_120)) == (
+        "124M", "494M", "37k",
+    )  # fmt: skip
