@@ -61,7 +61,7 @@ METRIC_CELL_PX = 56
 METRIC_MAX_CELL_PX = 90
 GENERATION_ROW_PX = 24
 GENERATION_MIN_CELL_FOR_TEXT_PX = 14
-WEIGHT_METRICS = ("previous", "first", "self")
+WEIGHT_METRICS = ("previous", "first", "self", "induction")
 
 
 def panel_name(block: int, head: int, text: Words) -> str:
@@ -172,52 +172,60 @@ def grid_figure(
 
 
 def metric_figure(
-    values: np.ndarray, metric: str, text: Words, limit: float | None = None, scale: float = 1.0
-) -> go.Figure:
+    values: np.ndarray, metric: str, text: Words, limit: float | None = None, scale: float = 1.0,
+    cell_px: float | None = None, title: str | None = None, focus: tuple[int, int] | None = None,
+) -> go.Figure:  # fmt: skip
     """One metric for every head of every block: values (blocks, h), rows = blocks.
     Weights on a place go from 0 to 1; the entropy from 0 to ``limit`` (ln T, a uniform row's
-    largest)."""
+    largest). ``cell_px`` fixes the cells' size (a map of many layers: numbers are written only
+    while they fit); ``focus`` (block, head) is outlined. A click on a cell sends its (row, col)."""
     blocks, h = values.shape
     weights = metric in WEIGHT_METRICS
     zmax = 1.0 if weights else float(limit or max(float(values.max()), 1e-6))
-    cell = min(METRIC_MAX_CELL_PX, max(METRIC_CELL_PX, 600 / max(h, 1))) * scale
+    cell = (cell_px or min(METRIC_MAX_CELL_PX, max(METRIC_CELL_PX, 600 / max(h, 1)))) * scale
     heads = [f"{plotly_safe(text['fig.head'])} {i + 1}" for i in range(h)]
     rows = [f"{plotly_safe(text['ex.col.block'])} {b + 1}" for b in range(blocks)]
+    font = FONT_SIZE * scale
+    write = cell >= METRIC_CELL_PX * scale * 0.75
     trace = dict(
         type="heatmap", z=np.asarray(values, dtype=np.float32), x=heads, y=rows, colorscale=WEIGHT_COLORSCALE if weights else "Viridis",
-        zmin=0.0, zmax=zmax, texttemplate="%{z:.2f}", textfont=dict(size=FONT_SIZE * scale),
+        zmin=0.0, zmax=zmax, texttemplate="%{z:.2f}" if write else None, textfont=dict(size=font),
         name=plotly_safe(text[f"ex.metric.{metric}"]), colorbar=dict(thickness=COLORBAR_THICKNESS_PX, outlinewidth=0),
         hovertemplate=f"%{{y}} · %{{x}}<br>{plotly_safe(text[f'ex.metric.{metric}'])}: %{{z:.3f}}<extra></extra>",
+        xgap=1, ygap=1,
     )  # fmt: skip
     top = TITLE_FONT_SIZE * scale * LINE_HEIGHT + MARGIN_PX * 2
-    left = text_px(rows[-1], FONT_SIZE * scale) + MARGIN_PX * 2
+    left = text_px(rows[-1], font) + MARGIN_PX * 2
+    rotate = cell < text_px(heads[-1], font) + MARGIN_PX  # narrow cells: the head labels turn
+    bottom = font * LINE_HEIGHT * (2.2 if rotate else 1) + MARGIN_PX * 2
     layout = dict(
-        height=round(top + blocks * cell + FONT_SIZE * scale * LINE_HEIGHT + MARGIN_PX * 2),
+        height=round(top + blocks * cell + bottom),
         width=round(left + h * cell + 90 * scale),
-        margin=dict(l=round(left), r=MARGIN_PX, t=round(top), b=MARGIN_PX),
+        margin=dict(l=round(left), r=MARGIN_PX, t=round(top), b=round(bottom)),
         title=dict(
-            text=plotly_safe(text[f"ex.metric.{metric}"]),
-            x=0.0,
-            xref="paper",
-            xanchor="left",
-            font=dict(size=TITLE_FONT_SIZE * scale),
+            text=plotly_safe(title if title is not None else text[f"ex.metric.{metric}"]),
+            x=0.0, xref="paper", xanchor="left", font=dict(size=TITLE_FONT_SIZE * scale),
         ),  # fmt: skip
-        xaxis=dict(side="bottom", tickfont=dict(size=FONT_SIZE * scale), fixedrange=True),
-        yaxis=dict(autorange="reversed", tickfont=dict(size=FONT_SIZE * scale), fixedrange=True),
-        font=dict(size=FONT_SIZE * scale, family=FONT_FAMILY),
+        xaxis=dict(side="bottom", tickfont=dict(size=font), fixedrange=True, tickangle=-45 if rotate else 0),
+        yaxis=dict(autorange="reversed", tickfont=dict(size=font), fixedrange=True),
+        font=dict(size=font, family=FONT_FAMILY),
         plot_bgcolor=BACKGROUND,
-    )
+    )  # fmt: skip
+    if focus is not None:
+        block, head = focus
+        layout["shapes"] = [dict(type="rect", xref="x", yref="y", x0=head - 0.5, x1=head + 0.5, y0=block - 0.5,
+                                 y1=block + 0.5, line=dict(color="#111111", width=3))]  # fmt: skip
     return build_figure([trace], layout)
 
 
 def generation_figure(
-    rows: Sequence[np.ndarray], chars: Sequence[str], contexts: Sequence[str], head: int, block: int,
+    rows: Sequence[np.ndarray], chars: Sequence[str], contexts: Sequence[Sequence[str]], head: int, block: int,
     text: Words, width_px: float = 870, scale: float = 1.0,
 ) -> go.Figure:  # fmt: skip
     """For each generated character (a row), the last query's weights over the context it
     read (columns: positions in that context, left-aligned; NaN where the context was
-    shorter). rows: one (T_ctx,) array per character; contexts: the text each one read
-    (its characters are written in the cells while they fit, and shown on hover)."""
+    shorter). rows: one (T_ctx,) array per character; contexts: the text each one read, or
+    its tokens' labels (written in the cells while they fit, and shown on hover)."""
     if not (len(rows) == len(chars) == len(contexts)):
         raise ValueError(f"{len(rows)} rows, {len(chars)} characters and {len(contexts)} contexts: one each")
     n = len(rows)

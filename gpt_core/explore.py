@@ -19,7 +19,7 @@ from .model import GPT, GPTTrace
 from .tokens import display_labels
 
 KIND_THRESHOLD = 0.5  # a head is of a kind when it puts at least this much weight there on average
-HEAD_KINDS = ("previous", "first", "self", "broad")
+HEAD_KINDS = ("previous", "first", "self", "induction", "broad")
 
 
 @dataclass
@@ -75,10 +75,30 @@ def head_metrics(weights: torch.Tensor) -> dict[str, torch.Tensor]:
     return {"previous": stats["previous_token"], "first": stats["first_token"], "self": own, "entropy": stats["entropy"]}
 
 
+def induction_scores(weights: torch.Tensor, n: int, offset: int = 0) -> torch.Tensor:
+    """Per head, from (h, T, T) weights of a sequence whose tokens ``offset .. offset+n-1`` come
+    again at ``offset+n .. offset+2n-1``: the mean weight each query of the second copy puts on
+    the token after its earlier occurrence (an induction head's signature: "after A came B
+    before, so look at B")."""
+    queries = torch.arange(offset + n, offset + 2 * n)
+    keys = queries - n + 1
+    return weights[:, queries, keys].mean(-1)
+
+
+def induction_text(vocabulary: CharVocabulary, n: int, seed: int = 0) -> str:
+    """``n`` random characters of the vocabulary (seeded), twice: the induction test for a
+    character model."""
+    generator = torch.Generator().manual_seed(seed)
+    picks = torch.randint(len(vocabulary.chars), (n,), generator=generator).tolist()
+    chars = "".join(vocabulary.chars[i] for i in picks)
+    return chars + chars
+
+
 def head_kind(metrics: dict[str, torch.Tensor], head: int) -> str:
-    """"previous" (a previous-token head), "first" (a first-token sink), "self", or "broad":
-    the kind whose mean weight is largest and at least KIND_THRESHOLD, else broad."""
-    weights = {kind: metrics[kind][head].item() for kind in ("previous", "first", "self")}
+    """"previous" (a previous-token head), "first" (a first-token sink), "self", "induction"
+    (when ``metrics`` has induction scores), or "broad": the kind whose mean weight is largest
+    and at least KIND_THRESHOLD, else broad."""
+    weights = {kind: metrics[kind][head].item() for kind in ("previous", "first", "self", "induction") if kind in metrics}
     kind, weight = max(weights.items(), key=lambda item: item[1])
     return kind if weight >= KIND_THRESHOLD else "broad"
 

@@ -71,6 +71,33 @@ class ModelDescription:
         """C = h × d: the queries' width before the split."""
         return self.heads * self.head_dim
 
+    def layer_config(self) -> RealConfig:
+        return RealConfig(self.heads, self.head_dim, self.hidden, self.name, self.kv_heads)
+
+
+@dataclass(frozen=True)
+class RealConfig:
+    """A real layer's sizes under the names of ``PlaygroundConfig`` (what a view of one
+    layer reads): fixed by the model, never chosen."""
+
+    heads: int
+    head_dim: int
+    input_dim: int  # the stream's width
+    tokenizer: str  # the model's name: it reads with its own tokenizer
+    kv_heads: int
+    dropout: float = 0.0
+    training: bool = False
+    qkv_bias: bool = False
+    scale: bool = True
+
+    @property
+    def output_dim(self) -> int:
+        return self.heads * self.head_dim
+
+    @property
+    def embedding_dim(self) -> int:
+        return self.input_dim
+
 
 @dataclass(frozen=True)
 class RealModel:
@@ -215,17 +242,17 @@ def offered_models(setting: str | None = None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(part.strip() for part in setting.split(",") if part.strip()))
 
 
-def _failure(error: BaseException) -> str:
-    """The error code of a failed download (gpt_core.errors: each says how to fetch ahead)."""
+def _download_error(error: BaseException, name: str) -> InputError:
+    """A failed download as a message that names the model and says how to fetch it ahead."""
     from huggingface_hub import errors
 
     if isinstance(error, errors.GatedRepoError):
-        return "model_gated"
+        return InputError("model_gated", name=name)
     if isinstance(error, errors.RepositoryNotFoundError):
-        return "model_not_found"
+        return InputError("model_not_found", name=name)
     if isinstance(error, (errors.LocalEntryNotFoundError, errors.OfflineModeIsEnabled)):
-        return "model_offline"
-    return "model_unreachable"
+        return InputError("model_offline", name=name)
+    return InputError("model_unreachable", name=name, detail=type(error).__name__)
 
 
 def _wanted(path: str) -> bool:
@@ -244,6 +271,11 @@ def _hub() -> dict[str, str | None]:
         str(Path(os.environ["HF_HOME"]) / "hub") if os.environ.get("HF_HOME") else constants.HF_HUB_CACHE
     )  # fmt: skip
     return {"endpoint": endpoint.rstrip("/"), "cache_dir": cache}
+
+
+def local_folder(name: str) -> Path | None:
+    """Where model ``name`` is on this computer (a folder, or the cache's complete copy), or None."""
+    return Path(name).expanduser() if is_folder(name) else _cached_folder(name)
 
 
 def _cached_folder(name: str) -> Path | None:
@@ -299,7 +331,7 @@ def fetch(name: str, progress: Progress | None = None) -> Path:
         for f in files:
             folder = Path(hf_hub_download(name, f.path, tqdm_class=_bar_class(report), **hub)).parent
     except Exception as error:  # noqa: BLE001 - every failure becomes one message that names the model
-        raise InputError(_failure(error), name=name, detail=type(error).__name__) from error
+        raise _download_error(error, name) from error
     if folder is None:
         raise InputError("model_no_files", name=name)
     return folder
@@ -395,7 +427,8 @@ def _piece(tokenizer, token_id: int, special: set[int], source: str) -> Piece:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         hex_bytes = " ".join(f"{byte:02x}" for byte in raw)
-        return Piece(token_id, "bytes", hex_bytes, f"‹{hex_bytes}›{display_label(source)}", source)
+        label = f"‹{hex_bytes}›{display_label(source) if source else ''}"
+        return Piece(token_id, "bytes", hex_bytes, label, source)
     return Piece(token_id, "text", text, display_label(text), source)
 
 
@@ -522,26 +555,103 @@ class RealTrace:
         return head // self.description.groups
 
 
-def trace(loaded: RealModel, text: str, *, logits: bool = False, max_tokens: int = MAX_REAL_TOKENS) -> RealTrace:
-    """Run ``text`` through the model (no gradients) and keep every layer's attention.
-    ``logits=True`` runs the language-model head too (the next-token scores)."""
-    pieces, cut, used = read(loaded, text, max_tokens)
-    ids = torch.tensor([[piece.token_id for piece in pieces]])
+def _run(loaded: RealModel, ids: list[int], logits: bool, **kwargs) -> tuple[list[_LayerRecord], Any]:
+    """One forward pass with the recorder on: every layer's record, and the model's output."""
     recorder = _Recorder()
     token = _RECORDER.set(recorder)
     try:
         with torch.inference_mode():
             runner = loaded.model if logits else loaded.model.base_model
-            out = runner(input_ids=ids, use_cache=False)
+            out = runner(input_ids=torch.tensor([ids]), **kwargs)
     finally:
         _RECORDER.reset(token)
     records = [recorder.layers[i] for i in sorted(recorder.layers)]
     if len(records) != loaded.description.layers or any(r.queries is None for r in records):
         raise InputError("model_unsupported", name=loaded.description.name, reason="attention not traced")
+    return records, out
+
+
+def trace(loaded: RealModel, text: str, *, logits: bool = False, max_tokens: int = MAX_REAL_TOKENS) -> RealTrace:
+    """Run ``text`` through the model (no gradients) and keep every layer's attention.
+    ``logits=True`` runs the language-model head too (the next-token scores)."""
+    pieces, cut, used = read(loaded, text, max_tokens)
+    records, out = _run(loaded, [piece.token_id for piece in pieces], logits, use_cache=False)
     return RealTrace(
         loaded.description, pieces, cut, used, [r.weights for r in records], LayerTraces(records, loaded.description),
         out.logits if logits else None,
     )  # fmt: skip
+
+
+def trace_ids(loaded: RealModel, ids: list[int], *, logits: bool = False) -> RealTrace:
+    """Like ``trace``, for token ids (a generated sequence need not survive decoding and
+    encoding again)."""
+    if not ids:
+        raise InputError("empty_text")
+    special = set(loaded.tokenizer.all_special_ids)
+    pieces = [_piece(loaded.tokenizer, i, special, "") for i in ids]
+    records, out = _run(loaded, list(ids), logits, use_cache=False)
+    return RealTrace(
+        loaded.description, pieces, 0, loaded.tokenizer.decode(ids), [r.weights for r in records],
+        LayerTraces(records, loaded.description), out.logits if logits else None,
+    )  # fmt: skip
+
+
+INDUCTION_TOKENS = 24  # the random sequence of the induction test, repeated once
+
+
+def induction_weights(loaded: RealModel, n: int = INDUCTION_TOKENS, seed: int = 0) -> tuple[list[torch.Tensor], int]:
+    """The standard test for induction heads: ``n`` random tokens (seeded, no special ones),
+    then the same ``n`` again, after the BOS token where the tokenizer adds one. Returns every
+    layer's weights (B, h, T, T) and where the first copy starts (for
+    ``gpt_core.explore.induction_scores``)."""
+    special = set(loaded.tokenizer.all_special_ids)
+    vocabulary = [i for i in range(len(loaded.tokenizer)) if i not in special]
+    generator = torch.Generator().manual_seed(seed)
+    picks = torch.randint(len(vocabulary), (n,), generator=generator).tolist()
+    tokens = [vocabulary[i] for i in picks]
+    bos = loaded.tokenizer("a", add_special_tokens=True)["input_ids"][:1]
+    prefix = bos if bos and bos[0] in special else []
+    records, _ = _run(loaded, [*prefix, *tokens, *tokens], False, use_cache=False)
+    return [r.weights for r in records], len(prefix)
+
+
+@dataclass
+class GeneratedToken:
+    """One generated token and the attention that chose it."""
+
+    piece: Piece
+    context: list[str]  # the labels of the tokens the model read to choose it
+    rows: torch.Tensor  # (layers, h, T_ctx): the last query's softmax weights over the context
+
+
+def generate_with_attention(
+    loaded: RealModel, text: str, n: int, temperature: float = 0.0, seed: int = 0
+) -> list[GeneratedToken]:
+    """Continue ``text`` by up to ``n`` tokens (greedy at temperature 0, else sampled with a
+    generator seeded by ``seed``), keeping for each the attention row of the last query in
+    every layer. Stops at the context (or the app's limit). Uses the model's key/value cache,
+    so each step computes one new query."""
+    pieces, _, _ = read(loaded, text)
+    limit = min(loaded.description.context or MAX_REAL_TOKENS, MAX_REAL_TOKENS)
+    n = max(0, min(n, limit - len(pieces)))
+    ids, labels = [piece.token_id for piece in pieces], [piece.label for piece in pieces]
+    special = set(loaded.tokenizer.all_special_ids)
+    generator = torch.Generator().manual_seed(seed)
+    steps: list[GeneratedToken] = []
+    records, out = _run(loaded, ids, True, use_cache=True)
+    for _ in range(n):
+        scores = out.logits[0, -1].float()
+        if temperature > 0:
+            new = int(torch.multinomial(torch.softmax(scores / temperature, -1), 1, generator=generator))
+        else:
+            new = int(scores.argmax())
+        rows = torch.stack([r.weights[0, :, -1, :] for r in records])  # (layers, h, T_ctx)
+        piece = _piece(loaded.tokenizer, new, special, "")  # a new byte piece has no character yet
+        steps.append(GeneratedToken(piece, list(labels), rows))
+        ids.append(new)
+        labels.append(piece.label)
+        records, out = _run(loaded, [new], True, use_cache=True, cache=out.cache)
+    return steps
 
 
 def format_bytes(count: int) -> str:
@@ -566,15 +676,20 @@ __all__ = [
     "MAX_REAL_TOKENS",
     "ModelDescription",
     "Piece",
+    "RealConfig",
     "RealModel",
     "RealTrace",
     "fetch",
+    "generate_with_attention",
+    "induction_weights",
     "format_bytes",
     "load",
+    "local_folder",
     "offered_models",
     "parameters_text",
     "read",
     "shape_steps",
     "short_name",
     "trace",
+    "trace_ids",
 ]

@@ -174,3 +174,33 @@ def test_two_tokens_give_the_self_weight_of_the_second_query():
     weights = torch.tensor([[[1.0, 0.0], [0.25, 0.75]]])
     metrics = head_metrics(weights)
     assert metrics["self"].item() == 0.75 and metrics["previous"].item() == 0.25 and metrics["first"].item() == 0.25
+
+
+def test_induction_scores_by_hand():
+    """Tokens a b c a b c (n = 3): the second copy's queries 3, 4, 5 should look at 1, 2, 3."""
+    from gpt_core.explore import induction_scores
+
+    T = 6
+    weights = torch.zeros(2, T, T)
+    weights[0, 3, 1], weights[0, 4, 2], weights[0, 5, 3] = 1.0, 0.5, 0.25  # head 1: partly induction
+    weights[1, 3, 3], weights[1, 4, 4], weights[1, 5, 5] = 1.0, 1.0, 1.0  # head 2: looks at itself
+    scores = induction_scores(weights, 3)
+    assert torch.allclose(scores, torch.tensor([(1.0 + 0.5 + 0.25) / 3, 0.0]))
+    shifted = torch.zeros(1, T + 1, T + 1)
+    shifted[0, 4, 2] = 1.0  # after a BOS (offset 1): query 4 looks at 2
+    assert torch.isclose(induction_scores(shifted, 3, offset=1)[0], torch.tensor(1 / 3))
+
+
+def test_induction_text_is_a_seeded_random_sequence_twice():
+    from gpt_core import CharVocabulary
+    from gpt_core.explore import induction_text
+
+    vocabulary = CharVocabulary(tuple("abcdefgh"))
+    text = induction_text(vocabulary, 10, seed=1)
+    assert len(text) == 20 and text[:10] == text[10:] and set(text) <= set("abcdefgh")
+    assert text == induction_text(vocabulary, 10, seed=1) != induction_text(vocabulary, 10, seed=2)
+
+
+def test_an_induction_score_over_the_threshold_names_an_induction_head():
+    metrics = {name: torch.tensor([0.1]) for name in ("previous", "first", "self")} | {"induction": torch.tensor([0.6])}
+    assert head_kind(metrics, 0) == "induction"

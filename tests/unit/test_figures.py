@@ -210,3 +210,17 @@ def test_every_figure_is_valid_plotly(result):
     ]
     for figure in figures:
         go.Figure(figure.to_dict())  # raises ValueError on any invalid property
+
+
+def test_the_channel_map_shows_which_query_heads_share_a_key_value_head():
+    from figures import channel_map_figure
+    from ui.figure_text import figure_words
+
+    plain = channel_map_figure(4, 8, figure_words("en"))
+    assert len(plain.data) == 4
+    shared = channel_map_figure(14, 64, figure_words("en"), kv_heads=2)
+    kv = [trace for trace in shared.data if trace.y[0] == "K, V"]
+    assert len(kv) == 2 and [trace.base[0] for trace in kv] == [0, 64]
+    assert "query heads 1–7" in kv[0].name and "query heads 8–14" in kv[1].name
+    assert kv[1].marker.color == shared.data[7].marker.color  # the colour of the first head that reads it
+    assert "h_kv = 2" in shared.layout.title.text

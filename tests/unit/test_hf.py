@@ -181,8 +181,12 @@ def test_a_model_that_needs_its_own_code_is_refused(tmp_path):
     assert caught.value.code == "model_unsupported" and str(tmp_path) in str(caught.value)
 
 
-def test_importing_gpt_core_loads_no_transformers():
-    code = "import sys, gpt_core, gpt_core.hf; print('transformers' in sys.modules, 'huggingface_hub' in sys.modules)"
+def test_importing_gpt_core_and_the_pages_loads_no_transformers():
+    """A server whose students never choose a real model never loads transformers."""
+    code = (
+        "import sys, gpt_core, gpt_core.hf, ui.shared.real_models, ui.playground.page, ui.explorer.page; "
+        "print('transformers' in sys.modules, 'huggingface_hub' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT).stdout
     assert out.split() == ["False", "False"]
 
@@ -196,3 +200,49 @@ def test_parameters_read_short():
     assert (hf.parameters_text(124_439_808), hf.parameters_text(494_032_768), hf.parameters_text(37_120)) == (
         "124M", "494M", "37k",
     )  # fmt: skip
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_generation_rows_are_the_attention_that_chose_each_token(family, tiny_models):
+    """With the key/value cache each step computes one query; its row must be the last row of
+    a full pass over the same tokens, and the token the full pass's argmax."""
+    loaded = tiny_models[family]
+    steps = hf.generate_with_attention(loaded, "the cat", 4)
+    assert len(steps) == 4
+    prompt = [piece.token_id for piece in hf.read(loaded, "the cat")[0]]
+    for k, step in enumerate(steps):
+        ids = prompt + [s.piece.token_id for s in steps[:k]]
+        full = hf.trace_ids(loaded, ids, logits=True)
+        assert full.token_ids == ids
+        assert int(full.logits[0, -1].argmax()) == step.piece.token_id
+        rows = torch.stack([w[0, :, -1, :] for w in full.weights])
+        assert torch.allclose(rows, step.rows, atol=1e-6)
+        assert len(step.context) == len(ids) and step.rows.shape == (2, 4, len(ids))
+        assert step.context[len(prompt):] == [s.piece.label for s in steps[:k]]
+
+
+def test_sampled_generation_follows_its_seed(tiny_models):
+    loaded = tiny_models["qwen2"]
+    first = [s.piece.token_id for s in hf.generate_with_attention(loaded, "the cat", 6, temperature=1.5, seed=3)]
+    again = [s.piece.token_id for s in hf.generate_with_attention(loaded, "the cat", 6, temperature=1.5, seed=3)]
+    assert first == again
+
+
+def test_generation_stops_at_the_context(tiny_models):
+    loaded = tiny_models["gpt2"]
+    text = "the cat sat on the mat. " * 12
+    read = len(hf.read(loaded, text)[0])
+    steps = hf.generate_with_attention(loaded, text, 40)
+    assert len(steps) == loaded.description.context - read
+
+
+def test_induction_weights_repeat_a_seeded_random_sequence(tiny_models):
+    from gpt_core.explore import induction_scores
+
+    weights, offset = hf.induction_weights(tiny_models["llama"])
+    assert offset == 1  # after the BOS token
+    assert weights[0].shape[-1] == 1 + 2 * hf.INDUCTION_TOKENS
+    again, _ = hf.induction_weights(tiny_models["llama"])
+    assert all(torch.equal(a, b) for a, b in zip(weights, again, strict=True))
+    scores = induction_scores(weights[0][0], hf.INDUCTION_TOKENS, offset)
+    assert scores.shape == (4,) and ((scores >= 0) & (scores <= 1)).all()

@@ -12,7 +12,7 @@ from gpt_core import InputError
 from ..chart_events import listen, parse_click
 from ..first_screen import ask_for_the_rest, is_first_screen
 from ..page_state.state import PageState
-from ..shared import models
+from ..shared import models, real_models
 from ..shared.resources import shipped_snapshots
 from ..shell import page_title, setup_page
 from ..strings import error_text, t
@@ -23,46 +23,97 @@ PAGE_KEY = "explorer"
 NOTE_VALUE_CHARS = 60
 PAGE = PageState("ex_", PARAMS, note_chars=NOTE_VALUE_CHARS)
 CLICKS_KEY = "ex_chart_clicks"
-CLICK_CHARTS = {views.GRID_CHART_KEY: "grid"}
+FELL_BACK_STATE = "ex_fell_back"  # a real model the link named that could not be had (the shipped one is shown)
+CLICK_CHARTS = {views.GRID_CHART_KEY: "grid", views.MAP_CHART_KEY: "map", views.LAYER_CHART_KEY: "layer"}
 widget_key = PAGE.key
 
 
-def default_prompt(loaded: models.LoadedModel) -> str:
+def default_prompt(loaded) -> str:
     """The model's own prompt, as much of it as the model reads (no note about a cut)."""
+    if views.is_real(loaded):
+        return loaded.default_prompt
     return loaded.default_prompt[: loaded.context_length]
+
+
+def _default_prompt_of(key: str) -> str | None:
+    """The default prompt of the model ``key`` names, without loading a real one."""
+    if real_models.is_real(key):
+        return real_models.DEFAULT_PROMPT
+    loaded = models.load(key)
+    return default_prompt(loaded) if loaded is not None else None
 
 
 def _on_model_change() -> None:
     """Another model: its own prompt when the old model's default was shown."""
-    old_loaded = models.load(PAGE.last_values().get("model", ""))
-    if old_loaded is not None and PAGE.get("prompt") == default_prompt(old_loaded):
-        new = models.load(PAGE.get("model"))
+    old = _default_prompt_of(PAGE.last_values().get("model", ""))
+    if old is not None and PAGE.get("prompt") == old:
+        new = _default_prompt_of(PAGE.get("model"))
         if new is not None:
-            PAGE.set("prompt", default_prompt(new))
+            PAGE.set("prompt", new)
     PAGE.clear_notes()
+    st.session_state.pop(FELL_BACK_STATE, None)
 
 
-def _choose_model(lang: str) -> models.LoadedModel | None:
-    available = models.model_keys()
-    if not available:
+def available() -> list[str]:
+    """The models there are here: the shipped ones, this session's, then the real ones offered."""
+    return [*models.model_keys(), *real_models.offered()]
+
+
+def _load(key: str, lang: str):
+    return real_models.load(key, lang) if real_models.is_real(key) else models.load(key)
+
+
+def _choose_model(lang: str):
+    keys = available()
+    if not keys:
         st.error(t("ex.no_models", lang))
         return None
-    key, notes = state.resolve_model(PAGE.get("model"), available)
+    key, notes = state.resolve_model(PAGE.get("model"), keys)
     if notes:
         PAGE.add_notes(notes)
         PAGE.fit({"model": key})
-    loaded = models.load(key)
+    loaded = _load(key, lang)
+    if loaded is None:  # a real model that cannot be had (its message is shown): the shipped one instead
+        fallback, _ = state.resolve_model(state.FALLBACK_MODEL, models.model_keys())
+        loaded = models.load(fallback)
+        if loaded is None:
+            return None
+        st.session_state[FELL_BACK_STATE] = key
+        PAGE.fit({"model": fallback})
+    elif st.session_state.get(FELL_BACK_STATE) and not real_models.is_real(key):
+        real_models.show_failure(lang)  # fell back on an earlier run: the reason stays in view
     if PAGE.get("prompt") is None:
         PAGE.fit({"prompt": default_prompt(loaded)})
     return loaded
 
 
+def _trace(loaded, prompt: str):
+    if views.is_real(loaded):
+        return real_models.RealModelTrace(real_models.trace(loaded, prompt))
+    return models.trace(loaded, prompt)
+
+
 def _apply_click(payload: object, shape: ModelShape) -> None:
-    click = parse_click(payload, set(CLICK_CHARTS.values()), shape.tokens, shape.heads)
-    if click is None or click.head is None or click.block is None or click.block >= shape.blocks:
+    """A grid panel chooses its block and head; a cell of a real model's map its layer and
+    head; a panel of the chosen layer its head."""
+    if isinstance(payload, dict) and payload.get("chart") == "map":
+        click = parse_click(payload, {"map"}, max(shape.blocks, shape.heads), shape.heads)
+        if click is not None and click.row < shape.blocks and click.col < shape.heads:
+            PAGE.set("block", click.row + 1)
+            PAGE.set("head", click.col + 1)
         return
-    PAGE.set("block", click.block + 1)
+    click = parse_click(payload, {"grid", "layer"}, shape.tokens, shape.heads)
+    if click is None or click.head is None:
+        return
+    if click.chart == "grid":
+        if click.block is None or click.block >= shape.blocks:
+            return
+        PAGE.set("block", click.block + 1)
     PAGE.set("head", click.head + 1)
+
+
+def _label(key: str, lang: str) -> str:
+    return real_models.label(key, lang) if real_models.is_real(key) else models.label(key, lang)
 
 
 def _fit(shape: ModelShape) -> None:
@@ -87,15 +138,15 @@ def render() -> None:
         return
     notes_slot = st.container()
     model_col, prompt_col = st.columns([2, 3], vertical_alignment="top")
-    keys = models.model_keys()
-    model_col.selectbox(t("ex.model", lang), keys, key=widget_key("model"), format_func=lambda key: models.label(key, lang),
+    keys = available()
+    model_col.selectbox(t("ex.model", lang), keys, key=widget_key("model"), format_func=lambda key: _label(key, lang),
                         on_change=_on_model_change)  # fmt: skip
     prompt_col.text_area(t("ex.prompt", lang), key=widget_key("prompt"), height=68, max_chars=state.MAX_PROMPT_CHARS,
                          help=t("ex.prompt_help", lang))  # fmt: skip
     prompt = PAGE.get("prompt")
     clicked = listen(CLICK_CHARTS, CLICKS_KEY)
     try:
-        trace = models.trace(loaded, prompt)
+        trace = _trace(loaded, prompt)
     except InputError as error:
         with notes_slot:
             _show_notes(lang)
@@ -103,7 +154,8 @@ def render() -> None:
         PAGE.settle(PAGE.values())
         PAGE.write_url(PAGE.values(), lang)
         return
-    steps = tuple(sorted(shipped_snapshots(loaded.heads))) if loaded.key != models.SESSION_KEY else ()
+    shipped = loaded.key in models.shipped_keys()
+    steps = tuple(sorted(shipped_snapshots(loaded.heads))) if shipped else ()
     shape = ModelShape(tuple(keys), loaded.blocks, loaded.heads, len(trace.labels), steps)
     _fit(shape)
     _apply_click(clicked, shape)

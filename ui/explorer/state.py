@@ -20,10 +20,10 @@ from ..page_state.rules import Note, Param
 
 SESSION_MODEL = "session"
 FALLBACK_MODEL = "h4"  # the shipped model a link falls back to
-METRICS = ("previous", "first", "self", "entropy")
+METRICS = ("previous", "first", "self", "induction", "entropy")
 LINE_MODES = ("head", "block")  # the lines of the chosen head, or of every head of its block
 ALL_TOKENS = -1  # "token": every query's lines
-MAX_MODEL_CHARS = 40
+MAX_MODEL_CHARS = 200  # a Hugging Face id (owner/name) or a folder's name
 MAX_PROMPT_CHARS = 2_000  # the models read at most their context; a link may carry more (it is cut)
 MAX_BLOCKS = 64
 MAX_HEADS = 64

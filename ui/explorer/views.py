@@ -22,19 +22,32 @@ from figures import (
     metric_figure,
 )
 from figures.lines import LINE_THRESHOLD
-from gpt_core import STAGES, display_label, display_labels, position_label
-from gpt_core.explore import ModelTrace, generate_with_attention, head_kind, head_metrics
+from gpt_core import STAGES, display_label, display_labels, hf, position_label
+from gpt_core.explore import (
+    ModelTrace,
+    generate_with_attention,
+    head_kind,
+    head_metrics,
+    induction_scores,
+    induction_text,
+    trace_model,
+)
 from gpt_core.playground import MAX_SEED
 
 from ..charts import show_chart, sized_for_page, type_scale
 from ..figure_text import figure_words
 from ..markdown import literal
-from ..shared.models import LoadedModel
+from ..shared import real_models
+from ..shared.models import SESSION_KEY, LoadedModel
 from ..shared.resources import shipped_experiment, shipped_snapshots
 from ..strings import t
 from .state import ALL_TOKENS, LINE_MODES, MAX_GENERATE, MAX_TEMPERATURE, METRICS
 
 GRID_CHART_KEY = "ex_grid_chart"
+MAP_CHART_KEY = "ex_map_chart"
+LAYER_CHART_KEY = "ex_layer_chart"
+MAP_CELL_PX = 30  # the layer × head map's cells: 24 layers stay under a screen's height
+INDUCTION_STATE = "ex_induction_session"  # (serial, scores): this session's model's induction scores
 DETAIL_CHART_KEY = "ex_detail_chart"
 LINES_CHART_KEY = "ex_lines_chart"
 METRIC_CHART_KEY = "ex_metric_chart"
@@ -46,11 +59,49 @@ TEMPERATURE_STEP = 0.1
 LINES_SHARE = (3, 2)  # the lines figure's column and the space beside it
 
 
+def is_real(loaded) -> bool:
+    return isinstance(loaded, real_models.RealLoaded)
+
+
+def _layer_weights(trace: ModelTrace) -> list[torch.Tensor]:
+    """Every layer's (B, h, T, T) weights (a real model's are kept; its other stages are built
+    when a view asks)."""
+    kept = getattr(trace, "weights", None)
+    return list(kept) if kept is not None else [layer.weights for layer in trace.layers]
+
+
+@st.cache_resource(max_entries=16, show_spinner=False)
+def _shared_induction(key: str, serial: int, _loaded) -> torch.Tensor:
+    return _induction(_loaded)
+
+
+def _induction(loaded) -> torch.Tensor:
+    """(blocks, h) induction scores of ``loaded`` on a repeated random sequence."""
+    if is_real(loaded):
+        weights, offset = hf.induction_weights(loaded.real)
+        return torch.stack([induction_scores(w[0], hf.INDUCTION_TOKENS, offset) for w in weights])
+    n = min(hf.INDUCTION_TOKENS, loaded.context_length // 2)
+    traced = trace_model(loaded.model, loaded.vocabulary, induction_text(loaded.vocabulary, n))
+    return torch.stack([induction_scores(layer.weights[0], n) for layer in traced.layers])
+
+
+def induction(loaded) -> torch.Tensor:
+    """The induction scores of a model, computed once: shared for shipped and real models, in
+    the session for its own."""
+    if loaded.key != SESSION_KEY:
+        return _shared_induction(loaded.key, loaded.serial, loaded)
+    kept = st.session_state.get(INDUCTION_STATE)
+    if kept is None or kept[0] != loaded.serial:
+        kept = (loaded.serial, _induction(loaded))
+        st.session_state[INDUCTION_STATE] = kept
+    return kept[1]
+
+
 @dataclass
 class ExplorerView:
     """One trace and the head looked at (0-based), with the numbers every view reads."""
 
-    loaded: LoadedModel
+    loaded: LoadedModel | real_models.RealLoaded
     trace: ModelTrace
     block: int
     head: int
@@ -58,8 +109,10 @@ class ExplorerView:
     metrics: list[dict[str, torch.Tensor]] = field(init=False)  # per block: metric -> (h,)
 
     def __post_init__(self) -> None:
-        self.weights = np.stack([layer.weights[0].numpy() for layer in self.trace.layers])
-        self.metrics = [head_metrics(layer.weights[0]) for layer in self.trace.layers]
+        layers = _layer_weights(self.trace)
+        self.weights = np.stack([weights[0].numpy() for weights in layers])
+        scores = induction(self.loaded)
+        self.metrics = [head_metrics(weights[0]) | {"induction": scores[b]} for b, weights in enumerate(layers)]
 
     def kind(self, block: int, head: int) -> str:
         return head_kind(self.metrics[block], head)
@@ -69,8 +122,17 @@ def _chars(chars: tuple[str, ...], lang: str) -> str:
     return t("list_sep", lang).join(f"“{literal(display_label(char))}”" for char in chars)
 
 
-def read_notes(loaded: LoadedModel, trace: ModelTrace, lang: str) -> None:
+def read_notes(loaded, trace: ModelTrace, lang: str) -> None:
     """What the model read of the prompt: characters left out, text cut, the sizes."""
+    if is_real(loaded):
+        if trace.cut:
+            st.info(t("real.cut", lang, tokens=len(trace.labels), cut=trace.cut), icon=":material/content_cut:")
+        st.markdown(real_models.facts(loaded, lang))
+        note = real_models.gqa_note(loaded, lang)
+        st.caption((note + " " if note else "") + t("real.tokens_note", lang, name=loaded.key))
+        st.markdown(t("ex.read_line_real", lang, T=len(trace.labels), blocks=loaded.blocks, heads=loaded.heads,
+                      d=loaded.head_dim, context=loaded.context_length))  # fmt: skip
+        return
     if trace.left_out:
         st.warning(t("ex.left_out", lang, chars=_chars(trace.left_out, lang)), icon=":material/block:")
     if trace.cut:
@@ -81,7 +143,42 @@ def read_notes(loaded: LoadedModel, trace: ModelTrace, lang: str) -> None:
     )  # fmt: skip
 
 
+def _metric_values(view: ExplorerView, metric: str) -> np.ndarray:
+    return np.stack([block[metric].numpy() for block in view.metrics])  # (blocks, h)
+
+
+def _entropy_limit(view: ExplorerView) -> float:
+    T = len(view.trace.labels)
+    return math.log(T) if T > 1 else 1.0
+
+
+def layer_map(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
+    """A real model's entry point: one number per head of every layer (the chosen metric), a
+    click opens that head; below, every head of the chosen layer."""
+    st.caption(t("ex.map_help", lang, layers=view.loaded.blocks, heads=view.loaded.heads))
+    st.segmented_control(t("ex.metric", lang), METRICS, key=key("metric"), required=True,
+                         format_func=lambda m: t(f"ex.metric.{m}", lang))  # fmt: skip
+    metric = st.session_state[key("metric")]
+    title = t("ex.map_title", lang, metric=t(f"ex.metric.{metric}", lang))
+    figure = metric_figure(_metric_values(view, metric), metric, figure_words(lang), limit=_entropy_limit(view),
+                           scale=type_scale(), cell_px=MAP_CELL_PX, title=title,
+                           focus=(view.block, view.head))  # fmt: skip
+    show_chart(figure, MAP_CHART_KEY, sized=True)
+    block_col, head_col, _ = st.columns([1, 1, 3])
+    block_col.selectbox(t("ex.layer", lang), list(range(1, view.loaded.blocks + 1)), key=key("block"),
+                        format_func=lambda n: t("ex.layer_n", lang, n=n))  # fmt: skip
+    head_col.selectbox(t("ex.head", lang), list(range(1, view.loaded.heads + 1)), key=key("head"),
+                       format_func=lambda n: t("ex.head_n", lang, n=n))  # fmt: skip
+    st.subheader(t("ex.layer_heads_title", lang, layer=view.block + 1))
+    figure = heads_overview_figure(view.weights[view.block], view.trace.labels, "weights", figure_words(lang),
+                                   focus=view.head, **sized_for_page())  # fmt: skip
+    show_chart(figure, LAYER_CHART_KEY, sized=True)
+
+
 def grid(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
+    if is_real(view.loaded):
+        layer_map(view, lang, key)
+        return
     block_col, head_col, _ = st.columns([1, 1, 3])
     block_col.selectbox(t("ex.block", lang), list(range(1, view.loaded.blocks + 1)), key=key("block"),
                         format_func=lambda n: t("ex.block_n", lang, n=n))  # fmt: skip
@@ -135,16 +232,18 @@ def metrics_table(view: ExplorerView, lang: str) -> pd.DataFrame:
 def metrics(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     st.caption(t("ex.metrics_intro", lang))
     st.markdown(t("ex.kinds_help", lang))
-    st.segmented_control(t("ex.metric", lang), METRICS, key=key("metric"), required=True,
-                         format_func=lambda metric: t(f"ex.metric.{metric}", lang))  # fmt: skip
+    if not is_real(view.loaded):  # a real model's map, above, is this chart (its buttons choose the metric)
+        st.segmented_control(t("ex.metric", lang), METRICS, key=key("metric"), required=True,
+                             format_func=lambda metric: t(f"ex.metric.{metric}", lang))  # fmt: skip
     metric = st.session_state[key("metric")]
-    values = np.stack([block[metric].numpy() for block in view.metrics])  # (blocks, h)
-    T = len(view.trace.labels)
-    limit = math.log(T) if T > 1 else 1.0
-    show_chart(metric_figure(values, metric, figure_words(lang), limit=limit, scale=type_scale()),
-               METRIC_CHART_KEY, sized=True)  # fmt: skip
+    T, limit = len(view.trace.labels), _entropy_limit(view)
+    if not is_real(view.loaded):
+        show_chart(metric_figure(_metric_values(view, metric), metric, figure_words(lang), limit=limit,
+                                 scale=type_scale()), METRIC_CHART_KEY, sized=True)  # fmt: skip
     if metric == "entropy":
         st.caption(t("ex.entropy_limit", lang, limit=f"{limit:.2f}", T=T))
+    if metric == "induction":
+        st.caption(t("ex.induction_help", lang, n=hf.INDUCTION_TOKENS))
     table = metrics_table(view, lang)
     config = {t(f"ex.metric_short.{m}", lang): st.column_config.NumberColumn(format=f"%.{METRIC_DECIMALS}f")
               for m in METRICS}  # fmt: skip
@@ -153,7 +252,7 @@ def metrics(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
 
 def training(view: ExplorerView, lang: str, key: Callable[[str], str], steps: tuple[int, ...]) -> None:
     if not steps:
-        st.info(t("ex.no_snapshots", lang), icon=":material/history:")
+        st.info(t("ex.no_snapshots_real" if is_real(view.loaded) else "ex.no_snapshots", lang), icon=":material/history:")
         return
     st.caption(t("ex.training_intro", lang, heads=view.loaded.heads, block=view.block + 1))
     st.select_slider(t("ex.training_step", lang), steps, key=key("step"))
@@ -167,27 +266,38 @@ def training(view: ExplorerView, lang: str, key: Callable[[str], str], steps: tu
     st.code(prompt, language=None)
 
 
+def _generate(view: ExplorerView, n: int, temperature: float, seed: int) -> tuple[str, list, list, list]:
+    """(the text with its continuation, the rows, the new tokens' labels, the contexts' labels)."""
+    prompt = view.trace.text_used
+    if is_real(view.loaded):
+        steps = hf.generate_with_attention(view.loaded.real, prompt, n, temperature, seed)
+        new = view.loaded.real.tokenizer.decode([step.piece.token_id for step in steps])
+        return (prompt + new, [step.rows for step in steps], [step.piece.label for step in steps],
+                [step.context for step in steps])  # fmt: skip
+    steps = generate_with_attention(view.loaded.model, view.loaded.vocabulary, prompt, n, temperature, seed)
+    return (prompt + "".join(step.char for step in steps), [step.rows for step in steps],
+            [step.char for step in steps], [step.context for step in steps])  # fmt: skip
+
+
 def generation(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
-    st.caption(t("ex.generate_intro", lang))
+    st.caption(t("ex.generate_intro_real" if is_real(view.loaded) else "ex.generate_intro", lang))
     n_col, temp_col, seed_col = st.columns(3)
     n_col.slider(t("ex.generate_n", lang), 1, MAX_GENERATE, key=key("n"))
     temp_col.slider(t("ex.temperature", lang), 0.0, MAX_TEMPERATURE, step=TEMPERATURE_STEP, key=key("temp"))
     seed_col.number_input(t("ex.seed", lang), 0, MAX_SEED, step=1, key=key("seed"))
     ss = st.session_state
     n, temperature, seed = ss[key("n")], round(float(ss[key("temp")]), 2), int(ss[key("seed")])
-    prompt = view.trace.text_used
-    settings = (view.loaded.key, id(view.loaded.model), prompt, n, temperature, seed)
+    settings = (view.loaded.key, view.loaded.serial, view.trace.text_used, n, temperature, seed)
     kept = ss.get(GENERATION_STATE)
     if kept is None or kept[0] != settings:
-        kept = (
-            settings,
-            generate_with_attention(view.loaded.model, view.loaded.vocabulary, prompt, n, temperature, seed),
-        )
+        kept = (settings, _generate(view, n, temperature, seed))
         ss[GENERATION_STATE] = kept
-    steps = kept[1]
+    text, rows, chars, contexts = kept[1]
     st.caption(t("ex.generated_text", lang))
-    st.code(prompt + "".join(step.char for step in steps), language=None, wrap_lines=True)
-    rows = [step.rows[view.block, view.head].numpy() for step in steps]
-    figure = generation_figure(rows, [step.char for step in steps], [step.context for step in steps], view.head,
-                               view.block, figure_words(lang), **sized_for_page())  # fmt: skip
+    st.code(text, language=None, wrap_lines=True)
+    if not rows:
+        return
+    rows = [row[view.block, view.head].numpy() for row in rows]
+    figure = generation_figure(rows, chars, contexts, view.head, view.block, figure_words(lang),
+                               **sized_for_page())  # fmt: skip
     show_chart(figure, GENERATION_CHART_KEY, sized=True)

@@ -11,7 +11,7 @@ from gpt_core import DETAIL_STAGES, MAX_TOKENS
 
 from ..page_state.state import NOTE_VALUE_CHARS as NOTE_CHARS
 from ..page_state.state import PageState
-from ..shared import models
+from ..shared import models, real_models
 from ..shell import LANGUAGE_STATE
 from ..strings import DEFAULT_LANGUAGE, t
 from . import state
@@ -94,38 +94,63 @@ def resolve_weights() -> None:
     model, a head count that was not shipped. Fall back to random weights, with a note."""
     ss = st.session_state
     key = ss.get(widget_key("weights"), state.RANDOM_WEIGHTS)
-    if key != state.RANDOM_WEIGHTS and key not in models.model_keys():
+    if key != state.RANDOM_WEIGHTS and key not in models.model_keys() and not real_models.is_real(key):
         ss[widget_key("weights")] = state.RANDOM_WEIGHTS
         reason = "session_model_missing" if key == models.SESSION_KEY else "model_missing"
         PAGE.add_notes([state.Note("weights", key, reason)])
 
 
-def trained_choice() -> models.LoadedModel | None:
-    """The trained model the controls chose, or None for random weights."""
-    key = st.session_state.get(widget_key("weights"), state.RANDOM_WEIGHTS)
-    return None if key == state.RANDOM_WEIGHTS else models.load(key)
+Chosen = models.LoadedModel | real_models.RealLoaded
 
 
-def _weights_control(lang: str) -> models.LoadedModel | None:
+def weights_key() -> str:
+    return st.session_state.get(widget_key("weights"), state.RANDOM_WEIGHTS)
+
+
+def trained_choice(lang: str) -> Chosen | None:
+    """The model the controls chose (a real one loaded first, with a message when it cannot
+    be), or None for random weights (or a real model that could not be loaded)."""
+    key = weights_key()
+    if key == state.RANDOM_WEIGHTS:
+        return None
+    if real_models.is_real(key):
+        return real_models.load(key, lang)
+    return models.load(key)
+
+
+def _weights_label(key: str, lang: str) -> str:
+    if key == state.RANDOM_WEIGHTS:
+        return t("pg.weights.random", lang)
+    return real_models.label(key, lang) if real_models.is_real(key) else models.label(key, lang)
+
+
+def _weights_control(lang: str) -> Chosen | None:
     k = widget_key
-    options = [state.RANDOM_WEIGHTS, *models.model_keys()]
+    options = [state.RANDOM_WEIGHTS, *models.model_keys(), *real_models.offered()]
     st.selectbox(
         t("pg.weights", lang), options, key=k("weights"), help=t("pg.weights_help", lang),
-        format_func=lambda key: t("pg.weights.random", lang) if key == state.RANDOM_WEIGHTS else models.label(key, lang),
+        format_func=lambda key: _weights_label(key, lang),
     )  # fmt: skip
-    loaded = trained_choice()
+    loaded = trained_choice(lang)
     if loaded is not None:
         if st.session_state[k("block")] > loaded.blocks:
             st.session_state[k("block")] = 1
+        name = "pg.layer_of" if isinstance(loaded, real_models.RealLoaded) else "pg.block_of"
         st.selectbox(
-            t("pg.block", lang), list(range(1, loaded.blocks + 1)), key=k("block"),
-            format_func=lambda b: t("pg.block_of", lang, block=b, blocks=loaded.blocks),
+            t("pg.layer" if name == "pg.layer_of" else "pg.block", lang), list(range(1, loaded.blocks + 1)),
+            key=k("block"), format_func=lambda b: t(name, lang, block=b, blocks=loaded.blocks),
         )  # fmt: skip
     return loaded
 
 
-def _trained_facts(loaded: models.LoadedModel, lang: str) -> None:
+def _trained_facts(loaded: Chosen, lang: str) -> None:
     """What the model fixes, shown instead of the random weights' controls."""
+    if isinstance(loaded, real_models.RealLoaded):
+        st.markdown(real_models.facts(loaded, lang))
+        note = real_models.gqa_note(loaded, lang)
+        if note:
+            st.caption(note)
+        return
     st.markdown(
         t("pg.trained_facts", lang, h=loaded.heads, d=loaded.head_dim, C=loaded.embedding_dim,
           context=loaded.context_length, chars=len(loaded.vocabulary.chars))
@@ -155,16 +180,18 @@ def _size_controls(lang: str) -> None:
         )  # fmt: skip
 
 
-def draw_controls(lang: str) -> None:
+def draw_controls(lang: str) -> Chosen | None:
     """The controls, one above the other: they stand in a column beside the first chart.
-    With a trained model, what the model fixes is shown instead of its controls."""
+    With a trained or real model, what the model fixes is shown instead of its controls.
+    Returns the model chosen (None: random weights, or a model that could not be loaded)."""
     _text_controls(lang)
     loaded = _weights_control(lang)
-    if loaded is None:
+    if loaded is None and weights_key() == state.RANDOM_WEIGHTS:
         _tokenizer_control(lang)
         _size_controls(lang)
-    else:
+    elif loaded is not None:
         _trained_facts(loaded, lang)
+    return loaded
 
 
 def show_notes(lang: str) -> None:

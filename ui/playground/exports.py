@@ -64,3 +64,16 @@ def python_snippet(text: str, config: PlaygroundConfig) -> str:
         "print(result.tokens)\n"
         "print(trace.weights[0, 0])  # head 1, (T, T): rows are queries, columns keys\n"
     )
+
+
+def real_snippet(name: str, text: str, layer: int) -> str:
+    """Python that recomputes a real model's numbers of one layer with gpt_core and transformers."""
+    return (
+        SNIPPET_HEADER.replace("from gpt_core import PlaygroundConfig, trace_attention", "from gpt_core import hf")
+        + "\n"
+        f"loaded = hf.load({name!r})  # downloads it once into the Hugging Face cache\n"
+        f"traced = hf.trace(loaded, {text!r})\n"
+        f"trace = traced.layers[{layer - 1}]  # layer {layer}: trace.scores, trace.masked_scores, trace.weights, ...\n"
+        "print(traced.labels)\n"
+        "print(trace.weights[0, 0])  # head 1, (T, T): rows are queries, columns keys\n"
+    )

@@ -24,7 +24,7 @@ from gpt_core.explore import ModelTrace
 from ..chart_events import listen, parse_click
 from ..first_screen import ask_for_the_rest, is_first_screen
 from ..markdown import literal
-from ..shared import models
+from ..shared import models, real_models
 from ..shell import page_title, setup_page
 from ..strings import error_text, t
 from . import state, views
@@ -36,7 +36,7 @@ from .controls import (
     resolve_weights,
     restore_controls,
     show_notes,
-    trained_choice,
+    weights_key,
     widget_key,
     write_url,
 )
@@ -124,6 +124,52 @@ def _trained_view(values: dict, loaded: models.LoadedModel, lang: str) -> tuple[
     return view, _cut_at_context(text, loaded.vocabulary, loaded.context_length)
 
 
+REAL_MEMO_STATE = "pg_real_memo"
+
+
+def compute_real(text: str, loaded: real_models.RealLoaded, layer: int) -> tuple[View, object]:
+    """A real model's attention for ``text`` in one layer, the trace shared by every session
+    (ui/shared/real_models.py), the layer's stages rebuilt once per (model, text, layer)."""
+    traced = real_models.trace(loaded, text)
+    key = (loaded.key, text, layer)
+    memo = st.session_state.get(REAL_MEMO_STATE)
+    if memo is not None and memo[0] == key:
+        return memo[1], traced
+    trace = traced.layers[layer - 1]
+    result = PlaygroundTrace(
+        tokens=traced.tokens, labels=traced.labels, total_tokens=len(traced.pieces) + traced.cut,
+        config=loaded.description.layer_config(), trace=trace,  # type: ignore[arg-type]
+    )  # fmt: skip
+    view = View(
+        result=result,
+        stages={stage: getattr(trace, stage)[0].numpy() for stage in STAGES},
+        dropped_weights=trace.weights[0].numpy(),
+        statistics={name: value.numpy() for name, value in head_statistics(trace.weights[0]).items()},
+        source=loaded.key,
+        kv_heads=loaded.description.kv_heads,
+    )
+    st.session_state[REAL_MEMO_STATE] = (key, view)
+    return view, traced
+
+
+def _real_view(values: dict, loaded: real_models.RealLoaded, lang: str) -> tuple[View, str] | None:
+    text = values["text"]
+    if not text.strip():
+        write_url(values, None)
+        st.info(t("pg.empty", lang), icon=":material/edit:")
+        return None
+    try:
+        view, traced = compute_real(text, loaded, values["block"])
+    except InputError as error:
+        write_url(values, None)
+        st.error(error_text(error, lang))
+        return None
+    if traced.cut:
+        st.warning(t("real.cut", lang, tokens=len(traced.pieces), cut=traced.cut), icon=":material/content_cut:")
+    st.caption(t("real.tokens_note", lang, name=loaded.key))
+    return view, traced.text_used
+
+
 def _sync_focus(view: View) -> None:
     """Keep the chosen head and cell inside the computed view."""
     ss = st.session_state
@@ -141,11 +187,15 @@ def _sync_focus(view: View) -> None:
         ss[widget_key("row")] = T - 1
 
 
-def _computed_view(values: dict, lang: str) -> tuple[View, str] | None:
+def _computed_view(values: dict, lang: str, loaded) -> tuple[View, str] | None:
     """The view for the controls' values and the text it used, or None after a message."""
-    loaded = trained_choice()
+    if isinstance(loaded, real_models.RealLoaded):
+        return _real_view(values, loaded, lang)
     if loaded is not None:
         return _trained_view(values, loaded, lang)
+    if weights_key() != state.RANDOM_WEIGHTS:  # a real model that could not be loaded: its message is shown
+        write_url(values, None)
+        return None
     text = values["text"]
     if not text.strip():
         write_url(values, None)
@@ -200,14 +250,14 @@ def render() -> None:
     # The first screen at 1366×768: the controls in a column beside all heads' chart.
     controls_col, chart_col = st.columns([views.CONTROLS_SHARE, views.CHART_SHARE], gap="medium")
     with controls_col:
-        draw_controls(lang)
+        loaded = draw_controls(lang)
     values = current_values()
     PAGE.settle(values, looking=FOCUS)
     with notes_slot:
         show_notes(lang)
     with chart_col:
         clicked = listen(CLICK_CHARTS, CLICKS_KEY)
-        computed = _computed_view(values, lang)
+        computed = _computed_view(values, lang, loaded)
         if computed is None:
             return
         view, text_used = computed
@@ -218,8 +268,8 @@ def render() -> None:
         query = write_url(values, text_used)
         config = view.result.config
         T = len(view.result.tokens)
-        total = len(tokenize(values["text"], config.tokenizer))
-        if view.source == state.RANDOM_WEIGHTS and total > T:
+        total = len(tokenize(values["text"], config.tokenizer)) if view.source == state.RANDOM_WEIGHTS else T
+        if total > T:
             st.warning(t("pg.truncated", lang, total=total, shown=T), icon=":material/content_cut:")
         st.markdown(t("pg.tokens_line", lang, T=T, h=config.heads, d=config.head_dim, C=config.output_dim))
         views.overview(view, lang)

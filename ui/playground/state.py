@@ -34,11 +34,12 @@ MAX_TEXT_CHARS = MAX_PASTE_CHARS
 MAX_DROPOUT = 0.9
 DROPOUT_STEP = 0.05
 MODES = ("eval", "train")
-# The weights: random (seeded), a shipped model of the heads experiment (h1 … h8: the head
-# counts it may have), or the model this session trained (ui/models.py).
+# The weights: random (seeded), a shipped model of the heads experiment (h1 … h8), the model
+# this session trained (ui/shared/models.py), or a real model the server offers, by its
+# Hugging Face id (ui/shared/real_models.py). The page checks the name against what is here.
 RANDOM_WEIGHTS = "random"
-WEIGHT_CHOICES = (RANDOM_WEIGHTS, "h1", "h2", "h4", "h8", "session")
-MAX_BLOCKS = 8
+MAX_WEIGHTS_CHARS = 200
+MAX_BLOCKS = 64  # a trained model's blocks, a real model's layers
 LAST_ROW = -1  # "row" default: the last query, the one that sees every key
 
 
@@ -59,8 +60,8 @@ PARAMS: tuple[Param, ...] = (
     Param("row", "int", LAST_ROW, LAST_ROW, MAX_TOKENS - 1),  # query row of the calculator
     Param("col", "int", 0, 0, MAX_TOKENS - 1),  # key column highlighted
     Param("cells", "bool", True),  # the detail view writes each value in its cell (while it fits)
-    Param("weights", "choice", RANDOM_WEIGHTS, choices=WEIGHT_CHOICES),  # random, or a trained model
-    Param("block", "int", 1, 1, MAX_BLOCKS),  # a trained model's block, 1-based
+    Param("weights", "text", RANDOM_WEIGHTS, max_chars=MAX_WEIGHTS_CHARS),  # random, a trained or a real model
+    Param("block", "int", 1, 1, MAX_BLOCKS),  # a trained model's block (a real model's layer), 1-based
 )
 PARAMS_BY_NAME = {param.name: param for param in PARAMS}
 # The controls that decide the numbers; the others only choose what is looked at.

@@ -19,7 +19,7 @@ from ..figure_text import figure_words
 from ..shell import is_presenting
 from ..strings import t
 from .controls import CSV_HEAD, CSV_STAGE, widget_key
-from .exports import matrix_csv, python_snippet, trace_npz
+from .exports import matrix_csv, python_snippet, real_snippet, trace_npz
 
 CSV_MIME = "text/csv"
 SCORE_DECIMALS = 4
@@ -40,7 +40,8 @@ class View:
     stages: dict[str, np.ndarray]  # stage -> (h, T, T) float32
     dropped_weights: np.ndarray  # (h, T, T)
     statistics: dict[str, np.ndarray]  # name -> (h,)
-    source: str = "random"  # the weights: random, or a trained model's key (ui/models.py)
+    source: str = "random"  # the weights: random, or a trained or real model's key (ui/shared)
+    kv_heads: int | None = None  # a real model's key/value heads (grouped-query attention when fewer)
 
 
 def _position_label(labels: list[str]):
@@ -141,7 +142,8 @@ def shapes(view: View, lang: str) -> None:
     st.markdown(t("pg.shapes_intro", lang))
     # Wrapped, not cut, where a window is narrower still (the lines are kept short: figures/shapes.py).
     st.code(shape_trace_code(trace.shape_steps, tuple(trace.x.shape)), language="python", wrap_lines=True)
-    show_chart(channel_map_figure(config.heads, config.head_dim, figure_words(lang)), "pg_channel_chart")
+    figure = channel_map_figure(config.heads, config.head_dim, figure_words(lang), kv_heads=view.kv_heads)
+    show_chart(figure, "pg_channel_chart")
 
 
 def statistics(view: View, lang: str) -> None:
@@ -178,6 +180,10 @@ def share(view: View, query: dict[str, str], lang: str) -> None:
         t("pg.download_npz", lang), lambda: trace_npz(result), file_name="attention_trace.npz",
         mime="application/octet-stream", key="pg_download_npz", icon=":material/data_array:",
     )  # fmt: skip
+    if view.kv_heads is not None:  # a real model: its weights come from the Hub, its numbers from gpt_core.hf
+        st.caption(t("pg.snippet_real", lang))
+        st.code(real_snippet(view.source, query["text"], int(query.get("block", 1))), language="python")
+        return
     if view.source != "random":  # the snippet rebuilds random weights; a trained model's are in its checkpoint
         st.caption(t("pg.snippet_trained", lang))
         return

@@ -107,4 +107,40 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "C = {C} 个通道，拆成 h = {h} 个头，每个 d = {d}",
     },
     "fig.channel_axis": {"en": "channel", "zh": "通道"},
+    "fig.kv_channels": {
+        "en": "key/value head {kv}: channels {first}–{last}, read by query heads {heads}",
+        "zh": "键/值头 {kv}：通道 {first}–{last}，由查询头 {heads} 共用",
+    },
+    "fig.kv_row": {"en": "K, V", "zh": "K、V"},
+    "fig.q_row": {"en": "Q", "zh": "Q"},
+    "fig.channel_map_gqa": {
+        "en": "Q: h = {h} heads of d = {d} · K, V: h_kv = {h_kv} heads, each shared by {groups} query heads",
+        "zh": "Q：h = {h} 个头，每个 d = {d} · K、V：h_kv = {h_kv} 个头，每个由 {groups} 个查询头共用",
+    },
+    "models.real": {"en": "{name} (real model)", "zh": "{name}（真实模型）"},
+    "real.downloading": {
+        "en": "Downloading {name} from Hugging Face, once for this server: {done} of {total}",
+        "zh": "正在从 Hugging Face 下载 {name}（本服务器只下载一次）：{done} / {total}",
+    },
+    "real.loading": {"en": "Loading {name} …", "zh": "正在加载 {name} …"},
+    "real.facts": {
+        "en": "**{family}** · {layers} layers · h = {h} query heads, h_kv = {h_kv} key/value heads · d = {d} "
+        "(C = {C}) · stream width {hidden} · context {context} tokens · {params} parameters ({size} in memory)",
+        "zh": "**{family}** · {layers} 层 · h = {h} 个查询头，h_kv = {h_kv} 个键/值头 · d = {d}（C = {C}）"
+        " · 数据流宽度 {hidden} · 上下文 {context} 个词元 · {params} 个参数（内存 {size}）",
+    },
+    "real.gqa": {
+        "en": "Grouped-query attention: the {h} query heads share {h_kv} key/value heads, {groups} query heads per "
+        "key/value head (the keys and values are repeated before the scores).",
+        "zh": "分组查询注意力：{h} 个查询头共用 {h_kv} 个键/值头，每个键/值头对应 {groups} 个查询头（计算分数前先把键和值重复）。",
+    },
+    "real.cut": {
+        "en": "The model reads at most {tokens} tokens here: the last {cut} tokens of the text are not shown.",
+        "zh": "这里模型最多读 {tokens} 个词元：文字最后的 {cut} 个词元没有显示。",
+    },
+    "real.tokens_note": {
+        "en": "The tokens as {name} reads them: ␣ is a leading space, ‹e5 8a›动 is a byte piece of the character "
+        "动, <s> and the like are tokens the model adds.",
+        "zh": "这是 {name} 读到的词元：␣ 表示前导空格，‹e5 8a›动 表示字符“动”的一个字节片段，<s> 之类是模型自己加上的词元。",
+    },
 }

@@ -27,6 +27,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "ex.block": {"en": "Block", "zh": "块"},
     "ex.head": {"en": "Head", "zh": "头"},
     "ex.block_n": {"en": "block {n}", "zh": "块 {n}"},
+    "ex.layer": {"en": "Layer", "zh": "层"},
+    "ex.layer_n": {"en": "layer {n}", "zh": "第 {n} 层"},
     "ex.head_n": {"en": "head {n}", "zh": "头 {n}"},
     "ex.grid_title": {"en": "Softmax weights of every head in every block", "zh": "每个块中每个头的 softmax 权重"},
     "ex.grid_help": {
@@ -62,7 +64,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "ex.metric.previous": {"en": "weight on the previous token", "zh": "前一个词元上的权重"},
     "ex.metric.first": {"en": "weight on the first token", "zh": "第一个词元上的权重"},
     "ex.metric.self": {"en": "weight on itself", "zh": "自身上的权重"},
+    "ex.metric.induction": {
+        "en": "induction score (a repeated random sequence)",
+        "zh": "归纳分数（重复一遍的随机序列）",
+    },
     "ex.metric.entropy": {"en": "mean row entropy (nats)", "zh": "平均行熵（nat）"},
+    "ex.metric_short.induction": {"en": "induction", "zh": "归纳"},
     "ex.metric_short.previous": {"en": "previous", "zh": "前一个"},
     "ex.metric_short.first": {"en": "first", "zh": "第一个"},
     "ex.metric_short.self": {"en": "itself", "zh": "自身"},
@@ -78,17 +85,51 @@ STRINGS: dict[str, dict[str, str]] = {
     "ex.kind.first": {"en": "first-token sink", "zh": "首词元汇聚头"},
     "ex.kind.self": {"en": "self head", "zh": "自身头"},
     "ex.kind.broad": {"en": "broad head", "zh": "广泛关注头"},
+    "ex.kind.induction": {"en": "induction head", "zh": "归纳头"},
+    "ex.induction_help": {
+        "en": "Induction score: the model reads {n} random tokens twice; in the second copy, the mean weight each "
+        "query puts on the token that came after its earlier occurrence (“A B … A → look at B”). It is measured "
+        "on that sequence, not on your prompt.",
+        "zh": "归纳分数：模型把 {n} 个随机词元读两遍；在第二遍中，每个查询放在“它上一次出现时后面那个词元”上的平均权重"
+        "（“A B … A → 看 B”）。它是在这个序列上测量的，不是在你的提示文字上。",
+    },
+    "ex.map_title": {
+        "en": "Every layer × head by “{metric}”: click a cell to open that head",
+        "zh": "按“{metric}”看每一层 × 每个头：点击一个格子打开那个头",
+    },
+    "ex.map_help": {
+        "en": "{layers} layers × {heads} heads are too many for one picture each: the map gives one number per head; "
+        "below, every head of the chosen layer. Choose the map's number with the metric buttons.",
+        "zh": "{layers} 层 × {heads} 个头太多，无法每个都画一张图：这张图给每个头一个数；下面是所选层的每一个头。"
+        "用指标按钮选择图中的数。",
+    },
+    "ex.layer_heads_title": {"en": "Layer {layer}: every head", "zh": "第 {layer} 层：每一个头"},
+    "ex.read_line_real": {
+        "en": "The model read **{T}** tokens · {blocks} layers × {heads} heads · head_dim d = {d} · context {context}",
+        "zh": "模型读了 **{T}** 个词元 · {blocks} 层 × {heads} 个头 · head_dim d = {d} · 上下文 {context}",
+    },
+    "ex.no_snapshots_real": {
+        "en": "A downloaded model comes without training snapshots: choose a shipped model to watch heads form.",
+        "zh": "下载的模型没有训练快照：请选择随应用提供的模型，观察注意力头如何形成。",
+    },
+    "ex.generate_intro_real": {
+        "en": "The model continues the text, one token at a time. Each row shows where the chosen head looked (the "
+        "last query's weights) when it chose that token.",
+        "zh": "模型接着这段文字往下写，一次一个词元。每一行显示所选的头在选出那个词元时看向哪里（最后一个查询的权重）。",
+    },
     "ex.kinds_help": {
         "en": (
             "- **previous-token head**: mostly looks one step back (the character just before).\n"
             "- **first-token sink**: puts most weight on the first character, a place to park attention when nothing else matters.\n"
             "- **self head**: mostly looks at its own position.\n"
+            "- **induction head**: in a repeated sequence, looks at the token that followed the current one last time.\n"
             "- **broad head**: spreads its weight over several keys (no single place gets half)."
         ),
         "zh": (
             "- **前一词元头**：主要看向前一步（紧挨着的前一个字符）。\n"
             "- **首词元汇聚头**：把大部分权重放在第一个字符上，没有别的可看时就“停放”在那里。\n"
             "- **自身头**：主要看自己所在的位置。\n"
+            "- **归纳头**：在重复的序列中，看向当前词元上一次出现时紧跟其后的那个词元。\n"
             "- **广泛关注头**：权重分散在多个键上（没有哪个位置拿到一半）。"
         ),
     },

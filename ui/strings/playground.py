@@ -66,6 +66,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "pg.weights.random": {"en": "Random (seeded)", "zh": "随机（由种子决定）"},
     "pg.block": {"en": "Block", "zh": "块"},
     "pg.block_of": {"en": "block {block} of {blocks}", "zh": "第 {block} 块（共 {blocks} 块）"},
+    "pg.layer": {"en": "Layer", "zh": "层"},
+    "pg.layer_of": {"en": "layer {block} of {blocks}", "zh": "第 {block} 层（共 {blocks} 层）"},
+    "pg.snippet_real": {
+        "en": "Python that recomputes these numbers with gpt_core and transformers:",
+        "zh": "用 gpt_core 和 transformers 重新计算这些数值的 Python 代码：",
+    },
     "pg.trained_facts": {
         "en": "The model fixes h = {h} heads of d = {d} (C = {C}), a context of {context} characters and a "
         "vocabulary of {chars} characters; it reads characters.",
