@@ -6,7 +6,12 @@
 # STREAMLIT_SERVER_COOKIE_SECRET: Streamlit reads both from the environment. Tiny Shakespeare
 # is downloaded on first use into the /data volume (GPT_CACHE_DIR), or mount the file and set
 # TINY_SHAKESPEARE to its path.
+# Real models (ATTENTION_MODELS, default gpt2, distilgpt2, SmolLM2-135M, Qwen2.5-0.5B) are
+# downloaded on first use into HF_HOME; bake them into the image instead (about 2.5 GB for
+# the default list) with
+#   docker build --build-arg BAKE_MODELS="gpt2 distilgpt2" -t seeing-attention .
 FROM python:3.11-slim
+ARG BAKE_MODELS=""
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
@@ -14,7 +19,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     STREAMLIT_SERVER_PORT=8501 \
     STREAMLIT_SERVER_ADDRESS=0.0.0.0 \
-    GPT_CACHE_DIR=/data
+    GPT_CACHE_DIR=/data \
+    HF_HOME=/home/app/.cache/huggingface
 
 RUN useradd --create-home --uid 10001 app && mkdir /data && chown app /data
 WORKDIR /app
@@ -25,6 +31,7 @@ RUN pip install -r requirements.txt
 
 COPY --chown=app . .
 USER app
+RUN if [ -n "$BAKE_MODELS" ]; then python scripts/fetch_models.py $BAKE_MODELS; fi
 VOLUME ["/data"]
 EXPOSE 8501
 

@@ -146,3 +146,22 @@ def test_the_explorer_changes_layer_and_head_and_the_link_follows(offered):
     assert (at.query_params["block"], at.query_params["head"]) == ("2", "4")
     again = open_page(EXPLORER, **dict(at.query_params))
     assert again.selectbox(key="ex_block").value == 2 and again.selectbox(key="ex_head").value == 4
+
+
+def test_first_use_downloads_the_model_once_for_every_session(monkeypatch, tmp_path):
+    from harness.hub_server import serve_hub
+    from harness.tiny_models import build_tiny_model
+
+    build_tiny_model("gpt2", tmp_path / "hub" / "tiny-org" / "hub-gpt2")
+    monkeypatch.setenv("ATTENTION_MODELS", "tiny-org/hub-gpt2")
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "cache"))
+    with serve_hub(tmp_path / "hub") as (endpoint, requests):
+        monkeypatch.setenv("HF_ENDPOINT", endpoint)
+        at = open_page(PLAYGROUND, weights="tiny-org/hub-gpt2", text=TEXT)
+        assert not at.exception and not at.error
+        assert any(line.startswith("GET") and line.endswith("model.safetensors") for line in requests)
+        assert list((tmp_path / "cache").glob("models--tiny-org--hub-gpt2/snapshots/*/model.safetensors"))
+        before = len(requests)
+        other = open_page(EXPLORER, model="tiny-org/hub-gpt2", lang="zh")  # another student, another page
+        assert not other.exception and other.query_params["model"] == "tiny-org/hub-gpt2"
+        assert len(requests) == before  # one copy: no second download
