@@ -1,6 +1,7 @@
 """A class on one link: simulated students over Streamlit's websocket protocol.
 
     python benchmarks/classroom.py [classroom|burst|training|soak|smoke] [--students N] [--nginx 1,2]
+                                   [--real FOLDER]
 
 Loopback only, bounded in count and time, stops by itself. It starts a real `streamlit run`
 server and reports first-render and interaction latency (median, p95, max), errors, script
@@ -15,6 +16,10 @@ exceptions, bytes, and the server's memory (RSS idle, peak, after):
 - soak: waves of students that make 500+ interactions in all and then leave; after the
   sessions expire (server.disconnectedSessionTTL set short) the RSS is read again;
 - smoke: 5 students, 3 changes each (a quick check that the client and server agree).
+
+With ``--real FOLDER`` the server offers that real model (ATTENTION_MODELS) and the link
+chooses it: each student's first screen is followed by the rest of the page (as a browser
+asks for it), and each change chooses another head (a real model has no seed).
 
 With ``--nginx 1,2`` each scenario runs through nginx with 1, then 2 app processes (deploy/cluster.py,
 sticky sessions): the memory reported is then the sum over the processes.
@@ -59,6 +64,8 @@ SESSION_TTL_S = 5  # server.disconnectedSessionTTL for the soak: closed sessions
 SETTLE_S = 15.0  # after the soak, time for sessions to expire and memory to be returned
 SCENARIO_TIMEOUT_S = 600.0
 RANDOM_SEED = 0
+REAL: dict[str, str] = {}  # --real: "folder" -> the real model's folder, "name" -> its name in a link
+REAL_HEADS, REAL_LAYERS = 12, 12  # GPT-2's (and its shape's)
 
 
 @dataclass
@@ -98,19 +105,35 @@ def rss_mb(target: Target) -> float:
     return total
 
 
+def link() -> dict[str, str]:
+    return {"text": LINK["text"], "weights": REAL["name"]} if REAL else LINK
+
+
+async def change(client: StreamlitClient, rng: random.Random):
+    """One student's change: another seed, or with a real model another head."""
+    if REAL:
+        return await client.set_widget("pg_head", string_value=f"head {rng.randrange(1, REAL_HEADS + 1)}")
+    return await client.set_widget("pg_seed", int_value=rng.randrange(10_000))
+
+
 async def student(url: str, delay: float, changes: int, mean_pause: float, rng: random.Random, tally: Tally) -> None:
     await asyncio.sleep(delay)
-    client = StreamlitClient(url, "playground", urlencode(LINK))
+    client = StreamlitClient(url, "playground", urlencode(link()))
     try:
         await client.connect()
         first = await client.open_page()
-        tally.first_render.append(first.seconds)
+        seconds = first.seconds
+        if REAL:  # the rest of the page, asked for by the browser once the first screen is drawn
+            rest = await client.set_widget("pg_block", string_value=f"layer 1 of {REAL_LAYERS}")
+            seconds += rest.seconds
+            tally.exceptions += len(rest.exceptions)
+        tally.first_render.append(seconds)
         tally.exceptions += len(first.exceptions)
         tally.bytes += first.bytes
         for _ in range(changes):
             if mean_pause:
                 await asyncio.sleep(rng.expovariate(1 / mean_pause))
-            result = await client.set_widget("pg_seed", int_value=rng.randrange(10_000))
+            result = await change(client, rng)
             tally.interaction.append(result.seconds)
             tally.exceptions += len(result.exceptions)
             tally.bytes += result.bytes
@@ -214,10 +237,12 @@ def _training_report(trainings: list[dict]) -> dict:
 
 def run_scenario(name: str, students: int | None, processes: int | None = None) -> dict:
     env = {"STREAMLIT_SERVER_DISCONNECTED_SESSION_TTL": str(SESSION_TTL_S)} if name == "soak" else {}
+    if REAL:
+        env["ATTENTION_MODELS"] = REAL["folder"]
     server = start_target(name, env, processes)
     try:
         for url in server.app_urls:  # torch imported, caches warm, in every process
-            asyncio.run(_warm(StreamlitClient(url, "playground", urlencode(LINK))))
+            asyncio.run(_warm(StreamlitClient(url, "playground", urlencode(link()))))
         time.sleep(1.0)
         idle = rss_mb(server)
         rng = random.Random(RANDOM_SEED)
@@ -238,7 +263,8 @@ def run_scenario(name: str, students: int | None, processes: int | None = None) 
 
         report = asyncio.run(measured(server, work))
         behind = {"processes_behind_nginx": processes} if processes else {}
-        report = {"scenario": name, **behind, "rss_idle_mb": round(idle, 1), **report}
+        real = {"real_model": REAL["name"]} if REAL else {}
+        report = {"scenario": name, **behind, **real, "rss_idle_mb": round(idle, 1), **report}
         if name == "soak":
             time.sleep(SESSION_TTL_S + SETTLE_S)
             report["rss_after_sessions_expired_mb"] = round(rss_mb(server), 1)
@@ -262,6 +288,9 @@ def main() -> None:
     names = [arg for arg in args if arg in (*SCENARIOS, "soak", "training")] or ["classroom", "burst"]
     # --nginx 1,2: each scenario through nginx with 1 and then 2 app processes, in one run
     counts = [int(n) for n in args[args.index("--nginx") + 1].split(",")] if "--nginx" in args else [None]
+    if "--real" in args:
+        folder = Path(args[args.index("--real") + 1]).resolve()
+        REAL.update(folder=str(folder), name=folder.name)
     reports = [run_scenario(name, students, processes) for name in names for processes in counts]
     sys.stdout.write(json.dumps(reports, indent=2, ensure_ascii=False) + "\n")
     failed = any(

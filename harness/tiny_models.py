@@ -19,7 +19,8 @@ FAMILIES = ("gpt2", "llama", "qwen2")
 SEED = 0
 
 
-def _tokenizer(bos: bool):
+def tiny_tokenizer(bos: bool):
+    """A byte-level BPE tokenizer of 300 tokens trained here (with a BOS token: ``bos``)."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
     from transformers import PreTrainedTokenizerFast
 
@@ -61,7 +62,7 @@ def _model(family: str, vocab: int, bos: int, eos: int):
 
 def build_tiny_model(family: str, folder: Path) -> Path:
     """A tiny random ``family`` model with its tokenizer, saved in ``folder``."""
-    tokenizer = _tokenizer(bos=family == "llama")
+    tokenizer = tiny_tokenizer(bos=family == "llama")
     model = _model(family, len(tokenizer), tokenizer.bos_token_id, tokenizer.eos_token_id)
     folder.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(folder)
@@ -72,3 +73,35 @@ def build_tiny_model(family: str, folder: Path) -> Path:
 def build_tiny_models(root: Path) -> dict[str, Path]:
     """One folder per family under ``root`` (named tiny-gpt2, tiny-llama, tiny-qwen2)."""
     return {family: build_tiny_model(family, root / f"tiny-{family}") for family in FAMILIES}
+
+
+# The attention shapes of real models (public model cards), for benchmarks of time and memory:
+# random weights, the real layer, head, width and vocabulary sizes, this module's tokenizer.
+REAL_SHAPES: dict[str, dict] = {
+    "gpt2-shape": dict(family="gpt2", n_layer=12, n_head=12, n_embd=768, n_positions=1024, vocab_size=50257),
+    "smollm2-135m-shape": dict(family="llama", num_hidden_layers=30, num_attention_heads=9, num_key_value_heads=3,
+                               hidden_size=576, intermediate_size=1536, vocab_size=49152,
+                               max_position_embeddings=8192, tie_word_embeddings=True),
+    "qwen2.5-0.5b-shape": dict(family="qwen2", num_hidden_layers=24, num_attention_heads=14, num_key_value_heads=2,
+                               hidden_size=896, intermediate_size=4864, vocab_size=151936,
+                               max_position_embeddings=32768, tie_word_embeddings=True),
+}  # fmt: skip
+
+
+def build_shaped_model(shape: str, folder: Path) -> Path:
+    """A random model with the attention shapes of a real one (``REAL_SHAPES``), saved in ``folder``."""
+    import torch
+    from transformers import GPT2Config, GPT2LMHeadModel, LlamaConfig, LlamaForCausalLM, Qwen2Config, Qwen2ForCausalLM
+
+    settings = dict(REAL_SHAPES[shape])
+    family = settings.pop("family")
+    config_class, model_class = {"gpt2": (GPT2Config, GPT2LMHeadModel), "llama": (LlamaConfig, LlamaForCausalLM),
+                                 "qwen2": (Qwen2Config, Qwen2ForCausalLM)}[family]  # fmt: skip
+    tokenizer = tiny_tokenizer(bos=family == "llama")
+    torch.manual_seed(SEED)
+    model = model_class(config_class(bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
+                                     **settings))  # fmt: skip
+    folder.mkdir(parents=True, exist_ok=True)
+    model.save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder

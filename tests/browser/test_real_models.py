@@ -1,0 +1,82 @@
+"""Real models in a real Chromium, on a fresh server that offers tiny GPT-2, Llama and Qwen2
+models (ATTENTION_MODELS, local folders) and one that cannot be downloaded: a deep link
+reproduces a real model's numbers; the explorer's layer × head map chooses a head by a
+click; the unreachable model gets a message, never a traceback."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from urllib.parse import parse_qs, urlencode, urlparse
+
+import numpy as np
+import pytest
+
+from gpt_core import hf
+from harness.browser import exceptions_shown, wait_for_app, wait_for_rerun
+from harness.charts import wait_for_trace
+from harness.file_server import unused_local_url
+from harness.server import Server, start_server, stop_server
+from tests.browser.test_explorer import CELL_CENTRE_JS, CHART_TRACES_JS
+
+TEXT = "the cat sat on the mat 动手"
+UNREACHABLE = "tiny-org/not-downloadable"
+
+
+@pytest.fixture
+def real_server(chromium_executable, tiny_model_folders, tmp_path) -> Iterator[Server]:
+    offered = ",".join([*(str(folder) for folder in tiny_model_folders.values()), UNREACHABLE])
+    env = {"ATTENTION_MODELS": offered, "HF_HUB_CACHE": str(tmp_path / "cache"),
+           "HF_ENDPOINT": unused_local_url().rsplit("/", 1)[0]}  # fmt: skip
+    server = start_server("real", env=env)
+    yield server
+    stop_server(server)
+
+
+def _matrix(values) -> np.ndarray:
+    return np.array([[np.nan if v is None else v for v in row] for row in values], dtype=float)
+
+
+def _params(page) -> dict[str, str]:
+    return {key: values[-1] for key, values in parse_qs(urlparse(page.url).query).items()}
+
+
+def test_a_deep_link_to_a_real_model_reproduces_its_numbers(real_server, browser_page, tiny_models):
+    page = browser_page
+    query = {"weights": "tiny-qwen2", "block": "2", "head": "3", "text": TEXT}
+    page.goto(f"{real_server.url}/playground?{urlencode(query)}")
+    wait_for_app(page)
+    wait_for_trace(page, "softmax weights · head 3")
+    expected = hf.trace(tiny_models["qwen2"], TEXT).layers[1]
+    detail = page.evaluate(CHART_TRACES_JS, "pg_detail_chart")
+    np.testing.assert_allclose(_matrix(detail["softmax weights · head 3"]), expected.weights[0, 2].numpy(), atol=1e-6)
+    assert page.get_by_text("h_kv = 2 key/value heads").count() >= 1
+    assert _params(page)["weights"] == "tiny-qwen2" and _params(page)["block"] == "2"
+    assert exceptions_shown(page) == 0 and not page.console_errors
+
+
+@pytest.mark.parametrize("family", ["gpt2", "llama"])
+def test_clicking_the_layer_map_opens_that_head(family, real_server, browser_page, tiny_models):
+    page = browser_page
+    page.goto(f"{real_server.url}/explorer?{urlencode({'model': f'tiny-{family}', 'prompt': TEXT})}")
+    wait_for_app(page)
+    wait_for_trace(page, "softmax weights · head 4")
+    page.locator(".st-key-ex_map_chart").scroll_into_view_if_needed()
+    x, y = page.evaluate(CELL_CENTRE_JS, ["ex_map_chart", "", 1, 2])  # layer 2 · head 3
+    page.mouse.move(x, y)
+    page.mouse.click(x, y)
+    page.wait_for_function("() => location.search.includes('block=2') && location.search.includes('head=3')")
+    wait_for_rerun(page)
+    expected = hf.trace(tiny_models[family], TEXT).weights[1][0, 2].numpy()
+    layer = _matrix(page.evaluate(CHART_TRACES_JS, "ex_layer_chart")["softmax weights · head 3"])
+    lower = np.tril(np.ones(layer.shape, dtype=bool))
+    np.testing.assert_allclose(layer[lower], expected[lower], atol=1e-6)
+    assert exceptions_shown(page) == 0 and not page.console_errors
+
+
+def test_a_model_that_cannot_be_downloaded_gets_a_message(real_server, browser_page):
+    page = browser_page
+    page.goto(f"{real_server.url}/playground?{urlencode({'weights': UNREACHABLE, 'text': TEXT, 'lang': 'zh'})}")
+    wait_for_app(page)
+    page.get_by_text("fetch_models.py").first.wait_for()
+    assert page.get_by_text(UNREACHABLE).count() >= 1
+    assert exceptions_shown(page) == 0 and not page.console_errors
