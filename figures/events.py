@@ -21,6 +21,7 @@ HEAD = "head"
 BLOCK = "block"
 SYNC_HOVER = "syncHover"
 MIN_WIDTH = "minWidthPx"
+NAMED_AXES = "namedAxes"  # a heatmap whose axes name layers and heads, not token positions
 EVENT_KEYS = {"head": HEAD, "block": BLOCK, "syncHover": SYNC_HOVER}
 
 
@@ -32,10 +33,13 @@ def trace_meta(head: int, block: int | None = None) -> dict[str, int]:
     return meta
 
 
-def layout_meta(sync_hover: bool = False, min_width_px: float | None = None) -> dict[str, Any]:
-    """A figure's layout meta: whether a hovered cell is outlined in every panel, and the
-    width its layout needs (more than the page's when cells would fall below their minimum)."""
+def layout_meta(sync_hover: bool = False, min_width_px: float | None = None, named_axes: bool = False) -> dict[str, Any]:
+    """A figure's layout meta: whether a hovered cell is outlined in every panel, the width its
+    layout needs (more than the page's when cells would fall below their minimum), and whether
+    its heatmap's axes name things (layers, heads) rather than token positions."""
     meta: dict[str, Any] = {}
+    if named_axes:
+        meta[NAMED_AXES] = True
     if sync_hover:
         meta[SYNC_HOVER] = True
     if min_width_px is not None:

@@ -8,6 +8,7 @@ Arrays in, Plotly figures out; every word arrives translated, by key (``figures/
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -17,7 +18,7 @@ import plotly.graph_objects as go
 from gpt_core.tokens import display_label
 
 from .attention import VALUE_FONT_PX
-from .events import trace_meta
+from .events import layout_meta, trace_meta
 from .labels import plotly_safe
 from .overview import BORDER_PX, FOCUSED_BORDER_PX, OVERVIEW_COLORBAR_PX
 from .palette import WEIGHT_COLORSCALE, head_color
@@ -59,6 +60,7 @@ GRID_TITLE_FONT_PX = 13
 # The metrics heatmap and the generation heatmap.
 METRIC_CELL_PX = 56
 METRIC_MAX_CELL_PX = 90
+TICK_GAP_PX = 6  # between the cells and their tick labels (Plotly's tick length and padding)
 GENERATION_ROW_PX = 24
 GENERATION_MIN_CELL_FOR_TEXT_PX = 14
 WEIGHT_METRICS = ("previous", "first", "self", "induction")
@@ -174,17 +176,19 @@ def grid_figure(
 def metric_figure(
     values: np.ndarray, metric: str, text: Words, limit: float | None = None, scale: float = 1.0,
     cell_px: float | None = None, title: str | None = None, focus: tuple[int, int] | None = None,
+    rows_word: str = "ex.col.block",
 ) -> go.Figure:  # fmt: skip
     """One metric for every head of every block: values (blocks, h), rows = blocks.
     Weights on a place go from 0 to 1; the entropy from 0 to ``limit`` (ln T, a uniform row's
     largest). ``cell_px`` fixes the cells' size (a map of many layers: numbers are written only
-    while they fit); ``focus`` (block, head) is outlined. A click on a cell sends its (row, col)."""
+    while they fit); ``focus`` (block, head) is outlined; ``rows_word`` names the rows (a real
+    model's are layers: "ex.col.layer"). A click on a cell sends its (row, col)."""
     blocks, h = values.shape
     weights = metric in WEIGHT_METRICS
     zmax = 1.0 if weights else float(limit or max(float(values.max()), 1e-6))
     cell = (cell_px or min(METRIC_MAX_CELL_PX, max(METRIC_CELL_PX, 600 / max(h, 1)))) * scale
     heads = [f"{plotly_safe(text['fig.head'])} {i + 1}" for i in range(h)]
-    rows = [f"{plotly_safe(text['ex.col.block'])} {b + 1}" for b in range(blocks)]
+    rows = [f"{plotly_safe(text[rows_word])} {b + 1}" for b in range(blocks)]
     font = FONT_SIZE * scale
     write = cell >= METRIC_CELL_PX * scale * 0.75
     trace = dict(
@@ -196,8 +200,10 @@ def metric_figure(
     )  # fmt: skip
     top = TITLE_FONT_SIZE * scale * LINE_HEIGHT + MARGIN_PX * 2
     left = text_px(rows[-1], font) + MARGIN_PX * 2
-    rotate = cell < text_px(heads[-1], font) + MARGIN_PX  # narrow cells: the head labels turn
-    bottom = font * LINE_HEIGHT * (2.2 if rotate else 1) + MARGIN_PX * 2
+    widest = max(text_px(head, font) for head in heads)
+    rotate = cell < widest + MARGIN_PX  # narrow cells: the head labels turn by 45°
+    label_px = (widest + font * LINE_HEIGHT) * math.sqrt(0.5) if rotate else font * LINE_HEIGHT
+    bottom = label_px + TICK_GAP_PX + MARGIN_PX * 2
     layout = dict(
         height=round(top + blocks * cell + bottom),
         width=round(left + h * cell + 90 * scale),
@@ -210,6 +216,7 @@ def metric_figure(
         yaxis=dict(autorange="reversed", tickfont=dict(size=font), fixedrange=True),
         font=dict(size=font, family=FONT_FAMILY),
         plot_bgcolor=BACKGROUND,
+        meta=layout_meta(named_axes=True),
     )  # fmt: skip
     if focus is not None:
         block, head = focus

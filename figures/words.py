@@ -23,7 +23,7 @@ ATTENTION_WORDS = (
 )  # fmt: skip
 METRICS = ("previous", "first", "self", "induction", "entropy")
 EXPLORER_WORDS = (
-    "ex.col.block", "fig.head", "fig.query", "fig.key", "fig.query_axis", "fig.key_axis", "ex.weight",
+    "ex.col.block", "ex.col.layer", "fig.head", "fig.query", "fig.key", "fig.query_axis", "fig.key_axis", "ex.weight",
     "ex.grid_title", "ex.queries", "ex.keys", *(f"ex.metric.{metric}" for metric in METRICS),
     "ex.generated_axis", "ex.position_axis", "ex.step_label",
 )  # fmt: skip

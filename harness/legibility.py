@@ -108,7 +108,8 @@ READ_CHARTS_JS = r"""(only) => {
       const xa = plot.xaxis, ya = plot.yaxis;
       if (!xa || !ya) continue;
       let tokens = null;
-      for (const trace of gd._fullData || []) {
+      const named = !!(gd.layout && gd.layout.meta && gd.layout.meta.namedAxes);  // figures/events.py NAMED_AXES
+      for (const trace of (named ? [] : gd._fullData || [])) {
         if (trace.type !== 'heatmap' || trace.visible !== true) continue;
         if (trace.xaxis !== xa._id || trace.yaxis !== ya._id) continue;
         const n = trace.x ? trace.x.length : (trace.z ? trace.z.length : 0);

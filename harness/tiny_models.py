@@ -88,12 +88,22 @@ REAL_SHAPES: dict[str, dict] = {
 }  # fmt: skip
 
 
+# The layer × head counts of real models on tiny widths (4 channels per head), for tests of
+# how every layer and head is drawn: GPT-2 small's 12 × 12, Qwen2.5-0.5B's 24 × 14 (2 key/value).
+WIDE_SHAPES: dict[str, dict] = {
+    "wide-gpt2": dict(family="gpt2", n_layer=12, n_head=12, n_embd=48, n_positions=128, vocab_size=VOCAB_SIZE),
+    "wide-qwen2": dict(family="qwen2", num_hidden_layers=24, num_attention_heads=14, num_key_value_heads=2,
+                       hidden_size=56, intermediate_size=64, vocab_size=VOCAB_SIZE, max_position_embeddings=128),
+}  # fmt: skip
+
+
 def build_shaped_model(shape: str, folder: Path) -> Path:
-    """A random model with the attention shapes of a real one (``REAL_SHAPES``), saved in ``folder``."""
+    """A random model with the attention shapes of a real one (``REAL_SHAPES``, or its layer and
+    head counts on a tiny width: ``WIDE_SHAPES``), saved in ``folder``."""
     import torch
     from transformers import GPT2Config, GPT2LMHeadModel, LlamaConfig, LlamaForCausalLM, Qwen2Config, Qwen2ForCausalLM
 
-    settings = dict(REAL_SHAPES[shape])
+    settings = dict(REAL_SHAPES.get(shape) or WIDE_SHAPES[shape])
     family = settings.pop("family")
     config_class, model_class = {"gpt2": (GPT2Config, GPT2LMHeadModel), "llama": (LlamaConfig, LlamaForCausalLM),
                                  "qwen2": (Qwen2Config, Qwen2ForCausalLM)}[family]  # fmt: skip

@@ -80,3 +80,48 @@ def test_a_model_that_cannot_be_downloaded_gets_a_message(real_server, browser_p
     page.get_by_text("fetch_models.py").first.wait_for()
     assert page.get_by_text(UNREACHABLE).count() >= 1
     assert exceptions_shown(page) == 0 and not page.console_errors
+
+
+@pytest.fixture(scope="module")
+def wide_server(chromium_executable, tmp_path_factory) -> Iterator[Server]:
+    """A server offering models with GPT-2's 12 × 12 and Qwen2.5-0.5B's 24 × 14 layers × heads."""
+    from harness.tiny_models import WIDE_SHAPES, build_shaped_model
+
+    root = tmp_path_factory.mktemp("wide_models")
+    folders = [build_shaped_model(shape, root / shape) for shape in WIDE_SHAPES]
+    server = start_server("wide", env={"ATTENTION_MODELS": ",".join(str(folder) for folder in folders)})
+    yield server
+    stop_server(server)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("width", [1366, 1920])
+@pytest.mark.parametrize(("page_name", "query"), [
+    ("explorer", {"model": "wide-qwen2", "metric": "induction"}),
+    ("explorer", {"model": "wide-gpt2", "block": "12", "head": "12"}),
+    ("playground", {"weights": "wide-qwen2", "block": "24", "head": "14"}),
+], ids=["explorer-24x14", "explorer-12x12", "playground-24x14"])  # fmt: skip
+def test_every_layer_and_head_of_a_large_model_is_legible(wide_server, playwright_browser, page_name, query, width,
+                                                          lang):  # fmt: skip
+    from harness.browser import new_context
+    from harness.charts import wait_for_charts
+    from harness.server import ARTIFACTS
+    from tests.browser.test_legibility import VIEWPORTS, _check_shown_charts, _screenshot
+
+    context = new_context(playwright_browser, viewport=VIEWPORTS[width])
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(f"{wide_server.url}/{page_name}?{urlencode({**query, 'prompt': TEXT, 'text': TEXT, 'lang': lang})}")
+        wait_for_charts(page)
+        wait_for_app(page)
+        page.locator(".js-plotly-plot").nth(1).wait_for()  # the rest of the page, after the first screen
+        checked: set[int] = set()
+        lines = _check_shown_charts(page, checked)
+        name = f"legibility-real-{page_name}-{query.get('model', query.get('weights'))}-{lang}-{width}.png"
+        _screenshot(page, ARTIFACTS / name)
+        assert len(checked) >= 2 and not lines, "\n".join(lines[:40])
+        assert exceptions_shown(page) == 0 and not errors
+    finally:
+        context.close()

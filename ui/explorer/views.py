@@ -162,7 +162,7 @@ def layer_map(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     title = t("ex.map_title", lang, metric=t(f"ex.metric.{metric}", lang))
     figure = metric_figure(_metric_values(view, metric), metric, figure_words(lang), limit=_entropy_limit(view),
                            scale=type_scale(), cell_px=MAP_CELL_PX, title=title,
-                           focus=(view.block, view.head))  # fmt: skip
+                           focus=(view.block, view.head), rows_word="ex.col.layer")  # fmt: skip
     show_chart(figure, MAP_CHART_KEY, sized=True)
     block_col, head_col, _ = st.columns([1, 1, 3])
     block_col.selectbox(t("ex.layer", lang), list(range(1, view.loaded.blocks + 1)), key=key("block"),
@@ -222,7 +222,8 @@ def metrics_table(view: ExplorerView, lang: str) -> pd.DataFrame:
     rows = []
     for block, values in enumerate(view.metrics):
         for head in range(view.loaded.heads):
-            row = {t("ex.col.block", lang): block + 1, t("ex.col.head", lang): head + 1,
+            row = {t("ex.col.layer" if is_real(view.loaded) else "ex.col.block", lang): block + 1,
+                   t("ex.col.head", lang): head + 1,
                    t("ex.col.kind", lang): t(f"ex.kind.{view.kind(block, head)}", lang)}  # fmt: skip
             row.update({t(f"ex.metric_short.{metric}", lang): float(values[metric][head]) for metric in METRICS})
             rows.append(row)

@@ -79,6 +79,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "熵为 0：全部权重在一个键上；T = {T} 时 ln T = {limit}：权重平均分给所有键。",
     },
     "ex.col.block": {"en": "block", "zh": "块"},
+    "ex.col.layer": {"en": "layer", "zh": "层"},
     "ex.col.head": {"en": "head", "zh": "头"},
     "ex.col.kind": {"en": "kind", "zh": "类型"},
     "ex.kind.previous": {"en": "previous-token head", "zh": "前一词元头"},
