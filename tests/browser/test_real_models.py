@@ -22,12 +22,22 @@ TEXT = "the cat sat on the mat 动手"
 UNREACHABLE = "tiny-org/not-downloadable"
 
 
+def _real_env(folders: dict, cache) -> dict[str, str]:
+    offered = ",".join([*(str(folder) for folder in folders.values()), UNREACHABLE])
+    return {"ATTENTION_MODELS": offered, "HF_HUB_CACHE": str(cache), "HF_ENDPOINT": unused_local_url().rsplit("/", 1)[0]}
+
+
 @pytest.fixture
-def real_server(chromium_executable, tiny_model_folders, tmp_path) -> Iterator[Server]:
-    offered = ",".join([*(str(folder) for folder in tiny_model_folders.values()), UNREACHABLE])
-    env = {"ATTENTION_MODELS": offered, "HF_HUB_CACHE": str(tmp_path / "cache"),
-           "HF_ENDPOINT": unused_local_url().rsplit("/", 1)[0]}  # fmt: skip
-    server = start_server("real", env=env)
+def fresh_real_server(chromium_executable, tiny_model_folders, tmp_path) -> Iterator[Server]:
+    """A server nobody has asked anything yet, offering the tiny models."""
+    server = start_server("real-fresh", env=_real_env(tiny_model_folders, tmp_path / "cache"))
+    yield server
+    stop_server(server)
+
+
+@pytest.fixture(scope="module")
+def real_server(chromium_executable, tiny_model_folders, tmp_path_factory) -> Iterator[Server]:
+    server = start_server("real", env=_real_env(tiny_model_folders, tmp_path_factory.mktemp("cache")))
     yield server
     stop_server(server)
 
@@ -40,21 +50,23 @@ def _params(page) -> dict[str, str]:
     return {key: values[-1] for key, values in parse_qs(urlparse(page.url).query).items()}
 
 
-def test_a_deep_link_to_a_real_model_reproduces_its_numbers(real_server, browser_page, tiny_models):
+@pytest.mark.parametrize(("family", "kv_heads"), [("gpt2", 4), ("llama", 1), ("qwen2", 2)])
+def test_a_deep_link_to_a_real_model_reproduces_its_numbers(family, kv_heads, fresh_real_server, browser_page,
+                                                            tiny_models):  # fmt: skip
     page = browser_page
-    query = {"weights": "tiny-qwen2", "block": "2", "head": "3", "text": TEXT}
-    page.goto(f"{real_server.url}/playground?{urlencode(query)}")
+    query = {"weights": f"tiny-{family}", "block": "2", "head": "3", "text": TEXT}
+    page.goto(f"{fresh_real_server.url}/playground?{urlencode(query)}")
     wait_for_app(page)
     wait_for_trace(page, "softmax weights · head 3")
-    expected = hf.trace(tiny_models["qwen2"], TEXT).layers[1]
+    expected = hf.trace(tiny_models[family], TEXT).layers[1]
     detail = page.evaluate(CHART_TRACES_JS, "pg_detail_chart")
     np.testing.assert_allclose(_matrix(detail["softmax weights · head 3"]), expected.weights[0, 2].numpy(), atol=1e-6)
-    assert page.get_by_text("h_kv = 2 key/value heads").count() >= 1
-    assert _params(page)["weights"] == "tiny-qwen2" and _params(page)["block"] == "2"
+    assert page.get_by_text(f"h_kv = {kv_heads} key/value heads").count() >= 1
+    assert _params(page)["weights"] == f"tiny-{family}" and _params(page)["block"] == "2"
     assert exceptions_shown(page) == 0 and not page.console_errors
 
 
-@pytest.mark.parametrize("family", ["gpt2", "llama"])
+@pytest.mark.parametrize("family", ["gpt2", "llama", "qwen2"])
 def test_clicking_the_layer_map_opens_that_head(family, real_server, browser_page, tiny_models):
     page = browser_page
     page.goto(f"{real_server.url}/explorer?{urlencode({'model': f'tiny-{family}', 'prompt': TEXT})}")
@@ -94,13 +106,21 @@ def wide_server(chromium_executable, tmp_path_factory) -> Iterator[Server]:
     stop_server(server)
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize("width", [1366, 1920])
-@pytest.mark.parametrize(("page_name", "query"), [
-    ("explorer", {"model": "wide-qwen2", "metric": "induction"}),
-    ("explorer", {"model": "wide-gpt2", "block": "12", "head": "12"}),
-    ("playground", {"weights": "wide-qwen2", "block": "24", "head": "14"}),
-], ids=["explorer-24x14", "explorer-12x12", "playground-24x14"])  # fmt: skip
+EXPLORER_24X14 = ("explorer", {"model": "wide-qwen2", "metric": "induction"})
+EXPLORER_12X12 = ("explorer", {"model": "wide-gpt2", "block": "12", "head": "12"})
+PLAYGROUND_24X14 = ("playground", {"weights": "wide-qwen2", "block": "24", "head": "14"})
+# (page, link, width, language): the projector in both languages, the large screen in one.
+LARGE_CASES = {
+    "explorer-24x14-1366-zh": (*EXPLORER_24X14, 1366, "zh"),
+    "explorer-24x14-1366-en": (*EXPLORER_24X14, 1366, "en"),
+    "explorer-24x14-1920-en": (*EXPLORER_24X14, 1920, "en"),
+    "explorer-12x12-1366-zh": (*EXPLORER_12X12, 1366, "zh"),
+    "playground-24x14-1366-zh": (*PLAYGROUND_24X14, 1366, "zh"),
+    "playground-24x14-1920-en": (*PLAYGROUND_24X14, 1920, "en"),
+}
+
+
+@pytest.mark.parametrize(("page_name", "query", "width", "lang"), list(LARGE_CASES.values()), ids=list(LARGE_CASES))
 def test_every_layer_and_head_of_a_large_model_is_legible(wide_server, playwright_browser, page_name, query, width,
                                                           lang):  # fmt: skip
     from harness.browser import new_context
