@@ -186,10 +186,13 @@ class PageState:
         )  # fmt: skip
 
     # -- the URL -----------------------------------------------------------------------------
-    def write_url(self, values: Mapping[str, Any], lang: str | None = None, **override: str) -> dict[str, str]:
+    def write_url(
+        self, values: Mapping[str, Any], lang: str | None = None, omit: tuple[str, ...] = (), **override: str
+    ) -> dict[str, str]:
         """Put every parameter in the link into the URL (``override``: a value as the link
-        should carry it, such as the text cut to the tokens shown), with the shell's own."""
-        query = to_query(self.params, values)
+        should carry it, such as the text cut to the tokens shown; ``omit``: parameters that
+        do not decide what the page shows now), with the shell's own."""
+        query = {name: value for name, value in to_query(self.params, values).items() if name not in omit}
         query.update(override)
         language = lang or st.session_state.get(LANGUAGE_STATE, DEFAULT_LANGUAGE)
         query.update(carried_params(language))

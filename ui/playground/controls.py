@@ -60,8 +60,11 @@ def _on_preset() -> None:
 
 
 def write_url(values: dict[str, Any], text_used: str | None) -> dict[str, str]:
-    """Put every control into the URL (the text cut to the tokens actually shown)."""
-    return PAGE.write_url(values, **({} if text_used is None else {"text": text_used}))
+    """Put every control into the URL (the text cut to the tokens actually shown). With a
+    trained or real model the link leaves out what only random weights use (the tokenizer,
+    heads, seed, …): the model decides those, and the link says what the page shows."""
+    omit = state.RANDOM_ONLY if values.get("weights", state.RANDOM_WEIGHTS) != state.RANDOM_WEIGHTS else ()
+    return PAGE.write_url(values, omit=omit, **({} if text_used is None else {"text": text_used}))
 
 
 def _number_input(column, name: str, label: str, help_text: str | None = None) -> None:

@@ -42,7 +42,7 @@ from .controls import (
 )
 from .views import View
 
-TOKENS_STATE = "pg_tokens"  # the tokens shown last run: when they change, the chosen cell resets
+TEXT_STATE = "pg_text_shown"  # the text shown last run: a new text resets the chosen cell
 MEMO_STATE = "pg_memo"
 PAGE_KEY = "playground"
 CLICK_CHARTS = {views.OVERVIEW_CHART_KEY: "overview", views.DETAIL_CHART_KEY: "detail"}
@@ -65,18 +65,6 @@ def compute(text: str, config: PlaygroundConfig) -> View:
     )
     st.session_state[MEMO_STATE] = (key, view)
     return view
-
-
-def _cut_at_context(text: str, vocabulary, context: int) -> str:
-    """``text`` up to the last character a model reads (its known characters, at most
-    ``context`` of them): what a link needs to reproduce the view."""
-    known, chars = 0, set(vocabulary.chars)
-    for index, char in enumerate(text):
-        if char in chars:
-            known += 1
-            if known == context:
-                return text[: index + 1]
-    return text
 
 
 def compute_trained(text: str, loaded: models.LoadedModel, block: int) -> tuple[View, ModelTrace]:
@@ -121,7 +109,7 @@ def _trained_view(values: dict, loaded: models.LoadedModel, lang: str) -> tuple[
         st.warning(
             t("pg.context_cut", lang, context=loaded.context_length, cut=traced.cut), icon=":material/content_cut:"
         )
-    return view, _cut_at_context(text, loaded.vocabulary, loaded.context_length)
+    return view, text  # the link keeps the student's text: what the model leaves out is noted above
 
 
 REAL_MEMO_STATE = "pg_real_memo"
@@ -167,21 +155,19 @@ def _real_view(values: dict, loaded: real_models.RealLoaded, lang: str) -> tuple
     if traced.cut:
         st.warning(t("real.cut", lang, tokens=len(traced.pieces), cut=traced.cut), icon=":material/content_cut:")
     st.caption(t("real.tokens_note", lang, name=loaded.key))
-    return view, traced.text_used
+    return view, text  # the student's text (a cut beyond the model's limit is noted above)
 
 
-def _sync_focus(view: View) -> None:
-    """Keep the chosen head and cell inside the computed view."""
+def _sync_focus(view: View, text: str) -> None:
+    """Keep the chosen head and cell inside the computed view. A new text resets the cell (it
+    named positions of the old one's tokens); another model or tokenizer on the same text
+    keeps it where it still exists."""
     ss = st.session_state
-    result = view.result
-    T = len(result.tokens)
-    tokens_key = (tuple(result.tokens), result.config.tokenizer)
-    if ss.get(TOKENS_STATE, tokens_key) != tokens_key:
-        # New tokens: the chosen cell named positions of the old ones; start again at the
-        # last query (the one that sees every key) and the first key.
-        ss[widget_key("row")], ss[widget_key("col")] = state.LAST_ROW, 0
-    ss[TOKENS_STATE] = tokens_key
-    ss[widget_key("head")] = min(ss[widget_key("head")], result.config.heads)
+    T = len(view.result.tokens)
+    if ss.get(TEXT_STATE, text) != text:
+        ss[widget_key("row")], ss[widget_key("col")] = state.LAST_ROW, 0  # the last query sees every key
+    ss[TEXT_STATE] = text
+    ss[widget_key("head")] = min(ss[widget_key("head")], view.result.config.heads)
     ss[widget_key("col")] = min(ss[widget_key("col")], T - 1)
     if ss[widget_key("row")] == state.LAST_ROW or ss[widget_key("row")] >= T:
         ss[widget_key("row")] = T - 1
@@ -261,7 +247,7 @@ def render() -> None:
         if computed is None:
             return
         view, text_used = computed
-        _sync_focus(view)
+        _sync_focus(view, values["text"])
         _apply_click(clicked, view)
         values = current_values()
         PAGE.remember(values)
