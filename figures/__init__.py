@@ -8,7 +8,7 @@ from .attention import head_detail_figure, trace_name
 from .channels import channel_map_figure
 from .explorer import generation_figure, grid_figure, metric_figure
 from .labels import axis_labels, plotly_safe
-from .lesson import parameter_figure, scaling_figure, softmax_bars_figure, two_ways_figure
+from .lesson import parameter_figure, qkv_figure, scaling_figure, softmax_bars_figure, two_ways_figure
 from .lines import lines_figure
 from .overview import heads_overview_figure
 from .palette import HEAD_COLORS, MASKED_COLOR, head_color
@@ -35,6 +35,7 @@ __all__ = [
     "heads_overview_figure",
     "loss_curve_figure",
     "parameter_figure",
+    "qkv_figure",
     "scaling_figure",
     "softmax_bars_figure",
     "two_ways_figure",

@@ -104,3 +104,30 @@ def two_ways_figure(batched: np.ndarray, by_head: np.ndarray, labels: list[str],
                 for axis in ("", "2") for h in range(heads)],
     )  # fmt: skip
     return build_figure(traces, layout)
+
+
+QKV_NAMES = ("Q", "K", "V")
+
+
+def qkv_figure(queries: np.ndarray, keys: np.ndarray, values: np.ndarray, labels: list[str], text: Words) -> go.Figure:
+    """One head's Q, K and V (each (T, d): a row per token, a column per channel) side by side,
+    in one colour range: what the head computes from before its scores."""
+    rows = axis_labels(labels)
+    limit = float(max(np.abs(m).max() for m in (queries, keys, values)) or 1e-9)
+    traces, layout_axes = [], {}
+    for index, (matrix, name) in enumerate(zip((queries, keys, values), QKV_NAMES, strict=True)):
+        axis = "" if index == 0 else str(index + 1)
+        traces.append(dict(
+            type="heatmap", name=name, z=np.asarray(matrix, dtype=float).tolist(), y=rows,
+            x=list(range(matrix.shape[1])), xaxis=f"x{axis}", yaxis=f"y{axis}", zmin=-limit, zmax=limit,
+            colorscale=SCORE_COLORSCALE, showscale=index == 2,
+            hovertemplate=f"{name}<br>%{{y}} · {text['lsfig.channel']} %{{x}}: %{{z:.4f}}<extra></extra>",
+        ))  # fmt: skip
+        left = index * 0.345
+        layout_axes[f"xaxis{axis}"] = dict(domain=[left, left + 0.31], title=dict(text=f"{name} · {text['lsfig.channel']}"))
+        layout_axes[f"yaxis{axis}"] = dict(autorange="reversed", type="category", anchor=f"x{axis}",
+                                           showticklabels=index == 0)  # fmt: skip
+    layout = _layout(text["lsfig.qkv_title"], text["lsfig.channel"], text["fig.query_axis"])
+    layout.update(**layout_axes)
+    layout["yaxis"]["title"] = dict(text=text["lsfig.token_axis"])
+    return build_figure(traces, layout)

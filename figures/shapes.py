@@ -19,13 +19,18 @@ def _letters(letters: str) -> str:
     return "(" + ", ".join(letters.split()) + ")"
 
 
-def shape_trace_code(steps: list[ShapeStep], input_shape: tuple[int, ...]) -> str:
+def shape_trace_code(
+    steps: list[ShapeStep], input_shape: tuple[int, ...], input_name: str = "x", input_letters: str = "B T C_in"
+) -> str:
     """Python-like lines, one per recorded step, with the user's numbers and the letters,
     in columns as wide as their widest entry (so the lines stay short):
 
     query_layer(x)  # (1, 6, 32)  (B, T, C)  project Q, K, V
+
+    The first line is the tensor going in: ``input_name`` with ``input_shape`` and its letters
+    (the input x unless told, e.g. the weights for an excerpt that starts at the context).
     """
-    rows = [("x", _shape(input_shape), "(B, T, C_in)", "")]
+    rows = [(input_name, _shape(input_shape), _letters(input_letters), "")]
     for step in steps:
         code = step.code if not step.code.startswith(".") else f"  {step.code}"
         rows.append((code, _shape(step.after), _letters(step.letters), step.name))

@@ -37,7 +37,7 @@ LESSON_WORDS = (
     "lsfig.heads_label", "lsfig.heads_axis", *(f"lsfig.{layer}" for layer in LAYERS), "lsfig.parameters_title",
     "lsfig.parameters_axis", "lsfig.scaled", "lsfig.unscaled", "lsfig.scaling_title", "lsfig.head_dim_axis",
     "lsfig.max_weight_axis", "lsfig.row_title", "fig.key_axis", "fig.query_axis", "lsfig.weight_axis",
-    "lsfig.two_ways_title", "lsfig.batched", "lsfig.by_head", "lsfig.channel",
+    "lsfig.two_ways_title", "lsfig.batched", "lsfig.by_head", "lsfig.channel", "lsfig.qkv_title", "lsfig.token_axis",
 )  # fmt: skip
 FIGURE_WORDS = tuple(dict.fromkeys((*ATTENTION_WORDS, *EXPLORER_WORDS, *TRAINING_WORDS, *LESSON_WORDS)))
 

@@ -3,6 +3,7 @@ right and wrong, the step in the URL, presentation mode."""
 
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qs
 
 import pytest
@@ -43,24 +44,119 @@ def _answer(at, step: int, value) -> None:
     assert not at.exception, at.exception
 
 
+# step -> what answers its question, drawn only once the answer is revealed: chart keys, and
+# text the page must not show before (the traced shapes, the counts, the explanation).
+REVEALED_CHARTS = {1: ("ls_chart_1",), 3: ("ls_chart_3",), 5: ("ls_chart_5",), 6: ("ls_chart_6",),
+                   7: ("ls_chart_7", "ls_chart_7b")}  # fmt: skip
+COUNTS_64 = parameter_counts(64)
+SPOILER_TEXT = {
+    1: ("(6, 6)",),
+    2: ("(1, 4, 6, 8)",),
+    3: ("−∞",),
+    4: ("(1, 6, 32)",),
+    5: (f"{COUNTS_64[1]['total']:,}", f"{COUNTS_64[8]['total']:,}"),
+    6: (re.compile(r"\d\.\de[+-]\d\d"),),  # the largest difference, written as 1.2e-07
+    7: (),
+    8: (),
+}
+
+
+def _in(spoiler, text: str) -> bool:
+    return bool(spoiler.search(text)) if isinstance(spoiler, re.Pattern) else spoiler in text
+
+
+def _page_text(at) -> str:
+    """Every text the page shows outside the answer's own widget (its options name the answer)."""
+    parts = [element.value for kind in ("markdown", "caption", "code", "subheader", "success", "error", "info",
+                                        "warning") for element in at.get(kind)]  # fmt: skip
+    return "\n".join(str(part) for part in parts)
+
+
+def _shown(at, key: str) -> bool:
+    return any(chart.proto.id.endswith(key) for chart in at.get("plotly_chart"))
+
+
+def _assert_not_revealed(at, step: int, lang: str) -> None:
+    text = _page_text(at)
+    for spoiler in SPOILER_TEXT[step]:
+        assert not _in(spoiler, text), f"step {step} shows {spoiler!r} before the answer"
+    if step <= 7:
+        body = max(re.split(r"\{[^}]*\}", t(f"ls.{step}.body", lang)), key=len)  # its longest literal part
+        assert body not in text, f"step {step}'s explanation is shown before the answer"
+    for key in REVEALED_CHARTS.get(step, ()):
+        assert not _shown(at, key), f"step {step} draws {key} before the answer"
+    if step == 8:
+        assert not any(t("tr.verdict.title", lang) in m.value for m in at.markdown)
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("step", range(1, STEP_COUNT + 1))
-def test_every_step_draws_its_figure_and_checks_right_and_wrong_answers(lang, step):
+def test_no_step_shows_its_answer_before_it_is_submitted(lang, step):
+    """Predict, then reveal: a wrong answer gets a hint and another try, never the answer; the
+    right one reveals what answers it (the figure, the shapes, the numbers)."""
     at = open_page(PAGE, lang=lang, step=str(step))
     assert not at.exception, at.exception
     assert at.query_params["step"] == [str(step)] or at.query_params["step"] == str(step)
     assert any(t(f"ls.{step}.title", lang) in h.value for h in at.subheader)
-    assert at.get("plotly_chart"), "a live figure"
+    _assert_not_revealed(at, step, lang)
     right, wrong = ANSWERS[step]
     if step == 8:
         right, wrong = SHIPPED_BEST, SHIPPED_CLEARLY_WORSE
     _answer(at, step, wrong)
-    assert at.error and t("ls.wrong", lang, why="").split("{")[0][:4] in at.error[0].value
+    assert at.error and t("ls.wrong", lang, hint="").strip() in at.error[0].value
     assert not at.success
+    _assert_not_revealed(at, step, lang)  # a wrong answer is not the end: try again
+    assert any(button.key == f"ls_show_{step}" for button in at.button), "a way to see the answer"
     _answer(at, step, right)
     assert at.success and not at.error
+    for key in REVEALED_CHARTS.get(step, ()):
+        assert _shown(at, key), f"step {step}'s {key}, once answered"
+    for spoiler in SPOILER_TEXT[step]:
+        assert _in(spoiler, _page_text(at)), f"step {step} reveals {spoiler!r} once answered"
     if step == 8:
         assert any(t("tr.verdict.title", lang) in m.value for m in at.markdown), "the full answer follows the check"
+
+
+@pytest.mark.parametrize("step", [2, 5])
+def test_a_learner_who_gives_up_sees_the_answer_and_why(step):
+    at = open_page(PAGE, step=str(step))
+    _answer(at, step, ANSWERS[step][1])
+    at.button(key=f"ls_show_{step}").click().run()
+    assert not at.exception
+    assert at.info and t("ls.the_answer", answer="", why="").split("**")[0] in at.info[0].value
+    for spoiler in SPOILER_TEXT[step]:
+        assert _in(spoiler, _page_text(at))
+    assert not any(button.key == f"ls_show_{step}" for button in at.button)
+
+
+def test_step_8_accepts_every_head_count_the_statistics_cannot_tell_from_the_best():
+    from gpt_core.experiment import answer
+    from ui.shared.resources import shipped_experiment
+
+    comparison = answer(shipped_experiment().runs).at_steps
+    accepted = {comparison.best, *comparison.ties}
+    for heads in shipped_experiment().head_counts:
+        at = open_page(PAGE, step="8")
+        _answer(at, 8, heads)
+        assert bool(at.success) == (heads in accepted), heads
+        assert bool(at.error) == (heads not in accepted), heads
+
+
+def test_step_1_shows_q_k_and_v_before_the_question():
+    at = open_page(PAGE, step="1")
+    names = {name for chart in at.get("plotly_chart") if chart.proto.id.endswith("ls_chart_1_qkv")
+             for name in chart_traces(at)}  # fmt: skip
+    assert {"Q", "K", "V"} <= names
+
+
+def test_step_4_labels_the_tensor_going_into_the_merge():
+    at = open_page(PAGE, step="4")
+    at.session_state["ls_revealed_4"] = True
+    at.run()
+    code = next(c.value for c in at.code if "merge heads" in c.value)
+    first = code.splitlines()[0]
+    assert first.startswith("weights") and "(1, 4, 6, 6)" in first and "(B, h, T, T)" in first, first
+    assert "(B, T, C_in)" not in code
 
 
 def test_next_and_previous_walk_the_steps_and_the_url_follows():
@@ -128,7 +224,7 @@ def test_presentation_mode_draws_larger_figures_and_type():
 
     heights, fonts = {}, {}
     for present in ("0", "1"):
-        at = open_page(PAGE, step="5", present=present)
+        at = open_page(PAGE, step="4", present=present)
         spec = json.loads(at.get("plotly_chart")[0].proto.spec)
         heights[present], fonts[present] = spec["layout"]["height"], spec["layout"]["font"]["size"]
         assert any("font-size: 21px" in h.proto.body for h in at.get("html")) == (present == "1")

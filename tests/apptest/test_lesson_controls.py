@@ -27,6 +27,14 @@ def check(at, step: int, value) -> str:
     return "right" if at.success else "wrong"
 
 
+def reveal(at, step: int) -> None:
+    """The step's answer shown, as after "Show the answer" (what answers the question is
+    drawn only then: tests/apptest/test_lesson.py proves it is absent before)."""
+    at.session_state[f"ls_revealed_{step}"] = True
+    at.run()
+    assert not at.exception, at.exception
+
+
 def z(at, name: str) -> np.ndarray:
     trace = chart_traces(at)[name]
     values = decode(trace["z"])
@@ -38,6 +46,9 @@ def test_step_1_follows_the_text_and_d():
     at.text_input(key="ls_text_1").input("abcdefghij").run()
     at.select_slider(key="ls_d_1").set_value(8).run()
     expected = trace_attention("abcdefghij", PlaygroundConfig(heads=1, head_dim=8)).trace
+    np.testing.assert_array_equal(z(at, "Q"), expected.queries_heads[0, 0].numpy())  # Q, K, V before the question
+    np.testing.assert_array_equal(z(at, "V"), expected.values_heads[0, 0].numpy())
+    reveal(at, 1)
     np.testing.assert_array_equal(z(at, "softmax weights · head 1"), expected.weights[0, 0].numpy())
     assert any("T = 10 tokens, d = 8" in m.value for m in at.markdown)
     assert check(at, 1, "10 × 10") == "right"
@@ -57,6 +68,8 @@ def test_step_3_shows_the_chosen_head_and_takes_the_zero_keys_in_any_order():
     at = open_page(PAGE, step="3")
     at.select_slider(key="ls_head_3").set_value(3).run()
     expected = trace_attention(BOOK_TEXT, PlaygroundConfig(heads=4, head_dim=8)).trace
+    np.testing.assert_array_equal(z(at, "raw scores QKᵀ · head 3"), expected.scores[0, 2].numpy())
+    reveal(at, 3)
     np.testing.assert_array_equal(z(at, "softmax weights · head 3"), expected.weights[0, 2].numpy())
     later = list(range(4, len(BOOK_TEXT)))  # the keys after query 3
     assert check(at, 3, later[::-1]) == "right"
@@ -80,6 +93,7 @@ def test_step_5_counts_the_chosen_embedding():
 def test_step_6_computes_the_layer_with_the_chosen_heads():
     at = open_page(PAGE, step="6")
     at.select_slider(key="ls_h_6").set_value(2).run()
+    reveal(at, 6)
     output = trace_attention(BOOK_TEXT, PlaygroundConfig(heads=2, head_dim=16)).trace.output[0].numpy()
     np.testing.assert_allclose(z(at, t("lsfig.batched")), output, atol=1e-6)
     assert check(at, 6, "same") == "right"
@@ -88,6 +102,7 @@ def test_step_6_computes_the_layer_with_the_chosen_heads():
 def test_step_7_quotes_the_spread_at_the_chosen_head_dim():
     at = open_page(PAGE, step="7")
     rows = {row.head_dim: row for row in scaling_table(len(BOOK_TEXT))}
+    reveal(at, 7)
     for d in (rows.keys() - {64}):
         at.select_slider(key="ls_d_7").set_value(d).run()
         assert any(f"here {rows[d].score_std:.1f} at d = {d}" in m.value for m in at.markdown), d

@@ -1,5 +1,8 @@
 """Predict, then reveal: the learner commits to an answer, and it is checked against the
-live numbers of the step (never against a stored answer)."""
+live numbers of the step (never against a stored answer). What answers the question (the
+telling part of a figure, the traced shapes, the numbers) is drawn only once it is revealed:
+after a right answer, or when the learner asks for the answer after a wrong one. A wrong
+answer gets a hint, not the answer, and may be changed and checked again."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ import streamlit as st
 from ..strings import t
 
 CHECKED_PREFIX = "ls_checked_"  # the answer the learner checked, per step
+REVEALED_PREFIX = "ls_revealed_"  # the step's answer is shown (right, or asked for)
 
 
 @dataclass(frozen=True)
@@ -23,7 +27,10 @@ class Question:
     why: str  # the explanation, with the live numbers
     label: Callable[[Any], str] = str
     many: bool = False  # several options may be right (a multiselect)
-    after: str = ""  # Markdown shown once the answer is checked, right or wrong
+    after: str = ""  # Markdown shown once the answer is revealed
+    hint: str = ""  # shown after a wrong answer: where to look, without the answer
+    reveal: Callable[[], None] | None = None  # draws what answers the question, once revealed
+    accepted: tuple = ()  # every option counted right (answers the numbers cannot tell apart)
 
 
 def answer_key(step: int) -> str:
@@ -33,7 +40,21 @@ def answer_key(step: int) -> str:
 def is_right(question: Question, answer: Any) -> bool:
     if question.many:
         return sorted(answer or []) == sorted(question.correct)
-    return answer == question.correct
+    return answer in question.accepted if question.accepted else answer == question.correct
+
+
+def is_revealed(step: int) -> bool:
+    return bool(st.session_state.get(REVEALED_PREFIX + str(step)))
+
+
+def _on_reveal(step: int) -> None:
+    st.session_state[REVEALED_PREFIX + str(step)] = True
+
+
+def _answer_label(question: Question) -> str:
+    if question.many:
+        return ", ".join(question.label(option) for option in question.correct) or "–"
+    return question.label(question.correct)
 
 
 def _on_check(step: int) -> None:
@@ -41,7 +62,8 @@ def _on_check(step: int) -> None:
 
 
 def ask(question: Question, lang: str) -> None:
-    """The question, the learner's choice, a check button, and the verdict once checked."""
+    """The question, the learner's choice and a check button; a right answer reveals the
+    step's telling part, a wrong one gets a hint and a way to try again or see the answer."""
     key = answer_key(question.step)
     st.markdown(f"**{t('ls.predict', lang)}:** {question.prompt}")
     if question.many:
@@ -52,17 +74,29 @@ def ask(question: Question, lang: str) -> None:
                  label_visibility="collapsed", horizontal=True)  # fmt: skip
     st.button(t("ls.check", lang), key=f"ls_check_{question.step}", on_click=_on_check, args=(question.step,),
               icon=":material/fact_check:")  # fmt: skip
-    checked_key = CHECKED_PREFIX + str(question.step)
-    if checked_key not in st.session_state:
-        return
-    checked = st.session_state[checked_key]
-    if checked != st.session_state.get(key):
-        return  # the answer changed since it was checked: the old verdict no longer applies
-    if checked is None:
-        st.warning(t("ls.choose_first", lang))
-    elif is_right(question, checked):
-        st.success(t("ls.right", lang, why=question.why), icon=":material/check_circle:")
-    else:
-        st.error(t("ls.wrong", lang, why=question.why), icon=":material/cancel:")
-    if checked is not None and question.after:
-        st.markdown(question.after)
+    _verdict(question, lang)
+    if is_revealed(question.step):
+        if question.reveal is not None:
+            question.reveal()
+        if question.after:
+            st.markdown(question.after)
+
+
+def _verdict(question: Question, lang: str) -> None:
+    step, checked_key = question.step, CHECKED_PREFIX + str(question.step)
+    checked = st.session_state.get(checked_key)
+    if checked_key in st.session_state and checked == st.session_state.get(answer_key(step)):
+        if checked is None:
+            st.warning(t("ls.choose_first", lang))
+        elif is_right(question, checked):
+            st.session_state[REVEALED_PREFIX + str(step)] = True
+            st.success(t("ls.right", lang, why=question.why), icon=":material/check_circle:")
+            return
+        else:
+            st.error(t("ls.wrong", lang, hint=question.hint), icon=":material/cancel:")
+            if not is_revealed(step):
+                st.caption(t("ls.try_again", lang))
+                st.button(t("ls.show_answer", lang), key=f"ls_show_{step}", on_click=_on_reveal, args=(step,),
+                          icon=":material/visibility:")  # fmt: skip
+    if is_revealed(step):
+        st.info(t("ls.the_answer", lang, answer=_answer_label(question), why=question.why), icon=":material/lightbulb:")

@@ -11,6 +11,7 @@ from figures import (
     head_detail_figure,
     heads_overview_figure,
     parameter_figure,
+    qkv_figure,
     scaling_figure,
     shape_trace_code,
     softmax_bars_figure,
@@ -62,13 +63,20 @@ def one_head(lang: str) -> Question:
     d = st.select_slider(t("ls.head_dim", lang), HEAD_DIM_CHOICES, value=4, key="ls_d_1")
     result = trace_attention(text or BOOK_TEXT, PlaygroundConfig(heads=1, head_dim=d))
     trace, T = result.trace, len(result.tokens)
-    st.markdown(t("ls.1.body", lang, T=T, d=d))
-    show_chart(head_detail_figure(_stages(trace, 0), result.labels, 0, figure_words(lang), **sized_for_page()),
-               "ls_chart_1", sized=True)  # fmt: skip
-    st.caption(t("ls.1.output", lang, shape=_shape(trace.context_heads.shape)))
+    st.markdown(t("ls.1.lead", lang, T=T, d=d))
+    head = (trace.queries_heads[0, 0].numpy(), trace.keys_heads[0, 0].numpy(), trace.values_heads[0, 0].numpy())
+    show_chart(qkv_figure(*head, result.labels, figure_words(lang)), "ls_chart_1_qkv")
+
+    def reveal() -> None:  # the scores are T × T: their picture is the answer
+        st.markdown(t("ls.1.body", lang, T=T, d=d))
+        show_chart(head_detail_figure(_stages(trace, 0), result.labels, 0, figure_words(lang), **sized_for_page()),
+                   "ls_chart_1", sized=True)  # fmt: skip
+        st.caption(t("ls.1.output", lang, shape=_shape(trace.context_heads.shape)))
+
     shape = tuple(trace.scores.shape[-2:])
     options = [f"{T} × {T}", f"{T} × {d}", f"{d} × {d}"]
-    return Question(1, t("ls.1.q", lang), options, f"{shape[0]} × {shape[1]}", t("ls.1.why", lang, shape=_shape(shape)))
+    return Question(1, t("ls.1.q", lang), options, f"{shape[0]} × {shape[1]}", t("ls.1.why", lang, shape=_shape(shape)),
+                    hint=t("ls.1.hint", lang), reveal=reveal)  # fmt: skip
 
 
 def split(lang: str) -> Question:
@@ -77,27 +85,41 @@ def split(lang: str) -> Question:
     d = right.select_slider(t("ls.head_dim", lang), HEAD_DIM_CHOICES, value=8, key="ls_d_2")
     trace = trace_attention(BOOK_TEXT, PlaygroundConfig(heads=h, head_dim=d)).trace
     channels = head_channels(h, d, min(2, h))
-    st.markdown(t("ls.2.body", lang, C=h * d, first=channels[0], last=channels[-1]))
-    st.code(shape_trace_code(trace.shape_steps, tuple(trace.x.shape)), language="python")
+    st.markdown(t("ls.2.lead", lang, h=h, C=h * d))
     show_chart(channel_map_figure(h, d, figure_words(lang)), "ls_chart_2")
+
+    def reveal() -> None:  # the traced shapes name the answer
+        st.markdown(t("ls.2.body", lang, C=h * d, first=channels[0], last=channels[-1]))
+        st.code(shape_trace_code(trace.shape_steps, tuple(trace.x.shape)), language="python")
+
     B, T = trace.x.shape[:2]
     options = [_shape((B, T, h, d)), _shape((B, h, T, d)), _shape((B, T, h * d))]
     return Question(2, t("ls.2.q", lang), options, _shape(trace.queries_heads.shape),
-                    t("ls.2.why", lang, shape=_shape(trace.queries_heads.shape)))  # fmt: skip
+                    t("ls.2.why", lang, shape=_shape(trace.queries_heads.shape)), hint=t("ls.2.hint", lang),
+                    reveal=reveal)  # fmt: skip
 
 
 def mask(lang: str) -> Question:
-    st.markdown(t("ls.3.body", lang))
+    st.markdown(t("ls.3.lead", lang))
     result = trace_attention(BOOK_TEXT, PlaygroundConfig(heads=LESSON_HEADS, head_dim=LESSON_HEAD_DIM))
     head = st.select_slider(t("ls.head", lang), list(range(1, LESSON_HEADS + 1)), value=1, key="ls_head_3")
-    figure = head_detail_figure(_stages(result.trace, head - 1), result.labels, head - 1, figure_words(lang),
-                                highlight=(MASK_ROW, MASK_ROW), **sized_for_page())  # fmt: skip
-    show_chart(figure, "ls_chart_3", sized=True)
+    stages = _stages(result.trace, head - 1)
+    before = {stage: stages[stage] for stage in ("scores", "scaled_scores")}  # no −∞ yet: the mask is the answer
+    words = figure_words(lang)
+    show_chart(head_detail_figure(before, result.labels, head - 1, words, highlight=(MASK_ROW, MASK_ROW),
+                                  **sized_for_page()), "ls_chart_3_before", sized=True)  # fmt: skip
+
+    def reveal() -> None:
+        st.markdown(t("ls.3.body", lang))
+        show_chart(head_detail_figure(stages, result.labels, head - 1, words, highlight=(MASK_ROW, MASK_ROW),
+                                      **sized_for_page()), "ls_chart_3", sized=True)  # fmt: skip
+
     zeros = zero_columns(result.trace.weights[0, head - 1, MASK_ROW])
     labels = result.labels
     return Question(3, t("ls.3.q", lang), list(range(len(labels))), zeros,
                     t("ls.3.why", lang, zeros=", ".join(str(j) for j in zeros) or t("ls.none", lang)),
-                    label=lambda j: position_label(j, labels[j]), many=True)  # fmt: skip
+                    label=lambda j: position_label(j, labels[j]), many=True, hint=t("ls.3.hint", lang),
+                    reveal=reveal)  # fmt: skip
 
 
 def merge(lang: str) -> Question:
@@ -105,26 +127,36 @@ def merge(lang: str) -> Question:
     d = LESSON_HEADS * LESSON_HEAD_DIM // h
     result = trace_attention(BOOK_TEXT, PlaygroundConfig(heads=h, head_dim=d))
     trace = result.trace
-    st.markdown(t("ls.4.body", lang, C=h * d))
-    merge_steps = trace.shape_steps[[step.name for step in trace.shape_steps].index("context"):]
-    st.code(shape_trace_code(merge_steps, tuple(merge_steps[0].before)), language="python")
+    st.markdown(t("ls.4.lead", lang, h=h))
     show_chart(heads_overview_figure(trace.weights[0].numpy(), result.labels, "weights", figure_words(lang),
                                      **sized_for_page()), "ls_chart_4", sized=True)  # fmt: skip
+
+    def reveal() -> None:  # the merge's traced shapes, starting from the weights that go in
+        st.markdown(t("ls.4.body", lang, C=h * d))
+        merge_steps = trace.shape_steps[[step.name for step in trace.shape_steps].index("context"):]
+        code = shape_trace_code(merge_steps, tuple(merge_steps[0].before), "weights", "B h T T")
+        st.code(code, language="python")
+
     B, T = trace.x.shape[:2]
     options = [_shape((B, h, T, d)), _shape((B, T, h * d)), _shape((B, T, d))]
     return Question(4, t("ls.4.q", lang), options, _shape(trace.context.shape),
-                    t("ls.4.why", lang, shape=_shape(trace.context.shape)))  # fmt: skip
+                    t("ls.4.why", lang, shape=_shape(trace.context.shape)), hint=t("ls.4.hint", lang),
+                    reveal=reveal)  # fmt: skip
 
 
 def parameters(lang: str) -> Question:
     C = st.select_slider(t("ls.embedding", lang), EMBEDDING_CHOICES, value=64, key="ls_c_5")
     counts = parameter_counts(C)
-    st.markdown(t("ls.5.body", lang, C=C))
-    show_chart(parameter_figure(counts, figure_words(lang)), "ls_chart_5")
+    st.markdown(t("ls.5.lead", lang, C=C))
+
+    def reveal() -> None:  # every bar's height is the answer
+        st.markdown(t("ls.5.body", lang, C=C))
+        show_chart(parameter_figure(counts, figure_words(lang)), "ls_chart_5")
+
     one, eight = counts[1]["total"], counts[8]["total"]
     correct = "same" if one == eight else ("more" if eight > one else "fewer")
     return Question(5, t("ls.5.q", lang), ["more", "same", "fewer"], correct, t("ls.5.why", lang, one=one, eight=eight),
-                    label=lambda key: t(f"ls.5.{key}", lang))  # fmt: skip
+                    label=lambda key: t(f"ls.5.{key}", lang), hint=t("ls.5.hint", lang), reveal=reveal)  # fmt: skip
 
 
 def parallel(lang: str) -> Question:
@@ -136,10 +168,16 @@ def parallel(lang: str) -> Question:
     batched, by_head = module(x)[0].detach(), head_by_head(module, x)[0].detach()
     largest = (batched - by_head).abs().max().item()
     diff = f"{largest:.1e}"
-    st.markdown(t("ls.6.body", lang, diff=diff))
-    show_chart(two_ways_figure(batched.numpy(), by_head.numpy(), display_labels(tokens), h, figure_words(lang)), "ls_chart_6")
+    st.markdown(t("ls.6.lead", lang))
+
+    def reveal() -> None:  # the difference, and the two pictures side by side
+        st.markdown(t("ls.6.body", lang, diff=diff))
+        show_chart(two_ways_figure(batched.numpy(), by_head.numpy(), display_labels(tokens), h, figure_words(lang)),
+                   "ls_chart_6")  # fmt: skip
+
     return Question(6, t("ls.6.q", lang), ["same", "different"], "same" if largest < SAME_TOLERANCE else "different",
-                    t("ls.6.why", lang, diff=diff), label=lambda key: t(f"ls.6.{key}", lang))  # fmt: skip
+                    t("ls.6.why", lang, diff=diff), label=lambda key: t(f"ls.6.{key}", lang),
+                    hint=t("ls.6.hint", lang), reveal=reveal)  # fmt: skip
 
 
 @st.cache_data(max_entries=4)
@@ -152,20 +190,26 @@ def scaling(lang: str) -> Question:
     d = st.select_slider(t("ls.head_dim", lang), SCALING_HEAD_DIMS, value=64, key="ls_d_7")
     rows = _scaling(tokens)
     row = next(r for r in rows if r.head_dim == d)
-    st.markdown(t("ls.7.body", lang, spread=f"{row.score_std:.1f}", d=d, scaled=f"{row.scaled_std:.2f}",
-                  samples=SCALING_SAMPLES, T=tokens))  # fmt: skip
-    left, right = st.columns(2)
-    with left:
-        show_chart(scaling_figure(rows, figure_words(lang)), "ls_chart_7")
-    scores = example_scores(tokens, d)
-    unscaled, scaled = scores.softmax(0).numpy(), (scores / d**0.5).softmax(0).numpy()
-    with right:
-        show_chart(softmax_bars_figure(unscaled, scaled, display_labels(list(BOOK_TEXT)), figure_words(lang)), "ls_chart_7b")
+    st.markdown(t("ls.7.lead", lang))
+
+    def reveal() -> None:  # the measured spreads and largest weights are the answer
+        st.markdown(t("ls.7.body", lang, spread=f"{row.score_std:.1f}", d=d, scaled=f"{row.scaled_std:.2f}",
+                      samples=SCALING_SAMPLES, T=tokens))  # fmt: skip
+        left, right = st.columns(2)
+        with left:
+            show_chart(scaling_figure(rows, figure_words(lang)), "ls_chart_7")
+        scores = example_scores(tokens, d)
+        unscaled, scaled = scores.softmax(0).numpy(), (scores / d**0.5).softmax(0).numpy()
+        with right:
+            show_chart(softmax_bars_figure(unscaled, scaled, display_labels(list(BOOK_TEXT)), figure_words(lang)),
+                       "ls_chart_7b")  # fmt: skip
+
     low, high = rows[0], rows[-1]
     correct = "one" if high.max_weight > low.max_weight else "uniform"
     why = t("ls.7.why", lang, low=f"{low.max_weight:.2f}", d_low=low.head_dim, high=f"{high.max_weight:.2f}",
             d_high=high.head_dim)  # fmt: skip
-    return Question(7, t("ls.7.q", lang), ["one", "uniform", "zero"], correct, why, label=lambda key: t(f"ls.7.{key}", lang))
+    return Question(7, t("ls.7.q", lang), ["one", "uniform", "zero"], correct, why,
+                    label=lambda key: t(f"ls.7.{key}", lang), hint=t("ls.7.hint", lang), reveal=reveal)  # fmt: skip
 
 
 def trained(lang: str) -> Question | None:
@@ -182,9 +226,14 @@ def trained(lang: str) -> Question | None:
     labels = display_labels(list(experiment.snapshot_prompt[: weights.shape[-1]]))
     show_chart(heads_overview_figure(weights, labels, "weights", figure_words(lang), **sized_for_page()),
                "ls_chart_8", sized=True)  # fmt: skip
-    best = answer(experiment.runs).at_steps.best
-    return Question(8, t("ls.8.q", lang), experiment.head_counts, best, t("ls.8.why", lang, best=best),
-                    label=lambda h: f"h = {h}", after=answer_text(experiment.runs, lang))  # fmt: skip
+    comparison = answer(experiment.runs).at_steps
+    best, accepted = comparison.best, (comparison.best, *comparison.ties)
+    why = t("ls.8.why", lang, best=best)
+    if comparison.ties:  # what the shipped statistics cannot tell apart is right too
+        why += " " + t("ls.8.tied", lang, tied=", ".join(str(h) for h in sorted(accepted)))
+    return Question(8, t("ls.8.q", lang), experiment.head_counts, best, why, label=lambda h: f"h = {h}",
+                    after=answer_text(experiment.runs, lang), hint=t("ls.8.hint", lang),
+                    accepted=accepted)  # fmt: skip
 
 
 STEPS = (one_head, split, mask, merge, parameters, parallel, scaling, trained)

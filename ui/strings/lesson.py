@@ -9,7 +9,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "ls.check": {"en": "Check my answer", "zh": "检查我的答案"},
     "ls.choose_first": {"en": "Choose an answer first.", "zh": "请先选择一个答案。"},
     "ls.right": {"en": "Right: {why}", "zh": "正确：{why}"},
-    "ls.wrong": {"en": "Not quite: {why}", "zh": "不完全对：{why}"},
+    "ls.wrong": {"en": "Not quite. {hint}", "zh": "不完全对。{hint}"},
+    "ls.try_again": {"en": "Change your answer and check again, or show the answer.", "zh": "改一改答案再检查一次，或者直接看答案。"},
+    "ls.show_answer": {"en": "Show the answer", "zh": "显示答案"},
+    "ls.the_answer": {"en": "The answer: **{answer}**. {why}", "zh": "答案：**{answer}**。{why}"},
+    "ls.after_answer": {"en": "What the numbers show", "zh": "数值说明了什么"},
     "ls.note_invalid": {
         "en": "The link asks for step “{value}”, which is not a step of this lesson (1 to {total}): starting at step 1.",
         "zh": "链接要求的步骤“{value}”不是本课程的步骤（1 到 {total}）：从第 1 步开始。",
@@ -23,6 +27,22 @@ STRINGS: dict[str, dict[str, str]] = {
     "ls.open_playground": {"en": "Open this in the playground", "zh": "在注意力游乐场中打开"},
     "ls.book_code": {"en": "The book's code for this step", "zh": "本步骤对应的书中代码"},
     # 1. one head
+    "ls.1.lead": {"en": "Each token's vector x is multiplied by three weight matrices: Q = x W_q (*what am I looking for?*), K = x W_k (*what do I contain?*) and V = x W_v (*what do I pass on?*). Below are one head's Q, K and V for your text: T = {T} tokens, d = {d} numbers each. The scores and the softmax appear once you have answered.", "zh": '每个词元的向量 x 分别乘以三个权重矩阵：Q = x W_q（“我在找什么？”）、K = x W_k（“我包含什么？”）、V = x W_v（“我要传递什么？”）。下面是一个头对你的文字算出的 Q、K、V：T = {T} 个词元，每个 d = {d} 个数。回答之后才会显示分数和 softmax。'},
+    "ls.1.hint": {"en": 'QKᵀ multiplies Q, which is T × d, by Kᵀ, which is d × T: which sizes are left?', "zh": 'QKᵀ 是 Q（T × d）乘以 Kᵀ（d × T）：剩下的是哪两个维度？'},
+    "ls.2.lead": {"en": 'One Linear layer makes the queries of all h = {h} heads at once: C = h × d = {C} channels per token, coloured by head below. The code then reshapes them so that each head works on its own; the traced shapes appear once you have answered.', "zh": '一个 Linear 层一次算出全部 h = {h} 个头的查询：每个词元 C = h × d = {C} 个通道，下图按头着色。接着代码改变它们的形状，让每个头各算各的；回答之后才会显示追踪到的形状。'},
+    "ls.2.hint": {"en": '`.view(B, T, h, d)` gives (B, T, h, d); `.transpose(1, 2)` swaps the dimensions at positions 1 and 2.', "zh": '`.view(B, T, h, d)` 得到 (B, T, h, d)；`.transpose(1, 2)` 交换第 1 维和第 2 维。'},
+    "ls.3.lead": {"en": "A language model predicts the next token. Below are one head's raw and scaled scores for 动手学大模型 (6 tokens, positions 0 to 5); the masked scores and the weights appear once you have answered.", "zh": '语言模型要预测下一个词元。下面是一个头对“动手学大模型”（6 个词元，位置 0 到 5）算出的原始分数和缩放后的分数；回答之后才会显示掩码后的分数和权重。'},
+    "ls.3.hint": {"en": 'A query may look at itself and at every key before it, never after it.', "zh": '一个查询可以看它自己和它之前的每一个键，但不能看它之后的键。'},
+    "ls.4.lead": {"en": 'Each of the h = {h} heads returns weights @ V, one T × d block per head. Before the output projection, the heads are put back together; the traced shapes appear once you have answered.', "zh": 'h = {h} 个头各自返回 weights @ V，每个头一个 T × d 的块。在输出投影之前，要把这些头重新拼起来；回答之后才会显示追踪到的形状。'},
+    "ls.4.hint": {"en": 'The merge undoes the split: the tokens first again, then the h blocks of d numbers side by side.', "zh": '合并是拆分的逆过程：先把词元放回前面，再把 h 个 d 维的块并排拼起来。'},
+    "ls.5.lead": {"en": 'Does cutting attention into more heads cost parameters? The four Linear layers are built live for h = 1, 2, 4 and 8 at embedding C = {C}; their counts appear once you have answered.', "zh": '把注意力切成更多的头，会多花参数吗？下面在嵌入维度 C = {C} 下实时构建 h = 1、2、4、8 的四个 Linear 层；回答之后才会显示它们的参数量。'},
+    "ls.5.hint": {"en": 'Look at the shapes of W_q, W_k, W_v and the output projection: does any of them depend on h?', "zh": '看看 W_q、W_k、W_v 和输出投影的形状：有哪一个与 h 有关吗？'},
+    "ls.6.lead": {"en": "Are the heads computed one after another, or all at once? Once you have answered, the same layer's output is computed twice: by the layer itself, and head by head from each head's own slice of the weights.", "zh": '这些头是一个接一个地算，还是一次全部算完？回答之后，同一层的输出会被算两遍：一遍由层本身计算，一遍逐个头用各自那一份权重计算。'},
+    "ls.6.hint": {"en": 'Each head uses its own slice of the same weight matrices, and the slices do not overlap.', "zh": '每个头用的是同一组权重矩阵中属于自己的一份，这些份互不重叠。'},
+    "ls.7.lead": {"en": "A score is a sum of d products of a query's and a key's numbers. What happens to a row's softmax when d grows and nothing divides the scores? The measurements appear once you have answered.", "zh": '一个分数是查询与键的 d 个数两两相乘再相加。如果 d 变大而分数不做除法，一行的 softmax 会怎样？回答之后才会显示测量结果。'},
+    "ls.7.hint": {"en": 'Without the division the scores spread further apart as d grows; think of what a softmax does with numbers far apart.', "zh": '不做除法时，d 越大分数越分散；想一想 softmax 遇到相差很大的数时会怎样。'},
+    "ls.8.hint": {"en": "Compare each head count's mean loss with how much it varies over the seeds.", "zh": '把每种头数的平均损失和它在不同随机种子之间的波动比较一下。'},
+    "ls.8.tied": {"en": 'the shipped statistics cannot tell h = {tied} apart from the best (the differences are within the spread over seeds), so each of them is an answer.', "zh": '随应用提供的统计数据无法把 h = {tied} 与最好的区分开（差异在随机种子的波动之内），所以它们都算对。'},
     "ls.1.title": {"en": "One head: queries, keys, values and the weighted sum", "zh": "一个头：查询、键、值与加权求和"},
     "ls.1.body": {
         "en": "Each token's vector x is multiplied by three weight matrices: Q = x W_q asks *what am I looking for?*, K = x W_k says *what do I contain?*, V = x W_v is *what I pass on*. The scores QKᵀ compare every query with every key; they are divided by √d, the future is masked, and the softmax turns each row into weights that sum to 1. The output of a token is the weighted sum of the values. Here: T = {T} tokens, d = {d}: Q, K and V are {T}×{d}.",
@@ -59,7 +79,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "ls.4.q": {"en": "What shape do the merged heads have, before the output projection?", "zh": "输出投影之前，合并后的结果是什么形状？"},
     "ls.4.why": {"en": "the merge gives {shape}: every token gets all heads' channels back.", "zh": "合并后是 {shape}：每个词元重新拥有所有头的通道。"},
     # 5. parameters
-    "ls.5.title": {"en": "More heads, the same number of parameters", "zh": "头更多，参数量却一样"},
+    "ls.5.title": {"en": "More heads: how many parameters?", "zh": "头更多，参数量会怎样？"},
     "ls.5.body": {
         "en": "W_q, W_k and W_v are C×C whatever h is: more heads only cut the same channels into more, thinner blocks (d = C / h). Counted live on the built layers, embedding C = {C}:",
         "zh": "无论 h 是多少，W_q、W_k、W_v 都是 C×C：头更多只是把同样的通道切成更多、更窄的块（d = C / h）。下面是在构建好的层上实时数出的参数量，嵌入维度 C = {C}：",
@@ -70,7 +90,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "ls.5.fewer": {"en": "fewer", "zh": "更少"},
     "ls.5.why": {"en": "1 head: {one:,} parameters, 8 heads: {eight:,}.", "zh": "1 个头：{one:,} 个参数；8 个头：{eight:,} 个。"},
     # 6. parallel
-    "ls.6.title": {"en": "One computation in parallel, not a stack", "zh": "一次并行的计算，而不是一层层堆叠"},
+    "ls.6.title": {"en": "Head by head, or all at once?", "zh": "逐个头计算，还是一次算完？"},
     "ls.6.body": {
         "en": "The heads do not run one after another: they are one batched matrix product. Below, the same layer's output is computed twice: by the layer itself, and head by head, each head from its own slice of W_q, W_k and W_v, then concatenated and projected. Largest difference: **{diff}**.",
         "zh": "这些头并不是一个接一个地运行：它们是一次批量的矩阵乘法。下面把同一层的输出算两遍：一遍由层本身计算，一遍逐个头计算（每个头用 W_q、W_k、W_v 中属于自己的切片），再拼接并投影。最大差异：**{diff}**。",
@@ -127,4 +147,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "lsfig.batched": {"en": "all heads at once", "zh": "所有头一起算"},
     "lsfig.by_head": {"en": "head by head, concatenated", "zh": "逐个头计算再拼接"},
     "lsfig.channel": {"en": "channel", "zh": "通道"},
+    "lsfig.qkv_title": {"en": "One head's queries Q, keys K and values V", "zh": "一个头的查询 Q、键 K 和值 V"},
+    "lsfig.token_axis": {"en": "token", "zh": "词元"},
 }
