@@ -27,7 +27,7 @@ def test_a_teachers_deep_link_opens_exactly_that_step_on_a_fresh_server(fresh_se
         page.get_by_text(t("ls.3.title", lang)).first.wait_for(timeout=60_000)  # no page title when presenting
         page.wait_for_selector(CHART_SELECTOR, timeout=60_000)
         page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']")
-        page.get_by_role("button", name=t("ls.next", lang)).wait_for()
+        page.get_by_role("button", name=t("ls.next", lang)).first.wait_for()
         assert exceptions_shown(page) == 0
         assert parse_qs(urlparse(page.url).query)["step"] == ["3"]
         page.wait_for_timeout(SIDEBAR_SETTLE_MS)  # the sidebar's opening or closing animation
@@ -39,7 +39,7 @@ def test_a_teachers_deep_link_opens_exactly_that_step_on_a_fresh_server(fresh_se
             assert size == "21px"
         name = f"lesson-step3-{lang}{'-present' if present else ''}-1366.png"
         page.screenshot(path=str(ARTIFACTS / name))
-        page.get_by_role("button", name=t("ls.next", lang)).click()
+        page.get_by_role("button", name=t("ls.next", lang)).first.click()
         page.get_by_text(t("ls.4.title", lang)).first.wait_for()
         page.wait_for_function("() => new URLSearchParams(location.search).get('step') === '4'")
         assert parse_qs(urlparse(page.url).query).get("lang") == [lang] or lang == "en"
@@ -59,5 +59,41 @@ def test_without_a_language_in_the_link_the_browsers_preferred_language_is_used(
         wait_for_app(page)
         assert t("page.playground", "zh") in page.locator("h1").first.inner_text()
         assert parse_qs(urlparse(page.url).query).get("lang") == ["zh"], "a copied link keeps the language"
+    finally:
+        context.close()
+
+
+def test_a_presenters_keys_move_between_steps_and_the_buttons_are_at_the_bottom_too(shared_server, playwright_browser):
+    """Page Down / Page Up (what a clicker sends) and the arrow keys move between steps; keys
+    typed into a control stay the control's; previous/next are also at the step's end."""
+    context = new_context(playwright_browser, viewport=PROJECTOR)
+    page = context.new_page()
+    step = "() => new URLSearchParams(location.search).get('step')"
+    idle = "[data-testid='stApp'][data-test-script-state='notRunning']"
+
+    def press_on_page(key: str, then: int) -> None:
+        page.get_by_text(t(f"ls.{then - (1 if key in ('PageDown', 'ArrowRight') else -1)}.title", "zh")).first.click()
+        page.keyboard.press(key)
+        page.wait_for_function(f"() => ({step})() === '{then}'")
+        page.get_by_text(t(f"ls.{then}.title", "zh")).first.wait_for()
+        page.wait_for_selector(idle)
+
+    try:
+        page.goto(f"{shared_server.url}/lesson?lang=zh&present=1&step=1")
+        page.get_by_text(t("ls.1.title", "zh")).first.wait_for(timeout=60_000)
+        page.wait_for_selector(idle)
+        page.get_by_role("button", name=t("ls.next", "zh")).nth(1).wait_for()  # at the top and at the bottom
+        assert page.get_by_role("button", name=t("ls.next", "zh")).count() == 2
+        box = page.locator(".st-key-ls_text_1 input")
+        box.click()
+        box.press("ArrowLeft")  # moves the caret in the text box, not the lesson
+        box.press("ArrowRight")
+        page.wait_for_timeout(1500)
+        assert page.evaluate(step) == "1"
+        press_on_page("PageDown", 2)
+        press_on_page("ArrowRight", 3)
+        press_on_page("PageUp", 2)
+        press_on_page("ArrowLeft", 1)
+        assert exceptions_shown(page) == 0
     finally:
         context.close()

@@ -9,6 +9,7 @@ from ..page_state.rules import Param
 from ..page_state.state import PageState
 from ..shell import is_presenting, page_title, setup_page
 from ..strings import t
+from .keys import pressed
 from .questions import ask
 from .steps import STEPS
 
@@ -22,18 +23,23 @@ def _go(step: int) -> None:
     PAGE.set(STEP_PARAM, step)
 
 
-def _navigation(step: int, lang: str, presenting: bool) -> None:
+def _navigation(step: int, lang: str, presenting: bool, bottom: bool = False) -> None:
+    """Previous, where we are, next: at the top, and again at the bottom (``bottom``: the
+    buttons only), so the next step is in reach where the step ends."""
     total = len(STEPS)
     back, where, forward = st.columns([1, 3, 1] if presenting else [1, 4, 1], vertical_alignment="center")
-    back.button(t("ls.previous", lang), key=f"ls_prev_{STEP_STATE}", on_click=_go, args=(step - 1,), disabled=step == 1,
-                icon=":material/arrow_back:", width="stretch")  # fmt: skip
-    if presenting:  # one step per screen: where we are, no list
+    suffix = "_bottom" if bottom else ""
+    back.button(t("ls.previous", lang), key=f"ls_prev_{STEP_STATE}{suffix}", on_click=_go, args=(step - 1,),
+                disabled=step == 1, icon=":material/arrow_back:", width="stretch")  # fmt: skip
+    if bottom:
+        where.caption(t("ls.keys_help", lang))
+    elif presenting:  # one step per screen: where we are, no list
         where.markdown(f"**{t('ls.step_of', lang, n=step, total=total)}**")
     else:
         st.session_state[PICK_KEY] = step
         where.selectbox(t("ls.steps", lang), list(range(1, total + 1)), key=PICK_KEY, on_change=_on_pick,
                         format_func=lambda n: f"{n}. {t(f'ls.{n}.title', lang)}", label_visibility="collapsed")  # fmt: skip
-    forward.button(t("ls.next", lang), key=f"ls_next_{STEP_STATE}", on_click=_go, args=(step + 1,),
+    forward.button(t("ls.next", lang), key=f"ls_next_{STEP_STATE}{suffix}", on_click=_go, args=(step + 1,),
                    disabled=step == total, icon=":material/arrow_forward:", width="stretch")  # fmt: skip
 
 
@@ -47,6 +53,9 @@ def render() -> None:
     lang = setup_page("lesson")
     presenting = is_presenting()
     PAGE.restore()
+    move = pressed()  # a step key (a presenter's clicker) started this run
+    if move and PAGE.by_name[STEP_PARAM].accepts(PAGE.get(STEP_PARAM) + move):
+        PAGE.set(STEP_PARAM, PAGE.get(STEP_PARAM) + move)
     step = PAGE.get(STEP_PARAM)
     if not presenting:
         page_title("lesson", lang)
@@ -60,3 +69,5 @@ def render() -> None:
     if question is not None:
         st.divider()
         ask(question, lang)
+    st.divider()
+    _navigation(step, lang, presenting, bottom=True)

@@ -6,6 +6,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "ls.previous": {"en": "Previous", "zh": "上一步"},
     "ls.next": {"en": "Next", "zh": "下一步"},
     "ls.predict": {"en": "Predict first", "zh": "先预测"},
+    "ls.keys_help": {
+        "en": "Keys: → or Page Down for the next step, ← or Page Up for the previous one.",
+        "zh": "按键：→ 或 Page Down 到下一步，← 或 Page Up 回上一步。",
+    },
     "ls.check": {"en": "Check my answer", "zh": "检查我的答案"},
     "ls.choose_first": {"en": "Choose an answer first.", "zh": "请先选择一个答案。"},
     "ls.right": {"en": "Right: {why}", "zh": "正确：{why}"},
