@@ -260,11 +260,14 @@ def generation_figure(
         **(dict(texttemplate="%{text}", textfont=dict(size=VALUE_FONT_PX * scale)) if write else {}),
     )  # fmt: skip
     top = TITLE_FONT_SIZE * scale * LINE_HEIGHT + MARGIN_PX * 2
+    # Under the rows: the position tick labels, then the axis title (never over the last row).
+    bottom = font_px * LINE_HEIGHT + TICK_GAP_PX + FONT_SIZE * scale * LINE_HEIGHT + MARGIN_PX * 2
     layout = dict(
-        height=round(top + n * GENERATION_ROW_PX * scale + font_px * LINE_HEIGHT * 2 + MARGIN_PX * 3),
-        margin=dict(l=round(left), r=round(OVERVIEW_COLORBAR_PX * scale), t=round(top), b=MARGIN_PX),
+        meta=layout_meta(named_axes=True),  # rows are generation steps, not token positions
+        height=round(top + n * GENERATION_ROW_PX * scale + bottom),
+        margin=dict(l=round(left), r=round(OVERVIEW_COLORBAR_PX * scale), t=round(top), b=round(bottom)),
         xaxis=dict(
-            title=dict(text=plotly_safe(text["ex.position_axis"]), standoff=4),
+            title=dict(text=plotly_safe(text["ex.position_axis"]), standoff=TICK_GAP_PX),
             tickfont=dict(size=font_px),
             dtick=1 if width <= 32 else 4,
         ),

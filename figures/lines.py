@@ -111,8 +111,19 @@ def _token_columns(labels: list[str], token: int | None, text: Words, font_px: f
     ]
 
 
-def _lines_layout(labels: list[str], text: Words, font_px: float, scale: float) -> dict:
-    """Room for the widest label on each side of the lines, a row per token."""
+LEGEND_ENTRY_PAD_PX = 44  # a legend entry's line sample and gaps, beside its name
+
+
+def _legend_rows(heads: int, width: float, text: Words, scale: float) -> int:
+    """How many rows the heads' legend takes inside the figure's width."""
+    entry = text_px(f"{text['fig.head']} {heads}", FONT_SIZE * scale) + LEGEND_ENTRY_PAD_PX * scale
+    per_row = max(1, int(width // entry))
+    return -(-heads // per_row)
+
+
+def _lines_layout(labels: list[str], text: Words, font_px: float, scale: float, heads: int = 1) -> dict:
+    """Room for the widest label on each side of the lines, a row per token; the heads'
+    legend inside the figure, above the column headings (never clipped by the chart's edge)."""
     T = len(labels)
     widest = max(
         max(text_px(short_label(label), font_px) for label in labels),
@@ -120,8 +131,9 @@ def _lines_layout(labels: list[str], text: Words, font_px: float, scale: float) 
         text_px(text["ex.keys"], FONT_SIZE * scale),
     )
     label_px = widest + LABEL_PAD_PX * 3
-    top = TITLE_FONT_SIZE * scale * LINE_HEIGHT * 2 + MARGIN_PX
     width = 2 * label_px + LINE_COLUMN_GAP_PX * scale
+    legend_px = _legend_rows(heads, width + 2 * MARGIN_PX, text, scale) * FONT_SIZE * scale * LINE_HEIGHT * 1.4
+    top = TITLE_FONT_SIZE * scale * LINE_HEIGHT * 2 + MARGIN_PX + legend_px
     headings = [
         dict(text=f"<b>{plotly_safe(name)}</b>", x=x, y=1.0, xref="x", yref="paper", yanchor="bottom",
              xanchor=anchor, showarrow=False, font=dict(size=FONT_SIZE * scale))
@@ -132,7 +144,7 @@ def _lines_layout(labels: list[str], text: Words, font_px: float, scale: float) 
         margin=dict(l=round(label_px + MARGIN_PX), r=round(label_px + MARGIN_PX), t=round(top), b=MARGIN_PX),
         xaxis=dict(range=[-0.02, 1.02], visible=False, fixedrange=True),
         yaxis=dict(range=[T - 0.5, -0.5], visible=False, fixedrange=True), annotations=headings,
-        legend=dict(orientation="h", x=0.5, xanchor="center", y=1.0, yanchor="bottom", yref="container",
+        legend=dict(orientation="h", x=0.5, xanchor="center", y=1.0, yanchor="top", yref="container",
                     font=dict(size=FONT_SIZE * scale)),
         font=dict(size=FONT_SIZE * scale, family=FONT_FAMILY), plot_bgcolor=BACKGROUND,
         hoverlabel=dict(font_size=FONT_SIZE * scale), showlegend=True,
@@ -160,4 +172,4 @@ def lines_figure(
     queries = range(len(labels)) if token is None else [token]
     traces = [trace for head in heads for trace in _head_traces(weights, head, queries, threshold, text, scale)]
     traces += _token_columns(labels, token, text, font_px, scale)
-    return build_figure(traces, _lines_layout(labels, text, font_px, scale))
+    return build_figure(traces, _lines_layout(labels, text, font_px, scale, heads=len(heads)))

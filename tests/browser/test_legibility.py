@@ -177,3 +177,33 @@ def test_a_chart_is_on_the_first_screen(shared_server, playwright_browser):
         assert top < FIRST_SCREEN["height"], f"the first chart starts at y = {top:.0f} px, below the first screen"
     finally:
         context.close()
+
+
+# The explorer's charts, every tab: (query parameters), the shipped models with characters.
+EXPLORER_CASES = {
+    "explorer-h4": {"model": "h4", "lines": "block"},
+    "explorer-h8-zh": {"model": "h8", "lang": "zh", "lines": "block", "metric": "entropy"},
+}
+
+
+@pytest.mark.parametrize("width", list(VIEWPORTS), ids=[f"{w}x{VIEWPORTS[w]['height']}" for w in VIEWPORTS])
+@pytest.mark.parametrize("case", list(EXPLORER_CASES))
+def test_every_explorer_chart_is_legible(shared_server, pages, case, width):
+    page = pages(width)
+    page.goto(f"{shared_server.url}/explorer?{urlencode(EXPLORER_CASES[case])}")
+    wait_for_charts(page)
+    page.get_by_role("tab").first.wait_for(timeout=APP_READY_TIMEOUT_MS)  # the rest of the page
+    wait_for_app(page)
+    checked: set[int] = set()
+    lines = _check_shown_charts(page, checked)
+    for tab in range(page.get_by_role("tab").count()):
+        page.get_by_role("tab").nth(tab).click()
+        page.wait_for_function(
+            "n => document.querySelectorAll('[role=tab]')[n].getAttribute('aria-selected') === 'true'", arg=tab
+        )
+        wait_for_app(page)
+        lines += _check_shown_charts(page, checked)
+    _screenshot(page, ARTIFACTS / f"legibility-{case}-{width}.png")
+    assert len(checked) >= 5, "the grid and every tab's chart"
+    if lines:
+        pytest.fail(f"{case} at {width}: {len(lines)} legibility problems\n" + "\n".join(lines[:MAX_LINES]), pytrace=False)
