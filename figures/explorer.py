@@ -115,6 +115,18 @@ def plan_grid(blocks: int, heads: int, labels: Sequence[str], text: Words, width
     return GridPlan(frame, panels, axes, two_lines)
 
 
+def _grid_future_trace(block: int, head: int, T: int, panel: Panel, categories: list[str], text: Words) -> dict:
+    """The masked future of one panel, transparent: a click there chooses the panel's head too
+    (Plotly sends no click from a heatmap's gap)."""
+    future = np.triu(np.ones((T, T), dtype=bool), 1)
+    return dict(
+        type="heatmap", z=np.where(future, np.float32(1.0), np.float32(np.nan)), x=categories, y=categories,
+        xaxis=panel.xaxis, yaxis=panel.yaxis, colorscale=[[0, "rgba(0,0,0,0)"], [1, "rgba(0,0,0,0)"]],
+        showscale=False, hoverongaps=False, meta=trace_meta(head, block),  # no name: the panel's trace has it
+        hovertemplate=f"{plotly_safe(text['fig.masked_reason'])}<extra>{plotly_safe(panel_name(block, head, text))}</extra>",
+    )  # fmt: skip
+
+
 def _grid_trace(weights: np.ndarray, block: int, head: int, panel: Panel, categories: list[str],
                 text: Words, colorbar: dict | None) -> dict:  # fmt: skip
     """One head's weights, the masked future a gap; meta names its block and head."""
@@ -153,6 +165,8 @@ def grid_figure(
         for head, panel in enumerate(row):
             colorbar = shared_colorbar(plan.frame, scale) if panel.index == 1 else None
             traces.append(_grid_trace(weights[b, head], b, head, panel, plan.labels.categories, text, colorbar))
+            if weights.shape[-1] > 1:
+                traces.append(_grid_future_trace(b, head, weights.shape[-1], panel, plan.labels.categories, text))
             bottom, first = b == blocks - 1, head == 0
             layout.update(
                 panel_axes(panel, plan.labels, bottom, first, text["fig.key_axis"] if bottom and first else None,

@@ -25,7 +25,7 @@ METRICS = ("previous", "first", "self", "induction", "entropy")
 EXPLORER_WORDS = (
     "ex.col.block", "ex.col.layer", "fig.head", "fig.query", "fig.key", "fig.query_axis", "fig.key_axis", "ex.weight",
     "ex.grid_title", "ex.queries", "ex.keys", *(f"ex.metric.{metric}" for metric in METRICS),
-    "ex.generated_axis", "ex.position_axis", "ex.step_label",
+    "ex.generated_axis", "ex.position_axis", "ex.step_label", "fig.masked_reason",
 )  # fmt: skip
 TRAINING_WORDS = (
     "train.loss", "train.train_loss", "train.test_loss", "train.step", "train.seconds", "train.curve_title",

@@ -12,7 +12,8 @@ EXPLORER_WORDS = Words({
     "fig.query_axis": "query (row)", "fig.key_axis": "key (column)", "ex.weight": "weight", "ex.grid_title": "All heads",
     "ex.queries": "queries", "ex.keys": "keys", "ex.metric.previous": "previous", "ex.metric.first": "first",
     "ex.metric.self": "self", "ex.metric.entropy": "entropy", "ex.generated_axis": "generated",
-    "ex.position_axis": "position", "ex.step_label": "{step}: {char}",
+    "ex.position_axis": "position", "ex.step_label": "{step}: {char}", "ex.col.layer": "layer",
+    "ex.metric.induction": "induction", "fig.masked_reason": "masked: this key comes after the query",
 })  # fmt: skip
 
 

@@ -93,3 +93,18 @@ def test_the_scrubber_changes_the_step_shown(shared_server, browser_page):
     after = _matrix(page.evaluate(CHART_TRACES_JS, "ex_training_chart")["softmax weights · head 2"])
     np.testing.assert_allclose(after, snapshots[1500][0, 1], atol=1e-3)
     assert exceptions_shown(page) == 0 and not page.console_errors
+
+
+def test_clicking_a_panels_masked_half_chooses_its_head_too(shared_server, browser_page):
+    page = browser_page
+    page.goto(f"{shared_server.url}/explorer?model=h4&block=2&head=3")
+    wait_for_app(page)
+    wait_for_trace(page, "block 1 · head 2")
+    page.locator(".st-key-ex_grid_chart").scroll_into_view_if_needed()
+    x, y = page.evaluate(CELL_CENTRE_JS, ["ex_grid_chart", "2", 2, 20])  # block 1 · head 2, above the diagonal
+    page.mouse.move(x, y)
+    page.mouse.click(x, y)
+    page.wait_for_function("() => location.search.includes('block=1') && location.search.includes('head=2')")
+    wait_for_rerun(page)
+    assert page.locator(".st-key-ex_head input").input_value() == "head 2"
+    assert exceptions_shown(page) == 0 and not page.console_errors
