@@ -109,14 +109,13 @@ def wide_server(chromium_executable, tmp_path_factory) -> Iterator[Server]:
 EXPLORER_24X14 = ("explorer", {"model": "wide-qwen2", "metric": "induction"})
 EXPLORER_12X12 = ("explorer", {"model": "wide-gpt2", "block": "12", "head": "12"})
 PLAYGROUND_24X14 = ("playground", {"weights": "wide-qwen2", "block": "24", "head": "14"})
-# (page, link, width, language): the projector in both languages, the large screen in one.
+# (page, link, width, language): the projector in both languages, the large screen in one (kept few: each
+# case opens a page of many charts; CI's time is bounded).
 LARGE_CASES = {
     "explorer-24x14-1366-zh": (*EXPLORER_24X14, 1366, "zh"),
-    "explorer-24x14-1366-en": (*EXPLORER_24X14, 1366, "en"),
     "explorer-24x14-1920-en": (*EXPLORER_24X14, 1920, "en"),
-    "explorer-12x12-1366-zh": (*EXPLORER_12X12, 1366, "zh"),
+    "explorer-12x12-1366-en": (*EXPLORER_12X12, 1366, "en"),
     "playground-24x14-1366-zh": (*PLAYGROUND_24X14, 1366, "zh"),
-    "playground-24x14-1920-en": (*PLAYGROUND_24X14, 1920, "en"),
 }
 
 
