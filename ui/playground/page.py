@@ -67,6 +67,35 @@ def compute(text: str, config: PlaygroundConfig) -> View:
     return view
 
 
+def _model_view(result: PlaygroundTrace, source: str, kv_heads: int | None = None) -> View:
+    """The arrays a model's layer gives the views (eval mode: no dropout)."""
+    trace = result.trace
+    return View(
+        result=result,
+        stages={stage: getattr(trace, stage)[0].numpy() for stage in STAGES},
+        dropped_weights=trace.weights[0].numpy(),
+        statistics={name: value.numpy() for name, value in head_statistics(trace.weights[0]).items()},
+        source=source,
+        kv_heads=kv_heads,
+    )
+
+
+def _readable(values: dict, lang: str, compute):
+    """``compute(text)`` for the controls' text, or None after the message a student reads
+    (no text yet, or a text the computation refuses)."""
+    text = values["text"]
+    if not text.strip():
+        write_url(values, None)
+        st.info(t("pg.empty", lang), icon=":material/edit:")
+        return None
+    try:
+        return compute(text)
+    except InputError as error:
+        write_url(values, None)
+        st.error(error_text(error, lang))
+        return None
+
+
 def compute_trained(text: str, loaded: models.LoadedModel, block: int) -> tuple[View, ModelTrace]:
     """A trained model's attention for ``text`` in one block: the model's real stream into
     that block, traced once per (model, text) (ui/models.py)."""
@@ -80,28 +109,14 @@ def compute_trained(text: str, loaded: models.LoadedModel, block: int) -> tuple[
         tokens=list(traced.text_used), labels=traced.labels, total_tokens=len(traced.text_used) + traced.cut,
         config=config, trace=layer,
     )  # fmt: skip
-    view = View(
-        result=result,
-        stages={stage: getattr(layer, stage)[0].numpy() for stage in STAGES},
-        dropped_weights=layer.weights[0].numpy(),  # eval mode: no dropout
-        statistics={name: value.numpy() for name, value in head_statistics(layer.weights[0]).items()},
-        source=loaded.key,
-    )
-    return view, traced
+    return _model_view(result, loaded.key), traced
 
 
 def _trained_view(values: dict, loaded: models.LoadedModel, lang: str) -> tuple[View, str] | None:
-    text = values["text"]
-    if not text.strip():
-        write_url(values, None)
-        st.info(t("pg.empty", lang), icon=":material/edit:")
+    computed = _readable(values, lang, lambda text: compute_trained(text, loaded, values["block"]))
+    if computed is None:
         return None
-    try:
-        view, traced = compute_trained(text, loaded, values["block"])
-    except InputError as error:
-        write_url(values, None)
-        st.error(error_text(error, lang))
-        return None
+    view, traced = computed
     if traced.left_out:
         shown = " ".join(display_labels(list(traced.left_out)))
         st.warning(t("pg.left_out", lang, chars=literal(shown), count=len(traced.left_out)), icon=":material/block:")
@@ -109,7 +124,7 @@ def _trained_view(values: dict, loaded: models.LoadedModel, lang: str) -> tuple[
         st.warning(
             t("pg.context_cut", lang, context=loaded.context_length, cut=traced.cut), icon=":material/content_cut:"
         )
-    return view, text  # the link keeps the student's text: what the model leaves out is noted above
+    return view, values["text"]  # the link keeps the student's text: what the model leaves out is noted above
 
 
 REAL_MEMO_STATE = "pg_real_memo"
@@ -128,34 +143,20 @@ def compute_real(text: str, loaded: real_models.RealLoaded, layer: int) -> tuple
         tokens=traced.tokens, labels=traced.labels, total_tokens=len(traced.pieces) + traced.cut,
         config=loaded.description.layer_config(), trace=trace,  # type: ignore[arg-type]
     )  # fmt: skip
-    view = View(
-        result=result,
-        stages={stage: getattr(trace, stage)[0].numpy() for stage in STAGES},
-        dropped_weights=trace.weights[0].numpy(),
-        statistics={name: value.numpy() for name, value in head_statistics(trace.weights[0]).items()},
-        source=loaded.key,
-        kv_heads=loaded.description.kv_heads,
-    )
+    view = _model_view(result, loaded.key, loaded.description.kv_heads)
     st.session_state[REAL_MEMO_STATE] = (key, view)
     return view, traced
 
 
 def _real_view(values: dict, loaded: real_models.RealLoaded, lang: str) -> tuple[View, str] | None:
-    text = values["text"]
-    if not text.strip():
-        write_url(values, None)
-        st.info(t("pg.empty", lang), icon=":material/edit:")
+    computed = _readable(values, lang, lambda text: compute_real(text, loaded, values["block"]))
+    if computed is None:
         return None
-    try:
-        view, traced = compute_real(text, loaded, values["block"])
-    except InputError as error:
-        write_url(values, None)
-        st.error(error_text(error, lang))
-        return None
+    view, traced = computed
     if traced.cut:
         st.warning(t("real.cut", lang, tokens=len(traced.pieces), cut=traced.cut), icon=":material/content_cut:")
     st.caption(t("real.tokens_note", lang, name=loaded.key))
-    return view, text  # the student's text (a cut beyond the model's limit is noted above)
+    return view, values["text"]  # the student's text (a cut beyond the model's limit is noted above)
 
 
 def _sync_focus(view: View, text: str) -> None:
@@ -182,19 +183,12 @@ def _computed_view(values: dict, lang: str, loaded) -> tuple[View, str] | None:
     if weights_key() != state.RANDOM_WEIGHTS:  # a real model that could not be loaded: its message is shown
         write_url(values, None)
         return None
-    text = values["text"]
-    if not text.strip():
-        write_url(values, None)
-        st.info(t("pg.empty", lang), icon=":material/edit:")
-        return None
-    try:
-        config = state.config_of(values)
-        text_used = truncate_text(text, config.tokenizer, MAX_TOKENS)
-        return compute(text_used, config), text_used
-    except InputError as error:
-        write_url(values, None)
-        st.error(error_text(error, lang))
-        return None
+    return _readable(values, lang, lambda text: _random_view(text, state.config_of(values)))
+
+
+def _random_view(text: str, config: PlaygroundConfig) -> tuple[View, str]:
+    text_used = truncate_text(text, config.tokenizer, MAX_TOKENS)
+    return compute(text_used, config), text_used
 
 
 def _apply_click(payload: object, view: View) -> None:
