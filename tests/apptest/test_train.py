@@ -69,6 +69,18 @@ def test_training_a_few_steps_shows_the_curve_and_frees_the_slot(page):
     assert free_slots(training_slots()) == TRAINING_SLOTS, "the slot is released"
 
 
+def test_a_finished_run_says_so_once(page):
+    """The run's own "Trained N steps" and the model's "Your model" said the same thing
+    twice, one under the other: now one message says both, and stays after a rerun."""
+    train_quickly(page)
+    for _ in range(2):
+        said = [s.value for s in page.success]
+        assert len(said) == 1, said
+        assert said[0].startswith("Trained 20 steps: held-out loss ") and "Your model: 2 heads" in said[0]
+        assert not page.info or all(t("tr.running") not in i.value for i in page.info), "no stale Training…"
+        page.number_input(key="tr_length").set_value(50).run()
+
+
 def test_after_a_run_one_loss_curve_and_no_progress_remain(page):
     """The live curve and the progress bar belong to the run; once it has ended the page
     shows the model's own curve only (it showed both, and a stale "step 166")."""

@@ -59,8 +59,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "还没有模型：选择语料后点击“开始训练”。",
     },
     "tr.model_ready": {
-        "en": "Your model: {heads} heads, {params} parameters, {steps} steps, held-out loss {loss}.",
-        "zh": "你的模型：{heads} 个头，{params} 个参数，{steps} 步，验证损失 {loss}。",
+        "en": "Your model: {heads} heads, {params} parameters.",
+        "zh": "你的模型：{heads} 个头，{params} 个参数。",
     },
     "tr.model_stopped": {
         "en": "Your model (stopped at step {steps}): {heads} heads, {params} parameters, last held-out loss {loss}.",

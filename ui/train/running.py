@@ -89,8 +89,10 @@ class Screen:
             show_chart(loss_curve_figure(history, figure_words(self.lang)), f"tr_live_curve_{self.draws}")
 
     def clear(self) -> None:
-        """Remove the live progress (bar, numbers, curve) once the run has ended: the page
-        then shows the finished model's own curve, and no stale step count beside it."""
+        """Remove the live progress (status, bar, numbers, curve) once the run has ended: the
+        page then shows the finished model's own message and curve, and no stale step count
+        or "Training…" beside them."""
+        self.status.empty()
         self.bar.empty()
         self.numbers.empty()
         self.curve.empty()
@@ -165,8 +167,7 @@ def run_training(lang: str, corpus: Corpus, config: GPTConfig, train_config: Tra
         raise
     finally:
         control.done.set()
-    screen.clear()  # finished, or stopped by the button: the model's own curve is drawn below
-    screen.status.success(t("tr.done", lang, steps=result.steps, loss=f"{result.final_test_loss:.3f}"))
+    screen.clear()  # finished, or stopped by the button: the model's message and curve are drawn below
 
 
 def use_model(trained: TrainedModel) -> None:

@@ -33,12 +33,13 @@ def model_summary(lang: str) -> None:
         st.caption(t("tr.no_model", lang))
         return
     run = trained.run
-    key = "tr.model_stopped" if trained.stopped else "tr.model_ready"
     loss = f"{run.final_test_loss:.3f}" if run.final_test_loss is not None else "–"
-    st.success(
-        t(key, lang, steps=run.steps, loss=loss, params=f"{run.parameters:,}", heads=run.heads),
-        icon=":material/check_circle:",
-    )
+    params = f"{run.parameters:,}"
+    if trained.stopped:
+        said = t("tr.model_stopped", lang, steps=run.steps, loss=loss, params=params, heads=run.heads)
+    else:  # the one message of a finished run: what it trained, then the model it left
+        said = f"{t('tr.done', lang, steps=run.steps, loss=loss)} {t('tr.model_ready', lang, heads=run.heads, params=params)}"
+    st.success(said, icon=":material/check_circle:")
     if run.history:
         show_chart(loss_curve_figure(run.history, figure_words(lang)), "tr_curve")
     st.download_button(
