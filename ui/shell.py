@@ -7,8 +7,10 @@ shell: every page calls ``setup_page`` first.
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import streamlit as st
 
@@ -58,6 +60,21 @@ def browser_language() -> str | None:
     """The browser's preferred language, when the app speaks it (``zh-CN`` -> ``zh``)."""
     locale = (st.context.locale or "").lower()
     return next((code for code in LANGUAGES if locale == code or locale.startswith(code + "-")), None)
+
+
+def browser_on_this_machine() -> bool:
+    """Whether the browser reached the app at a loopback address (``localhost``,
+    ``127.0.0.1``, ``[::1]``): then the server's own folders are the reader's own.
+    Anything else, or no URL at all, counts as another machine."""
+    host = urlsplit(st.context.url or "").hostname or ""
+    return host == "localhost" or host.endswith(".localhost") or _is_loopback(host)
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def current_language() -> str:

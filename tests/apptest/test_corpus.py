@@ -6,12 +6,15 @@ from __future__ import annotations
 import hashlib
 
 import pytest
+from streamlit.testing.v1 import AppTest
 
 import gpt_core.data
 from gpt_core import synthetic_text
 from gpt_core.data import TINY_SHAKESPEARE_FILE
 from harness.file_server import serve_folder, unused_local_url
-from tests.apptest.conftest import chart_traces, open_page
+from tests.apptest.conftest import APPTEST_TIMEOUT_S, ROOT, asks_for_the_rest, chart_traces, open_page
+from ui.markdown import literal
+from ui.strings import t
 
 PAGE = "pages/3_train.py"
 STAND_IN = synthetic_text("copy", 20_000)  # served as "Tiny Shakespeare", with its own checksum
@@ -37,6 +40,12 @@ def _warnings(at) -> str:
     return " ".join(w.value for w in at.warning)
 
 
+def _everything_said(at) -> list[str]:
+    """The text of every message, caption and Markdown block on the page."""
+    kinds = (at.error, at.warning, at.info, at.success, at.caption, at.markdown)
+    return [element.value for kind in kinds for element in kind]
+
+
 def test_the_page_says_the_corpus_is_missing_and_keeps_the_choice(no_corpus):
     at = open_page(PAGE)
     assert at.radio(key="tr_corpus").value == "tinyshakespeare", "never a silent switch to another corpus"
@@ -46,7 +55,45 @@ def test_the_page_says_the_corpus_is_missing_and_keeps_the_choice(no_corpus):
     at.number_input(key="tr_steps").set_value(10).run()
     at.button(key="tr_start").click().run()
     assert not at.exception and "tr_model" not in at.session_state
-    assert any("Tiny Shakespeare was not found" in e.value for e in at.error)
+    assert [e.value for e in at.error] == [t("tr.shakespeare_first")], "what to do here, on this page"
+    assert all("Train page" not in said for said in _everything_said(at)), "the reader is on the Train page"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_missing_corpus_message_names_what_to_do_on_this_page(no_corpus, lang):
+    at = open_page(PAGE, lang=lang)
+    at.button(key="tr_start").click().run()
+    assert [e.value for e in at.error] == [t("tr.shakespeare_first", lang)]
+    assert t("tr.download", lang) in [button.label for button in at.button], "the button it speaks of is there"
+    assert all("训练页面" not in said and "Train page" not in said for said in _everything_said(at))
+
+
+def _open_at(url: str) -> AppTest:
+    """The Train page as a browser at ``url`` opens it (st.context.url)."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=APPTEST_TIMEOUT_S)
+    at.context = {"url": url}
+    at.switch_page(PAGE)
+    at.run()
+    if asks_for_the_rest(at):
+        at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [("http://localhost:8501/train", True), ("http://127.0.0.1:8501/train", True), ("http://[::1]:8501/train", True),
+     ("http://192.168.1.20:8501/train", False), ("https://attention.school.example/train", False),
+     ("http://localhost.school.example/train", False), (None, False)],
+)  # fmt: skip
+def test_the_servers_cache_folder_is_named_only_to_a_browser_on_the_server(no_corpus, url, shown):
+    """A student's browser elsewhere has no use for the server's folders (and should not
+    learn them); the teacher at the server itself sees where the download goes."""
+    at = _open_at(url) if url is not None else open_page(PAGE)
+    said = _warnings(at)
+    assert "Tiny Shakespeare is not on this server yet" in said
+    assert (literal(str(no_corpus)) in said) is shown
+    assert ("Downloads are kept in" in said) is shown
 
 
 def test_the_download_button_fetches_verifies_and_uses_the_corpus(no_corpus, tmp_path, monkeypatch):

@@ -22,8 +22,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "随机的字母对，在同一行后面再出现一次：一种归纳（induction）模式。",
     },
     "tr.no_shakespeare": {
-        "en": "Tiny Shakespeare is not on this server yet. Download it below (1.1 MB, once; its checksum is verified), or provide the file yourself: set {env} to its path, put tinyshakespeare.txt in the folder named by {data_env} or in data/ next to app.py. Downloads are kept in {cache}. Or choose another corpus.",
-        "zh": "服务器上还没有 Tiny Shakespeare。可以在下面下载（1.1 MB，只需一次，会校验校验和），或自己提供文件：把 {env} 设置为文件路径，或把 tinyshakespeare.txt 放进 {data_env} 指定的文件夹或 app.py 旁边的 data/ 中。下载的文件保存在 {cache}。也可以选择其他语料。",
+        "en": "Tiny Shakespeare is not on this server yet. Download it below (1.1 MB, once; its checksum is verified), or provide the file yourself: set {env} to its path, put tinyshakespeare.txt in the folder named by {data_env} or in data/ next to app.py. Or choose another corpus.",
+        "zh": "服务器上还没有 Tiny Shakespeare。可以在下面下载（1.1 MB，只需一次，会校验校验和），或自己提供文件：把 {env} 设置为文件路径，或把 tinyshakespeare.txt 放进 {data_env} 指定的文件夹或 app.py 旁边的 data/ 中。也可以选择其他语料。",
+    },
+    "tr.no_shakespeare_cache": {
+        "en": "Downloads are kept in {cache} on this computer.",
+        "zh": "下载的文件保存在这台电脑的 {cache} 中。",
+    },
+    "tr.shakespeare_first": {
+        "en": "Tiny Shakespeare is not on this server yet: download it with the button under the corpus choice, or choose another corpus.",
+        "zh": "服务器上还没有 Tiny Shakespeare：请用语料选项下方的按钮下载它，或选择其他语料。",
     },
     "tr.download": {"en": "Download Tiny Shakespeare (1.1 MB)", "zh": "下载 Tiny Shakespeare（1.1 MB）"},
     "tr.downloading": {"en": "Downloading Tiny Shakespeare…", "zh": "正在下载 Tiny Shakespeare…"},

@@ -20,6 +20,7 @@ from gpt_core.data import DATA_DIR_ENV, TINY_SHAKESPEARE_ENV
 
 from ..markdown import literal
 from ..shared.resources import download_lock, shared_corpus, tiny_shakespeare
+from ..shell import browser_on_this_machine
 from ..strings import error_text, t
 from .state import (
     BLOCKS_RANGE,
@@ -61,11 +62,10 @@ def corpus_controls(lang: str) -> None:
 def corpus_download(lang: str) -> None:
     """Tiny Shakespeare is not on this server: say where it can come from, and offer to
     download it once (checksum verified, kept in the cache folder)."""
-    st.warning(
-        t("tr.no_shakespeare", lang, env=TINY_SHAKESPEARE_ENV, data_env=DATA_DIR_ENV,
-          cache=literal(str(corpus_cache_dir()))),
-        icon=":material/folder_off:",
-    )  # fmt: skip
+    said = t("tr.no_shakespeare", lang, env=TINY_SHAKESPEARE_ENV, data_env=DATA_DIR_ENV)
+    if browser_on_this_machine():  # the server's folders mean nothing to a student elsewhere
+        said += " " + t("tr.no_shakespeare_cache", lang, cache=literal(str(corpus_cache_dir())))
+    st.warning(said, icon=":material/folder_off:")
     if st.button(t("tr.download", lang), key="tr_download", icon=":material/download:"):
         with download_lock(), st.spinner(t("tr.downloading", lang)):
             try:

@@ -60,6 +60,14 @@ def _request(name: str) -> None:
     st.session_state[name] = True
 
 
+def _said_here(error: InputError, lang: str) -> str:
+    """An error as this page says it: gpt_core's missing-corpus message sends the reader
+    to the Train page, and here they are."""
+    if error.code == "corpus_missing":
+        return t("tr.shakespeare_first", lang)
+    return error_text(error, lang)
+
+
 def _train_tab(lang: str) -> None:
     corpus_controls(lang)
     model_controls(lang)
@@ -72,7 +80,7 @@ def _train_tab(lang: str) -> None:
             corpus = chosen_corpus()
             run_training(lang, corpus, gpt_config(corpus), train_config())
         except InputError as error:
-            st.error(error_text(error, lang), icon=":material/error:")
+            st.error(_said_here(error, lang), icon=":material/error:")
     views.model_summary(lang)
     views.generate_section(lang)
 
@@ -89,7 +97,7 @@ def _experiment_tab(lang: str) -> None:
         try:
             run_experiment(lang, chosen_corpus())
         except InputError as error:
-            st.error(error_text(error, lang), icon=":material/error:")
+            st.error(_said_here(error, lang), icon=":material/error:")
     mine = st.session_state.get(EXPERIMENT_STATE)
     shipped = shipped_experiment()
     if mine is not None:
