@@ -442,3 +442,27 @@ def test_the_training_snapshots_show_their_prompt_and_label_both_axes(lang):
     assert layout["xaxis"]["showticklabels"] and layout["yaxis"]["showticklabels"]
     assert layout["yaxis"]["title"]["text"] == t("fig.query_axis", lang)
     assert t("tr.snap_title", lang, step=experiment.runs[0].steps, block=1) == layout["title"]["text"]
+
+
+def test_the_snapshot_slider_is_spaced_by_step_and_moves_to_the_nearest_snapshot(page):
+    """The snapshots were taken at uneven steps (many early, few late): a slider over the
+    snapshots put step 200 past the middle of a 1500-step run. The track is the steps."""
+    import math
+
+    from ui.shared.resources import shipped_experiment
+
+    saved = sorted(shipped_experiment().snapshots(4))
+    slider = page.slider(key="tr_snap_step")
+    assert (slider.min, slider.max, slider.step, slider.value) == (saved[0], saved[-1], math.gcd(*saved), saved[-1])
+    assert ", ".join(map(str, saved)) in " ".join(c.value for c in page.caption), "the saved steps are named"
+
+    def title() -> str:
+        chart = next(c for c in page.get("plotly_chart") if c.proto.id.endswith("tr_snap_chart"))
+        return json.loads(chart.proto.spec)["layout"]["title"]["text"]
+
+    middle = (saved[-3] + saved[-2]) // 2  # between two saved steps
+    for chosen, nearest in ((middle - slider.step, saved[-3]), (middle + slider.step, saved[-2]), (saved[1], saved[1])):
+        page.slider(key="tr_snap_step").set_value(chosen).run()
+        assert not page.exception and not page.warning
+        assert page.slider(key="tr_snap_step").value == nearest
+        assert title() == t("tr.snap_title", step=nearest, block=1)

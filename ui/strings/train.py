@@ -246,8 +246,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "tr.snapshots": {"en": "What the heads attend to, during training", "zh": "训练过程中，各个头在关注什么"},
     "tr.snapshots_help": {
-        "en": "Softmax weights of each head for a fixed prompt, taken at several steps of training.",
-        "zh": "固定提示词下每个头的 softmax 权重，在训练的不同步数时记录。",
+        "en": "Softmax weights of each head for a fixed prompt, saved at training steps {steps}. The slider is spaced by step; it moves to the nearest saved one.",
+        "zh": "固定提示词下每个头的 softmax 权重，保存于训练第 {steps} 步。滑块按步数均匀排列，会移到最近的已保存步数。",
     },
     "tr.snap_title": {
         "en": "Softmax weights at training step {step}, block {block}",

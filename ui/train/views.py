@@ -3,6 +3,8 @@ shipped snapshots of attention during training."""
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 import streamlit as st
 
@@ -25,6 +27,7 @@ from .state import GENERATE_MAX, PAGE, PROMPT_MAX_CHARS, TEMPERATURE_RANGE, TOP_
 TEMPERATURE_STEP = 0.1
 PROMPT_BOX_PX = 68
 DEFAULT_SNAPSHOT_HEADS_INDEX = 2  # h = 4 of (1, 2, 4, 8): a pattern worth looking at
+SNAPSHOT_STEP = "tr_snap_step"
 
 
 def model_summary(lang: str) -> None:
@@ -138,9 +141,18 @@ def experiment_view(lang: str, runs: list[RunSummary], embedding_dim: int, sourc
         column.code(run.sample, language=None, wrap_lines=True)
 
 
+def nearest_saved(steps: list[int], chosen: int) -> int:
+    """The saved snapshot step nearest to ``chosen`` (the earlier one on a tie)."""
+    return min(steps, key=lambda step: (abs(step - chosen), step))
+
+
+def _snap_to_saved(steps: list[int]) -> None:
+    st.session_state[SNAPSHOT_STEP] = nearest_saved(steps, st.session_state[SNAPSHOT_STEP])
+
+
 def snapshots_view(lang: str, experiment: ShippedExperiment) -> None:
     st.markdown(f"**{t('tr.snapshots', lang)}**")
-    st.caption(t("tr.snapshots_help", lang))
+    help_line = st.empty()  # above the controls; it names the saved steps of the chosen head count
     cols = st.columns(3)
     head_counts = experiment.head_counts
     heads = cols[0].selectbox(
@@ -149,7 +161,15 @@ def snapshots_view(lang: str, experiment: ShippedExperiment) -> None:
     )  # fmt: skip
     snapshots = shipped_snapshots(heads)
     steps = sorted(snapshots)
-    step = cols[1].select_slider(t("tr.snap_step", lang), steps, value=steps[-1], key="tr_snap_step")
+    help_line.caption(t("tr.snapshots_help", lang, steps=t("list_sep", lang).join(str(step) for step in steps)))
+    if st.session_state.get(SNAPSHOT_STEP) not in steps:
+        st.session_state[SNAPSHOT_STEP] = steps[-1]  # first visit: the trained model
+    # Spaced by step, not by snapshot: the early snapshots lie close together on the track,
+    # as they do in training; a step between two snapshots moves to the nearer one.
+    step = steps[0] if len(steps) == 1 else cols[1].slider(
+        t("tr.snap_step", lang), steps[0], steps[-1], step=math.gcd(*steps) or 1, key=SNAPSHOT_STEP,
+        on_change=_snap_to_saved, args=(steps,),
+    )  # fmt: skip
     blocks = snapshots[step].shape[0]
     block = cols[2].selectbox(t("tr.block", lang), list(range(1, blocks + 1)), key="tr_snap_block")
     T = snapshots[step].shape[-1]
