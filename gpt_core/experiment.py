@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import statistics
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -14,7 +15,7 @@ from .data import Corpus
 from .generate import generate
 from .model import GPT, GPTConfig, GPTTrace
 from .runs import RunSummary, compact_history
-from .train import HistoryPoint, Progress, TrainConfig, evaluate, train
+from .train import MAX_STEPS, HistoryPoint, Progress, TrainConfig, evaluate, train
 
 HEAD_COUNTS = (1, 2, 4, 8)
 SNAPSHOT_PROMPT = "ROMEO:\nBut soft, what light through yon"
@@ -94,6 +95,60 @@ def _one_run(corpus, config, train_config, seed, snapshot_steps, on_progress, sn
     result.history = compact_history(result.history)
     summary = RunSummary.from_result(heads, model.parameter_count(), result, sample, seed=seed)
     return HeadsRun(summary, model, snapshots)
+
+
+# ---------------------------------------------------------------------------------------
+# How long it will take, from what a few steps take on this machine now
+
+PROBE_STEPS = 2  # timed training steps per head count, after one untimed warm-up step
+PROBE_TOKENS = 10  # timed sampled characters per head count
+
+
+@dataclass(frozen=True)
+class StepTimes:
+    """What the parts of one head count's run take on this machine, in seconds."""
+
+    train_step: float  # one optimizer step on a training batch
+    forward: float  # one held-out batch through the model (an evaluation reads several)
+    sample_token: float  # one generated character
+
+
+def measure_step_times(
+    corpus: Corpus, base: GPTConfig, train_config: TrainConfig, head_counts: tuple[int, ...] = HEAD_COUNTS
+) -> dict[int, StepTimes]:
+    """Time PROBE_STEPS training steps, one held-out batch and PROBE_TOKENS sampled
+    characters of a fresh model per head count (its weights are thrown away)."""
+    probe = replace(train_config, steps=PROBE_STEPS + 1, seconds=None, max_seconds=None, eval_every=MAX_STEPS,
+                    eval_batches=1)  # fmt: skip
+    sample_ids = corpus.vocabulary.encode(SAMPLE_PROMPT)
+    times = {}
+    for heads in head_counts:
+        model = GPT(replace(base, heads=heads), seed=probe.seed)
+        history = train(model, corpus, probe).history
+        start = time.perf_counter()
+        evaluate(model, corpus, 1, probe.batch_size)
+        forward = time.perf_counter() - start
+        start = time.perf_counter()
+        generate(model, sample_ids, PROBE_TOKENS, SAMPLE_TEMPERATURE, SAMPLE_TOP_K, seed=probe.seed)
+        sample_token = (time.perf_counter() - start) / PROBE_TOKENS
+        times[heads] = StepTimes((history[-1].elapsed - history[0].elapsed) / PROBE_STEPS, forward, sample_token)
+    return times
+
+
+def estimate_seconds(times: dict[int, StepTimes], corpus: Corpus, train_config: TrainConfig, seeds: int) -> float:
+    """The wall time of ``run_heads_experiment`` over the head counts of ``times`` and
+    ``seeds`` seeds: per run, its steps, its evaluations (every ``eval_every`` steps and
+    after the last, ``eval_batches`` each), the final one over the whole test split, and
+    its sample. A budget in steps only (``train_config.steps``)."""
+    steps = train_config.steps
+    evaluations = steps // train_config.eval_every + (steps % train_config.eval_every != 0)
+    whole_split = math.ceil(len(corpus.test) / train_config.batch_size)
+    per_evaluation = train_config.eval_batches if train_config.eval_batches is not None else whole_split
+    batches = evaluations * per_evaluation + whole_split
+    per_seed = sum(
+        steps * item.train_step + batches * item.forward + SAMPLE_LENGTH * item.sample_token for item in times.values()
+    )
+    return seeds * per_seed
 
 
 # ---------------------------------------------------------------------------------------

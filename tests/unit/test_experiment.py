@@ -499,3 +499,31 @@ def test_step_noise_needs_four_late_points_and_measures_them():
     history = _jumpy_history(0.1, points=8)  # the late half holds exactly 4 points
     assert step_noise(history) is not None and step_noise(history) > 0
     assert step_noise(_jumpy_history(0.1, points=6)) is None, "3 late points"
+
+
+def test_the_estimate_counts_every_step_evaluation_and_sample():
+    """estimate_seconds adds up what run_heads_experiment does per run: its steps, an
+    evaluation every eval_every steps and after the last, the whole test split at the end,
+    and its sample."""
+    from gpt_core.experiment import SAMPLE_LENGTH, StepTimes, estimate_seconds
+
+    corpus = build_corpus("previous", synthetic_text("previous", 4000), context_length=16)
+    config = TrainConfig(steps=100, eval_every=30, eval_batches=8, batch_size=16)
+    whole_split = -(-len(corpus.test) // 16)
+    one = {"train_step": 0.0, "forward": 0.0, "sample_token": 0.0}
+    for part, per_run in (("train_step", 100), ("forward", 4 * 8 + whole_split), ("sample_token", SAMPLE_LENGTH)):
+        times = {heads: StepTimes(**(one | {part: heads})) for heads in (1, 2)}  # h = 2's parts cost twice as much
+        assert estimate_seconds(times, corpus, config, seeds=3) == pytest.approx(3 * (1 + 2) * per_run), part
+    whole = TrainConfig(steps=90, eval_every=30, eval_batches=None, batch_size=16)  # 3 evaluations of the whole split
+    times = {1: StepTimes(0.0, 1.0, 0.0)}
+    assert estimate_seconds(times, corpus, whole, seeds=1) == pytest.approx(4 * whole_split)
+
+
+def test_measured_step_times_are_positive_for_every_head_count_whatever_the_budget():
+    from gpt_core.experiment import measure_step_times
+
+    corpus = build_corpus("previous", synthetic_text("previous", 4000), context_length=16)
+    base = GPTConfig(vocab_size=corpus.vocabulary.size, context_length=16, embedding_dim=16, heads=1, blocks=1)
+    times = measure_step_times(corpus, base, TrainConfig(steps=300, batch_size=8, max_seconds=5.0), head_counts=(1, 4))
+    assert sorted(times) == [1, 4]
+    assert all(item.train_step > 0 and item.forward > 0 and item.sample_token > 0 for item in times.values())
