@@ -55,15 +55,17 @@ def test_the_page_says_the_corpus_is_missing_and_keeps_the_choice(no_corpus):
     at.number_input(key="tr_steps").set_value(10).run()
     at.button(key="tr_start").click().run()
     assert not at.exception and "tr_model" not in at.session_state
-    assert [e.value for e in at.error] == [t("tr.shakespeare_first")], "what to do here, on this page"
+    assert [e.value for e in at.error] == [t("tr.shakespeare_first", tab=t("tr.tab.train"))], "what to do here"
     assert all("Train page" not in said for said in _everything_said(at)), "the reader is on the Train page"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_missing_corpus_message_names_what_to_do_on_this_page(no_corpus, lang):
     at = open_page(PAGE, lang=lang)
-    at.button(key="tr_start").click().run()
-    assert [e.value for e in at.error] == [t("tr.shakespeare_first", lang)]
+    for button in ("tr_start", "tr_exp_start"):  # either tab
+        at.button(key=button).click().run()
+        assert not at.exception
+        assert [e.value for e in at.error] == [t("tr.shakespeare_first", lang, tab=t("tr.tab.train", lang))]
     assert t("tr.download", lang) in [button.label for button in at.button], "the button it speaks of is there"
     assert all("训练页面" not in said and "Train page" not in said for said in _everything_said(at))
 

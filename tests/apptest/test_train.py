@@ -6,12 +6,14 @@ import json
 
 import pytest
 
+from gpt_core.experiment import HEAD_COUNTS, StepTimes
 from harness.charts import traces_by_name
 from tests.apptest.conftest import chart_traces, open_page
 from tests.helpers import free_slots
 from ui.strings import t
 
 PAGE = "pages/3_train.py"
+PAGE_SCRIPT = PAGE
 
 
 def train_quickly(at, corpus: str = "copy", steps: int = 20):
@@ -52,7 +54,7 @@ def progress_left(at) -> list[str]:
 def test_page_opens_with_every_control(page):
     for key in ("tr_heads", "tr_gen_model"):
         assert page.selectbox(key=key)
-    for key in ("tr_head_dim", "tr_blocks", "tr_context", "tr_steps", "tr_exp_steps"):
+    for key in ("tr_head_dim", "tr_blocks", "tr_context", "tr_steps", "tr_exp_steps", "tr_exp_seeds"):
         assert page.number_input(key=key)
     assert page.radio(key="tr_corpus").options
     assert "embedding = heads × head_dim = 2 × 32 = **64**" in [m.value for m in page.markdown]
@@ -366,12 +368,87 @@ def test_a_short_run_is_too_short_to_tell():
         )
 
 
-def test_the_in_app_experiment_runs_seeds_when_the_budget_allows():
-    from ui.train.running import experiment_seeds
+STEADY = StepTimes(train_step=0.05, forward=0.015, sample_token=0.002)  # a made-up server's speed
 
-    assert experiment_seeds(10) == (0, 1, 2)
-    assert experiment_seeds(300) == (0, 1)
-    assert experiment_seeds(500) == (0,)
+
+@pytest.fixture
+def steady_server(monkeypatch):
+    """The estimate's measurement replaced by a fixed speed (the real one is measured live);
+    call it with other StepTimes for a slower server."""
+    import ui.train.plan
+
+    def at_speed(times: StepTimes = STEADY) -> None:
+        ui.train.plan.step_times.clear()
+        monkeypatch.setattr(ui.train.plan, "measure_step_times", lambda *_, **__: dict.fromkeys(HEAD_COUNTS, times))
+
+    at_speed()
+    yield at_speed
+    ui.train.plan.step_times.clear()
+
+
+def plan_caption(at, lang: str = "en") -> str:
+    """The caption that says how long the experiment will take (exactly one)."""
+    from ui.strings import STRINGS
+
+    start = STRINGS["tr.exp_plan"][lang].split("{")[0]
+    shown = [c.value for c in at.caption if c.value.startswith(start)]
+    assert len(shown) == 1, [c.value for c in at.caption]
+    return shown[0]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_before_it_starts_the_experiment_says_how_long_it_will_take_here(steady_server, lang):
+    """From the speed measured on this server × steps × seeds × head counts, with every
+    evaluation and sample counted (gpt_core.experiment.estimate_seconds)."""
+    from gpt_core.experiment import estimate_seconds
+    from ui.shared.resources import shared_corpus
+    from ui.train.plan import duration_text, experiment_plan
+    from ui.train.state import EXPERIMENT_DEFAULT_SEEDS, EXPERIMENT_DEFAULT_STEPS, PAGE
+
+    at = open_page(PAGE_SCRIPT, lang=lang)
+    assert not at.exception and "tr_experiment" not in at.session_state, "nothing has run"
+    assert at.number_input(key="tr_exp_steps").value == EXPERIMENT_DEFAULT_STEPS
+    assert at.number_input(key="tr_exp_seeds").value == EXPERIMENT_DEFAULT_SEEDS
+    defaults = {name: PAGE.by_name[name].default for name in ("corpus", "context", "blocks")}
+    corpus = shared_corpus(defaults["corpus"], defaults["context"])
+    plan = experiment_plan(corpus.vocabulary.size, EXPERIMENT_DEFAULT_STEPS, EXPERIMENT_DEFAULT_SEEDS, defaults["context"],
+                           defaults["blocks"])  # fmt: skip
+    seconds = estimate_seconds(dict.fromkeys(HEAD_COUNTS, STEADY), corpus, plan.train, EXPERIMENT_DEFAULT_SEEDS)
+    assert 60 < seconds < 600, "minutes, within the cap"
+    assert plan_caption(at, lang) == t(
+        "tr.exp_plan", lang, duration=duration_text(seconds, lang), runs=4 * EXPERIMENT_DEFAULT_SEEDS, heads=4,
+        seeds=t("tr.n_seeds", lang, n=EXPERIMENT_DEFAULT_SEEDS), steps=EXPERIMENT_DEFAULT_STEPS, low="50", high="50",
+    )  # fmt: skip
+    assert duration_text(seconds, lang) == t("tr.about_minutes", lang, n=round(seconds / 60))
+    at.number_input(key="tr_exp_steps").set_value(20).run()
+    at.number_input(key="tr_exp_seeds").set_value(1).run()
+    assert t("tr.about_seconds", lang, n=10).split("10")[0] in plan_caption(at, lang), "a short plan in seconds"
+    assert not at.warning
+
+
+def test_one_seed_is_one_seed(steady_server):
+    at = open_page(PAGE_SCRIPT)
+    at.number_input(key="tr_exp_seeds").set_value(1).run()
+    said = plan_caption(at)
+    assert "4 runs (4 head counts × 1 seed) of 300 steps" in said and "1 seeds" not in said
+    zh = open_page(PAGE_SCRIPT, lang="zh")
+    zh.number_input(key="tr_exp_seeds").set_value(1).run()
+    assert "4 种头数 × 1 个种子" in plan_caption(zh, "zh")
+    assert "3 seeds each" in " ".join(c.value for c in at.caption), "the shipped results, 3 seeds"
+
+
+def test_a_plan_longer_than_the_cap_says_its_runs_may_stop_short(steady_server):
+    from ui.train.plan import EXPERIMENT_MAX_SECONDS
+    from ui.train.state import EXPERIMENT_MAX_SEEDS, EXPERIMENT_MAX_STEPS
+
+    steady_server(StepTimes(train_step=0.1, forward=0.03, sample_token=0.004))  # twice as slow
+    at = open_page(PAGE_SCRIPT)
+    at.number_input(key="tr_exp_steps").set_value(EXPERIMENT_MAX_STEPS).run()
+    at.number_input(key="tr_exp_seeds").set_value(EXPERIMENT_MAX_SEEDS).run()
+    run_cap = f"{EXPERIMENT_MAX_SECONDS / (4 * EXPERIMENT_MAX_SEEDS):.0f}"
+    assert [w.value for w in at.warning] == [
+        t("tr.exp_too_long", minutes=EXPERIMENT_MAX_SECONDS // 60, run_cap=run_cap, steps=EXPERIMENT_MAX_STEPS)
+    ]
 
 
 def test_running_the_experiment_in_the_app(page):
@@ -384,7 +461,8 @@ def test_running_the_experiment_in_the_app(page):
     assert sorted((run.heads, run.seed) for run in runs) == [(h, s) for h in (1, 2, 4, 8) for s in (0, 1, 2)]
     assert len({run.parameters for run in runs}) == 1
     assert any("Your run, on previous letter" in c.value for c in page.caption)
-    assert any("3 seeds per head count (12 runs of 10 steps)" in c.value for c in page.caption)
+    assert "for 12 runs (4 head counts × 3 seeds) of 10 steps" in plan_caption(page)
+    assert [s.value for s in page.success] == [t("tr.experiment_done")], "said once"
     assert "h = 8: lowest–highest seed" in chart_names(page)
     answer = next(m.value for m in page.markdown if m.value.startswith(t("tr.verdict.title")))
     assert "Too short to tell" in answer and "only 10 steps" in answer, "10 steps answer nothing"

@@ -13,7 +13,7 @@ from ui.strings import t
 PAGE = "pages/3_train.py"
 LINKED = {
     "corpus": "copy", "heads": "4", "head_dim": "8", "blocks": "3", "context": "24", "budget_kind": "seconds",
-    "seconds": "7", "exp_steps": "60", "prompt": "abc", "temperature": "1.25", "top_k": "5", "length": "40",
+    "seconds": "7", "exp_steps": "60", "exp_seeds": "2", "prompt": "abc", "temperature": "1.25", "top_k": "5", "length": "40",
     "gen_seed": "9",
 }  # fmt: skip
 
@@ -33,6 +33,7 @@ def test_a_link_sets_every_control():
     assert at.radio(key="tr_budget_kind").value == "seconds"
     assert at.number_input(key="tr_seconds").value == 7
     assert at.number_input(key="tr_exp_steps").value == 60
+    assert at.number_input(key="tr_exp_seeds").value == 2
     assert at.text_area(key="tr_prompt").value == "abc"
     assert at.session_state["tr_temperature"] == pytest.approx(1.25)
     assert at.session_state["tr_top_k"] == 5

@@ -30,8 +30,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "下载的文件保存在这台电脑的 {cache} 中。",
     },
     "tr.shakespeare_first": {
-        "en": "Tiny Shakespeare is not on this server yet: download it with the button under the corpus choice, or choose another corpus.",
-        "zh": "服务器上还没有 Tiny Shakespeare：请用语料选项下方的按钮下载它，或选择其他语料。",
+        "en": "Tiny Shakespeare is not on this server yet: download it with the button under the corpus choice (tab “{tab}”), or choose another corpus there.",
+        "zh": "服务器上还没有 Tiny Shakespeare：请用语料选项下方的按钮下载它（在“{tab}”标签页），或在那里选择其他语料。",
     },
     "tr.download": {"en": "Download Tiny Shakespeare (1.1 MB)", "zh": "下载 Tiny Shakespeare（1.1 MB）"},
     "tr.downloading": {"en": "Downloading Tiny Shakespeare…", "zh": "正在下载 Tiny Shakespeare…"},
@@ -104,18 +104,31 @@ STRINGS: dict[str, dict[str, str]] = {
     "tr.exp_steps": {"en": "steps per head count", "zh": "每种头数的步数"},
     "tr.exp_run": {"en": "Run it yourself", "zh": "自己运行"},
     "tr.exp_run_help": {
-        "en": "Trains 1, 2, 4 and 8 heads one after another on the corpus chosen in the first tab.",
-        "zh": "在第一个标签页选择的语料上，依次训练 1、2、4、8 个头。",
+        "en": "Trains 1, 2, 4 and 8 heads one after another on the corpus chosen in the first tab. On Tiny Shakespeare, {steps} steps and {seeds} tell head counts apart; the copying, previous-letter and repeated-pairs corpora stay too close to tell.",
+        "zh": "在第一个标签页选择的语料上，依次训练 1、2、4、8 个头。在 Tiny Shakespeare 上，{steps} 步、{seeds}就能分出不同头数的高下；复制、前一个字母和重复字母对这几种语料则差别太小，看不出来。",
+    },
+    "tr.exp_seeds_input": {"en": "seeds per head count", "zh": "每种头数的种子数"},
+    "tr.one_seed": {"en": "1 seed", "zh": "1 个种子"},
+    "tr.n_seeds": {"en": "{n} seeds", "zh": "{n} 个种子"},
+    "tr.about_seconds": {"en": "about {n} seconds", "zh": "约 {n} 秒"},
+    "tr.about_minutes": {"en": "about {n} minutes", "zh": "约 {n} 分钟"},
+    "tr.exp_plan": {
+        "en": "Time needed on this server right now: {duration}, for {runs} runs ({heads} head counts × {seeds}) of {steps} steps; one training step takes {low}–{high} ms here.",
+        "zh": "在这台服务器上目前所需时间：{duration}，共 {runs} 次运行（{heads} 种头数 × {seeds}），每次 {steps} 步；这里一个训练步需要 {low}–{high} 毫秒。",
+    },
+    "tr.exp_too_long": {
+        "en": "That is more than the {minutes} minutes an experiment may run here: each run gets {run_cap} s and may stop short of {steps} steps. Choose fewer steps or seeds.",
+        "zh": "这超过了这里一次实验最多可运行的 {minutes} 分钟：每次运行只有 {run_cap} 秒，可能达不到 {steps} 步。请减少步数或种子数。",
     },
     "tr.experiment_running": {
-        "en": "Heads experiment: training {heads} heads…",
-        "zh": "多头实验：正在训练 {heads} 个头……",
+        "en": "Heads experiment: run {run} of {runs}, {heads} heads, seed {seed}…",
+        "zh": "多头实验：第 {run}/{runs} 次运行，{heads} 个头，种子 {seed}……",
     },
     "tr.experiment_done": {"en": "Experiment finished.", "zh": "实验完成。"},
     "tr.exp_source_mine": {"en": "Your run, on {corpus}.", "zh": "你的运行，语料：{corpus}。"},
     "tr.exp_source_shipped": {
-        "en": "Shipped results: Tiny Shakespeare, {steps} steps per head count, {seeds} seeds each, on a 2-core CPU (scripts/heads_experiment.py reproduces them).",
-        "zh": "预先运行的结果：Tiny Shakespeare，每种头数 {steps} 步、{seeds} 个种子，2 核 CPU（scripts/heads_experiment.py 可重现）。",
+        "en": "Shipped results: Tiny Shakespeare, {steps} steps per head count, {seeds} each, on a 2-core CPU (scripts/heads_experiment.py reproduces them).",
+        "zh": "预先运行的结果：Tiny Shakespeare，每种头数 {steps} 步、{seeds}，2 核 CPU（scripts/heads_experiment.py 可重现）。",
     },
     "tr.exp_missing": {
         "en": "No shipped results on this server; run the experiment yourself.",
@@ -235,10 +248,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "tr.final_help": {
         "en": "Each dot is one seed's run; the diamond is their mean with ± one standard deviation. The bands in the curves span the lowest to the highest seed.",
         "zh": "每个点是一个种子的一次运行；菱形是它们的均值，误差线为 ± 一个标准差。曲线周围的色带覆盖从最低到最高的种子。",
-    },
-    "tr.exp_seeds": {
-        "en": "{seeds} seeds per head count ({runs} runs of {steps} steps).",
-        "zh": "每种头数 {seeds} 个种子（共 {runs} 次运行，每次 {steps} 步）。",
     },
     "tr.samples": {
         "en": 'Samples (prompt "ROMEO:", temperature 0.8, top-k 10)',

@@ -13,16 +13,17 @@ from ..shell import page_title, setup_page
 from ..strings import error_text, t
 from . import views
 from .controls import chosen_corpus, corpus_controls, gpt_config, model_controls, train_config
-from .running import (
-    CONTROL_STATE,
-    EXPERIMENT_EMBEDDING,
-    EXPERIMENT_STATE,
-    STOP_WAIT_S,
-    run_experiment,
-    run_training,
-    use_model,
+from .plan import EXPERIMENT_EMBEDDING, page_plan, seeds_text, show_estimate
+from .running import CONTROL_STATE, EXPERIMENT_STATE, STOP_WAIT_S, run_experiment, run_training, use_model
+from .state import (
+    EXPERIMENT_DEFAULT_SEEDS,
+    EXPERIMENT_DEFAULT_STEPS,
+    EXPERIMENT_MAX_SEEDS,
+    EXPERIMENT_MAX_STEPS,
+    EXPERIMENT_MIN_STEPS,
+    PAGE,
+    key,
 )
-from .state import EXPERIMENT_MAX_STEPS, EXPERIMENT_MIN_STEPS, PAGE, key
 
 STOP_REQUESTED = "tr_stop_requested"
 START_REQUESTED = "tr_start_requested"
@@ -64,7 +65,7 @@ def _said_here(error: InputError, lang: str) -> str:
     """An error as this page says it: gpt_core's missing-corpus message sends the reader
     to the Train page, and here they are."""
     if error.code == "corpus_missing":
-        return t("tr.shakespeare_first", lang)
+        return t("tr.shakespeare_first", lang, tab=t("tr.tab.train", lang))
     return error_text(error, lang)
 
 
@@ -87,17 +88,27 @@ def _train_tab(lang: str) -> None:
 
 def _experiment_tab(lang: str) -> None:
     st.markdown(t("tr.experiment_intro", lang))
-    cols = st.columns([2, 2, 3], vertical_alignment="bottom")
+    cols = st.columns([2, 2, 2, 3], vertical_alignment="bottom")
     cols[0].number_input(t("tr.exp_steps", lang), EXPERIMENT_MIN_STEPS, EXPERIMENT_MAX_STEPS,
                          step=EXPERIMENT_MIN_STEPS, key=key("exp_steps"))  # fmt: skip
-    cols[1].button(t("tr.exp_run", lang), key="tr_exp_start", icon=":material/science:",
+    cols[1].number_input(t("tr.exp_seeds_input", lang), 1, EXPERIMENT_MAX_SEEDS, key=key("exp_seeds"))
+    cols[2].button(t("tr.exp_run", lang), key="tr_exp_start", icon=":material/science:",
                    on_click=_request, args=(EXPERIMENT_REQUESTED,))  # fmt: skip
-    cols[2].caption(t("tr.exp_run_help", lang))
+    cols[3].caption(t("tr.exp_run_help", lang, steps=EXPERIMENT_DEFAULT_STEPS,
+                      seeds=seeds_text(EXPERIMENT_DEFAULT_SEEDS, lang)))  # fmt: skip
+    corpus, missing = None, None
+    try:
+        corpus = chosen_corpus()
+    except InputError as error:  # said when Run is pressed; no estimate without a corpus
+        missing = error
+    if corpus is not None:
+        plan = page_plan(corpus)
+        show_estimate(lang, corpus, plan)  # before it starts: how long, on this server
     if st.session_state.pop(EXPERIMENT_REQUESTED, False):
-        try:
-            run_experiment(lang, chosen_corpus())
-        except InputError as error:
-            st.error(_said_here(error, lang), icon=":material/error:")
+        if corpus is None:
+            st.error(_said_here(missing, lang), icon=":material/error:")
+        else:
+            run_experiment(lang, corpus, plan)
     mine = st.session_state.get(EXPERIMENT_STATE)
     shipped = shipped_experiment()
     if mine is not None:
@@ -105,7 +116,9 @@ def _experiment_tab(lang: str) -> None:
         views.experiment_view(lang, mine["runs"], EXPERIMENT_EMBEDDING, source, "mine")
     if shipped is not None:
         st.divider()
-        source = t("tr.exp_source_shipped", lang, steps=shipped.runs[0].steps, seeds=len(shipped.seeds))
+        source = t(
+            "tr.exp_source_shipped", lang, steps=shipped.runs[0].steps, seeds=seeds_text(len(shipped.seeds), lang)
+        )
         views.experiment_view(lang, shipped.runs, shipped.config["embedding_dim"], source, "shipped")
         views.snapshots_view(lang, shipped)
     elif mine is None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 import streamlit as st
@@ -31,26 +31,13 @@ from ..figure_text import figure_words
 from ..shared.models import MODEL_STATE, SESSION_KEY, TrainedModel
 from ..shared.resources import training_slots
 from ..strings import t
-from .controls import gpt_config
-from .state import EXPERIMENT_MAX_STEPS, EXPERIMENT_MIN_STEPS, PAGE, RUN_MAX_SECONDS
+from .plan import ExperimentPlan
+from .state import PAGE
 
 UI_UPDATE_S = 0.4  # how often the progress, numbers and curve are redrawn
 WAIT_POLL_S = 0.5
 STOP_WAIT_S = 10.0  # how long a new run waits for a stopping training to store its model
 PROMPT_HINT_CHARS = 8
-EXPERIMENT_EMBEDDING = 64  # the book's embedding size, the same for every head count
-EXPERIMENT_EVALUATIONS = 10  # held-out evaluations per head count in the in-app experiment
-# Seeds per head count in the in-app experiment: as many (up to 3) as keep all its runs
-# within this many steps in all, which fits the 60 s cap at the default sizes.
-EXPERIMENT_MAX_SEEDS = 3
-EXPERIMENT_STEP_BUDGET = 2400
-
-
-def experiment_seeds(steps: int) -> tuple[int, ...]:
-    """The seeds the in-app experiment can afford at ``steps`` per run (at least one)."""
-    count = max(1, min(EXPERIMENT_MAX_SEEDS, EXPERIMENT_STEP_BUDGET // (len(HEAD_COUNTS) * steps)))
-    return tuple(range(count))
-
 
 CONTROL_STATE = "tr_control"
 EXPERIMENT_STATE = "tr_experiment"
@@ -178,28 +165,24 @@ def use_model(trained: TrainedModel) -> None:
         PAGE.set("prompt", trained.prompt_hint)  # "ROMEO:" means nothing to a copying model
 
 
-def run_experiment(lang: str, corpus: Corpus) -> None:
+def run_experiment(lang: str, corpus: Corpus, plan: ExperimentPlan) -> None:
     screen = Screen(lang)
-    steps = min(PAGE.get("exp_steps"), EXPERIMENT_MAX_STEPS)
-    # The same embedding for every head count (the book's 64); context and blocks from the controls.
-    base = replace(gpt_config(corpus), embedding_dim=EXPERIMENT_EMBEDDING, heads=1)
     histories: dict[int, list[HistoryPoint]] = {}
+    started = []  # (heads, seed) of each run begun, in order
 
     def on_progress(heads: int, progress: Progress) -> None:
         if progress.step == 1:  # a new run (the next head count, or the next seed)
             histories[heads] = []
+            started.append((heads, plan.seeds[len(started) // len(HEAD_COUNTS)]))
         history = histories.setdefault(heads, [])
         history.append(progress.point)
-        screen.draw(progress, history, t("tr.experiment_running", lang, heads=heads))
+        label = t("tr.experiment_running", lang, run=len(started), runs=plan.runs, heads=heads, seed=started[-1][1])
+        screen.draw(progress, history, label)
 
-    eval_every = max(EXPERIMENT_MIN_STEPS, steps // EXPERIMENT_EVALUATIONS)
-    seeds = experiment_seeds(steps)
-    runs_count = len(HEAD_COUNTS) * len(seeds)
-    config = TrainConfig(steps=steps, eval_every=eval_every, max_seconds=RUN_MAX_SECONDS / runs_count)
-    st.caption(t("tr.exp_seeds", lang, seeds=len(seeds), runs=runs_count, steps=steps))
     try:
         runs = with_slot(
-            screen, lambda: run_heads_experiment(corpus, base, config, on_progress=on_progress, seeds=seeds)
+            screen,
+            lambda: run_heads_experiment(corpus, plan.base, plan.train, on_progress=on_progress, seeds=plan.seeds),
         )
     except Exception:
         screen.clear()
