@@ -522,7 +522,7 @@ def test_the_training_snapshots_show_their_prompt_and_label_both_axes(lang):
     assert t("tr.snap_title", lang, step=experiment.runs[0].steps, block=1) == layout["title"]["text"]
 
 
-def test_the_snapshot_slider_is_spaced_by_step_and_moves_to_the_nearest_snapshot(page):
+def test_the_snapshot_slider_is_spaced_by_step_and_stops_at_saved_snapshots(page):
     """The snapshots were taken at uneven steps (many early, few late): a slider over the
     snapshots put step 200 past the middle of a 1500-step run. The track is the steps."""
     import math
@@ -539,8 +539,13 @@ def test_the_snapshot_slider_is_spaced_by_step_and_moves_to_the_nearest_snapshot
         return json.loads(chart.proto.spec)["layout"]["title"]["text"]
 
     middle = (saved[-3] + saved[-2]) // 2  # between two saved steps
-    for chosen, nearest in ((middle - slider.step, saved[-3]), (middle + slider.step, saved[-2]), (saved[1], saved[1])):
+    moves = [
+        (saved[-1] - slider.step, saved[-2]), (saved[-2] + slider.step, saved[-1]),  # one arrow key: the next one
+        (middle - slider.step, saved[-3]), (middle + slider.step, saved[-2]), (saved[1], saved[1]),  # the nearest
+        (saved[0], saved[0]),
+    ]  # fmt: skip
+    for chosen, shown in moves:
         page.slider(key="tr_snap_step").set_value(chosen).run()
         assert not page.exception and not page.warning
-        assert page.slider(key="tr_snap_step").value == nearest
-        assert title() == t("tr.snap_title", step=nearest, block=1)
+        assert page.slider(key="tr_snap_step").value == shown, (chosen, shown)
+        assert title() == t("tr.snap_title", step=shown, block=1)

@@ -169,3 +169,38 @@ def test_the_training_snapshots_show_the_prompt_and_labels_that_never_overlap(sh
             assert exceptions_shown(page) == 0
         finally:
             context.close()
+
+
+CHART_TITLED_JS = """title => [...document.querySelectorAll('.js-plotly-plot')]
+  .some(plot => plot.layout && plot.layout.title && plot.layout.title.text === title)"""
+
+
+def test_the_experiment_tab_says_how_long_first_and_its_snapshot_slider_steps_between_snapshots(
+    shared_server, browser_page
+):
+    """Before anything runs, how long the experiment takes here; one arrow key on the
+    snapshot slider (spaced by step) goes to the next saved snapshot, never stuck between."""
+    from playwright.sync_api import expect
+
+    from ui.shared.resources import shipped_experiment
+    from ui.strings import t
+
+    page = browser_page
+    page.goto(f"{shared_server.url}/train")
+    wait_for_app(page)
+    page.get_by_role("tab", name="The heads experiment").click()
+    plan = page.get_by_text(
+        re.compile(r"^Time needed on this server right now: about \d+ (minutes|seconds), for 12 runs")
+    )
+    plan.wait_for(timeout=TRAINING_TIMEOUT_MS)
+    saved = sorted(shipped_experiment().snapshots(4))
+    slider = page.locator("[data-testid='stSlider']").filter(has_text=t("tr.snap_step")).get_by_role("slider")
+    slider.scroll_into_view_if_needed()
+    assert slider.input_value() == str(saved[-1])  # an <input type="range">
+    for key, expected in (("ArrowLeft", saved[-2]), ("ArrowLeft", saved[-3]), ("ArrowRight", saved[-2])):
+        slider.focus()
+        slider.press(key)
+        wait_for_rerun(page)
+        expect(slider).to_have_value(str(expected), timeout=30_000)
+        page.wait_for_function(CHART_TITLED_JS, arg=t("tr.snap_title", step=expected, block=1), timeout=30_000)
+    assert exceptions_shown(page) == 0

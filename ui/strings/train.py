@@ -255,8 +255,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "tr.snapshots": {"en": "What the heads attend to, during training", "zh": "训练过程中，各个头在关注什么"},
     "tr.snapshots_help": {
-        "en": "Softmax weights of each head for a fixed prompt, saved at training steps {steps}. The slider is spaced by step; it moves to the nearest saved one.",
-        "zh": "固定提示词下每个头的 softmax 权重，保存于训练第 {steps} 步。滑块按步数均匀排列，会移到最近的已保存步数。",
+        "en": "Softmax weights of each head for a fixed prompt, saved at training steps {steps}. The slider is spaced by step and stops at saved steps (an arrow key goes to the next one).",
+        "zh": "固定提示词下每个头的 softmax 权重，保存于训练第 {steps} 步。滑块按步数均匀排列，只停在已保存的步数上（方向键移到下一个）。",
     },
     "tr.snap_title": {
         "en": "Softmax weights at training step {step}, block {block}",

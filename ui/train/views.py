@@ -28,6 +28,7 @@ TEMPERATURE_STEP = 0.1
 PROMPT_BOX_PX = 68
 DEFAULT_SNAPSHOT_HEADS_INDEX = 2  # h = 4 of (1, 2, 4, 8): a pattern worth looking at
 SNAPSHOT_STEP = "tr_snap_step"
+SNAPSHOT_SHOWN = "tr_snap_shown"  # the step the slider showed last (not a widget)
 
 
 def model_summary(lang: str) -> None:
@@ -141,13 +142,22 @@ def experiment_view(lang: str, runs: list[RunSummary], embedding_dim: int, sourc
         column.code(run.sample, language=None, wrap_lines=True)
 
 
-def nearest_saved(steps: list[int], chosen: int) -> int:
-    """The saved snapshot step nearest to ``chosen`` (the earlier one on a tie)."""
-    return min(steps, key=lambda step: (abs(step - chosen), step))
+def saved_step(steps: list[int], chosen: int, shown: int | None) -> int:
+    """The saved snapshot step to show when the slider moves from ``shown`` to ``chosen``:
+    the nearest one (the earlier on a tie), unless that is where it was; then the next one
+    in the direction it moved, so that one arrow key press reaches the next snapshot."""
+    nearest = min(steps, key=lambda step: (abs(step - chosen), step))
+    if shown is None or nearest != shown or chosen == shown:
+        return nearest
+    onward = [step for step in steps if (step < shown if chosen < shown else step > shown)]
+    if not onward:
+        return nearest
+    return max(onward) if chosen < shown else min(onward)
 
 
 def _snap_to_saved(steps: list[int]) -> None:
-    st.session_state[SNAPSHOT_STEP] = nearest_saved(steps, st.session_state[SNAPSHOT_STEP])
+    chosen = st.session_state[SNAPSHOT_STEP]
+    st.session_state[SNAPSHOT_STEP] = saved_step(steps, chosen, st.session_state.get(SNAPSHOT_SHOWN))
 
 
 def snapshots_view(lang: str, experiment: ShippedExperiment) -> None:
@@ -165,11 +175,12 @@ def snapshots_view(lang: str, experiment: ShippedExperiment) -> None:
     if st.session_state.get(SNAPSHOT_STEP) not in steps:
         st.session_state[SNAPSHOT_STEP] = steps[-1]  # first visit: the trained model
     # Spaced by step, not by snapshot: the early snapshots lie close together on the track,
-    # as they do in training; a step between two snapshots moves to the nearer one.
+    # as they do in training; a step between two snapshots moves to one of them (saved_step).
     step = steps[0] if len(steps) == 1 else cols[1].slider(
         t("tr.snap_step", lang), steps[0], steps[-1], step=math.gcd(*steps) or 1, key=SNAPSHOT_STEP,
         on_change=_snap_to_saved, args=(steps,),
     )  # fmt: skip
+    st.session_state[SNAPSHOT_SHOWN] = step
     blocks = snapshots[step].shape[0]
     block = cols[2].selectbox(t("tr.block", lang), list(range(1, blocks + 1)), key="tr_snap_block")
     T = snapshots[step].shape[-1]
