@@ -1,5 +1,8 @@
 """The explorer's lines view, in the manner of BertViz's head view: the tokens in two
-columns, a line from each query to each key it attends to, darker for more weight."""
+columns, a line from each query to each key it attends to, darker and thicker for more
+weight. Each head has its colour and its dash pattern, so heads are told apart without
+colour too; the lines are opaque, so where heads cross, the top line keeps its colour
+instead of blending with the others into brown."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from gpt_core.tokens import position_label
 from .events import trace_meta
 from .explorer import check_rank
 from .labels import plotly_safe
-from .palette import head_color
+from .palette import HEAD_COLORS, head_color
 from .panels import (
     MARGIN_PX,
 )
@@ -29,28 +32,59 @@ from .style import (
 from .words import Words
 
 LINE_THRESHOLD = 0.02  # weights below this draw no line
-LINE_BINS = 5  # opacity steps: one trace per (head, bin)
-LINE_WIDTH_PX = 2.5
+LINE_BINS = 5  # weight steps: one trace per (head, bin)
+LINE_MIN_WIDTH_PX = 1.5  # the lightest step's width; the heaviest's is LINE_MAX_WIDTH_PX
+LINE_MAX_WIDTH_PX = 4.0
+# The lightest step's share of the head's colour, mixed with white (opaque, unlike an opacity:
+# crossing lines do not blend); enough to still show which colour it is.
+LINE_MIN_STRENGTH = 0.35
+LEGEND_LINE_WIDTH_PX = 3.0
+# Plotly's named patterns, each clear on a thin line. With 16 colours and 6 patterns a
+# pattern would come back with the same colour at head 49: the pattern shifts by one each
+# time the colours start over, so no two of up to 16 × 6 heads share both.
+LINE_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
 LINE_ROW_PX = 22  # vertical room per token
 LINE_LABEL_FONT_PX = 14
 LINE_COLUMN_GAP_PX = 220  # between the query column and the key column
-LINE_MIN_OPACITY = 0.12
 
 
 def weight_bin(weight: float, bins: int = LINE_BINS, threshold: float = LINE_THRESHOLD) -> int:
-    """Which opacity step a line of ``weight`` falls in: 0 … bins - 1, evenly over [threshold, 1]."""
+    """Which weight step a line of ``weight`` falls in: 0 … bins - 1, evenly over [threshold, 1]."""
     share = (weight - threshold) / (1.0 - threshold)
     return int(min(bins - 1, max(0, np.floor(share * bins))))
 
 
 def line_name(head: int, step: int, text: Words) -> str:
-    """The trace of one head's lines in one opacity step: ``"head 2 · 3/5"``."""
+    """The trace of one head's lines in one weight step: ``"head 2 · 3/5"``."""
     return f"{text['fig.head']} {head + 1} · {step + 1}/{LINE_BINS}"
+
+
+def line_dash(head: int) -> str:
+    """The dash pattern of head ``head`` (0-based): its second cue beside its colour."""
+    return LINE_DASHES[(head + head // len(HEAD_COLORS)) % len(LINE_DASHES)]
+
+
+def step_share(step: int) -> float:
+    """0 for the lightest weight step, 1 for the heaviest."""
+    return step / (LINE_BINS - 1)
+
+
+def line_width(step: int) -> float:
+    """The width of a line in weight step ``step``, before the figure's scale."""
+    return LINE_MIN_WIDTH_PX + (LINE_MAX_WIDTH_PX - LINE_MIN_WIDTH_PX) * step_share(step)
+
+
+def line_color(head: int, step: int) -> str:
+    """Head ``head``'s colour, mixed with white for the lighter weight steps: opaque, so
+    lines that cross never blend; the heaviest step is the head's own colour."""
+    strength = LINE_MIN_STRENGTH + (1 - LINE_MIN_STRENGTH) * step_share(step)
+    channels = (int(head_color(head)[i : i + 2], 16) for i in (1, 3, 5))
+    return "#" + "".join(f"{round(255 - (255 - channel) * strength):02x}" for channel in channels)
 
 
 def _line_segments(weights: np.ndarray, head: int, queries: Sequence[int], threshold: float
                    ) -> list[list[tuple[int, int, float]]]:  # fmt: skip
-    """One head's lines (query, key, weight) of at least ``threshold``, by opacity step."""
+    """One head's lines (query, key, weight) of at least ``threshold``, by weight step."""
     segments: list[list] = [[] for _ in range(LINE_BINS)]
     for query in queries:
         for key in range(query + 1):
@@ -60,36 +94,39 @@ def _line_segments(weights: np.ndarray, head: int, queries: Sequence[int], thres
     return segments
 
 
-def _head_traces(weights: np.ndarray, head: int, queries: Sequence[int], threshold: float, text: Words,
+def _step_trace(lines: list[tuple[int, int, float]], head: int, step: int, text: Words, scale: float) -> dict:
+    """One head's lines in one weight step as one scatter trace: segments separated by None,
+    each point's customdata its line's weight."""
+    x, y, custom = [], [], []
+    for query, key, weight in lines:
+        x += [0.0, 1.0, None]
+        y += [query, key, None]
+        custom += [weight, weight, None]
+    return dict(
+        type="scatter", mode="lines", x=x, y=y, customdata=custom, name=line_name(head, step, text),
+        line=dict(color=line_color(head, step), width=line_width(step) * scale, dash=line_dash(head)),
+        legendgroup=f"head{head}", showlegend=False, meta=trace_meta(head),
+        hovertemplate=f"{plotly_safe(text['ex.weight'])}: %{{customdata:.3f}}<extra>{plotly_safe(text['fig.head'])} {head + 1}</extra>",
+    )  # fmt: skip
+
+
+def _legend_entry(head: int, text: Words, scale: float) -> dict:
+    """The head's entry in the legend: its colour and its dash pattern, no data."""
+    return dict(
+        type="scatter", mode="lines", x=[None], y=[None], name=f"{plotly_safe(text['fig.head'])} {head + 1}",
+        line=dict(color=head_color(head), width=LEGEND_LINE_WIDTH_PX * scale, dash=line_dash(head)),
+        legendgroup=f"head{head}", showlegend=True, hoverinfo="skip",
+    )  # fmt: skip
+
+
+def _line_traces(weights: np.ndarray, heads: Sequence[int], queries: Sequence[int], threshold: float, text: Words,
                  scale: float) -> list[dict]:  # fmt: skip
-    """One scatter trace per opacity step (segments separated by None, each point's
-    customdata its line's weight), and the head's legend entry."""
-    color, traces = head_color(head), []
-    for step, lines in enumerate(_line_segments(weights, head, queries, threshold)):
-        if not lines:
-            continue
-        x, y, custom = [], [], []
-        for query, key, weight in lines:
-            x += [0.0, 1.0, None]
-            y += [query, key, None]
-            custom += [weight, weight, None]
-        traces.append(
-            dict(
-                type="scatter", mode="lines", x=x, y=y, customdata=custom, name=line_name(head, step, text),
-                line=dict(color=color, width=LINE_WIDTH_PX * scale),
-                opacity=LINE_MIN_OPACITY + (1 - LINE_MIN_OPACITY) * (step + 1) / LINE_BINS,
-                legendgroup=f"head{head}", showlegend=False, meta=trace_meta(head),
-                hovertemplate=f"{plotly_safe(text['ex.weight'])}: %{{customdata:.3f}}<extra>{plotly_safe(text['fig.head'])} {head + 1}</extra>",
-            )  # fmt: skip
-        )
-    traces.append(
-        dict(
-            type="scatter", mode="lines", x=[None], y=[None], name=f"{plotly_safe(text['fig.head'])} {head + 1}",
-            line=dict(color=color, width=LINE_WIDTH_PX * scale), legendgroup=f"head{head}", showlegend=True,
-            hoverinfo="skip",
-        )  # fmt: skip
-    )
-    return traces
+    """Every head's lines, the lightest step of every head first and the heaviest last, so a
+    heavy line is never hidden under a light one; then the heads' legend entries, in order."""
+    segments = {head: _line_segments(weights, head, queries, threshold) for head in heads}
+    traces = [_step_trace(segments[head][step], head, step, text, scale)
+              for step in range(LINE_BINS) for head in heads if segments[head][step]]  # fmt: skip
+    return traces + [_legend_entry(head, text, scale) for head in heads]
 
 
 def _token_columns(labels: list[str], token: int | None, text: Words, font_px: float, scale: float
@@ -111,7 +148,8 @@ def _token_columns(labels: list[str], token: int | None, text: Words, font_px: f
     ]
 
 
-LEGEND_ENTRY_PAD_PX = 44  # a legend entry's line sample and gaps, beside its name
+LEGEND_SAMPLE_PX = 48  # a legend entry's line sample: long enough to show its dash pattern
+LEGEND_ENTRY_PAD_PX = LEGEND_SAMPLE_PX + 14  # the sample and its gaps, beside the entry's name
 
 
 def _legend_rows(heads: int, width: float, text: Words, scale: float) -> int:
@@ -145,7 +183,7 @@ def _lines_layout(labels: list[str], text: Words, font_px: float, scale: float, 
         xaxis=dict(range=[-0.02, 1.02], visible=False, fixedrange=True),
         yaxis=dict(range=[T - 0.5, -0.5], visible=False, fixedrange=True), annotations=headings,
         legend=dict(orientation="h", x=0.5, xanchor="center", y=1.0, yanchor="top", yref="container",
-                    font=dict(size=FONT_SIZE * scale)),
+                    font=dict(size=FONT_SIZE * scale), itemwidth=round(LEGEND_SAMPLE_PX * scale)),
         font=dict(size=FONT_SIZE * scale, family=FONT_FAMILY), plot_bgcolor=BACKGROUND,
         hoverlabel=dict(font_size=FONT_SIZE * scale), showlegend=True,
     )  # fmt: skip
@@ -161,15 +199,15 @@ def lines_figure(
     scale: float = 1.0,
 ) -> go.Figure:
     """BertViz's head view: queries in the left column, keys in the right, a line from each
-    query to each key it gives at least ``threshold`` of its weight, more opaque the larger
-    the weight, in the head's colour. weights: (h, T, T) of one block; heads: the heads
-    drawn (0-based); token: draw only this query's lines.
+    query to each key it gives at least ``threshold`` of its weight, darker and thicker the
+    larger the weight, in the head's colour and dash pattern. weights: (h, T, T) of one
+    block; heads: the heads drawn (0-based); token: draw only this query's lines.
 
-    One scatter trace per (head, opacity step), segments separated by None; each point's
+    One scatter trace per (head, weight step), segments separated by None; each point's
     customdata is its line's weight."""
     check_rank(weights, labels, 3)
     font_px = LINE_LABEL_FONT_PX * scale
     queries = range(len(labels)) if token is None else [token]
-    traces = [trace for head in heads for trace in _head_traces(weights, head, queries, threshold, text, scale)]
+    traces = _line_traces(weights, heads, queries, threshold, text, scale)
     traces += _token_columns(labels, token, text, font_px, scale)
     return build_figure(traces, _lines_layout(labels, text, font_px, scale, heads=len(heads)))

@@ -9,11 +9,12 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from figures import generation_figure, grid_figure, head_color, lines_figure, metric_figure
+from figures import HEAD_COLORS, generation_figure, grid_figure, head_color, lines_figure, metric_figure
 from figures.explorer import panel_name
-from figures.lines import LINE_BINS, LINE_THRESHOLD, line_name, weight_bin
+from figures.lines import LINE_BINS, LINE_THRESHOLD, line_color, line_dash, line_name, weight_bin
 from harness.charts import decode, traces_by_name
 from tests.helpers import EXPLORER_WORDS
+from ui.explorer.state import MAX_HEADS as EXPLORER_MAX_HEADS
 
 TEXT = EXPLORER_WORDS
 LABELS = ["<b>", "a", "&", "<i>x", "b", "c"]
@@ -77,7 +78,7 @@ def _lines(spec: dict, head: int) -> dict[tuple[int, int], float]:
     for step in range(LINE_BINS):
         trace = traces_by_name(spec).get(line_name(head, step, TEXT))
         if trace is not None:
-            assert trace["line"]["color"] == head_color(head)
+            assert trace["line"]["color"] == line_color(head, step) and trace["line"]["dash"] == line_dash(head)
             for query, key, weight in _segments(trace):
                 assert weight_bin(weight) == step
                 found[(query, key)] = weight
@@ -97,16 +98,64 @@ def test_the_lines_of_a_token_are_exactly_its_weights_above_the_threshold():
     assert not _lines(spec, 0), "only the chosen head"
 
 
-def test_all_lines_of_a_block_and_more_weight_is_more_opaque():
+def _brightness(color: str) -> int:
+    return sum(int(color[i : i + 2], 16) for i in (1, 3, 5))
+
+
+def test_all_lines_of_a_block_and_more_weight_is_darker_and_thicker():
     weights = _weights(1, 3, len(LABELS), seed=4)[0]
     spec = _spec(lines_figure(weights, LABELS, [0, 1, 2], TEXT))
     for head in range(3):
         lines = _lines(spec, head)
         expected = {(q, k) for q in range(len(LABELS)) for k in range(q + 1) if weights[head, q, k] >= LINE_THRESHOLD}
         assert lines.keys() == expected
-    opacities = {step: traces_by_name(spec)[line_name(0, step, TEXT)]["opacity"]
-                 for step in range(LINE_BINS) if line_name(0, step, TEXT) in traces_by_name(spec)}  # fmt: skip
-    assert list(opacities.values()) == sorted(opacities.values())
+    for head in range(3):
+        steps = [traces_by_name(spec)[line_name(head, step, TEXT)]["line"] for step in range(LINE_BINS)
+                 if line_name(head, step, TEXT) in traces_by_name(spec)]  # fmt: skip
+        assert len(steps) > 1
+        widths, brightness = [line["width"] for line in steps], [_brightness(line["color"]) for line in steps]
+        assert widths == sorted(set(widths)) and brightness == sorted(set(brightness), reverse=True)
+    assert line_color(0, LINE_BINS - 1) == head_color(0), "the heaviest lines are in the head's own colour"
+
+
+def _entries(spec: dict) -> dict[int, dict]:
+    """Each head's legend entry, by 0-based head."""
+    entries = [trace for trace in spec["data"] if trace.get("showlegend")]
+    assert [trace["name"] for trace in entries] == [f"head {n + 1}" for n in range(len(entries))], "in head order"
+    return dict(enumerate(entries))
+
+
+@pytest.mark.parametrize("heads", [8, len(HEAD_COLORS)])
+def test_every_head_has_its_own_colour_and_dash_in_its_lines_and_legend(heads):
+    weights = _weights(1, heads, len(LABELS), seed=5)[0]
+    spec = _spec(lines_figure(weights, LABELS, list(range(heads)), TEXT))
+    entries = _entries(spec)
+    assert [entries[h]["line"]["color"] for h in range(heads)] == list(HEAD_COLORS[:heads]), "the palette's colours"
+    looks = {(entry["line"]["color"], entry["line"]["dash"]) for entry in entries.values()}
+    assert len(looks) == heads, "no two heads share both colour and dash"
+    assert len({entry["line"]["dash"] for entry in entries.values()}) > 1, "the dash tells heads apart without colour"
+    steps = {line_name(head, step, TEXT): (head, step) for head in range(heads) for step in range(LINE_BINS)}
+    lines = [trace for trace in spec["data"] if trace.get("mode") == "lines" and not trace.get("showlegend")]
+    assert {steps[trace["name"]][0] for trace in lines} == set(range(heads))
+    for trace in lines:
+        head, step = steps[trace["name"]]
+        entry = entries[head]
+        assert trace["meta"]["head"] == head and trace["legendgroup"] == entry["legendgroup"], trace["name"]
+        assert trace["line"]["dash"] == entry["line"]["dash"], f"{trace['name']}: the dash of its legend entry"
+        assert trace["line"]["color"] == line_color(head, step), f"{trace['name']}: its legend entry's colour, lighter"
+        assert trace.get("opacity", 1) == 1, f"{trace['name']}: opaque, crossing lines do not blend"
+
+
+def test_lines_are_drawn_lightest_first_so_heavy_lines_stay_on_top():
+    weights = _weights(1, 4, len(LABELS), seed=6)[0]
+    spec = _spec(lines_figure(weights, LABELS, list(range(4)), TEXT))
+    widths = [trace["line"]["width"] for trace in spec["data"] if trace.get("mode") == "lines" and not trace.get("showlegend")]
+    assert widths == sorted(widths)
+
+
+def test_no_two_heads_of_the_largest_model_share_colour_and_dash():
+    looks = {(head_color(head), line_dash(head)) for head in range(EXPLORER_MAX_HEADS)}
+    assert len(looks) == EXPLORER_MAX_HEADS
 
 
 def test_lines_labels_are_escaped():

@@ -46,8 +46,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "与游乐场中相同的各个阶段，这次是训练好的头：原始分数、缩放、掩码、softmax 权重。",
     },
     "ex.lines_help": {
-        "en": "Queries on the left, keys on the right: a line from a query to each key it gives at least {threshold} of its weight; the darker, the more weight.",
-        "zh": "左边是查询，右边是键：查询向每个分到至少 {threshold} 权重的键连一条线；颜色越深，权重越大。",
+        "en": "Queries on the left, keys on the right: a line from a query to each key it gives at least {threshold} of its weight; the darker and thicker, the more weight. Each head has its own colour and its own dash pattern.",
+        "zh": "左边是查询，右边是键：查询向每个分到至少 {threshold} 权重的键连一条线；颜色越深、线越粗，权重越大。每个头有自己的颜色和自己的线型。",
     },
     "ex.lines_mode": {"en": "Lines of", "zh": "显示"},
     "ex.lines_mode.head": {"en": "this head", "zh": "这个头"},
