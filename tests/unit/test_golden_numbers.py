@@ -41,7 +41,10 @@ def test_each_golden_link_gives_its_stored_numbers(index):
         stored = STORED_NUMBERS[array_name(index, stage)]
         assert numbers[stage].shape == stored.shape, f"{link.name}: {stage} shape {numbers[stage].shape} != {stored.shape}"
         difference = float(np.max(np.abs(numbers[stage] - stored)))
-        assert difference <= TOLERANCE, f"{link.name}: {stage} moved by {difference:.2e} (> {TOLERANCE:.0e})"
+        # Relative to the stage's size: float32 scores of 10 or more differ in their last bits
+        # by 1e-6 and more between CPUs (seen: 1.9e-6); a changed derivation moves far more.
+        limit = TOLERANCE * max(1.0, float(np.max(np.abs(stored))))
+        assert difference <= limit, f"{link.name}: {stage} moved by {difference:.2e} (> {limit:.1e})"
 
 
 def test_the_stored_numbers_are_attention_not_placeholders():
