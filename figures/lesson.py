@@ -30,7 +30,8 @@ def _layout(title: str, x_title: str, y_title: str, **extra) -> dict:
         height=FIGURE_HEIGHT, margin=MARGIN, plot_bgcolor=BACKGROUND,
         font=dict(size=FONT_SIZE, family=FONT_FAMILY),
         title=dict(text=title, font=dict(size=TITLE_FONT_SIZE), yref="container", y=0.98, yanchor="top"),
-        xaxis=dict(title=dict(text=x_title), gridcolor=GRID_COLOR), yaxis=dict(title=dict(text=y_title), gridcolor=GRID_COLOR),
+        xaxis=dict(title=dict(text=x_title), gridcolor=GRID_COLOR, automargin=True),
+        yaxis=dict(title=dict(text=y_title), gridcolor=GRID_COLOR, automargin=True),  # titles clear of tick labels
         legend=dict(orientation="h", x=0.0, y=1.02, yanchor="bottom"), **extra,
     )  # fmt: skip
 

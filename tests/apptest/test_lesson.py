@@ -214,12 +214,17 @@ def test_presentation_mode_from_the_url_keeps_one_step_per_screen_and_survives_l
     assert "present" not in at.query_params
 
 
+PRESENT_FIGURE_MAX_PX = 560  # 768 less the step's title and the bar of previous/next
+
+
 def _has(at, key: str) -> bool:
     return any(getattr(widget, "key", None) == key for widget in at.get("selectbox"))
 
 
 
-def test_presentation_mode_draws_larger_figures_and_type():
+def test_presentation_mode_draws_larger_type_and_figures_that_fit_the_screen():
+    """Larger type; the figure in its slot beside the text, no taller than a 1366×768 screen
+    leaves it (the browser test measures the whole step)."""
     import json
 
     heights, fonts = {}, {}
@@ -228,7 +233,8 @@ def test_presentation_mode_draws_larger_figures_and_type():
         spec = json.loads(at.get("plotly_chart")[0].proto.spec)
         heights[present], fonts[present] = spec["layout"]["height"], spec["layout"]["font"]["size"]
         assert any("font-size: 21px" in h.proto.body for h in at.get("html")) == (present == "1")
-    assert heights["1"] > heights["0"] and fonts["1"] > fonts["0"]
+    assert fonts["1"] > fonts["0"]
+    assert heights["1"] <= PRESENT_FIGURE_MAX_PX < heights["0"] * 2
 
 
 def test_the_playground_keeps_text_heads_and_head_dim_in_view_and_the_rest_folded():

@@ -1,5 +1,6 @@
 """The lesson page: one step at a time, the step in the URL (``?step=3``), previous/next
-buttons and a step list; in presentation mode one step per screen with large buttons."""
+buttons and a step list; in presentation mode one step per screen (``layout.py``) with
+previous/next in a bar fixed at the screen's bottom."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from ..page_state.state import PageState
 from ..shell import is_presenting, page_title, setup_page
 from ..strings import t
 from .keys import pressed
-from .questions import ask
+from .layout import NAV_BAR_KEY, StepLayout
+from .questions import ask, is_revealed
 from .steps import STEPS
 
 STEP_PARAM = "step"
@@ -62,12 +64,20 @@ def render() -> None:
         st.caption(t("page.lesson.blurb", lang))
     PAGE.settle({STEP_PARAM: step})
     PAGE.show_notes(lang, total=len(STEPS))
-    _navigation(step, lang, presenting)
+    if not presenting:
+        _navigation(step, lang, presenting)
     PAGE.write_url({STEP_PARAM: step}, lang)
     st.subheader(f"{step}. {t(f'ls.{step}.title', lang)}")
-    question = STEPS[step - 1](lang)
-    if question is not None:
+    layout = StepLayout(presenting, is_revealed(step))
+    with layout.text:
+        question = STEPS[step - 1](lang, layout)
+        if question is not None:
+            if not presenting:
+                st.divider()
+            ask(question, lang, layout.compact, presenting)
+    if presenting:  # one bar at the screen's bottom, always in reach
+        with st.container(key=NAV_BAR_KEY):
+            _navigation(step, lang, presenting)
+    else:
         st.divider()
-        ask(question, lang)
-    st.divider()
-    _navigation(step, lang, presenting, bottom=True)
+        _navigation(step, lang, presenting, bottom=True)

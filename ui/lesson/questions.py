@@ -15,7 +15,8 @@ import streamlit as st
 from ..strings import t
 
 CHECKED_PREFIX = "ls_checked_"  # the answer the learner checked, per step
-REVEALED_PREFIX = "ls_revealed_"  # the step's answer is shown (right, or asked for)
+REVEALED_PREFIX = "ls_revealed_"  # the step's answer is shown: RIGHT, or SHOWN (asked for)
+RIGHT, SHOWN = "right", "shown"
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,7 @@ def is_revealed(step: int) -> bool:
 
 
 def _on_reveal(step: int) -> None:
-    st.session_state[REVEALED_PREFIX + str(step)] = True
+    st.session_state[REVEALED_PREFIX + str(step)] = SHOWN
 
 
 def _answer_label(question: Question) -> str:
@@ -61,20 +62,26 @@ def _on_check(step: int) -> None:
     st.session_state[CHECKED_PREFIX + str(step)] = st.session_state.get(answer_key(step))
 
 
-def ask(question: Question, lang: str) -> None:
+def ask(question: Question, lang: str, compact: bool = False, presenting: bool = False) -> None:
     """The question, the learner's choice and a check button; a right answer reveals the
-    step's telling part, a wrong one gets a hint and a way to try again or see the answer."""
-    key = answer_key(question.step)
-    st.markdown(f"**{t('ls.predict', lang)}:** {question.prompt}")
-    if question.many:
-        st.multiselect(question.prompt, question.options, key=key, format_func=question.label,
-                       label_visibility="collapsed", placeholder=t("ls.none", lang))  # fmt: skip
+    step's telling part, a wrong one gets a hint and a way to try again or see the answer.
+    ``compact`` (presentation mode, answered): the verdict and the answer in the question's
+    place, so the step still fits one screen. ``presenting``: a right answer starts the run
+    that draws the compact screen."""
+    if compact:
+        _answered(question, lang)
     else:
-        st.radio(question.prompt, question.options, key=key, index=None, format_func=question.label,
-                 label_visibility="collapsed", horizontal=True)  # fmt: skip
-    st.button(t("ls.check", lang), key=f"ls_check_{question.step}", on_click=_on_check, args=(question.step,),
-              icon=":material/fact_check:")  # fmt: skip
-    _verdict(question, lang)
+        key = answer_key(question.step)
+        st.markdown(f"**{t('ls.predict', lang)}:** {question.prompt}")
+        if question.many:
+            st.multiselect(question.prompt, question.options, key=key, format_func=question.label,
+                           label_visibility="collapsed", placeholder=t("ls.none", lang))  # fmt: skip
+        else:
+            st.radio(question.prompt, question.options, key=key, index=None, format_func=question.label,
+                     label_visibility="collapsed", horizontal=True)  # fmt: skip
+        st.button(t("ls.check", lang), key=f"ls_check_{question.step}", on_click=_on_check, args=(question.step,),
+                  icon=":material/fact_check:")  # fmt: skip
+        _verdict(question, lang, presenting)
     if is_revealed(question.step):
         if question.reveal is not None:
             question.reveal()
@@ -82,14 +89,28 @@ def ask(question: Question, lang: str) -> None:
             st.markdown(question.after)
 
 
-def _verdict(question: Question, lang: str) -> None:
+def _answered(question: Question, lang: str) -> None:
+    if st.session_state.get(REVEALED_PREFIX + str(question.step)) == RIGHT:
+        st.success(t("ls.right", lang, why=question.why), icon=":material/check_circle:")
+    else:
+        _the_answer(question, lang)
+
+
+def _the_answer(question: Question, lang: str) -> None:
+    st.info(t("ls.the_answer", lang, answer=_answer_label(question), why=question.why), icon=":material/lightbulb:")
+
+
+def _verdict(question: Question, lang: str, presenting: bool = False) -> None:
     step, checked_key = question.step, CHECKED_PREFIX + str(question.step)
     checked = st.session_state.get(checked_key)
     if checked_key in st.session_state and checked == st.session_state.get(answer_key(step)):
         if checked is None:
             st.warning(t("ls.choose_first", lang))
         elif is_right(question, checked):
-            st.session_state[REVEALED_PREFIX + str(step)] = True
+            newly = not is_revealed(step)
+            st.session_state[REVEALED_PREFIX + str(step)] = RIGHT
+            if newly and presenting:
+                st.rerun()  # the compact screen: the answer in the question's place
             st.success(t("ls.right", lang, why=question.why), icon=":material/check_circle:")
             return
         else:
@@ -99,4 +120,4 @@ def _verdict(question: Question, lang: str) -> None:
                 st.button(t("ls.show_answer", lang), key=f"ls_show_{step}", on_click=_on_reveal, args=(step,),
                           icon=":material/visibility:")  # fmt: skip
     if is_revealed(step):
-        st.info(t("ls.the_answer", lang, answer=_answer_label(question), why=question.why), icon=":material/lightbulb:")
+        _the_answer(question, lang)

@@ -32,11 +32,12 @@ from gpt_core.lesson import (
     zero_columns,
 )
 
-from ..charts import show_chart, sized_for_page
+from ..charts import show_chart
 from ..figure_text import figure_words
 from ..shared.resources import shipped_experiment, shipped_snapshots
 from ..shared.verdict import answer_text
 from ..strings import t
+from .layout import StepLayout
 from .questions import Question
 
 HEAD_CHOICES = LESSON_HEAD_COUNTS
@@ -48,6 +49,9 @@ MASK_ROW = 3
 LESSON_HEADS, LESSON_HEAD_DIM = 4, 8
 TRAINED_HEADS = 4
 MAX_LESSON_CHARS = 16
+# Presentation mode's revealed figures: the stages that answer the step, in one row.
+ONE_HEAD_SHOWN = ("scores", "weights")
+MASK_SHOWN = ("masked_scores", "weights")
 
 
 def _shape(shape) -> str:
@@ -58,20 +62,23 @@ def _stages(trace, head: int) -> dict:
     return {stage: getattr(trace, stage)[0, head].numpy() for stage in STAGES}
 
 
-def one_head(lang: str) -> Question:
+def one_head(lang: str, layout: StepLayout) -> Question:
     text = st.text_input(t("ls.text", lang), BOOK_TEXT, key="ls_text_1", max_chars=MAX_LESSON_CHARS).strip()
     d = st.select_slider(t("ls.head_dim", lang), HEAD_DIM_CHOICES, value=4, key="ls_d_1")
     result = trace_attention(text or BOOK_TEXT, PlaygroundConfig(heads=1, head_dim=d))
     trace, T = result.trace, len(result.tokens)
-    st.markdown(t("ls.1.lead", lang, T=T, d=d))
+    layout.lead(t("ls.1.lead", lang, T=T, d=d))
     head = (trace.queries_heads[0, 0].numpy(), trace.keys_heads[0, 0].numpy(), trace.values_heads[0, 0].numpy())
-    show_chart(qkv_figure(*head, result.labels, figure_words(lang)), "ls_chart_1_qkv")
+    with layout.figure():
+        show_chart(qkv_figure(*head, result.labels, figure_words(lang)), "ls_chart_1_qkv")
 
     def reveal() -> None:  # the scores are T × T: their picture is the answer
         st.markdown(t("ls.1.body", lang, T=T, d=d))
-        show_chart(head_detail_figure(_stages(trace, 0), result.labels, 0, figure_words(lang), **sized_for_page()),
-                   "ls_chart_1", sized=True)  # fmt: skip
-        st.caption(t("ls.1.output", lang, shape=_shape(trace.context_heads.shape)))
+        with layout.figure():
+            show_chart(head_detail_figure(layout.stages(_stages(trace, 0), ONE_HEAD_SHOWN), result.labels, 0,
+                                          figure_words(lang), **layout.sized()),
+                       "ls_chart_1", sized=True)  # fmt: skip
+            st.caption(t("ls.1.output", lang, shape=_shape(trace.context_heads.shape)))
 
     shape = tuple(trace.scores.shape[-2:])
     options = [f"{T} × {T}", f"{T} × {d}", f"{d} × {d}"]
@@ -79,18 +86,20 @@ def one_head(lang: str) -> Question:
                     hint=t("ls.1.hint", lang), reveal=reveal)  # fmt: skip
 
 
-def split(lang: str) -> Question:
+def split(lang: str, layout: StepLayout) -> Question:
     left, right = st.columns(2)
     h = left.select_slider(t("ls.heads", lang), HEAD_CHOICES, value=4, key="ls_h_2")
     d = right.select_slider(t("ls.head_dim", lang), HEAD_DIM_CHOICES, value=8, key="ls_d_2")
     trace = trace_attention(BOOK_TEXT, PlaygroundConfig(heads=h, head_dim=d)).trace
     channels = head_channels(h, d, min(2, h))
-    st.markdown(t("ls.2.lead", lang, h=h, C=h * d))
-    show_chart(channel_map_figure(h, d, figure_words(lang)), "ls_chart_2")
+    layout.lead(t("ls.2.lead", lang, h=h, C=h * d))
+    with layout.figure():
+        show_chart(channel_map_figure(h, d, figure_words(lang)), "ls_chart_2")
 
     def reveal() -> None:  # the traced shapes name the answer
         st.markdown(t("ls.2.body", lang, C=h * d, first=channels[0], last=channels[-1]))
-        st.code(shape_trace_code(trace.shape_steps, tuple(trace.x.shape)), language="python")
+        with layout.figure():
+            st.code(shape_trace_code(trace.shape_steps, tuple(trace.x.shape)), language="python")
 
     B, T = trace.x.shape[:2]
     options = [_shape((B, T, h, d)), _shape((B, h, T, d)), _shape((B, T, h * d))]
@@ -99,20 +108,23 @@ def split(lang: str) -> Question:
                     reveal=reveal)  # fmt: skip
 
 
-def mask(lang: str) -> Question:
-    st.markdown(t("ls.3.lead", lang))
+def mask(lang: str, layout: StepLayout) -> Question:
+    layout.lead(t("ls.3.lead", lang))
     result = trace_attention(BOOK_TEXT, PlaygroundConfig(heads=LESSON_HEADS, head_dim=LESSON_HEAD_DIM))
     head = st.select_slider(t("ls.head", lang), list(range(1, LESSON_HEADS + 1)), value=1, key="ls_head_3")
     stages = _stages(result.trace, head - 1)
     before = {stage: stages[stage] for stage in ("scores", "scaled_scores")}  # no −∞ yet: the mask is the answer
     words = figure_words(lang)
-    show_chart(head_detail_figure(before, result.labels, head - 1, words, highlight=(MASK_ROW, MASK_ROW),
-                                  **sized_for_page()), "ls_chart_3_before", sized=True)  # fmt: skip
+    with layout.figure():
+        show_chart(head_detail_figure(before, result.labels, head - 1, words, highlight=(MASK_ROW, MASK_ROW),
+                                      **layout.sized()), "ls_chart_3_before", sized=True)  # fmt: skip
 
     def reveal() -> None:
         st.markdown(t("ls.3.body", lang))
-        show_chart(head_detail_figure(stages, result.labels, head - 1, words, highlight=(MASK_ROW, MASK_ROW),
-                                      **sized_for_page()), "ls_chart_3", sized=True)  # fmt: skip
+        with layout.figure():
+            show_chart(head_detail_figure(layout.stages(stages, MASK_SHOWN), result.labels, head - 1, words,
+                                          highlight=(MASK_ROW, MASK_ROW),
+                                          **layout.sized()), "ls_chart_3", sized=True)  # fmt: skip
 
     zeros = zero_columns(result.trace.weights[0, head - 1, MASK_ROW])
     labels = result.labels
@@ -122,20 +134,22 @@ def mask(lang: str) -> Question:
                     reveal=reveal)  # fmt: skip
 
 
-def merge(lang: str) -> Question:
+def merge(lang: str, layout: StepLayout) -> Question:
     h = st.select_slider(t("ls.heads", lang), HEAD_CHOICES, value=4, key="ls_h_4")
     d = LESSON_HEADS * LESSON_HEAD_DIM // h
     result = trace_attention(BOOK_TEXT, PlaygroundConfig(heads=h, head_dim=d))
     trace = result.trace
-    st.markdown(t("ls.4.lead", lang, h=h))
-    show_chart(heads_overview_figure(trace.weights[0].numpy(), result.labels, "weights", figure_words(lang),
-                                     **sized_for_page()), "ls_chart_4", sized=True)  # fmt: skip
+    layout.lead(t("ls.4.lead", lang, h=h))
+    with layout.figure():
+        show_chart(heads_overview_figure(trace.weights[0].numpy(), result.labels, "weights", figure_words(lang),
+                                         **layout.overview(h)), "ls_chart_4", sized=True)  # fmt: skip
 
     def reveal() -> None:  # the merge's traced shapes, starting from the weights that go in
         st.markdown(t("ls.4.body", lang, C=h * d))
         merge_steps = trace.shape_steps[[step.name for step in trace.shape_steps].index("context"):]
         code = shape_trace_code(merge_steps, tuple(merge_steps[0].before), "weights", "B h T T")
-        st.code(code, language="python")
+        with layout.figure():
+            st.code(code, language="python")
 
     B, T = trace.x.shape[:2]
     options = [_shape((B, h, T, d)), _shape((B, T, h * d)), _shape((B, T, d))]
@@ -144,14 +158,15 @@ def merge(lang: str) -> Question:
                     reveal=reveal)  # fmt: skip
 
 
-def parameters(lang: str) -> Question:
+def parameters(lang: str, layout: StepLayout) -> Question:
     C = st.select_slider(t("ls.embedding", lang), EMBEDDING_CHOICES, value=64, key="ls_c_5")
     counts = parameter_counts(C)
-    st.markdown(t("ls.5.lead", lang, C=C))
+    layout.lead(t("ls.5.lead", lang, C=C))
 
     def reveal() -> None:  # every bar's height is the answer
         st.markdown(t("ls.5.body", lang, C=C))
-        show_chart(parameter_figure(counts, figure_words(lang)), "ls_chart_5")
+        with layout.figure():
+            show_chart(parameter_figure(counts, figure_words(lang)), "ls_chart_5")
 
     one, eight = counts[1]["total"], counts[8]["total"]
     correct = "same" if one == eight else ("more" if eight > one else "fewer")
@@ -159,7 +174,7 @@ def parameters(lang: str) -> Question:
                     label=lambda key: t(f"ls.5.{key}", lang), hint=t("ls.5.hint", lang), reveal=reveal)  # fmt: skip
 
 
-def parallel(lang: str) -> Question:
+def parallel(lang: str, layout: StepLayout) -> Question:
     h = st.select_slider(t("ls.heads", lang), HEAD_CHOICES, value=4, key="ls_h_6")
     config = PlaygroundConfig(heads=h, head_dim=TWO_WAYS_EMBEDDING // h)
     module = build_attention(config)
@@ -168,12 +183,13 @@ def parallel(lang: str) -> Question:
     batched, by_head = module(x)[0].detach(), head_by_head(module, x)[0].detach()
     largest = (batched - by_head).abs().max().item()
     diff = f"{largest:.1e}"
-    st.markdown(t("ls.6.lead", lang))
+    layout.lead(t("ls.6.lead", lang))
 
     def reveal() -> None:  # the difference, and the two pictures side by side
         st.markdown(t("ls.6.body", lang, diff=diff))
-        show_chart(two_ways_figure(batched.numpy(), by_head.numpy(), display_labels(tokens), h, figure_words(lang)),
-                   "ls_chart_6")  # fmt: skip
+        with layout.figure():
+            show_chart(two_ways_figure(batched.numpy(), by_head.numpy(), display_labels(tokens), h, figure_words(lang)),
+                       "ls_chart_6")  # fmt: skip
 
     return Question(6, t("ls.6.q", lang), ["same", "different"], "same" if largest < SAME_TOLERANCE else "different",
                     t("ls.6.why", lang, diff=diff), label=lambda key: t(f"ls.6.{key}", lang),
@@ -185,24 +201,25 @@ def _scaling(tokens: int) -> list:
     return scaling_table(tokens)
 
 
-def scaling(lang: str) -> Question:
+def scaling(lang: str, layout: StepLayout) -> Question:
     tokens = len(BOOK_TEXT)
     d = st.select_slider(t("ls.head_dim", lang), SCALING_HEAD_DIMS, value=64, key="ls_d_7")
     rows = _scaling(tokens)
     row = next(r for r in rows if r.head_dim == d)
-    st.markdown(t("ls.7.lead", lang))
+    layout.lead(t("ls.7.lead", lang))
 
     def reveal() -> None:  # the measured spreads and largest weights are the answer
         st.markdown(t("ls.7.body", lang, spread=f"{row.score_std:.1f}", d=d, scaled=f"{row.scaled_std:.2f}",
                       samples=SCALING_SAMPLES, T=tokens))  # fmt: skip
-        left, right = st.columns(2)
-        with left:
-            show_chart(scaling_figure(rows, figure_words(lang)), "ls_chart_7")
         scores = example_scores(tokens, d)
         unscaled, scaled = scores.softmax(0).numpy(), (scores / d**0.5).softmax(0).numpy()
-        with right:
-            show_chart(softmax_bars_figure(unscaled, scaled, display_labels(list(BOOK_TEXT)), figure_words(lang)),
-                       "ls_chart_7b")  # fmt: skip
+        with layout.figure():
+            left, right = st.columns(2)
+            with left:
+                show_chart(scaling_figure(rows, figure_words(lang)), "ls_chart_7")
+            with right:
+                show_chart(softmax_bars_figure(unscaled, scaled, display_labels(list(BOOK_TEXT)), figure_words(lang)),
+                           "ls_chart_7b")  # fmt: skip
 
     low, high = rows[0], rows[-1]
     correct = "one" if high.max_weight > low.max_weight else "uniform"
@@ -212,7 +229,7 @@ def scaling(lang: str) -> Question:
                     label=lambda key: t(f"ls.7.{key}", lang), hint=t("ls.7.hint", lang), reveal=reveal)  # fmt: skip
 
 
-def trained(lang: str) -> Question | None:
+def trained(lang: str, layout: StepLayout) -> Question | None:
     experiment = shipped_experiment()
     if experiment is None or TRAINED_HEADS not in experiment.head_counts:
         st.warning(t("ls.8.no_model", lang))
@@ -221,11 +238,12 @@ def trained(lang: str) -> Question | None:
     heads = st.select_slider(t("ls.heads", lang), counts, value=TRAINED_HEADS, key="ls_h_8")
     snapshots = shipped_snapshots(heads)
     step = max(snapshots)
-    st.markdown(t("ls.8.body", lang, heads=heads, step=step, seeds=len(experiment.seeds)))
+    layout.lead(t("ls.8.body", lang, heads=heads, step=step, seeds=len(experiment.seeds)))
     weights = snapshots[step][-1]  # the last block: (h, T, T)
     labels = display_labels(list(experiment.snapshot_prompt[: weights.shape[-1]]))
-    show_chart(heads_overview_figure(weights, labels, "weights", figure_words(lang), **sized_for_page()),
-               "ls_chart_8", sized=True)  # fmt: skip
+    with layout.figure():
+        show_chart(heads_overview_figure(weights, labels, "weights", figure_words(lang), **layout.overview(heads)),
+                   "ls_chart_8", sized=True)  # fmt: skip
     comparison = answer(experiment.runs).at_steps
     best, accepted = comparison.best, (comparison.best, *comparison.ties)
     why = t("ls.8.why", lang, best=best)

@@ -1,0 +1,84 @@
+"""Where a lesson step draws: in normal mode one column, top to bottom (the explanation,
+the figure, the question, what the answer reveals); in presentation mode one 1366×768
+screen, the explanation, controls and question in a column beside the step's one figure
+slot (what the answer reveals replaces the figure before it) and previous/next in a bar
+fixed at the screen's bottom."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import streamlit as st
+
+from ..charts import page_width, type_scale
+
+TEXT_SHARE, FIGURE_SHARE = 5, 6  # presentation mode: the columns' widths
+# The columns' gap and the figure column's padding, in CSS pixels at presentation mode's
+# type (st.columns gap="medium" is 2rem).
+COLUMN_GAP_PX = 42
+NAV_BAR_KEY = "ls_nav_bar"
+TEXT_COLUMN_KEY = "ls_text_column"
+PRESENT_MAX_COLUMNS = 4  # the heads overview: in one row up to 4 heads, so it fits the screen's height
+# Presentation mode: the step starts near the top (the header holds only the sidebar's
+# button, at the left, beside the content's margin), and the bar stays on screen.
+PRESENT_LESSON_CSS = f"""<style>
+[data-testid='stMainBlockContainer'] {{ padding-top: 1.2rem; padding-bottom: 5.5rem; }}
+[data-testid='stHeader'], [data-testid='stHeader'] div {{ background: transparent; pointer-events: none; }}
+[data-testid='stHeading'] h3 {{ padding-top: 0; }}
+[data-testid='stHeader'] button {{ pointer-events: auto; }}
+.st-key-{TEXT_COLUMN_KEY} p {{ font-size: 0.92rem; }}
+.st-key-{TEXT_COLUMN_KEY} {{ gap: 0.6rem; }}
+.st-key-{NAV_BAR_KEY} {{ position: fixed; left: 0; right: 0; bottom: 0; z-index: 999; background: #ffffff;
+  border-top: 1px solid #d5d5d5; padding: 0.45rem 5rem; }}
+.st-key-{NAV_BAR_KEY} .stButton button {{ min-height: 2.6rem; }}
+</style>"""
+
+
+class StepLayout:
+    """The containers a step draws into: ``text`` (controls, explanation, question) and
+    ``figure()`` (one chart or a pair; in presentation mode each call replaces the last)."""
+
+    def __init__(self, presenting: bool, revealed: bool = False) -> None:
+        self.presenting = presenting
+        # Presentation mode, once answered: the screen shows the answer in place of the
+        # question and its lead (both were read), so the step still fits the screen.
+        self.compact = presenting and revealed
+        if presenting:
+            st.html(PRESENT_LESSON_CSS)
+            left, right = st.columns([TEXT_SHARE, FIGURE_SHARE], gap="medium")
+            self.text = left.container(key=TEXT_COLUMN_KEY)
+            self._slot = right.empty()
+        else:
+            self.text = st.container()
+            self._slot = None
+
+    @contextmanager
+    def figure(self) -> Iterator[None]:
+        if self._slot is None:
+            with self.text:
+                yield
+        else:
+            with self._slot.container():
+                yield
+
+    def sized(self) -> dict:
+        """The size arguments of a figure drawn in the figure slot: its width and type scale."""
+        width = page_width()
+        if self.presenting:
+            width = (width - COLUMN_GAP_PX) * FIGURE_SHARE / (TEXT_SHARE + FIGURE_SHARE)
+        return {"width_px": width, "scale": type_scale()}
+
+    def overview(self, heads: int) -> dict:
+        """The heads overview's size arguments: presentation mode's in as few rows as fit."""
+        return {**self.sized(), "cols": min(heads, PRESENT_MAX_COLUMNS) if self.presenting else None}
+
+    def lead(self, text: str) -> None:
+        """The step's lead: what to look at before answering (not drawn in ``compact``)."""
+        if not self.compact:
+            st.markdown(text)
+
+    def stages(self, stages: dict, shown: tuple[str, ...]) -> dict:
+        """Presentation mode's figure slot holds the stages ``shown`` (the step's point: one
+        row that fits the screen); normal mode all of them."""
+        return {name: stages[name] for name in shown} if self.presenting else stages
