@@ -136,8 +136,8 @@ def test_two_students_never_see_each_others_text_or_model(shared_server, playwri
             wait_for_charts(page)
             page.get_by_role("link", name="Train").first.click()
             wait_for_app(page)
-            page.get_by_text(f"{steps} steps, held-out loss").wait_for()
-            assert page.get_by_text(f"{other} steps, held-out loss").count() == 0
+            page.get_by_text(f"Trained {steps} steps:").wait_for()
+            assert page.get_by_text(f"Trained {other} steps:").count() == 0
             assert exceptions_shown(page) == 0
         # Each playground still has its own text after the other's run.
         for page, text, seed in ((a, "abc abc", 4), (b, "wxyz", 3)):

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from gpt_core.reproduce import COMPUTE_THREADS, NUMBERS_VERSION
-from harness.golden import STORED, TOLERANCE, array_name, link_numbers, links, meta, stored_numbers
+from harness.golden import STORED, allowed_difference, array_name, link_numbers, links, meta, stored_numbers
 
 LINKS = links()
 STORED_NUMBERS = stored_numbers()
@@ -41,9 +41,7 @@ def test_each_golden_link_gives_its_stored_numbers(index):
         stored = STORED_NUMBERS[array_name(index, stage)]
         assert numbers[stage].shape == stored.shape, f"{link.name}: {stage} shape {numbers[stage].shape} != {stored.shape}"
         difference = float(np.max(np.abs(numbers[stage] - stored)))
-        # Relative to the stage's size: float32 scores of 10 or more differ in their last bits
-        # by 1e-6 and more between CPUs (seen: 1.9e-6); a changed derivation moves far more.
-        limit = TOLERANCE * max(1.0, float(np.max(np.abs(stored))))
+        limit = allowed_difference(stored)
         assert difference <= limit, f"{link.name}: {stage} moved by {difference:.2e} (> {limit:.1e})"
 
 
