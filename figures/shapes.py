@@ -20,7 +20,11 @@ def _letters(letters: str) -> str:
 
 
 def shape_trace_code(
-    steps: list[ShapeStep], input_shape: tuple[int, ...], input_name: str = "x", input_letters: str = "B T C_in"
+    steps: list[ShapeStep],
+    input_shape: tuple[int, ...],
+    input_name: str = "x",
+    input_letters: str = "B T C_in",
+    names: bool = True,
 ) -> str:
     """Python-like lines, one per recorded step, with the user's numbers and the letters,
     in columns as wide as their widest entry (so the lines stay short):
@@ -29,11 +33,12 @@ def shape_trace_code(
 
     The first line is the tensor going in: ``input_name`` with ``input_shape`` and its letters
     (the input x unless told, e.g. the weights for an excerpt that starts at the context).
+    ``names=False`` leaves out the steps' names (a narrow column: the lines fit whole).
     """
     rows = [(input_name, _shape(input_shape), _letters(input_letters), "")]
     for step in steps:
         code = step.code if not step.code.startswith(".") else f"  {step.code}"
-        rows.append((code, _shape(step.after), _letters(step.letters), step.name))
+        rows.append((code, _shape(step.after), _letters(step.letters), step.name if names else ""))
     code_width, shape_width, letters_width = (max(len(row[column]) for row in rows) for column in range(3))
     return "\n".join(
         f"{code:<{code_width}}{COLUMN_GAP}# {shape:<{shape_width}}{COLUMN_GAP}{letters:<{letters_width}}"

@@ -100,3 +100,84 @@ def test_a_presenters_keys_move_between_steps_and_the_buttons_are_at_the_bottom_
         assert exceptions_shown(page) == 0
     finally:
         context.close()
+
+
+# Where the step's content ends (scroll included) and where the fixed bar of previous/next
+# begins, in CSS pixels; how many code blocks scroll sideways; and how many script runs the
+# page has made since it loaded.
+STEP_EXTENT_JS = """() => {
+  const main = document.querySelector("[data-testid='stMain']");
+  let bottom = 0;
+  for (const element of document.querySelectorAll("[data-testid='stMainBlockContainer'] [data-testid='stElementContainer']")) {
+    if (element.closest(".st-key-ls_nav_bar")) continue;
+    const box = element.getBoundingClientRect();
+    if (box.height > 0) bottom = Math.max(bottom, box.bottom + main.scrollTop);
+  }
+  const bar = document.querySelector(".st-key-ls_nav_bar").getBoundingClientRect();
+  const wide = [...document.querySelectorAll("pre")].filter((pre) => pre.scrollWidth > pre.clientWidth + 1).length;
+  return {bottom, barTop: bar.top, barBottom: bar.bottom, wide, runs: window.__runs};
+}"""
+COUNT_RUNS_JS = """
+window.__runs = 0;
+new MutationObserver(() => {
+  const app = document.querySelector("[data-testid='stApp']");
+  const state = app && app.getAttribute("data-test-script-state");
+  if (state === "running" && window.__state !== "running") window.__runs += 1;
+  window.__state = state;
+}).observe(document, {subtree: true, attributes: true, attributeFilter: ["data-test-script-state"]});
+"""
+
+
+def _reveal(page, lang: str, idle: str) -> None:
+    """Commit to the first option; where that is wrong, ask for the answer."""
+    radio = page.locator("[data-testid='stRadio'] [role='radiogroup'] label")
+    if radio.count():
+        radio.first.click()
+    else:  # several answers: a multiselect
+        page.locator("[data-testid='stMultiSelect']").first.click()
+        page.get_by_role("option").first.click()
+        page.keyboard.press("Escape")
+    page.wait_for_selector(idle)
+    check = page.get_by_role("button", name=t("ls.check", lang))
+    check.click()
+    show = page.get_by_role("button", name=t("ls.show_answer", lang))
+    show.or_(page.get_by_text(t("ls.right", lang, why="").strip()[:6])).first.wait_for()
+    if show.count():
+        show.click()
+    check.wait_for(state="detached")  # presenting, answered: the answer takes the question's place
+    page.wait_for_selector(idle)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_step_fits_one_projector_screen_when_presenting_before_and_after_its_answer(
+    shared_server, playwright_browser, lang
+):
+    """Presentation mode at 1366×768: the explanation, the figure and the question of every
+    step lie above the bar of previous/next, before and after the answer is revealed; the
+    first step's figure comes with the page's first run."""
+    context = new_context(playwright_browser, viewport=PROJECTOR)
+    context.add_init_script(COUNT_RUNS_JS)
+    page = context.new_page()
+    idle = "[data-testid='stApp'][data-test-script-state='notRunning']"
+    try:
+        page.goto(f"{shared_server.url}/lesson?lang={lang}&present=1&step=1")
+        page.wait_for_selector(CHART_SELECTOR, timeout=60_000)
+        page.wait_for_selector(idle)
+        assert page.evaluate(STEP_EXTENT_JS)["runs"] == 1, "the figure waited for a second run"
+        for step in range(1, 9):
+            if step > 1:
+                page.locator(".st-key-ls_nav_bar").get_by_role("button", name=t("ls.next", lang)).click()
+                page.get_by_text(t(f"ls.{step}.title", lang)).first.wait_for()
+                page.wait_for_selector(idle)
+            for moment in ("before", "after"):
+                if moment == "after":
+                    _reveal(page, lang, idle)
+                extent = page.evaluate(STEP_EXTENT_JS)
+                where = f"step {step} ({lang}) {moment} the answer"
+                assert extent["bottom"] <= extent["barTop"] + 1, f"{where}: content ends at {extent}"
+                assert extent["barBottom"] <= PROJECTOR["height"], where
+                assert extent["wide"] == 0, f"{where}: a code block's lines are cut"
+                page.screenshot(path=str(ARTIFACTS / f"lesson-present-{lang}-step{step}-{moment}-1366.png"))
+        assert exceptions_shown(page) == 0
+    finally:
+        context.close()

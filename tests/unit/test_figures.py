@@ -189,6 +189,20 @@ def test_shape_trace_lines_are_short_and_their_columns_line_up(config):
     assert all(line == line.rstrip() for line in lines)
 
 
+PRESENTING_LINE_CHARS = 66  # presentation mode's figure column: 610 px of 13.9 px monospace, less padding
+
+
+def test_without_the_steps_names_the_lines_keep_shapes_and_letters_and_fit_a_narrow_column(result):
+    trace = result.trace
+    named = shape_trace_code(trace.shape_steps, tuple(trace.x.shape)).splitlines()
+    narrow = shape_trace_code(trace.shape_steps, tuple(trace.x.shape), names=False).splitlines()
+    assert len(narrow) == len(named)
+    for line, short in zip(named, narrow, strict=True):
+        assert line.startswith(short) and short == short.rstrip()
+    assert not any(step.name in narrow[i + 1] for i, step in enumerate(trace.shape_steps) if step.name not in step.code)
+    assert max(len(line) for line in narrow) <= PRESENTING_LINE_CHARS < max(len(line) for line in named)
+
+
 def test_page_payload_at_t64_h8_d8_is_under_700_kb():
     result = trace_attention("x" * 64, PlaygroundConfig(heads=8, head_dim=8))
     overview = heads_overview_figure(result.trace.weights[0].numpy(), result.labels, "weights", EN)

@@ -19,16 +19,24 @@ TEXT_SHARE, FIGURE_SHARE = 5, 6  # presentation mode: the columns' widths
 COLUMN_GAP_PX = 42
 NAV_BAR_KEY = "ls_nav_bar"
 TEXT_COLUMN_KEY = "ls_text_column"
+FIGURE_COLUMN_KEY = "ls_figure_column"
+# The fixed bar's height (a button of 2.6rem and its padding): the page's bottom padding, so
+# that a step which fits above the bar needs no scrolling.
+NAV_BAR_REM = 3.6
+# The traced shapes in the figure column (their steps' names left out): the longest line,
+# about 64 characters, whole and without sideways scrolling.
+CODE_REM = 0.68
 PRESENT_MAX_COLUMNS = 4  # the heads overview: in one row up to 4 heads, so it fits the screen's height
 # Presentation mode: the step starts near the top (the header holds only the sidebar's
 # button, at the left, beside the content's margin), and the bar stays on screen.
 PRESENT_LESSON_CSS = f"""<style>
-[data-testid='stMainBlockContainer'] {{ padding-top: 1.2rem; padding-bottom: 5.5rem; }}
+[data-testid='stMainBlockContainer'] {{ padding-top: 1.2rem; padding-bottom: {NAV_BAR_REM}rem; }}
 [data-testid='stHeader'], [data-testid='stHeader'] div {{ background: transparent; pointer-events: none; }}
 [data-testid='stHeading'] h3 {{ padding-top: 0; }}
 [data-testid='stHeader'] button {{ pointer-events: auto; }}
-.st-key-{TEXT_COLUMN_KEY} p {{ font-size: 0.92rem; }}
+.st-key-{TEXT_COLUMN_KEY} p, .st-key-{FIGURE_COLUMN_KEY} p {{ font-size: 0.92rem; }}
 .st-key-{TEXT_COLUMN_KEY} {{ gap: 0.6rem; }}
+.st-key-{FIGURE_COLUMN_KEY} pre code {{ font-size: {CODE_REM}rem; }}
 .st-key-{NAV_BAR_KEY} {{ position: fixed; left: 0; right: 0; bottom: 0; z-index: 999; background: #ffffff;
   border-top: 1px solid #d5d5d5; padding: 0.45rem 5rem; }}
 .st-key-{NAV_BAR_KEY} .stButton button {{ min-height: 2.6rem; }}
@@ -36,7 +44,7 @@ PRESENT_LESSON_CSS = f"""<style>
 
 
 class StepLayout:
-    """The containers a step draws into: ``text`` (controls, explanation, question) and
+    """The containers a step draws into: ``text`` (controls, explanation, question),
     ``figure()`` (one chart or a pair; in presentation mode each call replaces the last)."""
 
     def __init__(self, presenting: bool, revealed: bool = False) -> None:
@@ -48,7 +56,7 @@ class StepLayout:
             st.html(PRESENT_LESSON_CSS)
             left, right = st.columns([TEXT_SHARE, FIGURE_SHARE], gap="medium")
             self.text = left.container(key=TEXT_COLUMN_KEY)
-            self._slot = right.empty()
+            self._slot = right.container(key=FIGURE_COLUMN_KEY).empty()
         else:
             self.text = st.container()
             self._slot = None
@@ -61,6 +69,12 @@ class StepLayout:
         else:
             with self._slot.container():
                 yield
+
+    def answer_text(self, text: str) -> None:
+        """A longer answer in Markdown: in presentation mode it takes the figure's place (the
+        figure was the question's; the answer is what the screen is for now)."""
+        with self.figure():
+            st.markdown(text)
 
     def sized(self) -> dict:
         """The size arguments of a figure drawn in the figure slot: its width and type scale."""

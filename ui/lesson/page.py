@@ -74,7 +74,7 @@ def render() -> None:
         if question is not None:
             if not presenting:
                 st.divider()
-            ask(question, lang, layout.compact, presenting)
+            ask(question, lang, layout.compact, presenting, answer_text=layout.answer_text)
     if presenting:  # one bar at the screen's bottom, always in reach
         with st.container(key=NAV_BAR_KEY):
             _navigation(step, lang, presenting)

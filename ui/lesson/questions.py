@@ -62,12 +62,19 @@ def _on_check(step: int) -> None:
     st.session_state[CHECKED_PREFIX + str(step)] = st.session_state.get(answer_key(step))
 
 
-def ask(question: Question, lang: str, compact: bool = False, presenting: bool = False) -> None:
+def ask(
+    question: Question,
+    lang: str,
+    compact: bool = False,
+    presenting: bool = False,
+    answer_text: Callable[[str], None] | None = None,
+) -> None:
     """The question, the learner's choice and a check button; a right answer reveals the
     step's telling part, a wrong one gets a hint and a way to try again or see the answer.
     ``compact`` (presentation mode, answered): the verdict and the answer in the question's
     place, so the step still fits one screen. ``presenting``: a right answer starts the run
-    that draws the compact screen."""
+    that draws the compact screen. ``answer_text`` draws a longer answer (``after``), below the
+    question unless given."""
     if compact:
         _answered(question, lang)
     else:
@@ -86,7 +93,7 @@ def ask(question: Question, lang: str, compact: bool = False, presenting: bool =
         if question.reveal is not None:
             question.reveal()
         if question.after:
-            st.markdown(question.after)
+            (answer_text or st.markdown)(question.after)
 
 
 def _answered(question: Question, lang: str) -> None:

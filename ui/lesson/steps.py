@@ -99,7 +99,8 @@ def split(lang: str, layout: StepLayout) -> Question:
     def reveal() -> None:  # the traced shapes name the answer
         st.markdown(t("ls.2.body", lang, C=h * d, first=channels[0], last=channels[-1]))
         with layout.figure():
-            st.code(shape_trace_code(trace.shape_steps, tuple(trace.x.shape)), language="python")
+            st.code(shape_trace_code(trace.shape_steps, tuple(trace.x.shape), names=not layout.presenting),
+                    language="python")  # fmt: skip
 
     B, T = trace.x.shape[:2]
     options = [_shape((B, T, h, d)), _shape((B, h, T, d)), _shape((B, T, h * d))]
@@ -147,7 +148,8 @@ def merge(lang: str, layout: StepLayout) -> Question:
     def reveal() -> None:  # the merge's traced shapes, starting from the weights that go in
         st.markdown(t("ls.4.body", lang, C=h * d))
         merge_steps = trace.shape_steps[[step.name for step in trace.shape_steps].index("context"):]
-        code = shape_trace_code(merge_steps, tuple(merge_steps[0].before), "weights", "B h T T")
+        code = shape_trace_code(merge_steps, tuple(merge_steps[0].before), "weights", "B h T T",
+                                names=not layout.presenting)  # fmt: skip
         with layout.figure():
             st.code(code, language="python")
 
