@@ -63,11 +63,13 @@ def tab_to(page, selector: str, backwards: bool = False, unseen: list[str] | Non
     as 'name: why'. Fails when the selector is not reached in MAX_TAB_PRESSES."""
     unseen = [] if unseen is None else unseen
     key = "Shift+Tab" if backwards else "Tab"
+    stop = f"selector => ({{ ...({FOCUS_RING_JS})(), reached: document.activeElement?.matches(selector) ?? false }})"
     for _ in range(MAX_TAB_PRESSES):
         page.keyboard.press(key)
-        ring = focus_ring(page)
+        here = page.evaluate(stop, selector)  # one round trip per stop while the focus shows at once
+        ring = here if here["ok"] else focus_ring(page)
         if not ring["ok"]:
             unseen.append(f"{ring['name']}: {ring['why']}")
-        if page.evaluate("selector => document.activeElement?.matches(selector) ?? false", selector):
+        if here["reached"]:
             return unseen
     raise AssertionError(f"{selector} not reached with {MAX_TAB_PRESSES} presses of {key}")
