@@ -9,6 +9,8 @@ figures only); scripts run from the repository root put the root on sys.path to 
   through Playwright with the shared arguments, and wait for a Streamlit page to be ready.
 - ``harness.charts``: read Plotly charts, both from the page (what Plotly drew) and from
   figure JSON (what the browser receives: typed arrays decoded, traces by name).
+- ``harness.keyboard``: press Tab until the focus reaches a control, checking at every stop
+  that the focus can be seen.
 - ``harness.accessibility``: run axe-core's WCAG 2.1 A/AA rules in a page and report its
   violations by rule, node and reason.
 

@@ -51,6 +51,25 @@ def wait_for_trace(page, name: str, timeout_ms: int = APP_READY_TIMEOUT_MS) -> N
     )
 
 
+# The centre of cell (row, col) of a chart's panel, in page coordinates, from Plotly's own
+# layout of that panel's axes (category axes: cell i spans i - 0.5 … i + 0.5).
+CELL_CENTRE_JS = """([key, axis, row, col]) => {
+  const plot = document.querySelector(`.st-key-${key} .js-plotly-plot`);
+  const layout = plot._fullLayout;
+  const x = layout['xaxis' + axis], y = layout['yaxis' + axis];
+  const box = plot.querySelector('.main-svg').getBoundingClientRect();
+  return [box.left + x._offset + x.l2p(col), box.top + y._offset + y.l2p(row)];
+}"""
+
+
+def cell_centre(page, key: str, axis: str, row: int, col: int) -> tuple[float, float]:
+    """Where cell (row, col) of panel ``axis`` ("" for the first, "2", …) of the chart in
+    ``.st-key-<key>`` is in the viewport, with the chart scrolled into view first."""
+    page.locator(f".st-key-{key}").scroll_into_view_if_needed()
+    x, y = page.evaluate(CELL_CENTRE_JS, [key, axis, row, col])
+    return x, y
+
+
 # --- in figure JSON (AppTest, the figure builders) ---
 
 DTYPES = {"f4": np.float32, "f8": np.float64, "i4": np.int32, "u1": np.uint8, "i1": np.int8, "u4": np.uint32}

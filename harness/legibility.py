@@ -329,3 +329,22 @@ def problems(chart: Chart, tolerance: float = TOLERANCE_PX) -> list[str]:
 def read_charts(page, index: int | None = None) -> list[Chart]:
     """The displayed charts of a Playwright page (or only chart ``index``), as drawn now."""
     return parse_charts(page.evaluate(READ_CHARTS_JS, index))
+
+
+STABLE_READS = 2  # the same boxes this many times in a row: Plotly and Streamlit are done
+STABLE_POLL_MS = 250
+STABLE_TRIES = 40
+
+
+def settled_charts(page, index: int | None = None) -> list[Chart]:
+    """The charts (or only chart ``index``) once two readings in a row agree (layout and
+    re-renders settled), or the last reading after STABLE_TRIES."""
+    last, same = None, 0
+    for _ in range(STABLE_TRIES):
+        charts = read_charts(page, index)
+        same = same + 1 if charts == last else 1
+        if same >= STABLE_READS:
+            return charts
+        last = charts
+        page.wait_for_timeout(STABLE_POLL_MS)
+    return last or []

@@ -31,6 +31,27 @@ BASE_CSS = """<style>
 [data-testid='stCode'] > pre + div { opacity: 1; visibility: visible; }
 [data-testid='stMainBlockContainer'] { padding-top: 3.5rem; }
 </style>"""
+# Every page: keyboard focus is visible on every control (WCAG 2.4.7), a ring in the theme's
+# primary colour around what the eye sees as the control. Streamlit draws none on page links,
+# only a border colour on text, number and select boxes, and none that shows on radio
+# buttons, switches and slider thumbs (their inputs are hidden in a 1-pixel box); Plotly's and
+# the tables' toolbars and the headings' link icons stay transparent until hovered, so Tab
+# would reach buttons and links nobody sees.
+# A fixed style, no user text; {ring} is the theme's colour.
+FOCUS_CSS = """<style>
+:is(a, button, summary, [role='tab']):focus-visible,
+[data-testid='stSelectbox'] div:has(> input:focus-visible),
+[data-testid='stTextInputRootElement']:has(input:focus-visible),
+[data-testid='stTextAreaRootElement']:has(textarea:focus-visible),
+[data-testid='stNumberInputContainer']:has(input:focus-visible),
+[data-testid='stRadioOption']:has(input:focus-visible),
+[data-testid='stCheckbox'] label:has(input:focus-visible),
+[data-testid='stSlider'] [data-rac]:has(> div > input:focus-visible) {{ outline: 3px solid {ring}; outline-offset: 2px; }}
+[data-testid='stMain']:focus-visible {{ outline: 3px solid {ring}; outline-offset: -3px; }}
+.js-plotly-plot .plotly .modebar:focus-within, [data-testid='stElementToolbar']:focus-within,
+[data-testid='stHeaderActionElements'] a:focus-visible {{ opacity: 1; }}
+</style>"""
+FALLBACK_RING = "#a8303c"  # .streamlit/config.toml's primary colour
 # Presentation mode: larger type for a projector (a fixed style, no user text in it).
 PRESENT_CSS = """<style>
 html { font-size: 21px; }
@@ -134,7 +155,7 @@ def setup_page(page_key: str) -> str:
         layout="wide",
         initial_sidebar_state="collapsed" if presenting else "auto",
     )
-    st.html(BASE_CSS)
+    st.html(BASE_CSS + FOCUS_CSS.format(ring=st.get_option("theme.primaryColor") or FALLBACK_RING))
     if presenting:
         st.html(PRESENT_CSS)
     with st.sidebar:

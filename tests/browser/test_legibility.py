@@ -18,7 +18,7 @@ import pytest
 from gpt_core import MAX_TOKENS, tokenize, truncate_text
 from harness.browser import APP_READY_TIMEOUT_MS, new_context, wait_for_app
 from harness.charts import wait_for_charts
-from harness.legibility import Chart, problems, read_charts
+from harness.legibility import problems, settled_charts
 from harness.server import ARTIFACTS
 
 VIEWPORTS = {1366: {"width": 1366, "height": 768}, 1920: {"width": 1920, "height": 1080}}
@@ -45,9 +45,6 @@ CASES = {
 }
 DETAIL_TRACE = "softmax weights · head 1"  # in the overview (its default stage) and the detail chart
 DROPOUT_TRACE = "weights after dropout · head 1"  # the fifth stage of the detail chart
-STABLE_READS = 2  # the same boxes this many times in a row: Plotly and Streamlit are done
-STABLE_POLL_MS = 250
-STABLE_TRIES = 40
 MAX_LINES = 40  # problems listed in a failure message
 MAX_SCREENSHOT_PX = 8000
 
@@ -87,19 +84,6 @@ def pages(playwright_browser):
         context.close()
 
 
-def _stable_charts(page, index: int | None = None) -> list[Chart]:
-    """The charts once two readings in a row agree (layout and re-renders settled)."""
-    last, same = None, 0
-    for _ in range(STABLE_TRIES):
-        charts = read_charts(page, index)
-        same = same + 1 if charts == last else 1
-        if same >= STABLE_READS:
-            return charts
-        last = charts
-        page.wait_for_timeout(STABLE_POLL_MS)
-    return last or []
-
-
 def _check_shown_charts(page, checked: set[int]) -> list[str]:
     """Problems of every chart displayed now and not yet checked; each scrolled into view."""
     lines = []
@@ -110,7 +94,7 @@ def _check_shown_charts(page, checked: set[int]) -> list[str]:
         if not chart.is_visible():
             continue
         chart.scroll_into_view_if_needed()
-        for drawn in _stable_charts(page, index):
+        for drawn in settled_charts(page, index):
             checked.add(index)
             lines += problems(drawn)
     return lines
@@ -127,7 +111,7 @@ def _screenshot(page, path) -> None:
     try:
         if height > viewport["height"]:
             page.set_viewport_size({"width": viewport["width"], "height": min(height, MAX_SCREENSHOT_PX)})
-            _stable_charts(page)
+            settled_charts(page)
         page.screenshot(path=str(path))
     finally:
         page.set_viewport_size(viewport)

@@ -9,7 +9,7 @@ import numpy as np
 from figures import MASKED_COLOR
 from gpt_core import PlaygroundConfig, trace_attention
 from harness.browser import VIEWPORT, exceptions_shown, new_context, wait_for_app
-from harness.charts import read_traces, wait_for_charts, wait_for_trace
+from harness.charts import cell_centre, read_traces, wait_for_charts, wait_for_trace
 from harness.server import ARTIFACTS
 
 LINK = {"text": "to be or not", "heads": "3", "head_dim": "4", "seed": "11", "head": "2", "stage": "masked_scores"}
@@ -206,17 +206,6 @@ def test_every_tab_shows_its_content_when_chosen(shared_server, browser_page):
     assert browser_page.locator(shown + ".js-plotly-plot").first.is_visible()
 
 
-# The centre of cell (row, col) of a chart's panel, in page coordinates, from Plotly's own
-# layout of that panel's axes (category axes: cell i spans i - 0.5 … i + 0.5).
-CELL_CENTRE_JS = """([key, axis, row, col]) => {
-  const plot = document.querySelector(`.st-key-${key} .js-plotly-plot`);
-  const layout = plot._fullLayout;
-  const x = layout['xaxis' + axis], y = layout['yaxis' + axis];
-  const box = plot.querySelector('.main-svg').getBoundingClientRect();
-  return [box.left + x._offset + x.l2p(col), box.top + y._offset + y.l2p(row)];
-}"""
-
-
 def _shown_choice(page, key: str, expected: str) -> str:
     """What a select box shows (the keyboard's way to the same choice), once it shows
     ``expected`` or after the wait."""
@@ -230,8 +219,7 @@ def _shown_choice(page, key: str, expected: str) -> str:
 
 
 def _click_cell(page, key: str, axis: str, row: int, col: int) -> None:
-    page.locator(f".st-key-{key}").scroll_into_view_if_needed()
-    x, y = page.evaluate(CELL_CENTRE_JS, [key, axis, row, col])
+    x, y = cell_centre(page, key, axis, row, col)
     page.mouse.move(x, y)
     page.mouse.click(x, y)
 
