@@ -295,7 +295,8 @@ def head_detail_figure(
         layout.update(panel_axes(panel, plan.labels, True, first_col, text["fig.key_axis"] if first_col else None,
                                  text["fig.query_axis"] if first_col else None))  # fmt: skip
         annotations.append(panel_title(plan.titles[stage][0], panel, TITLE_FONT_SIZE * scale))
-    traces.append(masked_legend_entry(text))
+    if any(np.isneginf(stages[stage]).any() for stage in names):  # no −∞ shown, no key for it
+        traces.append(masked_legend_entry(text))
     if dropped is not None and dropped.any():
         traces.append(_legend_square(text["fig.dropped"], DROPPED_COLOR))
     title = figure_title(f"<b>{plotly_safe(text['fig.head'])} {head + 1}</b>",

@@ -3,7 +3,9 @@
     python scripts/screenshot.py [URL_PATH] [OUTPUT] [--full] [--size WxH]
 
 defaults: the playground at its book example, 1366×768 (a classroom projector), written
-to docs/screenshot.png.
+to docs/screenshot.png. The README's others:
+
+    python scripts/screenshot.py "/lesson?lang=zh&present=1&step=3" docs/lesson-present.png
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as `python scripts/screenshot.py`: the harness lives at the root
     sys.path.insert(0, str(ROOT))
 
-from harness.browser import APP_READY_TIMEOUT_MS, chromium_path, launch_chromium, wait_for_app  # noqa: E402
+from harness.browser import APP_READY_TIMEOUT_MS, IDLE, chromium_path, launch_chromium, wait_for_app  # noqa: E402
 from harness.charts import CHART_SELECTOR  # noqa: E402
 from harness.server import start_server, stop_server  # noqa: E402
 
@@ -51,7 +53,10 @@ def main() -> None:
             browser = launch_chromium(playwright, executable)
             page = browser.new_page(viewport=viewport)
             page.goto(server.url + url_path)
-            wait_for_app(page)
+            if "present=1" in url_path:  # presentation mode draws no page title
+                page.wait_for_selector(IDLE, timeout=APP_READY_TIMEOUT_MS)
+            else:
+                wait_for_app(page)
             if page.locator(CHART_SELECTOR).count() or "playground" in url_path:
                 page.wait_for_selector(CHART_SELECTOR, timeout=APP_READY_TIMEOUT_MS)
             output.parent.mkdir(parents=True, exist_ok=True)

@@ -66,6 +66,13 @@ def test_masked_cells_are_gaps_in_the_values_and_filled_in_the_minus_infinity_la
     assert legend[0]["marker"]["color"] == MASKED_COLOR
 
 
+def test_stages_without_a_masked_cell_have_no_key_for_one(result):
+    """The lesson's step 3 shows the scores before the mask: a key for −∞ would give it away."""
+    stages = {stage: array for stage, array in _stages(result, 0).items() if stage in ("scores", "scaled_scores")}
+    spec = _spec(head_detail_figure(stages, result.labels, 0, EN))
+    assert not [trace for trace in spec["data"] if trace.get("showlegend")]
+
+
 def test_values_travel_as_float32_typed_arrays(result):
     spec = _spec(head_detail_figure(_stages(result, 0), result.labels, 0, EN))
     heatmaps = [trace for trace in spec["data"] if trace["type"] == "heatmap"]
