@@ -21,6 +21,7 @@ from .palette import DROPPED_COLOR, HIGHLIGHT_COLOR, MASKED_COLOR, head_color
 from .panels import (
     AXIS_TITLE_FONT_PX,
     MARGIN_PX,
+    MIN_TICK_FONT_PX,
     TICK_FONT_PX,
     AxisLabels,
     Frame,
@@ -205,11 +206,11 @@ def _detail_columns(stages: int, T: int, available: float, left: float, short: l
         if grid.panel_px < legible:  # one stage a row and still too narrow: wider than the page
             grid, width = PanelGrid(1, stages, legible), left + legible + MARGIN_PX
         cell = grid.cell_px(T)
-        keys = key_ticks(short, cell, tick_px)
+        keys = key_ticks(short, cell, tick_px, MIN_TICK_FONT_PX * scale)
         overhang = 0.0
         if keys.angle == 0:
             first, last = keys.positions[0], keys.positions[-1]
-            half = [max(text_px(str(i), tick_px), text_px(short[i], tick_px)) / 2 for i in (first, last)]
+            half = [max(text_px(str(i), keys.font_px), text_px(short[i], keys.font_px)) / 2 for i in (first, last)]
             overhang = max(0.0, half[1] - (T - last - 0.5) * cell) + max(0.0, half[0] - (first + 0.5) * cell)
         needed = overhang + LABEL_PAD_PX * 2
         if needed <= gap:
