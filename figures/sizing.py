@@ -184,7 +184,12 @@ def panel_grid(
     raise AssertionError("unreachable: the last choice always returns")
 
 
+def value_cell_px(values: Sequence[str], font_px: float) -> float:
+    """The smallest cell every value's text fits inside."""
+    widest = max((text_px(value, font_px) for value in values), default=0.0)
+    return max(widest + VALUE_PAD_PX, font_px * LINE_HEIGHT)
+
+
 def value_fits(values: Sequence[str], cell_px: float, font_px: float) -> bool:
     """Whether every value's text fits inside a cell."""
-    widest = max((text_px(value, font_px) for value in values), default=0.0)
-    return widest + VALUE_PAD_PX <= cell_px and font_px * LINE_HEIGHT <= cell_px
+    return value_cell_px(values, font_px) <= cell_px

@@ -224,6 +224,23 @@ def test_every_word_of_a_ten_word_sentence_is_labelled_at_a_projectors_width():
         assert all(MIN_TICK_FONT_PX <= axis["tickfont"]["size"] <= TICK_FONT_PX for axis in labelled)
 
 
+def test_values_are_written_for_a_few_words_when_the_cells_make_room():
+    """The playground's Values switch: cells large enough for the numbers (two rows of
+    stages) while a panel holds T of them; off, or with many tokens, one row of small cells."""
+    result = _result(TEN_WORDS, tokenizer="word", heads=8)
+    roomy = head_detail_figure(_stages(result), result.labels, 0, EN, width_px=PROJECTOR_WIDTH_PX, room_for_values=True)
+    assert all(_texts(roomy).values()), "every stage writes its values"
+    assert len({round(axis["domain"][0], 6) for axis in _axes(roomy, "y")}) == 2, "two rows of stages"
+    compact = head_detail_figure(_stages(result), result.labels, 0, EN, width_px=PROJECTOR_WIDTH_PX)
+    assert not any(_texts(compact).values())
+    off = head_detail_figure(_stages(result), result.labels, 0, EN, width_px=PROJECTOR_WIDTH_PX,
+                             show_values=False, room_for_values=True)  # fmt: skip
+    assert off.layout.height == compact.layout.height and not any(_texts(off).values())
+    many = _result("abcdefghij" * 3)
+    wide = head_detail_figure(_stages(many), many.labels, 0, EN, width_px=PROJECTOR_WIDTH_PX, room_for_values=True)
+    assert not any(_texts(wide).values()), "30 cells of a value each would not fit the largest panel"
+
+
 def test_a_space_is_drawn_as_a_symbol_and_single_characters_are_never_turned():
     """A space token is labelled "␣"; single characters stay upright (a "␣" turned upwards
     reads "]"), even where turning would show more of them; Plotly may tilt, not turn, them."""
