@@ -21,6 +21,7 @@ from .palette import DROPPED_COLOR, HIGHLIGHT_COLOR, MASKED_COLOR, head_color
 from .panels import (
     AXIS_TITLE_FONT_PX,
     MARGIN_PX,
+    MIN_TICK_FONT_PX,
     TICK_FONT_PX,
     AxisLabels,
     Frame,
@@ -51,6 +52,7 @@ from .stage_colors import (
     dropped_cells,
     stage_looks,
     value_format,
+    values_cell_px,
     values_fit,
 )
 from .style import (
@@ -69,6 +71,7 @@ DETAIL_MIN_CELL_PX = 8
 DETAIL_MAX_CELL_PX = 48
 DETAIL_MIN_PANEL_PX = 150
 DETAIL_MAX_PANEL_PX = 440
+VALUE_ROOM = 1.2  # cells made room for values: up to this much larger than the values need
 DETAIL_GAP_PX = 26  # between panels of a row (more when the key labels reach over)
 HEADER_PX = 40  # the head's title and the legend
 COLORBAR_SHARE = 0.8  # of its panel's width: the numbers at its ends stay clear of the next one
@@ -191,25 +194,25 @@ class DetailPlan:
     width: float  # the width the layout needs: more than the page's when cells need it
 
 
-def _detail_columns(stages: int, T: int, available: float, left: float, short: list[str], scale: float
-                    ) -> tuple[PanelGrid, float, float]:  # fmt: skip
+def _detail_columns(stages: int, T: int, available: float, left: float, short: list[str], scale: float,
+                    cells: tuple[float, float]) -> tuple[PanelGrid, float, float]:  # fmt: skip
     """The panels' grid, the gap between them (wider when key labels reach over) and the
     figure's width; the gap depends on the key labels, which depend on the cell size."""
     tick_px, gap, width = TICK_FONT_PX * scale, DETAIL_GAP_PX * scale, left + available + MARGIN_PX
     for _ in range(2):
         grid = panel_grid(
-            stages, T, available, gap, DETAIL_MIN_CELL_PX * scale, DETAIL_MAX_CELL_PX * scale,
+            stages, T, available, gap, *cells,
             DETAIL_MIN_PANEL_PX * scale, DETAIL_MAX_PANEL_PX * scale,
         )  # fmt: skip
         legible = T * DETAIL_MIN_CELL_PX * scale
         if grid.panel_px < legible:  # one stage a row and still too narrow: wider than the page
             grid, width = PanelGrid(1, stages, legible), left + legible + MARGIN_PX
         cell = grid.cell_px(T)
-        keys = key_ticks(short, cell, tick_px)
+        keys = key_ticks(short, cell, tick_px, MIN_TICK_FONT_PX * scale)
         overhang = 0.0
         if keys.angle == 0:
             first, last = keys.positions[0], keys.positions[-1]
-            half = [max(text_px(str(i), tick_px), text_px(short[i], tick_px)) / 2 for i in (first, last)]
+            half = [max(text_px(str(i), keys.font_px), text_px(short[i], keys.font_px)) / 2 for i in (first, last)]
             overhang = max(0.0, half[1] - (T - last - 0.5) * cell) + max(0.0, half[0] - (first + 0.5) * cell)
         needed = overhang + LABEL_PAD_PX * 2
         if needed <= gap:
@@ -219,12 +222,17 @@ def _detail_columns(stages: int, T: int, available: float, left: float, short: l
 
 
 def plan_detail(names: list[str], labels: list[str], titles: Mapping[str, str], width_px: float,
-                scale: float) -> DetailPlan:  # fmt: skip
-    """Where each stage's panel, title and colour bar go for a page ``width_px`` wide."""
+                scale: float, value_cell_px: float = 0.0) -> DetailPlan:  # fmt: skip
+    """Where each stage's panel, title and colour bar go for a page ``width_px`` wide.
+    value_cell_px: cells at least this large (values written in them), as long as a panel
+    of T such cells is no larger than the largest panel; the stages then take more rows."""
     T, short = len(labels), short_labels(labels)
     title_px, axis_title_px = TITLE_FONT_SIZE * scale, AXIS_TITLE_FONT_PX * scale
     left = query_label_room(short, TICK_FONT_PX * scale, axis_title_px)
-    grid, gap, width = _detail_columns(len(names), T, width_px - left - MARGIN_PX, left, short, scale)
+    cells = (DETAIL_MIN_CELL_PX * scale, DETAIL_MAX_CELL_PX * scale)
+    if T * value_cell_px <= DETAIL_MAX_PANEL_PX * scale and value_cell_px > cells[0]:
+        cells = (value_cell_px, value_cell_px * VALUE_ROOM)  # no larger than that: the rows stay short
+    grid, gap, width = _detail_columns(len(names), T, width_px - left - MARGIN_PX, left, short, scale, cells)
     axes = plan_labels(labels, grid.cell_px(T), scale)
     panel_px = grid.panel_px
     wrapped = {stage: wrapped_title(titles[stage], panel_px + gap - LABEL_PAD_PX, title_px) for stage in names}
@@ -268,6 +276,7 @@ def head_detail_figure(
     width_px: float | None = None,
     scale: float = 1.0,
     show_values: bool = True,
+    room_for_values: bool = False,
 ) -> go.Figure:
     """All stages of one head, side by side while their cells stay legible, else in rows.
 
@@ -276,14 +285,18 @@ def head_detail_figure(
     outlined in every stage. scaled: False titles the scaled stage as "not scaled".
     width_px: the width the page gives the chart (default: a 1366 px projector's). scale:
     type size (presentation mode is larger). show_values: write the values in the cells
-    while they fit.
+    while they fit. room_for_values: with show_values, cells large enough for the values
+    while a panel can hold T of them (a few tokens: the stages may take two rows).
     """
     names = [stage for stage in DETAIL_STAGES if stage in stages]
     for stage in names:
         check_square(stage, stages[stage], labels)
-    plan = plan_detail(names, labels, _detail_titles(names, text, scaled), width_px or DEFAULT_WIDTH_PX, scale)
+    values_px = VALUE_FONT_PX * scale
+    value_cell = max(values_cell_px(stages[stage], stage, values_px) for stage in names) if room_for_values else 0.0
+    plan = plan_detail(names, labels, _detail_titles(names, text, scaled), width_px or DEFAULT_WIDTH_PX, scale,
+                       value_cell if show_values else 0.0)  # fmt: skip
     looks, notes, dropped = stage_looks(stages, names), colorbar_notes(names, text), dropped_cells(stages)
-    values_px, cell = VALUE_FONT_PX * scale, plan.panel_px / len(labels)
+    cell = plan.panel_px / len(labels)
     traces, layout, annotations = [], {}, []
     for index, (stage, panel) in enumerate(zip(names, plan.panels, strict=True)):
         written = show_values and values_fit(stages[stage], stage, cell, values_px)

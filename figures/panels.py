@@ -28,7 +28,10 @@ from .style import (
 )
 
 TICK_FONT_PX = 13  # type, in pixels at scale 1 (presentation mode passes a larger scale)
+# Smaller labels, down to this size, when that names every token (a few words each get theirs).
+MIN_TICK_FONT_PX = 11
 AXIS_TITLE_FONT_PX = 14
+FLAT_FALLBACK_ANGLES = [0, 30]  # Plotly's choice for flat key labels that meet after all
 TICK_STANDOFF_PX = 5  # between a label and its panel (the focused border is 5 px wide)
 MARGIN_PX = 8
 HIGHLIGHT_WIDTH_PX = 3
@@ -85,10 +88,10 @@ def short_labels(labels: Sequence[str]) -> list[str]:
 
 def plan_labels(labels: Sequence[str], cell_px: float, scale: float) -> AxisLabels:
     """The labels that fit cells of ``cell_px`` at type ``scale``."""
-    short, tick_px = short_labels(labels), TICK_FONT_PX * scale
+    short, tick_px, smallest = short_labels(labels), TICK_FONT_PX * scale, MIN_TICK_FONT_PX * scale
     return AxisLabels(
-        categories_of(list(labels)), short, key_ticks(short, cell_px, tick_px), query_ticks(short, cell_px, tick_px),
-        tick_px, AXIS_TITLE_FONT_PX * scale,
+        categories_of(list(labels)), short, key_ticks(short, cell_px, tick_px, smallest),
+        query_ticks(short, cell_px, tick_px, smallest), tick_px, AXIS_TITLE_FONT_PX * scale,
     )  # fmt: skip
 
 
@@ -123,25 +126,26 @@ def category_axis(
     domain: tuple[float, float],
     categories: list[str],
     ticks: AxisTicks | None,
-    font_px: float,
     title: str | None = None,
     title_font_px: float = AXIS_TITLE_FONT_PX,
 ) -> dict:
     """One category axis of a panel: the chosen tick labels only (never all when they do
-    not fit, never none when ``ticks`` is given)."""
+    not fit, never none when ``ticks`` is given), at their planned size."""
     axis = dict(
         type="category", showgrid=False, zeroline=False, ticks="", domain=list(domain), range=None,
-        tickfont=dict(size=font_px), fixedrange=False, ticklabelstandoff=TICK_STANDOFF_PX,
+        fixedrange=False, ticklabelstandoff=TICK_STANDOFF_PX,
     )  # fmt: skip
     if ticks is None:
         axis["showticklabels"] = False
     else:
         axis.update(
             tickmode="array", tickvals=[categories[i] for i in ticks.positions], ticktext=list(ticks.texts),
-            showticklabels=True,
+            showticklabels=True, tickfont=dict(size=ticks.font_px),
         )  # fmt: skip
         if which == "x" and ticks.angle:
-            axis["tickangle"] = ticks.angle  # else Plotly's "auto": it turns them if they still meet
+            axis["tickangle"] = ticks.angle
+        elif which == "x":  # flat; should they still meet, Plotly may tilt them a little, never
+            axis["autotickangles"] = FLAT_FALLBACK_ANGLES  # turn them on their side ("␣" would read "]")
     if title:
         axis["title"] = dict(text=title, standoff=4, font=dict(size=title_font_px))
     if which == "x":
@@ -187,10 +191,10 @@ def panel_axes(
     """Both category axes of a panel: key labels below it and query labels beside it where
     asked, each axis title where given."""
     layout = category_axis(panel, "x", panel.x_domain, labels.categories, labels.keys if keys else None,
-                           labels.tick_px, key_title, labels.axis_title_px)  # fmt: skip
+                           key_title, labels.axis_title_px)  # fmt: skip
     layout.update(
         category_axis(panel, "y", panel.y_domain, labels.categories, labels.queries if queries else None,
-                      labels.tick_px, query_title, labels.axis_title_px)
+                      query_title, labels.axis_title_px)
     )  # fmt: skip
     return layout
 

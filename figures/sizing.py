@@ -66,6 +66,7 @@ class AxisTicks:
     texts: tuple[str, ...]  # Plotly text (escaped by the caller), one per shown position
     angle: int  # 0: horizontal; -90: read upwards
     extent_px: float  # room the labels take away from the panel (height for x, width for y)
+    font_px: float  # the labels' type size
 
 
 def _safe(text: str) -> str:
@@ -84,31 +85,63 @@ def _positions(count: int, step: int) -> tuple[int, ...]:
     return tuple(range(0, count, step))
 
 
-def key_ticks(labels: Sequence[str], cell_px: float, font_px: float) -> AxisTicks:
-    """Labels under the columns: the position above the token on two lines, unless
-    "position · token" read upwards (one per line height) shows twice as many.
+def _font_sizes(font_px: float, min_font_px: float | None) -> list[float]:
+    """``font_px``, then one pixel smaller at a time down to ``min_font_px`` (if given)."""
+    sizes, size = [font_px], font_px - 1
+    while min_font_px is not None and size >= min_font_px - 1e-9:
+        sizes.append(size)
+        size -= 1
+    return sizes
 
-    labels: plain display labels (visible and shortened); the texts come back escaped."""
+
+def _whole_or_largest(plan, count: int, font_px: float, min_font_px: float | None) -> AxisTicks:
+    """Every label at the largest size from ``font_px`` down to ``min_font_px`` that shows
+    them all (a few words should each be named); else every k-th label at ``font_px``."""
+    for size in _font_sizes(font_px, min_font_px):
+        ticks = plan(size)
+        if len(ticks.positions) == count:
+            return ticks
+    return plan(font_px)
+
+
+def _key_ticks_at(labels: Sequence[str], cell_px: float, font_px: float) -> AxisTicks:
     count = len(labels)
     widths = [max(text_px(str(i), font_px), text_px(label, font_px)) for i, label in enumerate(labels)]
     flat_step = _step(count, max(widths, default=0.0) + LABEL_PAD_PX, cell_px)
     upright_step = _step(count, font_px * LINE_HEIGHT, cell_px)
     flat_count = math.ceil(count / flat_step)
-    if math.ceil(count / upright_step) < 2 * flat_count:  # flat, unless upright shows twice as many
+    # Turned on its side only for tokens of several characters, where it helps: one symbol
+    # turned reads as another (a space, "␣", turned upwards reads "]").
+    words = any(len(label) > 1 for label in labels)
+    if not words or math.ceil(count / upright_step) < 2 * flat_count:  # flat, unless upright shows twice as many
         positions = _positions(count, flat_step)
         texts = tuple(f"{i}<br>{_safe(labels[i])}" for i in positions)
-        return AxisTicks(flat_step, positions, texts, 0, 2 * font_px * LINE_HEIGHT + LABEL_PAD_PX)
+        return AxisTicks(flat_step, positions, texts, 0, 2 * font_px * LINE_HEIGHT + LABEL_PAD_PX, font_px)
     positions = _positions(count, upright_step)
     extent = max(text_px(f"{i}{POSITION_SEPARATOR}{labels[i]}", font_px) for i in positions) + LABEL_PAD_PX
-    return AxisTicks(upright_step, positions, _line_texts(labels, positions), -90, extent)
+    return AxisTicks(upright_step, positions, _line_texts(labels, positions), -90, extent, font_px)
 
 
-def query_ticks(labels: Sequence[str], cell_px: float, font_px: float) -> AxisTicks:
-    """Labels beside the rows: "position · token", one per line height."""
+def key_ticks(labels: Sequence[str], cell_px: float, font_px: float, min_font_px: float | None = None) -> AxisTicks:
+    """Labels under the columns: the position above the token on two lines, unless
+    "position · token" read upwards (one per line height) shows twice as many. Every label
+    at a smaller size down to ``min_font_px`` when that shows them all.
+
+    labels: plain display labels (visible and shortened); the texts come back escaped."""
+    return _whole_or_largest(lambda size: _key_ticks_at(labels, cell_px, size), len(labels), font_px, min_font_px)
+
+
+def _query_ticks_at(labels: Sequence[str], cell_px: float, font_px: float) -> AxisTicks:
     step = _step(len(labels), font_px * LINE_HEIGHT, cell_px)
     positions = _positions(len(labels), step)
     extent = max((text_px(f"{i}{POSITION_SEPARATOR}{labels[i]}", font_px) for i in positions), default=0.0)
-    return AxisTicks(step, positions, _line_texts(labels, positions), 0, extent + LABEL_PAD_PX)
+    return AxisTicks(step, positions, _line_texts(labels, positions), 0, extent + LABEL_PAD_PX, font_px)
+
+
+def query_ticks(labels: Sequence[str], cell_px: float, font_px: float, min_font_px: float | None = None) -> AxisTicks:
+    """Labels beside the rows: "position · token", one per line height; every label at a
+    smaller size down to ``min_font_px`` when that shows them all."""
+    return _whole_or_largest(lambda size: _query_ticks_at(labels, cell_px, size), len(labels), font_px, min_font_px)
 
 
 @dataclass(frozen=True)
@@ -151,7 +184,12 @@ def panel_grid(
     raise AssertionError("unreachable: the last choice always returns")
 
 
+def value_cell_px(values: Sequence[str], font_px: float) -> float:
+    """The smallest cell every value's text fits inside."""
+    widest = max((text_px(value, font_px) for value in values), default=0.0)
+    return max(widest + VALUE_PAD_PX, font_px * LINE_HEIGHT)
+
+
 def value_fits(values: Sequence[str], cell_px: float, font_px: float) -> bool:
     """Whether every value's text fits inside a cell."""
-    widest = max((text_px(value, font_px) for value in values), default=0.0)
-    return widest + VALUE_PAD_PX <= cell_px and font_px * LINE_HEIGHT <= cell_px
+    return value_cell_px(values, font_px) <= cell_px

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .palette import SCORE_COLORSCALE, WEIGHT_COLORSCALE
-from .sizing import value_fits
+from .sizing import value_cell_px
 from .words import Words
 
 VALUE_DECIMALS = {"weights": 2, "dropped_weights": 2}  # scores: SCORE_VALUE_DECIMALS
@@ -36,14 +36,18 @@ def value_format(stage: str) -> str:
     return f".{VALUE_DECIMALS.get(stage, SCORE_VALUE_DECIMALS)}f"
 
 
-def values_fit(matrix: np.ndarray, stage: str, cell_px: float, font_px: float) -> bool:
-    """Whether the values of ``matrix`` written as the cells show them fit in a cell."""
+def values_cell_px(matrix: np.ndarray, stage: str, font_px: float) -> float:
+    """The smallest cell the values of ``matrix``, written as the cells show them, fit in."""
     finite = matrix[np.isfinite(matrix)]
     if finite.size == 0:
-        return True
+        return 0.0  # nothing to write
     fmt = value_format(stage)
-    extremes = [format(float(finite.min()), fmt), format(float(finite.max()), fmt), "−∞"]
-    return value_fits(extremes, cell_px, font_px)
+    return value_cell_px([format(float(finite.min()), fmt), format(float(finite.max()), fmt), "−∞"], font_px)
+
+
+def values_fit(matrix: np.ndarray, stage: str, cell_px: float, font_px: float) -> bool:
+    """Whether the values of ``matrix`` written as the cells show them fit in a cell."""
+    return values_cell_px(matrix, stage, font_px) <= cell_px
 
 
 @dataclass(frozen=True)

@@ -107,15 +107,17 @@ READ_CHARTS_JS = r"""(only) => {
     for (const [id, plot] of Object.entries(gd._fullLayout._plots || {})) {
       const xa = plot.xaxis, ya = plot.yaxis;
       if (!xa || !ya) continue;
-      let tokens = null;
+      let tokens = null, rows = null, cols = null;
       const named = !!(gd.layout && gd.layout.meta && gd.layout.meta.namedAxes);  // figures/events.py NAMED_AXES
       for (const trace of (named ? [] : gd._fullData || [])) {
         if (trace.type !== 'heatmap' || trace.visible !== true) continue;
         if (trace.xaxis !== xa._id || trace.yaxis !== ya._id) continue;
-        const n = trace.x ? trace.x.length : (trace.z ? trace.z.length : 0);
-        tokens = Math.max(tokens || 0, n);
+        const z = trace.z || [];
+        cols = Math.max(cols || 0, trace.x ? trace.x.length : (z[0] ? z[0].length : 0));
+        rows = Math.max(rows || 0, trace.y ? trace.y.length : z.length);
+        tokens = Math.max(tokens || 0, trace.x ? trace.x.length : z.length);
       }
-      subplots.push({id, xaxis: xa._id, yaxis: ya._id, tokens,
+      subplots.push({id, xaxis: xa._id, yaxis: ya._id, tokens, rows, cols,
         box: [left + xa._offset, top + ya._offset, left + xa._offset + xa._length, top + ya._offset + ya._length]});
     }
     return {index, visible: true, title, texts, subplots, svg: box(svgRect)};
@@ -175,7 +177,14 @@ class Subplot:
     xaxis: str
     yaxis: str
     box: Box
-    tokens: int | None = None  # a heatmap subplot: its number of rows/columns; else None
+    tokens: int | None = None  # a heatmap subplot: its number of columns; else None
+    rows: int | None = None  # a heatmap subplot: rows (tokens) and columns (tokens, or channels)
+    cols: int | None = None
+
+    def positions(self, side: str) -> int | None:
+        """How many positions the heatmap has along its ``side`` ("x" or "y") axis."""
+        count = self.rows if side == "y" else self.cols
+        return count if count is not None else self.tokens
 
 
 @dataclass
@@ -203,7 +212,8 @@ def parse_charts(raw: list[dict]) -> list[Chart]:
             if is_legible_text(t["text"])
         ]
         subplots = [
-            Subplot(s["id"], s["xaxis"], s["yaxis"], Box.of(s["box"]), s.get("tokens")) for s in entry["subplots"]
+            Subplot(s["id"], s["xaxis"], s["yaxis"], Box.of(s["box"]), s.get("tokens"), s.get("rows"), s.get("cols"))
+            for s in entry["subplots"]
         ]
         area = Box.of(entry["svg"]) if entry.get("svg") else None
         charts.append(Chart(entry["index"], _plain(entry.get("title") or ""), texts, subplots, area))
@@ -297,13 +307,12 @@ def label_problems(texts: list[Text], subplots: list[Subplot]) -> list[str]:
             if needed and not labels:
                 where = "starts a row" if side == "y" else "ends a column"
                 problems.append(f"subplot {subplot.id} {where} but its {side} axis {axis} shows no label")
+            count = subplot.positions(side)
             for label in labels:
                 match = POSITION_LABEL.match(BIDI_CONTROLS.sub("", label.text))
                 position = int(match.group(1)) if match else None
-                if position is None or not 0 <= position < subplot.tokens:
-                    problems.append(
-                        f"{label} on subplot {subplot.id} does not start with a position in 0…{subplot.tokens - 1}"
-                    )
+                if position is None or not 0 <= position < count:
+                    problems.append(f"{label} on subplot {subplot.id} does not start with a position in 0…{count - 1}")
                 elif label.value is not None and float(label.value).is_integer() and int(label.value) != position:
                     problems.append(
                         f"{label} on subplot {subplot.id} names position {position} at tick {label.value:g}"

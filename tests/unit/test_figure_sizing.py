@@ -9,7 +9,9 @@ import pytest
 
 from figures import head_detail_figure, heads_overview_figure
 from figures.attention import DETAIL_MIN_CELL_PX
+from figures.overview import FOCUSED_BORDER_PX
 from figures.palette import DROPPED_COLOR
+from figures.panels import MIN_TICK_FONT_PX, TICK_FONT_PX
 from figures.sizing import LINE_HEIGHT, key_ticks, panel_grid, query_ticks, text_px
 from gpt_core import STAGES, PlaygroundConfig, display_labels, trace_attention
 from ui.chart_events import Click, parse_click
@@ -195,3 +197,79 @@ def test_every_heatmap_knows_its_head_for_a_click():
 )
 def test_a_click_is_used_only_when_it_names_a_cell_of_this_view(payload, expected):
     assert parse_click(payload, {"detail", "overview"}, tokens=6, heads=4) == expected
+
+
+TEN_WORDS = "the cat sat on the mat because it was warm"
+PROJECTOR_WIDTH_PX = 870  # the main column of a 1366×768 screen beside the sidebar
+
+
+def _labelled(figure, which: str) -> list[dict]:
+    """The axes of one kind ("x" or "y") that show labels."""
+    return [axis for axis in _axes(figure, which) if axis.get("showticklabels")]
+
+
+def test_every_word_of_a_ten_word_sentence_is_labelled_at_a_projectors_width():
+    """At 1366 px, h = 8: every key and query of the detail chart and the overview has its
+    label (smaller type down to a legible minimum, keys read upwards), at its position."""
+    result = _result(TEN_WORDS, tokenizer="word", heads=8)
+    assert len(result.labels) == 10
+    detail = head_detail_figure(_stages(result), result.labels, 0, EN, width_px=PROJECTOR_WIDTH_PX)
+    overview = heads_overview_figure(result.trace.weights[0].numpy(), result.labels, "weights", EN,
+                                     width_px=PROJECTOR_WIDTH_PX)  # fmt: skip
+    expected = [f"{i} · {word}" for i, word in enumerate(TEN_WORDS.split())]
+    for figure in (detail, overview):
+        labelled = _labelled(figure, "x") + _labelled(figure, "y")
+        assert _labelled(figure, "x") and _labelled(figure, "y")
+        assert all(list(axis["ticktext"]) == expected for axis in labelled), labelled
+        assert all(MIN_TICK_FONT_PX <= axis["tickfont"]["size"] <= TICK_FONT_PX for axis in labelled)
+
+
+def test_values_are_written_for_a_few_words_when_the_cells_make_room():
+    """The playground's Values switch: cells large enough for the numbers (two rows of
+    stages) while a panel holds T of them; off, or with many tokens, one row of small cells."""
+    result = _result(TEN_WORDS, tokenizer="word", heads=8)
+    roomy = head_detail_figure(_stages(result), result.labels, 0, EN, width_px=PROJECTOR_WIDTH_PX, room_for_values=True)
+    assert all(_texts(roomy).values()), "every stage writes its values"
+    assert len({round(axis["domain"][0], 6) for axis in _axes(roomy, "y")}) == 2, "two rows of stages"
+    compact = head_detail_figure(_stages(result), result.labels, 0, EN, width_px=PROJECTOR_WIDTH_PX)
+    assert not any(_texts(compact).values())
+    off = head_detail_figure(_stages(result), result.labels, 0, EN, width_px=PROJECTOR_WIDTH_PX,
+                             show_values=False, room_for_values=True)  # fmt: skip
+    assert off.layout.height == compact.layout.height and not any(_texts(off).values())
+    many = _result("abcdefghij" * 3)
+    wide = head_detail_figure(_stages(many), many.labels, 0, EN, width_px=PROJECTOR_WIDTH_PX, room_for_values=True)
+    assert not any(_texts(wide).values()), "30 cells of a value each would not fit the largest panel"
+
+
+def test_a_space_is_drawn_as_a_symbol_and_single_characters_are_never_turned():
+    """A space token is labelled "␣"; single characters stay upright (a "␣" turned upwards
+    reads "]"), even where turning would show more of them; Plotly may tilt, not turn, them."""
+    labels = display_labels(list("ROMEO:\nBut soft, what light through"))
+    assert labels[10] == "␣"
+    for cell in (4.0, 9.0, 17.0, 30.0):
+        assert key_ticks(labels, cell, FONT, 11).angle == 0
+    result = _result("But soft, what light through yonder")
+    figure = heads_overview_figure(result.trace.weights[0].numpy(), result.labels, "weights", EN, width_px=870)
+    shown = [text for axis in _labelled(figure, "x") for text in axis["ticktext"]]
+    assert "3<br>␣" in shown
+    assert all("tickangle" not in axis and axis["autotickangles"] == [0, 30] for axis in _labelled(figure, "x"))
+
+
+def test_smaller_type_only_when_it_names_every_token():
+    many = display_labels([f"word{i}" for i in range(40)])
+    assert key_ticks(many, 9.0, FONT, 11).font_px == FONT, "thinned anyway: at the full size"
+    assert query_ticks(many, 9.0, FONT, 11).font_px == FONT
+    few = display_labels(["because"] * 10)
+    ticks = query_ticks(few, 16.0, FONT, 11)
+    assert ticks.positions == tuple(range(10)) and 11 <= ticks.font_px < FONT and ticks.font_px * LINE_HEIGHT <= 16.0
+
+
+def test_row_labels_clear_the_first_panel_and_its_border():
+    """The query labels' room holds the widest label at its size, clear of a focused border."""
+    result = _result("ROMEO:\nBut soft, what light through yonder", heads=4)
+    figure = heads_overview_figure(result.trace.weights[0].numpy(), result.labels, "weights", EN, width_px=870, focus=0)
+    axis = figure.layout.yaxis
+    widest = max(text_px(text, axis.tickfont.size) for text in axis.ticktext)
+    assert figure.layout.xaxis.domain[0] == 0, "the first column starts at the plot area's left edge"
+    assert axis.ticklabelstandoff > FOCUSED_BORDER_PX / 2
+    assert widest + axis.ticklabelstandoff <= figure.layout.margin.l

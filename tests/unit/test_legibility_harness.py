@@ -158,3 +158,13 @@ def test_problems_name_the_chart_the_texts_and_their_boxes():
     [line] = problems(chart)
     assert line.startswith("chart 1 ('softmax weights'): ")
     assert "'0 · 动' [x 462.9–492.9, y 1004.0–1023.0]" in line and "'1 · 手' [x 491.2–521.3" in line
+
+
+def test_positions_are_counted_along_each_axis_of_a_matrix_that_is_not_square():
+    """A head's Q (T = 6 rows, d = 4 channel columns): rows 0…5, columns 0…3."""
+    queries = Subplot("xy", "x", "y", Box(100, 100, 300, 300), tokens=4, rows=6, cols=4)
+    texts = [tick("5 · 型", 60, 280, 98, 299, axis="y", value=5), tick("3", 100, 301, 119, 340, axis="x", value=3)]
+    assert label_problems(texts, [queries]) == []
+    texts.append(tick("4", 130, 301, 145, 340, axis="x", value=4))
+    assert label_problems(texts, [queries]) == ["tick of axis x '4' [x 130.0–145.0, y 301.0–340.0] on subplot xy "
+                                                "does not start with a position in 0…3"]  # fmt: skip

@@ -101,7 +101,7 @@ def detail(view: View, lang: str) -> None:
     figure = head_detail_figure(
         stages, labels, head, figure_words(lang),
         highlight=(st.session_state[k("row")], st.session_state[k("col")]), scaled=config.scale,
-        width_px=page_width(), scale=type_scale(), show_values=st.session_state[k("cells")],
+        width_px=page_width(), scale=type_scale(), show_values=st.session_state[k("cells")], room_for_values=True,
     )  # fmt: skip
     wider = figure.layout.meta[MIN_WIDTH]
     if wider > page_width() + 1:  # legible cells need more than the page: the chart scrolls sideways

@@ -106,8 +106,9 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "pg.values": {"en": "Values", "zh": "数值"},
     "pg.values_help": {
-        "en": "Write each value in its cell while the cells are large enough to hold it.",
-        "zh": "单元格足够大时，把每个数值写在单元格里。",
+        "en": "Write each value in its cell. With a few tokens the cells grow to hold them (the stages may "
+        "take two rows); with many tokens the cells are too small to write in.",
+        "zh": "把每个数值写在单元格里。词元不多时，单元格会放大以容纳数值（各阶段可能排成两行）；词元很多时，单元格太小，写不下。",
     },
     "pg.dropout_note": {
         "en": "After dropout (p = {p}): the kept weights are multiplied by 1/(1−p) = {factor}, the dropped ones are 0, "
