@@ -296,8 +296,14 @@ def _series_sentence(series: Series, text: Words) -> str:
     )  # fmt: skip
 
 
+def _title(data: ChartData, text: Words) -> str:
+    """The figure's title, else the name of its one panel or series, else "Chart"."""
+    parts = [*data.grids, *data.series]
+    return data.title or (parts[0].name if len(parts) == 1 else text["alt.chart"])
+
+
 def _label(data: ChartData, text: Words) -> str:
-    title = data.title or text["alt.chart"]
+    title = _title(data, text)
     if data.grids:
         rows, cols = data.grids[0].values.shape
         key = "alt.heatmap" if len(data.grids) == 1 else "alt.heatmaps"
