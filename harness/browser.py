@@ -103,11 +103,16 @@ def wait_for_app(page, timeout_ms: int = APP_READY_TIMEOUT_MS) -> None:
     page.wait_for_selector(IDLE, timeout=timeout_ms)
 
 
+# A chart's "show as table" expander (ui/charts.py TABLE_SUFFIX): opening one reruns the page.
+CHART_TABLE = "[class*='__as_table']"
+
+
 def open_expanders(page) -> None:
-    """Open every closed expander on the page (the playground's "More settings" holds the
-    seed and the input width)."""
+    """Open every closed expander of controls on the page (the playground's "More settings"
+    holds the seed and the input width); the charts' tables stay closed."""
     for summary in page.locator("[data-testid='stExpander'] details:not([open]) > summary").all():
-        summary.click()
+        if not summary.evaluate("(e, table) => !!e.closest(table)", CHART_TABLE):
+            summary.click()
 
 
 def exceptions_shown(page) -> int:
