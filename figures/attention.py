@@ -15,7 +15,7 @@ import plotly.graph_objects as go
 
 from gpt_core import DETAIL_STAGES
 
-from .events import layout_meta, trace_meta
+from .events import DROPPED, HEAD, MINUS_INF, layer_meta, layout_meta, trace_meta
 from .labels import plotly_safe
 from .palette import DROPPED_COLOR, HIGHLIGHT_COLOR, MASKED_COLOR, head_color
 from .panels import (
@@ -90,12 +90,13 @@ def _where(text: Words) -> str:
 
 
 def _cells_layer(common: dict, cells: np.ndarray, fill: float, color: str, name: str, hover: str,
-                 written: dict) -> dict:  # fmt: skip
+                 written: dict, layer: str) -> dict:  # fmt: skip
     """Only ``cells`` set (to ``fill``), in one colour no scale has: the −∞ cells, drawn
-    under the values, or the cells dropout set to 0."""
+    under the values, or the cells dropout set to 0; its meta says which (figures/events.py)."""
     return dict(
         common, type="heatmap", z=np.where(cells, np.float32(fill), np.float32(np.nan)),
-        colorscale=[[0.0, color], [1.0, color]], showscale=False, name=name, hovertemplate=hover, **written,
+        colorscale=[[0.0, color], [1.0, color]], showscale=False, name=name, hovertemplate=hover,
+        meta=layer_meta(common["meta"][HEAD], layer), **written,
     )  # fmt: skip
 
 
@@ -104,14 +105,15 @@ def _masked_layer(common: dict, masked: np.ndarray, value_label: str, head: int,
     written = dict(write, texttemplate="−∞", textfont=dict(size=look.values_font_px, color="white")) if write else {}
     hover = f"{_where(text)}{value_label}: −∞ ({plotly_safe(text['fig.masked_reason'])})<extra></extra>"
     name = f"{text['fig.minus_inf']} · {text['fig.head']} {head + 1}"
-    return _cells_layer(common, masked, 1.0, MASKED_COLOR, name, hover, written)
+    return _cells_layer(common, masked, 1.0, MASKED_COLOR, name, hover, written, MINUS_INF)
 
 
 def _dropped_layer(common: dict, dropped: np.ndarray, value_label: str, head: int, text: Words,
                    write: dict) -> dict:  # fmt: skip
     hover = f"{_where(text)}{value_label}: 0 ({plotly_safe(text['fig.dropped'])})<extra></extra>"
     name = f"{text['fig.dropped']} · {text['fig.head']} {head + 1}"
-    return _cells_layer(common, dropped, 0.0, DROPPED_COLOR, name, hover, dict(write, texttemplate="0") if write else {})
+    written = dict(write, texttemplate="0") if write else {}
+    return _cells_layer(common, dropped, 0.0, DROPPED_COLOR, name, hover, written, DROPPED)
 
 
 def stage_traces(

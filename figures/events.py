@@ -9,6 +9,11 @@ that a click on it chooses something and a hover on it is shown in its other pan
   ``layout.meta = layout_meta(sync_hover=True)``: hovering a cell in one panel outlines the
   same cell in every panel. ``min_width_px`` tells the page the width the layout needs.
 
+- A heatmap trace that only marks cells of the panel's values trace drawn under or over it
+  carries ``meta[LAYER]``: ``MINUS_INF`` (the −∞ cells), ``DROPPED`` (cells dropout set to 0)
+  or ``BLANK`` (a transparent layer that only catches clicks). ``figures/describe.py`` reads
+  the values from the other traces and these cells from the layers.
+
 The component reads the key names from ``EVENT_KEYS`` (the page passes them), so this module
 is the only place they are spelled.
 """
@@ -22,6 +27,8 @@ BLOCK = "block"
 SYNC_HOVER = "syncHover"
 MIN_WIDTH = "minWidthPx"
 NAMED_AXES = "namedAxes"  # a heatmap whose axes name layers and heads, not token positions
+LAYER = "layer"  # a heatmap trace that marks cells of its panel rather than holding values
+MINUS_INF, DROPPED, BLANK = "minusInf", "dropped", "blank"  # what a layer's cells are
 EVENT_KEYS = {"head": HEAD, "block": BLOCK, "syncHover": SYNC_HOVER}
 
 
@@ -31,6 +38,13 @@ def trace_meta(head: int, block: int | None = None) -> dict[str, int]:
     if block is not None:
         meta[BLOCK] = int(block)
     return meta
+
+
+def layer_meta(head: int, layer: str, block: int | None = None) -> dict:
+    """A cell layer's meta: its head (a click on it chooses that head too) and what it marks."""
+    if layer not in (MINUS_INF, DROPPED, BLANK):
+        raise ValueError(f"a layer marks {MINUS_INF}, {DROPPED} or {BLANK} cells, not {layer!r}")
+    return {**trace_meta(head, block), LAYER: layer}
 
 
 def layout_meta(sync_hover: bool = False, min_width_px: float | None = None, named_axes: bool = False) -> dict[str, Any]:

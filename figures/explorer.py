@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 from gpt_core.tokens import display_label
 
 from .attention import VALUE_FONT_PX
-from .events import layout_meta, trace_meta
+from .events import BLANK, layer_meta, layout_meta, trace_meta
 from .labels import plotly_safe
 from .overview import BORDER_PX, FOCUSED_BORDER_PX, OVERVIEW_COLORBAR_PX
 from .palette import WEIGHT_COLORSCALE, head_color
@@ -122,7 +122,7 @@ def _grid_future_trace(block: int, head: int, T: int, panel: Panel, categories: 
     return dict(
         type="heatmap", z=np.where(future, np.float32(1.0), np.float32(np.nan)), x=categories, y=categories,
         xaxis=panel.xaxis, yaxis=panel.yaxis, colorscale=[[0, "rgba(0,0,0,0)"], [1, "rgba(0,0,0,0)"]],
-        showscale=False, hoverongaps=False, meta=trace_meta(head, block),  # no name: the panel's trace has it
+        showscale=False, hoverongaps=False, meta=layer_meta(head, BLANK, block),  # no name: the panel's has it
         hovertemplate=f"{plotly_safe(text['fig.masked_reason'])}<extra>{plotly_safe(panel_name(block, head, text))}</extra>",
     )  # fmt: skip
 

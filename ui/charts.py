@@ -1,18 +1,33 @@
-"""Drawing a built figure on any page, the same way everywhere."""
+"""Drawing a built figure on any page, the same way everywhere: the chart, its text
+alternative for screen readers and a "show as table" option with its numbers."""
 
 from __future__ import annotations
 
+import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
+from figures.describe import ChartData, Table, chart_data, chart_table, describe, table_names
 from figures.sizing import DEFAULT_PRESENTING_WIDTH_PX, DEFAULT_WIDTH_PX
+from figures.words import Words
 
+from .figure_text import figure_words
 from .first_screen import main_width
+from .markdown import literal
+from .strings import DEFAULT_LANGUAGE, t
 
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 PRESENT_STATE = "presenting"  # ui/shell.py: presentation mode is on
+LANGUAGE_STATE = "language"  # ui/shell.py: the page's language
 PRESENT_FONT_SCALE = 1.35
 PRESENT_HEIGHT_SCALE = 1.25
+# A chart's text alternative is in a container whose key ends so: ui/shell.py's CSS hides it
+# from sight, not from a screen reader (only fixed keys: no user text in a class name).
+ALT_TEXT_SUFFIX = "__alt_text"
+TABLE_SUFFIX = "__as_table"  # the chart's "show as table" expander
+PART_SUFFIX = "__table_part"  # which panel's table, where the chart has several
+TABLE_SCROLL_ROWS = 14  # a longer table scrolls inside this height
+TABLE_HEIGHT_PX = 460
 
 
 def enlarged(figure: go.Figure) -> go.Figure:
@@ -44,9 +59,53 @@ def sized_for_page() -> dict:
     return {"width_px": page_width(), "scale": type_scale()}
 
 
-def show_chart(figure: go.Figure, key: str, sized: bool = False) -> None:
+def show_chart(figure: go.Figure, key: str, sized: bool = False, table: bool = True) -> None:
     """Draw a figure exactly as built: our colours (theme=None), full width, a stable key;
-    larger in presentation mode, unless the figure was ``sized`` for it by its builder."""
+    larger in presentation mode, unless the figure was ``sized`` for it by its builder.
+
+    The chart is named for assistive technology by what it shows (its ``alt``), and under
+    it a visually hidden paragraph says the same and reads out its strongest cells; with
+    ``table``, a "show as table" expander gives its numbers once opened (a chart redrawn
+    many times in one run, such as a live curve, passes False: its keys are not stable)."""
     if st.session_state.get(PRESENT_STATE) and not sized:
         figure = enlarged(figure)
-    st.plotly_chart(figure, key=key, config=PLOTLY_CONFIG, width="stretch", theme=None)
+    lang = st.session_state.get(LANGUAGE_STATE, DEFAULT_LANGUAGE)
+    words = figure_words(lang)
+    data = chart_data(figure, words)
+    description = describe(data, words)
+    st.plotly_chart(figure, key=key, config=PLOTLY_CONFIG, width="stretch", theme=None, alt=description.label)
+    with st.container(key=key + ALT_TEXT_SUFFIX):
+        st.markdown(literal(description.text))
+    if table:
+        table_option(data, key, words, lang)
+
+
+def table_option(data: ChartData, key: str, words: Words, lang: str) -> None:
+    """An expander that shows the chart's numbers as a table: built only while it is open
+    (it reruns the page when opened); a chart of several panels chooses one."""
+    names = table_names(data, words)
+    if not names:
+        return
+    box = st.expander(t("chart.table", lang), key=key + TABLE_SUFFIX, on_change="rerun")
+    if not box.open:
+        return
+    with box:
+        part = 0
+        if len(names) > 1:
+            part_key = key + PART_SUFFIX
+            if st.session_state.get(part_key) not in range(len(names)):
+                st.session_state.pop(part_key, None)  # fewer panels than before: the first
+            part = st.selectbox(t("chart.table_part", lang), list(range(len(names))), format_func=names.__getitem__,
+                                key=part_key)  # fmt: skip
+        shown = chart_table(data, part, words)
+        height = TABLE_HEIGHT_PX if len(shown.index) > TABLE_SCROLL_ROWS else "content"
+        st.table(table_frame(shown), height=height, alt=shown.name)
+
+
+def table_frame(table: Table) -> pd.DataFrame:
+    """A table's cells as a DataFrame: its rows named, repeated column names told apart."""
+    columns, seen = [], {}
+    for name in table.columns:
+        seen[name] = seen.get(name, 0) + 1
+        columns.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
+    return pd.DataFrame(table.cells, index=pd.Index(table.index, name=table.corner or None), columns=columns)

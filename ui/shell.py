@@ -14,6 +14,8 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
+from .charts import ALT_TEXT_SUFFIX
+from .charts import LANGUAGE_STATE as LANGUAGE_STATE_KEY
 from .charts import PRESENT_STATE as PRESENT_STATE_KEY
 from .runtime import configure_process
 from .strings import DEFAULT_LANGUAGE, LANGUAGES, t
@@ -22,15 +24,22 @@ LANGUAGE_PARAM = "lang"
 # A local file: a Material icon as page_icon would be fetched from a font server, which a
 # classroom network may block.
 FAVICON = str(Path(__file__).resolve().parents[1] / "assets" / "favicon.png")
-LANGUAGE_STATE = "language"
+LANGUAGE_STATE = LANGUAGE_STATE_KEY  # one name with ui/charts.py
 PRESENT_PARAM = "present"
 PRESENT_STATE = PRESENT_STATE_KEY  # one name with ui/charts.py
 # Every page: the copy button of a code block is always shown (Streamlit shows it only on
-# hover, which a student on a touch screen or a projector never sees). A fixed style, no user text.
-BASE_CSS = """<style>
+# hover, which a student on a touch screen or a projector never sees); a chart's text
+# alternative (ui/charts.py) is out of sight and out of the layout (its wrapper too: no gap
+# under the chart), but read by a screen reader. A fixed style, no user text.
+BASE_CSS = (
+    """<style>
 [data-testid='stCode'] > pre + div { opacity: 1; visibility: visible; }
 [data-testid='stMainBlockContainer'] { padding-top: 3.5rem; }
-</style>"""
+[class*='ALT'], [data-testid='stLayoutWrapper']:has(> [class*='ALT']) { position: absolute !important; width: 1px !important; height: 1px !important;
+  margin: -1px !important; padding: 0 !important; border: 0 !important; overflow: hidden !important;
+  clip: rect(0 0 0 0) !important; clip-path: inset(50%) !important; white-space: nowrap !important; }
+</style>""".replace("ALT", ALT_TEXT_SUFFIX)
+)
 # Every page: keyboard focus is visible on every control (WCAG 2.4.7), a ring in the theme's
 # primary colour around what the eye sees as the control. Streamlit draws none on page links,
 # only a border colour on text, number and select boxes, and none that shows on radio

@@ -117,6 +117,30 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Q: h = {h} heads of d = {d} · K, V: h_kv = {h_kv} heads, each shared by {groups} query heads",
         "zh": "Q：h = {h} 个头，每个 d = {d} · K、V：h_kv = {h_kv} 个头，每个由 {groups} 个查询头共用",
     },
+    "alt.chart": {"en": "Chart", "zh": "图表"},
+    "alt.heatmap": {"en": "{title}: a heatmap of {rows} × {cols} cells.", "zh": "{title}：一张 {rows} × {cols} 个单元格的热力图。"},
+    "alt.heatmaps": {
+        "en": "{title}: {count} heatmaps of {rows} × {cols} cells.",
+        "zh": "{title}：{count} 张热力图，每张 {rows} × {cols} 个单元格。",
+    },
+    "alt.series_chart": {"en": "{title}: a chart of {count} data series.", "zh": "{title}：包含 {count} 组数据的图表。"},
+    "alt.grid": {"en": "{name}: largest {cells}.", "zh": "{name}：最大的是 {cells}。"},
+    "alt.token_cell": {"en": "{value} (query {row}, key {col})", "zh": "{value}（查询 {row}，键 {col}）"},
+    "alt.cell": {"en": "{value} ({row}, {col})", "zh": "{value}（{row}，{col}）"},
+    "alt.separator": {"en": "; ", "zh": "；"},
+    "alt.minus_inf": {"en": " {count} cells are −∞ (masked).", "zh": "{count} 个单元格为 −∞（已掩码）。"},
+    "alt.no_values": {"en": "{name}: no values.", "zh": "{name}：没有数值。"},
+    "alt.series": {
+        "en": "{name}: {count} points; first {first} ({first_x}), last {last} ({last_x}), lowest {low} ({low_x}), "
+        "highest {high} ({high_x}).",
+        "zh": "{name}：{count} 个点；第一个 {first}（{first_x}），最后一个 {last}（{last_x}），最低 {low}（{low_x}），"
+        "最高 {high}（{high_x}）。",
+    },
+    "alt.point": {"en": "{name}: {value} ({x}).", "zh": "{name}：{value}（{x}）。"},
+    "alt.corner_tokens": {"en": "query ↓ · key →", "zh": "查询 ↓ · 键 →"},
+    "alt.value": {"en": "value", "zh": "数值"},
+    "chart.table": {"en": "Show as table", "zh": "以表格显示"},
+    "chart.table_part": {"en": "Part of the chart", "zh": "图表的部分"},
     "models.real": {"en": "{name} (real model)", "zh": "{name}（真实模型）"},
     "real.downloading": {
         "en": "Downloading {name} from Hugging Face, once for this server: {done} of {total}",

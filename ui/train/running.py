@@ -73,7 +73,7 @@ class Screen:
         )  # fmt: skip
         self.draws += 1
         with self.curve.container():
-            show_chart(loss_curve_figure(history, figure_words(self.lang)), f"tr_live_curve_{self.draws}")
+            show_chart(loss_curve_figure(history, figure_words(self.lang)), f"tr_live_curve_{self.draws}", table=False)
 
     def clear(self) -> None:
         """Remove the live progress (status, bar, numbers, curve) once the run has ended: the
