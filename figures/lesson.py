@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 
 from gpt_core.lesson import ScalingRow
 
-from .labels import axis_labels
+from .labels import axis_labels, two_lines
 from .palette import SCORE_COLORSCALE, head_color
 from .style import BACKGROUND, FONT_FAMILY, FONT_SIZE, GRID_COLOR, TITLE_FONT_SIZE, build_figure
 from .words import Words
@@ -23,6 +23,9 @@ UNSCALED_COLOR = "#d62728"
 SCALED_COLOR = "#1f77b4"
 LINE_WIDTH = 3
 MARKER_PX = 9
+# An axis title under half a figure: longer ones go on two lines (a projector's larger type
+# made the two halves' titles run into each other)
+HALF_TITLE_CHARS = 16
 
 
 def _layout(title: str, x_title: str, y_title: str, **extra) -> dict:
@@ -98,8 +101,11 @@ def two_ways_figure(batched: np.ndarray, by_head: np.ndarray, labels: list[str],
     layout = _layout(text["lsfig.two_ways_title"], text["lsfig.channel"], text["fig.query_axis"])
     width = batched.shape[1] // heads  # channels per head
     layout.update(
-        xaxis=dict(domain=[0, 0.47], title=dict(text=text["lsfig.batched"])), xaxis2=dict(domain=[0.53, 1], title=dict(text=text["lsfig.by_head"])),
-        yaxis=dict(autorange="reversed", type="category"), yaxis2=dict(autorange="reversed", type="category", anchor="x2", showticklabels=False),
+        xaxis=dict(domain=[0, 0.47], title=dict(text=two_lines(text["lsfig.batched"], HALF_TITLE_CHARS)), automargin=True),
+        xaxis2=dict(domain=[0.53, 1], title=dict(text=two_lines(text["lsfig.by_head"], HALF_TITLE_CHARS)),
+                    automargin=True),
+        yaxis=dict(autorange="reversed", type="category", automargin=True),
+        yaxis2=dict(autorange="reversed", type="category", anchor="x2", showticklabels=False),
         shapes=[dict(type="rect", xref=f"x{axis}", yref="paper", x0=h * width - 0.5, x1=(h + 1) * width - 0.5, y0=-0.02,
                      y1=0.0, fillcolor=head_color(h), line=dict(width=0))
                 for axis in ("", "2") for h in range(heads)],
@@ -125,10 +131,11 @@ def qkv_figure(queries: np.ndarray, keys: np.ndarray, values: np.ndarray, labels
             hovertemplate=f"{name}<br>%{{y}} · {text['lsfig.channel']} %{{x}}: %{{z:.4f}}<extra></extra>",
         ))  # fmt: skip
         left = index * 0.345
-        layout_axes[f"xaxis{axis}"] = dict(domain=[left, left + 0.31], title=dict(text=f"{name} · {text['lsfig.channel']}"))
+        layout_axes[f"xaxis{axis}"] = dict(domain=[left, left + 0.31], title=dict(text=f"{name} · {text['lsfig.channel']}"),
+                                           automargin=True)  # fmt: skip
         layout_axes[f"yaxis{axis}"] = dict(autorange="reversed", type="category", anchor=f"x{axis}",
-                                           showticklabels=index == 0)  # fmt: skip
+                                           showticklabels=index == 0, automargin=True)  # fmt: skip
     layout = _layout(text["lsfig.qkv_title"], text["lsfig.channel"], text["fig.query_axis"])
     layout.update(**layout_axes)
-    layout["yaxis"]["title"] = dict(text=text["lsfig.token_axis"])
+    layout["yaxis"]["title"] = dict(text=text["lsfig.token_axis"])  # automargin: clear of the tick labels
     return build_figure(traces, layout)

@@ -39,6 +39,11 @@ def enlarged(figure: go.Figure) -> go.Figure:
         figure.update_layout(title_font_size=round(layout.title.font.size * PRESENT_FONT_SCALE))
     if layout.height:
         figure.update_layout(height=round(layout.height * PRESENT_HEIGHT_SCALE))
+    margin = layout.margin  # the room for titles, legends and tick labels grows with the type
+    figure.update_layout(margin={side: round(getattr(margin, side) * PRESENT_FONT_SCALE)
+                                 for side in ("l", "r", "t", "b") if getattr(margin, side) is not None})  # fmt: skip
+    figure.update_xaxes(automargin=True)
+    figure.update_yaxes(automargin=True)
     for annotation in layout.annotations or ():
         annotation.font.size = round((annotation.font.size or font) * PRESENT_FONT_SCALE)
     return figure

@@ -9,6 +9,7 @@ import pytest
 
 from harness.browser import exceptions_shown, new_context, wait_for_app
 from harness.charts import CHART_SELECTOR
+from harness.legibility import problems, settled_charts
 from harness.server import ARTIFACTS
 from ui.strings import t
 
@@ -153,12 +154,14 @@ def test_every_step_fits_one_projector_screen_when_presenting_before_and_after_i
     shared_server, playwright_browser, lang
 ):
     """Presentation mode at 1366×768: the explanation, the figure and the question of every
-    step lie above the bar of previous/next, before and after the answer is revealed; the
-    first step's figure comes with the page's first run."""
+    step lie above the bar of previous/next, before and after the answer is revealed, and
+    every label of its charts is drawn whole (harness/legibility.py); the first step's figure
+    comes with the page's first run."""
     context = new_context(playwright_browser, viewport=PROJECTOR)
     context.add_init_script(COUNT_RUNS_JS)
     page = context.new_page()
     idle = "[data-testid='stApp'][data-test-script-state='notRunning']"
+    unreadable: list[str] = []
     try:
         page.goto(f"{shared_server.url}/lesson?lang={lang}&present=1&step=1")
         page.wait_for_selector(CHART_SELECTOR, timeout=60_000)
@@ -177,7 +180,11 @@ def test_every_step_fits_one_projector_screen_when_presenting_before_and_after_i
                 assert extent["bottom"] <= extent["barTop"] + 1, f"{where}: content ends at {extent}"
                 assert extent["barBottom"] <= PROJECTOR["height"], where
                 assert extent["wide"] == 0, f"{where}: a code block's lines are cut"
+                for index in range(page.locator(".js-plotly-plot").count()):
+                    for chart in settled_charts(page, index):
+                        unreadable += [f"{where}: {line}" for line in problems(chart)]
                 page.screenshot(path=str(ARTIFACTS / f"lesson-present-{lang}-step{step}-{moment}-1366.png"))
         assert exceptions_shown(page) == 0
+        assert not unreadable, "\n".join(unreadable)
     finally:
         context.close()

@@ -245,3 +245,11 @@ def test_the_channel_map_shows_which_query_heads_share_a_key_value_head():
     assert "query heads 1–7" in kv[0].name and "query heads 8–14" in kv[1].name
     assert kv[1].marker.color == shared.data[7].marker.color  # the colour of the first head that reads it
     assert "h_kv = 2" in shared.layout.title.text
+
+
+def test_a_long_half_title_goes_on_two_lines_at_its_middle_space_and_a_short_one_stays():
+    from figures.labels import two_lines
+
+    assert two_lines("head by head, concatenated", 16) == "head by head,<br>concatenated"
+    assert two_lines("all heads at once", 20) == "all heads at once"
+    assert two_lines("逐个头计算再拼接逐个头计算再拼接", 4) == "逐个头计算再拼接逐个头计算再拼接"  # no space to break at

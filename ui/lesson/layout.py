@@ -11,7 +11,7 @@ from contextlib import contextmanager
 
 import streamlit as st
 
-from ..charts import page_width, type_scale
+from ..charts import page_width, show_chart, type_scale
 
 TEXT_SHARE, FIGURE_SHARE = 5, 6  # presentation mode: the columns' widths
 # The columns' gap and the figure column's padding, in CSS pixels at presentation mode's
@@ -69,6 +69,11 @@ class StepLayout:
         else:
             with self._slot.container():
                 yield
+
+    def chart(self, figure, key: str, sized: bool = False) -> None:
+        """A step's chart; presenting, without the "show as table" option (the step is one
+        screen, and the table is there in normal mode; the text alternative stays)."""
+        show_chart(figure, key, sized=sized, table=not self.presenting)
 
     def answer_text(self, text: str) -> None:
         """A longer answer in Markdown: in presentation mode it takes the figure's place (the

@@ -32,7 +32,6 @@ from gpt_core.lesson import (
     zero_columns,
 )
 
-from ..charts import show_chart
 from ..figure_text import figure_words
 from ..shared.resources import shipped_experiment, shipped_snapshots
 from ..shared.verdict import answer_text
@@ -70,12 +69,12 @@ def one_head(lang: str, layout: StepLayout) -> Question:
     layout.lead(t("ls.1.lead", lang, T=T, d=d))
     head = (trace.queries_heads[0, 0].numpy(), trace.keys_heads[0, 0].numpy(), trace.values_heads[0, 0].numpy())
     with layout.figure():
-        show_chart(qkv_figure(*head, result.labels, figure_words(lang)), "ls_chart_1_qkv")
+        layout.chart(qkv_figure(*head, result.labels, figure_words(lang)), "ls_chart_1_qkv")
 
     def reveal() -> None:  # the scores are T × T: their picture is the answer
         st.markdown(t("ls.1.body", lang, T=T, d=d))
         with layout.figure():
-            show_chart(head_detail_figure(layout.stages(_stages(trace, 0), ONE_HEAD_SHOWN), result.labels, 0,
+            layout.chart(head_detail_figure(layout.stages(_stages(trace, 0), ONE_HEAD_SHOWN), result.labels, 0,
                                           figure_words(lang), **layout.sized()),
                        "ls_chart_1", sized=True)  # fmt: skip
             st.caption(t("ls.1.output", lang, shape=_shape(trace.context_heads.shape)))
@@ -94,7 +93,7 @@ def split(lang: str, layout: StepLayout) -> Question:
     channels = head_channels(h, d, min(2, h))
     layout.lead(t("ls.2.lead", lang, h=h, C=h * d))
     with layout.figure():
-        show_chart(channel_map_figure(h, d, figure_words(lang)), "ls_chart_2")
+        layout.chart(channel_map_figure(h, d, figure_words(lang)), "ls_chart_2")
 
     def reveal() -> None:  # the traced shapes name the answer
         st.markdown(t("ls.2.body", lang, C=h * d, first=channels[0], last=channels[-1]))
@@ -117,13 +116,13 @@ def mask(lang: str, layout: StepLayout) -> Question:
     before = {stage: stages[stage] for stage in ("scores", "scaled_scores")}  # no −∞ yet: the mask is the answer
     words = figure_words(lang)
     with layout.figure():
-        show_chart(head_detail_figure(before, result.labels, head - 1, words, highlight=(MASK_ROW, MASK_ROW),
+        layout.chart(head_detail_figure(before, result.labels, head - 1, words, highlight=(MASK_ROW, MASK_ROW),
                                       **layout.sized()), "ls_chart_3_before", sized=True)  # fmt: skip
 
     def reveal() -> None:
         st.markdown(t("ls.3.body", lang))
         with layout.figure():
-            show_chart(head_detail_figure(layout.stages(stages, MASK_SHOWN), result.labels, head - 1, words,
+            layout.chart(head_detail_figure(layout.stages(stages, MASK_SHOWN), result.labels, head - 1, words,
                                           highlight=(MASK_ROW, MASK_ROW),
                                           **layout.sized()), "ls_chart_3", sized=True)  # fmt: skip
 
@@ -142,7 +141,7 @@ def merge(lang: str, layout: StepLayout) -> Question:
     trace = result.trace
     layout.lead(t("ls.4.lead", lang, h=h))
     with layout.figure():
-        show_chart(heads_overview_figure(trace.weights[0].numpy(), result.labels, "weights", figure_words(lang),
+        layout.chart(heads_overview_figure(trace.weights[0].numpy(), result.labels, "weights", figure_words(lang),
                                          **layout.overview(h)), "ls_chart_4", sized=True)  # fmt: skip
 
     def reveal() -> None:  # the merge's traced shapes, starting from the weights that go in
@@ -168,7 +167,7 @@ def parameters(lang: str, layout: StepLayout) -> Question:
     def reveal() -> None:  # every bar's height is the answer
         st.markdown(t("ls.5.body", lang, C=C))
         with layout.figure():
-            show_chart(parameter_figure(counts, figure_words(lang)), "ls_chart_5")
+            layout.chart(parameter_figure(counts, figure_words(lang)), "ls_chart_5")
 
     one, eight = counts[1]["total"], counts[8]["total"]
     correct = "same" if one == eight else ("more" if eight > one else "fewer")
@@ -190,7 +189,7 @@ def parallel(lang: str, layout: StepLayout) -> Question:
     def reveal() -> None:  # the difference, and the two pictures side by side
         st.markdown(t("ls.6.body", lang, diff=diff))
         with layout.figure():
-            show_chart(two_ways_figure(batched.numpy(), by_head.numpy(), display_labels(tokens), h, figure_words(lang)),
+            layout.chart(two_ways_figure(batched.numpy(), by_head.numpy(), display_labels(tokens), h, figure_words(lang)),
                        "ls_chart_6")  # fmt: skip
 
     return Question(6, t("ls.6.q", lang), ["same", "different"], "same" if largest < SAME_TOLERANCE else "different",
@@ -211,17 +210,22 @@ def scaling(lang: str, layout: StepLayout) -> Question:
     layout.lead(t("ls.7.lead", lang))
 
     def reveal() -> None:  # the measured spreads and largest weights are the answer
-        st.markdown(t("ls.7.body", lang, spread=f"{row.score_std:.1f}", d=d, scaled=f"{row.scaled_std:.2f}",
-                      samples=SCALING_SAMPLES, T=tokens))  # fmt: skip
+        body = t("ls.7.body", lang, spread=f"{row.score_std:.1f}", d=d, scaled=f"{row.scaled_std:.2f}")
+        if not layout.presenting:  # presenting shows the row's weights, not the line chart
+            body += " " + t("ls.7.line_note", lang, samples=SCALING_SAMPLES, T=tokens)
+        st.markdown(body)
         scores = example_scores(tokens, d)
         unscaled, scaled = scores.softmax(0).numpy(), (scores / d**0.5).softmax(0).numpy()
+        bars = softmax_bars_figure(unscaled, scaled, display_labels(list(BOOK_TEXT)), figure_words(lang))
         with layout.figure():
+            if layout.presenting:  # one screen: the row's weights, the answer itself, at full width
+                layout.chart(bars, "ls_chart_7b")
+                return
             left, right = st.columns(2)
             with left:
-                show_chart(scaling_figure(rows, figure_words(lang)), "ls_chart_7")
+                layout.chart(scaling_figure(rows, figure_words(lang)), "ls_chart_7")
             with right:
-                show_chart(softmax_bars_figure(unscaled, scaled, display_labels(list(BOOK_TEXT)), figure_words(lang)),
-                           "ls_chart_7b")  # fmt: skip
+                layout.chart(bars, "ls_chart_7b")
 
     low, high = rows[0], rows[-1]
     correct = "one" if high.max_weight > low.max_weight else "uniform"
@@ -244,7 +248,7 @@ def trained(lang: str, layout: StepLayout) -> Question | None:
     weights = snapshots[step][-1]  # the last block: (h, T, T)
     labels = display_labels(list(experiment.snapshot_prompt[: weights.shape[-1]]))
     with layout.figure():
-        show_chart(heads_overview_figure(weights, labels, "weights", figure_words(lang), **layout.overview(heads)),
+        layout.chart(heads_overview_figure(weights, labels, "weights", figure_words(lang), **layout.overview(heads)),
                    "ls_chart_8", sized=True)  # fmt: skip
     comparison = answer(experiment.runs).at_steps
     best, accepted = comparison.best, (comparison.best, *comparison.ties)

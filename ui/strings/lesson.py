@@ -106,8 +106,12 @@ STRINGS: dict[str, dict[str, str]] = {
     # 7. scaling
     "ls.7.title": {"en": "Why divide by √head_dim", "zh": "为什么要除以 √head_dim"},
     "ls.7.body": {
-        "en": "A score is a sum of d products. With unit-variance queries and keys its spread grows like √d (here {spread} at d = {d}); the softmax of large scores puts nearly all weight on one key and its gradients vanish. Dividing by √d brings the spread back to about 1 ({scaled} here). The line chart averages {samples} random rows of {T} keys.",
-        "zh": "一个分数是 d 个乘积之和。查询和键的方差为 1 时，分数的离散程度约为 √d（这里 d = {d} 时为 {spread}）；分数很大时，softmax 几乎把全部权重给一个键，梯度也随之消失。除以 √d 把离散程度拉回到 1 左右（这里是 {scaled}）。折线图是 {samples} 个随机行（每行 {T} 个键）的平均。",
+        "en": "A score is a sum of d products. With unit-variance queries and keys its spread grows like √d (here {spread} at d = {d}); the softmax of large scores puts nearly all weight on one key and its gradients vanish. Dividing by √d brings the spread back to about 1 ({scaled} here).",
+        "zh": "一个分数是 d 个乘积之和。查询和键的方差为 1 时，分数的离散程度约为 √d（这里 d = {d} 时为 {spread}）；分数很大时，softmax 几乎把全部权重给一个键，梯度也随之消失。除以 √d 把离散程度拉回到 1 左右（这里是 {scaled}）。",
+    },
+    "ls.7.line_note": {
+        "en": "The line chart averages {samples} random rows of {T} keys.",
+        "zh": "折线图是 {samples} 个随机行（每行 {T} 个键）的平均。",
     },
     "ls.7.q": {"en": "Without the division, as head_dim grows, the largest weight of a row goes towards…", "zh": "不做除法时，随着 head_dim 增大，一行中最大的权重趋向于……"},
     "ls.7.one": {"en": "1 (one key takes everything)", "zh": "1（一个键拿走全部权重）"},
