@@ -11,7 +11,7 @@ import numpy as np
 from gpt_core.explore import trace_model
 from gpt_core.results import load_experiment
 from harness.browser import exceptions_shown, wait_for_app, wait_for_rerun
-from harness.charts import wait_for_trace
+from harness.charts import cell_centre, wait_for_trace
 from tests.apptest.conftest import ROOT
 
 EXPERIMENT = load_experiment(ROOT / "assets" / "heads_experiment")
@@ -24,13 +24,6 @@ CHART_TRACES_JS = """key => {
     if (trace.name && trace.z) out[trace.name] = Array.from(trace.z, row => Array.from(row, v => (v === null || Number.isNaN(v)) ? null : v));
   }
   return out;
-}"""
-CELL_CENTRE_JS = """([key, axis, row, col]) => {
-  const plot = document.querySelector(`.st-key-${key} .js-plotly-plot`);
-  const layout = plot._fullLayout;
-  const x = layout['xaxis' + axis], y = layout['yaxis' + axis];
-  const box = plot.querySelector('.main-svg').getBoundingClientRect();
-  return [box.left + x._offset + x.l2p(col), box.top + y._offset + y.l2p(row)];
 }"""
 
 
@@ -66,7 +59,7 @@ def test_clicking_a_grid_panel_chooses_its_block_and_head(shared_server, browser
     wait_for_app(page)
     wait_for_trace(page, "block 2 · head 3")
     page.locator(".st-key-ex_grid_chart").scroll_into_view_if_needed()
-    x, y = page.evaluate(CELL_CENTRE_JS, ["ex_grid_chart", "7", 10, 3])  # block 2 · head 3: panel 4 + 3
+    x, y = cell_centre(page, "ex_grid_chart", "7", 10, 3)  # block 2 · head 3: panel 4 + 3
     page.mouse.move(x, y)
     page.mouse.click(x, y)
     page.wait_for_function("() => location.search.includes('block=2') && location.search.includes('head=3')")
@@ -101,7 +94,7 @@ def test_clicking_a_panels_masked_half_chooses_its_head_too(shared_server, brows
     wait_for_app(page)
     wait_for_trace(page, "block 1 · head 2")
     page.locator(".st-key-ex_grid_chart").scroll_into_view_if_needed()
-    x, y = page.evaluate(CELL_CENTRE_JS, ["ex_grid_chart", "2", 2, 20])  # block 1 · head 2, above the diagonal
+    x, y = cell_centre(page, "ex_grid_chart", "2", 2, 20)  # block 1 · head 2, above the diagonal
     page.mouse.move(x, y)
     page.mouse.click(x, y)
     page.wait_for_function("() => location.search.includes('block=1') && location.search.includes('head=2')")

@@ -13,10 +13,10 @@ import pytest
 
 from gpt_core import hf
 from harness.browser import exceptions_shown, wait_for_app, wait_for_rerun
-from harness.charts import wait_for_trace
+from harness.charts import cell_centre, wait_for_trace
 from harness.file_server import unused_local_url
 from harness.server import Server, start_server, stop_server
-from tests.browser.test_explorer import CELL_CENTRE_JS, CHART_TRACES_JS
+from tests.browser.test_explorer import CHART_TRACES_JS
 
 TEXT = "the cat sat on the mat 动手"
 UNREACHABLE = "tiny-org/not-downloadable"
@@ -73,7 +73,7 @@ def test_clicking_the_layer_map_opens_that_head(family, real_server, browser_pag
     wait_for_app(page)
     wait_for_trace(page, "softmax weights · head 4")
     page.locator(".st-key-ex_map_chart").scroll_into_view_if_needed()
-    x, y = page.evaluate(CELL_CENTRE_JS, ["ex_map_chart", "", 1, 2])  # layer 2 · head 3
+    x, y = cell_centre(page, "ex_map_chart", "", 1, 2)  # layer 2 · head 3
     page.mouse.move(x, y)
     page.mouse.click(x, y)
     page.wait_for_function("() => location.search.includes('block=2') && location.search.includes('head=3')")
