@@ -165,3 +165,22 @@ def test_the_shells_own_link_settings_are_no_news_to_any_page(page):
     assert not at.exception, at.exception
     notes = [element.value for kind in ("warning", "info") for element in at.get(kind)]
     assert not [note for note in notes if "present" in note or "lang" in note], notes
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_text_too_long_for_a_link_is_left_out_of_it_and_the_page_says_so(lang):
+    """A single word of 5,000 characters is kept whole by the word tokenizer: past what a
+    link carries (4,000), so the link leaves the text out rather than make one a proxy
+    refuses, and the page says why; a short text goes back into the link."""
+    from ui.page_state.rules import LINK_TEXT_CHARS
+
+    word = "a" * (LINK_TEXT_CHARS + 1_000)
+    at = open_page(PAGE, text=f"{word} b", tok="word", lang=lang)
+    assert not at.exception, at.exception
+    assert "text" not in query(at), "the link leaves the text out"
+    note = t("note.too_long_for_link", lang, name="text", chars=f"{len(word) + 2:,}", limit=f"{LINK_TEXT_CHARS:,}")
+    assert note in [info.value for info in at.info]
+    assert any(word in code.value for code in at.code), "the Python download carries the whole text"
+    at.text_area[0].set_value("动手 学").run()
+    assert query(at)["text"] == "动手 学"
+    assert not [info for info in at.info if info.value == note]

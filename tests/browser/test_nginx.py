@@ -139,3 +139,16 @@ def test_nginx_health_check_answers_and_each_process_is_healthy(cluster):
     for url in [f"{cluster.url}/healthz", *(f"{app}/_stcore/health" for app in cluster.app_urls)]:
         with urllib.request.urlopen(url, timeout=10) as reply:
             assert reply.status == 200 and reply.read().strip() == b"ok", url
+
+
+def test_nginx_passes_the_longest_link_the_app_writes(cluster):
+    """A link with as much text as the app puts into one (LINK_TEXT_CHARS, every character
+    CJK: about 36 KB) reaches the app through the proxy, not nginx's 414."""
+    import urllib.request
+
+    from ui.page_state.rules import LINK_TEXT_CHARS
+
+    link = f"{cluster.url}/playground?{urlencode({**LINK, 'text': '动' * LINK_TEXT_CHARS, 'tok': 'char'})}"
+    assert len(link) > 32_000
+    with urllib.request.urlopen(link, timeout=30) as reply:
+        assert reply.status == 200

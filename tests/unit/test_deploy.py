@@ -27,6 +27,36 @@ def test_the_shipped_file_keeps_the_parts_a_class_needs():
     assert "client_max_body_size 6m;" in text, "Streamlit's 5 MB uploads fit"
 
 
+LINK_OVERHEAD_BYTES = 200  # the path, the language, presentation mode, the numbers version, separators
+
+
+def _longest_value_bytes(param) -> int:
+    from ui.page_state.rules import LINK_TEXT_CHARS, URL_BYTES_PER_CHAR
+
+    if param.kind == "text":  # write_url leaves out a longer one
+        return min(param.max_chars, LINK_TEXT_CHARS) * URL_BYTES_PER_CHAR
+    if param.kind == "choice" and not callable(param.choices):
+        return max(len(param.to_url(option)) * URL_BYTES_PER_CHAR for option in param.options())
+    if param.kind in ("int", "float"):
+        return max(len(param.to_url(param.low)), len(param.to_url(param.high))) + 4  # a float's decimals
+    return 64  # a bool, or a choice known only while the page runs (a model's key)
+
+
+def test_nginx_accepts_the_longest_link_any_page_writes():
+    """A link the app writes must never get nginx's 414: the request line buffer holds every
+    page's longest link, each text at the most a link carries and every character CJK."""
+    from ui.explorer.state import PARAMS as EXPLORER
+    from ui.lesson.page import PAGE as LESSON
+    from ui.playground.state import PARAMS as PLAYGROUND
+    from ui.train.state import PARAMS as TRAIN
+
+    number, unit = re.search(r"large_client_header_buffers\s+\d+\s+(\d+)([km]?);", site_config([9101], 9200)).groups()
+    buffer = int(number) * {"": 1, "k": 1024, "m": 1024 * 1024}[unit]
+    for page, params in (("playground", PLAYGROUND), ("explorer", EXPLORER), ("train", TRAIN), ("lesson", LESSON.params)):
+        longest = LINK_OVERHEAD_BYTES + sum(len(p.name) + 2 + _longest_value_bytes(p) for p in params if p.in_url)
+        assert longest <= buffer, f"{page}: a link of {longest} bytes, nginx takes {buffer}"
+
+
 @pytest.mark.skipif(nginx_binary() is None, reason="no nginx (apt-get install nginx)")
 def test_nginx_accepts_the_written_configuration(tmp_path):
     (tmp_path / "tmp").mkdir()

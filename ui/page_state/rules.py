@@ -24,6 +24,11 @@ TRUE_WORDS = {"1", "true", "yes", "on"}
 FALSE_WORDS = {"0", "false", "no", "off"}
 KINDS = ("int", "float", "bool", "choice", "text")
 DEFAULT_MAX_CHARS = 200_000
+# The most characters of one text the app writes into a link: about 36 KB encoded when
+# every character is CJK (9 bytes each as %XX%XX%XX), inside what deploy/'s nginx accepts
+# (large_client_header_buffers). A longer text is left out of the link, and the page says so.
+LINK_TEXT_CHARS = 4_000
+URL_BYTES_PER_CHAR = 9  # the most a character takes in a link: a 3-byte UTF-8 character, percent-encoded
 FLOAT_DIGITS = 2  # a float parameter keeps this many decimals (a slider's step is 0.05 at most)
 
 
@@ -218,6 +223,11 @@ def to_query(params: Sequence[Param], values: Mapping[str, Any]) -> dict[str, st
     }
     query[VERSION_PARAM] = str(NUMBERS_VERSION)
     return query
+
+
+def too_long_for_a_link(query: Mapping[str, str]) -> list[str]:
+    """The parameters of ``query`` whose text is longer than a link carries."""
+    return [name for name, value in query.items() if len(value) > LINK_TEXT_CHARS]
 
 
 def limit(name: str, value: int, low: int, high: int, default: int) -> tuple[int, list[Note]]:

@@ -26,7 +26,7 @@ from ..internals import keys_sent_by_browser
 from ..markdown import literal
 from ..shell import LANGUAGE_STATE, carried_params
 from ..strings import DEFAULT_LANGUAGE, has_text, t
-from .rules import Note, Param, by_name, parse_query, repairs, to_query
+from .rules import LINK_TEXT_CHARS, Note, Param, by_name, parse_query, repairs, to_query, too_long_for_a_link
 
 NOTE_VALUE_CHARS = 40  # a link's odd value is shown up to this many characters
 ICONS = {"older_version": ":material/history:", "newer_version": ":material/history:"}
@@ -191,10 +191,15 @@ class PageState:
     ) -> dict[str, str]:
         """Put every parameter in the link into the URL (``override``: a value as the link
         should carry it, such as the text cut to the tokens shown; ``omit``: parameters that
-        do not decide what the page shows now), with the shell's own."""
+        do not decide what the page shows now), with the shell's own. A text longer than a
+        link carries (``LINK_TEXT_CHARS``) is left out, with a note that says so."""
         query = {name: value for name, value in to_query(self.params, values).items() if name not in omit}
         query.update(override)
         language = lang or st.session_state.get(LANGUAGE_STATE, DEFAULT_LANGUAGE)
+        for name in too_long_for_a_link(query):  # a link the proxy would refuse: the download shares it
+            st.info(t("note.too_long_for_link", language, name=literal(name), chars=f"{len(query[name]):,}",
+                      limit=f"{LINK_TEXT_CHARS:,}"), icon=":material/link_off:")  # fmt: skip
+            del query[name]
         query.update(carried_params(language))
         if st.query_params.to_dict() != query:
             st.query_params.from_dict(query)

@@ -203,7 +203,7 @@ def _apply_click(payload: object, view: View) -> None:
         ss[widget_key("head")] = click.head + 1
 
 
-def _below(view: View, query: dict[str, str], lang: str) -> None:
+def _below(view: View, query: dict[str, str], text: str, lang: str) -> None:
     """Below the first screen: one head stage by stage (its hover linked by the page's chart
     events) and the tabs."""
     views.detail(view, lang)
@@ -216,7 +216,7 @@ def _below(view: View, query: dict[str, str], lang: str) -> None:
     with tabs[2]:
         views.statistics(view, lang)
     with tabs[3]:
-        views.share(view, query, lang)
+        views.share(view, query, text, lang)
 
 
 def render() -> None:
@@ -256,4 +256,4 @@ def render() -> None:
         if first_screen:
             ask_for_the_rest(PAGE_KEY)
             return
-    _below(view, query, lang)
+    _below(view, query, values["text"] if text_used is None else text_used, lang)

@@ -158,7 +158,9 @@ def statistics(view: View, lang: str) -> None:
     st.caption(t("pg.stats_help", lang))
 
 
-def share(view: View, query: dict[str, str], lang: str) -> None:
+def share(view: View, query: dict[str, str], text: str, lang: str) -> None:
+    """The link (``query``: a text too long for a link is not in it) and the downloads,
+    which carry ``text``, the text shown, whatever its length."""
     base = (st.context.url or "").split("?")[0]
     st.markdown(t("pg.share_intro", lang))
     st.code(f"{base}?{urlencode(query)}", language=None, wrap_lines=True)
@@ -182,12 +184,12 @@ def share(view: View, query: dict[str, str], lang: str) -> None:
     )  # fmt: skip
     if view.kv_heads is not None:  # a real model: its weights come from the Hub, its numbers from gpt_core.hf
         st.caption(t("pg.snippet_real", lang))
-        st.code(real_snippet(view.source, query["text"], int(query.get("block", 1))), language="python")
+        st.code(real_snippet(view.source, text, int(query.get("block", 1))), language="python")
         return
     if view.source != "random":  # the snippet rebuilds random weights; a trained model's are in its checkpoint
         st.caption(t("pg.snippet_trained", lang))
         return
-    snippet = python_snippet(query["text"], result.config)
+    snippet = python_snippet(text, result.config)
     buttons[2].download_button(
         t("pg.download_py", lang), snippet, file_name="reproduce_attention.py", mime="text/x-python",
         key="pg_download_py", icon=":material/code:",
