@@ -17,6 +17,7 @@ from urllib.parse import urlparse
 
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.Slider_pb2 import Slider
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 
 STREAM_PATH = "/_stcore/stream"
@@ -55,6 +56,7 @@ class StreamlitClient:
         self.page_name = page_name
         self.query_string = query_string
         self.widget_ids: dict[str, str] = {}  # user key -> widget id, learned from the page
+        self.widget_kinds: dict[str, str] = {}  # user key -> element kind ("selectbox", "select_slider", …)
         self.widget_states: dict[str, WidgetState] = {}  # what this client has set
         self.connection = None
 
@@ -129,3 +131,5 @@ class StreamlitClient:
             widget_id = getattr(element, kind).id
             user_key = widget_id.rsplit("-", 1)[-1] if widget_id.startswith("$$ID-") else widget_id
             self.widget_ids[user_key] = widget_id
+            select_slider = kind == "slider" and element.slider.type == Slider.SELECT_SLIDER
+            self.widget_kinds[user_key] = "select_slider" if select_slider else kind

@@ -146,6 +146,8 @@ def carried_params(lang: str) -> dict[str, str]:
 
 def _on_language_change() -> None:
     chosen = st.session_state["language_select"]
+    if chosen not in LANGUAGES:  # a crafted client may send anything: the language stays
+        return
     st.session_state[LANGUAGE_STATE] = chosen
     if LANGUAGE_PARAM in carried_params(chosen):
         st.query_params[LANGUAGE_PARAM] = chosen
@@ -180,6 +182,8 @@ def setup_page(page_key: str) -> str:
                              on_change=_on_present_change, help=t("app.present_help", lang),
                              format_func=lambda on: t("app.present_on" if on else "app.present_off", lang))  # fmt: skip
         codes = list(LANGUAGES)
+        if st.session_state.get("language_select", lang) not in LANGUAGES:
+            st.session_state["language_select"] = lang  # a value no option has: the one shown
         st.selectbox(
             t("app.language", lang),
             codes,
