@@ -50,7 +50,7 @@ def test_nginx_accepts_the_longest_link_any_page_writes():
     from ui.playground.state import PARAMS as PLAYGROUND
     from ui.train.state import PARAMS as TRAIN
 
-    number, unit = re.search(r"large_client_header_buffers\s+\d+\s+(\d+)([km]?);", site_config([9101], 9200)).groups()
+    number, unit = re.search(r"^\s*large_client_header_buffers\s+\d+\s+(\d+)([km]?);", site_config([9101], 9200), re.M).groups()
     buffer = int(number) * {"": 1, "k": 1024, "m": 1024 * 1024}[unit]
     for page, params in (("playground", PLAYGROUND), ("explorer", EXPLORER), ("train", TRAIN), ("lesson", LESSON.params)):
         longest = LINK_OVERHEAD_BYTES + sum(len(p.name) + 2 + _longest_value_bytes(p) for p in params if p.in_url)
