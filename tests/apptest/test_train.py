@@ -266,7 +266,7 @@ def test_stop_button_without_a_training_does_nothing(page):
 
 @pytest.mark.parametrize(
     ("text", "message"),
-    [("", "no text"), ("abc", "too short"), ("".join(chr(0x4E00 + i) for i in range(400)) * 2, "different characters")],
+    [("", "corpus is empty"), ("  \n ", "at most 5 MB"), ("abc", "too short"), ("".join(chr(0x4E00 + i) for i in range(400)) * 2, "different characters")],
 )
 def test_bad_own_text_gets_a_clear_message_and_keeps_the_previous_model(page, text, message):
     train_quickly(page, steps=10)

@@ -16,6 +16,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "序列有 {tokens} 个词元，但这个注意力层最多支持 context_length = {context_length}。"
     },
     "error.empty_text": {"zh": "没有可以切分的文字：请先输入几个字或词。"},
+    "error.own_corpus_empty": {
+        "zh": "你的语料是空的：请粘贴一段文字，或上传一个不超过 {limit_mb} MB 的 UTF-8 文本文件（更大的文件会被上传框拒绝，不会被使用）。"
+    },
     "error.out_of_range": {"zh": "{name} 必须在 {low} 到 {high} 之间（当前为 {value}）。"},
     "error.unknown_choice": {"zh": "{name} 必须是 {choices} 之一（当前为 {value!r}）。"},
     "error.no_known_characters": {"zh": "这 {characters} 个字符都不在这个模型的词表里：请输入它训练时见过的字符。"},

@@ -37,6 +37,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "tr.downloading": {"en": "Downloading Tiny Shakespeare…", "zh": "正在下载 Tiny Shakespeare…"},
     "tr.own_text": {"en": "Paste your text (UTF-8)", "zh": "粘贴你的文字（UTF-8）"},
     "tr.upload": {"en": "…or upload a UTF-8 text file", "zh": "……或上传一个 UTF-8 文本文件"},
+    "tr.upload_help": {
+        "en": "A plain text file in UTF-8, at most {limit_mb} MB.",
+        "zh": "UTF-8 编码的纯文本文件，最大 {limit_mb} MB。",
+    },
     "tr.heads": {"en": "heads", "zh": "头数"},
     "tr.head_dim": {"en": "head_dim", "zh": "每头维度"},
     "tr.blocks": {"en": "blocks", "zh": "层数（blocks）"},

@@ -56,7 +56,13 @@ def corpus_controls(lang: str) -> None:
         st.code(synthetic_text(choice, SAMPLE_PREVIEW_CHARS), language=None)
     elif choice == "own":
         st.text_area(t("tr.own_text", lang), key=key("own_text"), height=OWN_TEXT_PX, max_chars=OWN_TEXT_MAX_CHARS)
-        st.file_uploader(t("tr.upload", lang), type=["txt", "md", "csv"], key="tr_upload")
+        st.file_uploader(t("tr.upload", lang), type=["txt", "md", "csv"], key="tr_upload",
+                         help=t("tr.upload_help", lang, limit_mb=upload_limit_mb()))  # fmt: skip
+
+
+def upload_limit_mb() -> int:
+    """The server's upload limit (``server.maxUploadSize``, .streamlit/config.toml), in MB."""
+    return int(st.get_option("server.maxUploadSize"))
 
 
 def corpus_download(lang: str) -> None:
@@ -103,6 +109,8 @@ def chosen_corpus() -> Corpus:
     if name == "own":
         upload = st.session_state.get("tr_upload")
         text = decode_user_text(upload.getvalue()) if upload is not None else PAGE.get("own_text")
+        if not text.strip():  # nothing pasted, and no file (or one the upload box refused)
+            raise InputError("own_corpus_empty", limit_mb=upload_limit_mb())
         return build_corpus("own", text, context)
     if name == "tinyshakespeare" and tiny_shakespeare() is None:
         raise InputError("corpus_missing", env=TINY_SHAKESPEARE_ENV)
