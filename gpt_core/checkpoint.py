@@ -66,17 +66,32 @@ def save_checkpoint(
 
 def load_checkpoint(source: Path | bytes) -> Checkpoint:
     """Load with ``weights_only=True``: a file that needs unpickling is refused by torch.
-    A file of another format version is refused with InputError("checkpoint_format")."""
+    InputError: "checkpoint_unreadable" (not such a file), "checkpoint_format" (another
+    format version), "checkpoint_mismatch" (weights that are not the described model's)."""
     data = io.BytesIO(source if isinstance(source, bytes) else Path(source).read_bytes())
-    record = torch.load(data, weights_only=True, map_location="cpu")
+    try:
+        record = torch.load(data, weights_only=True, map_location="cpu")
+    except Exception:  # not a torch file, or one that needs unpickling: refused either way
+        raise InputError("checkpoint_unreadable") from None
     found = record.get("format") if isinstance(record, dict) else None
     if found != FORMAT_VERSION:
         raise InputError("checkpoint_format", found=found, expected=FORMAT_VERSION)
-    config = GPTConfig(**record["config"])
+    try:
+        config = GPTConfig(**record["config"])
+        meta = CheckpointMeta.from_dict(record["meta"])
+        chars = tuple(record["chars"])
+        given = sum(tensor.numel() for tensor in record["state_dict"].values())
+    except (KeyError, TypeError, AttributeError, ValueError):
+        raise InputError("checkpoint_unreadable") from None
+    # The model the config describes, built without memory first: a file whose config names
+    # a far larger model than its weights (a changed file) is refused before any allocation.
+    expected = sum(tensor.numel() for tensor in GPT(config, device="meta").state_dict().values())
+    if given != expected:
+        raise InputError("checkpoint_mismatch", given=given, expected=expected)
     model = GPT(config)
     state = {
         name: tensor.float() if tensor.is_floating_point() else tensor for name, tensor in record["state_dict"].items()
     }
     model.load_state_dict(state)
     model.eval()
-    return Checkpoint(model=model, vocabulary=CharVocabulary(tuple(record["chars"])), meta=CheckpointMeta.from_dict(record["meta"]))
+    return Checkpoint(model=model, vocabulary=CharVocabulary(chars), meta=meta)

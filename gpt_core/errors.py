@@ -69,6 +69,14 @@ MESSAGES: dict[str, str] = {
         "This model file has format version {found}; this version of the app reads version {expected}. "
         "Train and save it again."
     ),
+    "checkpoint_unreadable": (
+        "This file is not a model saved by this app's Train page (it could not be read as one). "
+        "Upload the .pt file its download button gave you."
+    ),
+    "checkpoint_mismatch": (
+        "This model file's weights ({given:,} numbers) do not match the model it describes ({expected:,}): "
+        "the file is damaged or was changed."
+    ),
     "model_not_found": (
         "The model {name} was not found on the Hugging Face Hub (a typo, or a private model?). "
         "The host can fetch it ahead: python scripts/fetch_models.py {name}"

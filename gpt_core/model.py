@@ -84,7 +84,9 @@ class GPT(nn.Module):
     ``torch.manual_seed(seed)``), never from torch's global random state.
     """
 
-    def __init__(self, config: GPTConfig, seed: int = 0) -> None:
+    def __init__(self, config: GPTConfig, seed: int = 0, device: str = "cpu") -> None:
+        """``device="meta"``: the layers' shapes only, no memory and no numbers (to count
+        what a config describes before building it)."""
         super().__init__()
         self.config = config
         with torch.device("meta"):  # nothing drawn from torch's global state: see initialize
@@ -94,8 +96,9 @@ class GPT(nn.Module):
             self.blocks = nn.ModuleList(Block(config) for _ in range(config.blocks))
             self.final_norm = nn.LayerNorm(config.embedding_dim)
             self.lm_head = nn.Linear(config.embedding_dim, config.vocab_size)
-        self.to_empty(device="cpu")
-        initialize(self, seeded_generator(seed))
+        if device != "meta":
+            self.to_empty(device=device)
+            initialize(self, seeded_generator(seed))
 
     def forward(
         self,

@@ -6,11 +6,12 @@ import json
 
 import pytest
 
+from gpt_core import InputError
 from gpt_core.experiment import HEAD_COUNTS, StepTimes
 from harness.charts import traces_by_name
 from tests.apptest.conftest import chart_traces, open_page
 from tests.helpers import free_slots
-from ui.strings import t
+from ui.strings import error_text, t
 
 PAGE = "pages/3_train.py"
 PAGE_SCRIPT = PAGE
@@ -495,6 +496,37 @@ def test_a_trained_model_downloads_as_a_checkpoint_that_loads(page):
     inputs = torch.tensor([trained.vocabulary.encode("abc=abc.")])
     assert torch.equal(loaded.model(inputs)[0], trained.model(inputs)[0])
     assert loaded.meta.run.steps == 20 and loaded.meta.corpus == "copy" and len(loaded.meta.corpus_sha256) == 64
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_downloaded_model_uploaded_in_a_new_session_is_that_sessions_model_everywhere(page, lang):
+    """What a student keeps when a server restarts: the model file. Uploaded again in
+    another session, it is the model (same numbers) for generation, the playground and the
+    explorer; a file that is no model says so and changes nothing."""
+    import torch
+
+    from ui.shared.models import checkpoint_of
+
+    train_quickly(page)
+    trained = page.session_state["tr_model"]
+    data = checkpoint_of(trained)
+    fresh = open_page(PAGE, lang=lang)
+    assert "tr_model" not in fresh.session_state
+    upload = next(box for box in fresh.get("file_uploader") if box.proto.id.endswith("tr_model_upload"))
+    upload.set_value(("gpt_copy.pt", b"not a model", "application/octet-stream")).run()
+    assert not fresh.exception and "tr_model" not in fresh.session_state
+    assert error_text(InputError("checkpoint_unreadable"), lang) in [e.value for e in fresh.error]
+    upload = next(box for box in fresh.get("file_uploader") if box.proto.id.endswith("tr_model_upload"))
+    upload.set_value(("gpt_copy.pt", data, "application/octet-stream")).run()
+    assert not fresh.exception, fresh.exception
+    uploaded = fresh.session_state["tr_model"]
+    inputs = torch.tensor([trained.vocabulary.encode("abc=abc.")])
+    assert torch.equal(uploaded.model(inputs)[0], trained.model(inputs)[0])
+    assert uploaded.run.steps == trained.run.steps and uploaded.corpus == "copy"
+    assert fresh.session_state["tr_gen_model"] == "session", "generation uses it"
+    playground = fresh.switch_page("pages/1_playground.py").run()
+    assert not playground.exception
+    assert t("models.session", lang) in playground.selectbox(key="pg_weights").options, "the playground offers it"
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

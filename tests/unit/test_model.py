@@ -314,9 +314,39 @@ def test_a_pickled_object_is_refused(tmp_path):
 
     path = tmp_path / "evil.pt"
     torch.save({"config": Evil()}, path)
-    with pytest.raises(pickle.UnpicklingError):
+    with pytest.raises(InputError) as caught:  # torch refuses to unpickle it; the student reads why
         load_checkpoint(path)
+    assert caught.value.code == "checkpoint_unreadable"
+    assert isinstance(caught.value.__context__, pickle.UnpicklingError)
     assert not (tmp_path / "pwned").exists()
+
+
+@pytest.mark.parametrize("data", [b"", b"not a model at all", b"PK\x03\x04" + bytes(100)])
+def test_a_file_that_is_no_checkpoint_is_refused_with_a_message(data):
+    with pytest.raises(InputError) as caught:
+        load_checkpoint(data)
+    assert caught.value.code == "checkpoint_unreadable"
+
+
+def test_a_checkpoint_whose_config_names_a_larger_model_than_its_weights_is_refused_before_building_it(corpus):
+    """A changed file could name a model of billions of numbers; it is counted on the meta
+    device, without memory, and refused."""
+    model = small_model(corpus.vocabulary.size)
+    run = RunSummary(heads=2, parameters=1, steps=1, wall_time=1.0, tokens_per_second=1.0, final_test_loss=2.0)
+    record = torch.load(io.BytesIO(checkpoint_bytes(model, corpus.vocabulary, CheckpointMeta("copy", corpus.sha256, run))),
+                        weights_only=True)  # fmt: skip
+    record["config"]["embedding_dim"] *= 4096
+    out = io.BytesIO()
+    torch.save(record, out)
+    with pytest.raises(InputError) as caught:
+        load_checkpoint(out.getvalue())
+    assert caught.value.code == "checkpoint_mismatch"
+    assert caught.value.params["given"] == sum(tensor.numel() for tensor in model.state_dict().values())
+    del record["meta"]
+    out = io.BytesIO()
+    torch.save(record, out)
+    with pytest.raises(InputError, match="not a model saved"):
+        load_checkpoint(out.getvalue())
 
 
 def test_missing_tiny_shakespeare_says_where_to_put_it(monkeypatch):

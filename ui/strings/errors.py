@@ -45,6 +45,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "error.not_utf8": {"zh": "这个文件不是 UTF-8 文本（位置 {position} 的字节无法读取）。请另存为 UTF-8 后再试。"},
     "error.steps_range": {"zh": "训练预算必须在 {low} 到 {high} {unit} 之间（当前为 {value}）。"},
     "error.budget_kind": {"zh": "请只给一种训练预算：步数或秒数（当前 steps={steps}，seconds={seconds}）。"},
+    "error.checkpoint_unreadable": {
+        "zh": "这个文件不是本应用训练页保存的模型（无法按模型读取）。请上传训练页下载按钮给你的 .pt 文件。"
+    },
+    "error.checkpoint_mismatch": {
+        "zh": "这个模型文件的权重（{given:,} 个数）与它描述的模型（{expected:,} 个）不符：文件已损坏或被改动。"
+    },
     "error.checkpoint_format": {"zh": "这个模型文件的格式版本是 {found}；本应用读取版本 {expected}。请重新训练并保存。"},
     "error.model_not_found": {
         "zh": "在 Hugging Face Hub 上找不到模型 {name}（拼写错误，或是私有模型？）。主机可以提前下载：python scripts/fetch_models.py {name}"

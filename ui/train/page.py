@@ -24,6 +24,7 @@ from .state import (
     PAGE,
     key,
 )
+from .upload import model_upload
 
 STOP_REQUESTED = "tr_stop_requested"
 START_REQUESTED = "tr_start_requested"
@@ -83,6 +84,7 @@ def _train_tab(lang: str) -> None:
         except InputError as error:
             st.error(_said_here(error, lang), icon=":material/error:")
     views.model_summary(lang)
+    model_upload(lang)
     views.generate_section(lang)
 
 
