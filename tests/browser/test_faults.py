@@ -12,6 +12,7 @@ from gpt_core import PlaygroundConfig, trace_attention
 from harness.browser import VIEWPORT, exceptions_shown, new_context, open_expanders, wait_for_app, wait_for_rerun
 from harness.charts import read_traces, wait_for_charts, wait_for_trace
 from harness.server import start_server, stop_server
+from ui.strings import t
 
 WEIGHTS = "softmax weights · head 1"
 CONNECTED = "[data-testid='stApp'][data-test-connection-state='CONNECTED']"
@@ -181,6 +182,43 @@ def test_the_explorer_keeps_a_students_first_change_after_a_server_restart(chrom
         wait_for_rerun(page)
         wait_for_trace(page, "softmax weights · head 3")
         assert page.locator(".st-key-ex_head input").input_value() == "head 3"
+        assert exceptions_shown(page) == 0
+    finally:
+        context.close()
+        stop_server(server)
+
+
+def test_the_train_page_says_what_a_server_restart_lost_and_keeps_its_settings(chromium_executable, playwright_browser):
+    """A student trained a model; the server restarts under the page. The page comes back
+    with its settings (from the link), says that the model is gone and how to bring a
+    downloaded one back, and the note goes once there is a model again."""
+    server = start_server("train-restart")
+    port = int(server.url.rsplit(":", 1)[1])
+    context = new_context(playwright_browser, viewport=VIEWPORT)
+    restarted = t("tr.restarted", "en")
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/train?corpus=copy&context=16&steps=20")
+        wait_for_app(page)
+        page.get_by_role("button", name=t("tr.start", "en")).click()
+        page.get_by_text("Trained 20 steps").wait_for(timeout=TRAINING_TIMEOUT_MS)
+        assert page.get_by_text(restarted).count() == 0
+
+        stop_server(server)
+        page.wait_for_selector(DISCONNECTED, timeout=RECONNECT_TIMEOUT_MS)
+        server = start_server("train-restart-again", port=port)
+        page.wait_for_selector(CONNECTED, timeout=RECONNECT_TIMEOUT_MS)
+        steps = page.get_by_role("spinbutton", name="steps").first
+        steps.fill("30")  # the student's next change is the new server's first run of the page
+        steps.press("Enter")
+        page.get_by_text(restarted).wait_for(timeout=RECONNECT_TIMEOUT_MS)
+        wait_for_app(page)
+        assert page.get_by_text("Trained 20 steps").count() == 0, "the model is gone, and the page says so"
+        assert page.get_by_role("spinbutton", name="steps").first.input_value() == "30", "the change kept"
+        assert page.get_by_role("spinbutton", name="context").first.input_value() == "16", "the settings kept"
+        page.get_by_role("button", name=t("tr.start", "en")).click()
+        page.get_by_text("Trained 30 steps").wait_for(timeout=TRAINING_TIMEOUT_MS)
+        assert page.get_by_text(restarted).count() == 0, "a model again: the note has said its piece"
         assert exceptions_shown(page) == 0
     finally:
         context.close()

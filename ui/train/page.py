@@ -8,6 +8,8 @@ import streamlit as st
 from gpt_core import InputError
 
 from ..first_screen import ask_for_the_rest, is_first_screen, main_width
+from ..internals import keys_sent_by_browser
+from ..shared.models import MODEL_STATE
 from ..shared.resources import shipped_experiment
 from ..shell import page_title, setup_page
 from ..strings import error_text, t
@@ -127,12 +129,31 @@ def _experiment_tab(lang: str) -> None:
         st.info(t("tr.exp_missing", lang))
 
 
+RESTARTED_STATE = "tr_restarted"  # this page reconnected to a server that had restarted
+SEEN_STATE = "tr_seen"  # this session has run the page before
+
+
+def _restarted_under_the_page() -> bool:
+    """The session's first run of this page came with the page's own widget values: the
+    browser drew it for a session this server does not have (it restarted, or the session
+    expired), so what lived only in that session, a trained model, is gone."""
+    first = not st.session_state.get(SEEN_STATE)
+    st.session_state[SEEN_STATE] = True
+    ours = {PAGE.key(name) for name in PAGE.by_name}
+    return first and bool(keys_sent_by_browser() & ours)
+
+
 def render() -> None:
     lang = setup_page("train")
     first_visit = is_first_screen("train")
     page_title("train", lang)
     st.caption(t("page.train.blurb", lang))
+    if _restarted_under_the_page():
+        st.session_state[RESTARTED_STATE] = True
     PAGE.restore()
+    restart_note = st.empty()
+    if st.session_state.get(RESTARTED_STATE) and MODEL_STATE not in st.session_state:
+        restart_note.warning(t("tr.restarted", lang), icon=":material/restart_alt:")
     values = PAGE.values()  # a widget's new value is in the session before the run starts
     PAGE.settle(values)
     PAGE.write_url(values, lang)
@@ -144,6 +165,9 @@ def render() -> None:
         _train_tab(lang)
     with experiment_tab:
         _experiment_tab(lang)
+    if MODEL_STATE in st.session_state:  # trained or uploaded in this run: nothing is lost any more
+        st.session_state.pop(RESTARTED_STATE, None)
+        restart_note.empty()
     PAGE.reread_after_restart()
     if first_visit and main_width() is None:
         # The snapshots are planned for the page's width: a session that came straight here
