@@ -32,3 +32,21 @@ def free_slots(semaphore) -> int:
     for _ in range(taken):
         semaphore.release()
     return taken
+
+
+def assert_the_app_shell(page, page_key: str, lang: str = "en") -> None:
+    """A page opened by a deep link shows the app's own shell: its title, the navigation
+    to every page by name (never the raw file names Streamlit lists when app.py was skipped,
+    facts.md's routing trap) and the window's title."""
+    from ui.shell import PAGES
+    from ui.strings import t
+
+    heading = page.locator("[data-testid='stHeading'] h1").first.inner_text()
+    assert t(f"page.{page_key}", lang) in heading
+    sidebar = page.locator("[data-testid='stSidebar']")
+    for info in PAGES:
+        link = sidebar.get_by_text(t(f"page.{info.key}", lang), exact=True)
+        link.wait_for(timeout=30_000)  # the script may still be drawing
+        assert link.count() == 1, info.key
+    assert "1_playground" not in sidebar.inner_text(), "raw file names leaked into the navigation"
+    page.wait_for_function("title => document.title.startsWith(title)", arg=t(f"page.{page_key}", lang))

@@ -13,6 +13,7 @@ from gpt_core.results import load_experiment
 from harness.browser import exceptions_shown, wait_for_app, wait_for_rerun
 from harness.charts import cell_centre, wait_for_trace
 from tests.apptest.conftest import ROOT
+from tests.helpers import assert_the_app_shell
 
 EXPERIMENT = load_experiment(ROOT / "assets" / "heads_experiment")
 PROMPT = "ROMEO:\nBut soft, what"
@@ -40,6 +41,7 @@ def test_a_deep_link_on_a_fresh_server_reproduces_the_chosen_heads_numbers(fresh
     page.goto(f"{fresh_server.url}/explorer?{urlencode({'model': 'h8', 'prompt': PROMPT, 'block': '2', 'head': '6'})}")
     wait_for_app(page)
     wait_for_trace(page, "softmax weights · head 6")
+    assert_the_app_shell(page, "explorer")
     checkpoint = EXPERIMENT.checkpoint(8)
     expected = trace_model(checkpoint.model, checkpoint.vocabulary, PROMPT).layers[1]
     detail = page.evaluate(CHART_TRACES_JS, "ex_detail_chart")

@@ -156,70 +156,82 @@ def _choose_head(page, head: int) -> None:
     page.get_by_role("option", name=f"head {head}", exact=True).click()
 
 
-def test_the_explorer_keeps_a_students_first_change_after_a_server_restart(chromium_executable, playwright_browser):
-    """After a restart the page's next run carries the change that started it; the new
-    session must take it (ui/page_state: the browser's values win over the link), not put
-    the link's head back."""
-    server = start_server("explorer-restart")
-    port = int(server.url.rsplit(":", 1)[1])
+# Counts the page's losses of its server (a reconnect through nginx can be too quick to catch
+# the disconnected state with a selector).
+SEE_DISCONNECTS_JS = """
+window.__disconnects = 0;
+new MutationObserver(() => {
+  const app = document.querySelector("[data-testid='stApp']");
+  const state = app && app.getAttribute("data-test-connection-state");
+  if (window.__connection === "CONNECTED" && state !== "CONNECTED") window.__disconnects += 1;
+  window.__connection = state;
+}).observe(document, {subtree: true, attributes: true, attributeFilter: ["data-test-connection-state"]});
+"""
+
+
+def _process_of(cluster, route: str) -> int:
+    """The app process (its index) that nginx sends the route cookie ``route`` to, from the
+    access log (its lines for the page's files are written at once)."""
+    import re
+    from pathlib import Path
+
+    line = re.compile(r'route=(?P<route>\S+) upstream=127\.0\.0\.1:(?P<port>\d+)')
+    for match in map(line.search, Path(cluster.run_dir, "nginx-access.log").read_text().splitlines()):
+        if match and match["route"] == route:
+            return cluster.app_ports.index(int(match["port"]))
+    raise AssertionError(f"no request of route {route} in nginx's log")
+
+
+def test_a_process_killed_under_the_train_page_and_the_explorer(chromium_executable, playwright_browser, tmp_path):
+    """Behind nginx with two processes, the process of a student's session is killed
+    (kill -9). The other process takes the session's next run: the Train page keeps its
+    settings and the change, and says that the trained model is gone and how to upload a
+    downloaded one (the note goes once there is a model again); the explorer takes the
+    student's first change."""
+    import os
+    import signal
+
+    from deploy.cluster import nginx_binary, start_cluster, stop_cluster
+
+    assert nginx_binary() is not None, "no nginx (apt-get install nginx)"
+    cluster = start_cluster(processes=2, run_dir=tmp_path)
     context = new_context(playwright_browser, viewport=VIEWPORT)
-    try:
-        page = context.new_page()
-        page.goto(f"{server.url}/explorer?model=h4&block=1&head=2")
-        wait_for_app(page)
-        wait_for_trace(page, "softmax weights · head 2")
-
-        stop_server(server)
-        page.wait_for_selector(DISCONNECTED, timeout=RECONNECT_TIMEOUT_MS)
-        server = start_server("explorer-restart-again", port=port)
-        page.wait_for_selector(CONNECTED, timeout=RECONNECT_TIMEOUT_MS)
-        wait_for_app(page)
-        wait_for_trace(page, "softmax weights · head 2")
-
-        _choose_head(page, 3)  # the first change the new server sees
-        page.wait_for_function("() => new URLSearchParams(location.search).get('head') === '3'",
-                               timeout=RECONNECT_TIMEOUT_MS)  # fmt: skip
-        wait_for_rerun(page)
-        wait_for_trace(page, "softmax weights · head 3")
-        assert page.locator(".st-key-ex_head input").input_value() == "head 3"
-        assert exceptions_shown(page) == 0
-    finally:
-        context.close()
-        stop_server(server)
-
-
-def test_the_train_page_says_what_a_server_restart_lost_and_keeps_its_settings(chromium_executable, playwright_browser):
-    """A student trained a model; the server restarts under the page. The page comes back
-    with its settings (from the link), says that the model is gone and how to bring a
-    downloaded one back, and the note goes once there is a model again."""
-    server = start_server("train-restart")
-    port = int(server.url.rsplit(":", 1)[1])
-    context = new_context(playwright_browser, viewport=VIEWPORT)
+    context.add_init_script(SEE_DISCONNECTS_JS)
     restarted = t("tr.restarted", "en")
     try:
-        page = context.new_page()
-        page.goto(f"{server.url}/train?corpus=copy&context=16&steps=20")
-        wait_for_app(page)
-        page.get_by_role("button", name=t("tr.start", "en")).click()
-        page.get_by_text("Trained 20 steps").wait_for(timeout=TRAINING_TIMEOUT_MS)
-        assert page.get_by_text(restarted).count() == 0
+        train, explorer = context.new_page(), context.new_page()  # one browser: one route cookie
+        train.goto(f"{cluster.url}/train?corpus=copy&context=16&steps=20")
+        wait_for_app(train)
+        train.get_by_role("button", name=t("tr.start", "en")).click()
+        train.get_by_text("Trained 20 steps").wait_for(timeout=TRAINING_TIMEOUT_MS)
+        explorer.goto(f"{cluster.url}/explorer?model=h4&block=1&head=2")
+        wait_for_app(explorer)
+        wait_for_trace(explorer, "softmax weights · head 2")
 
-        stop_server(server)
-        page.wait_for_selector(DISCONNECTED, timeout=RECONNECT_TIMEOUT_MS)
-        server = start_server("train-restart-again", port=port)
-        page.wait_for_selector(CONNECTED, timeout=RECONNECT_TIMEOUT_MS)
-        steps = page.get_by_role("spinbutton", name="steps").first
-        steps.fill("30")  # the student's next change is the new server's first run of the page
+        route = next(cookie["value"] for cookie in context.cookies() if cookie["name"] == "sa_route")
+        os.kill(cluster.app_pids[_process_of(cluster, route)], signal.SIGKILL)
+        for page in (train, explorer):  # nginx closes the websocket; the page reconnects, to the other process
+            page.wait_for_function("() => window.__disconnects > 0", timeout=RECONNECT_TIMEOUT_MS)
+            page.wait_for_selector(CONNECTED, timeout=RECONNECT_TIMEOUT_MS)
+
+        steps = train.get_by_role("spinbutton", name="steps").first
+        steps.fill("30")  # the student's next change: the other process's first run of the page
         steps.press("Enter")
-        page.get_by_text(restarted).wait_for(timeout=RECONNECT_TIMEOUT_MS)
-        wait_for_app(page)
-        assert page.get_by_text("Trained 20 steps").count() == 0, "the model is gone, and the page says so"
-        assert page.get_by_role("spinbutton", name="steps").first.input_value() == "30", "the change kept"
-        assert page.get_by_role("spinbutton", name="context").first.input_value() == "16", "the settings kept"
-        page.get_by_role("button", name=t("tr.start", "en")).click()
-        page.get_by_text("Trained 30 steps").wait_for(timeout=TRAINING_TIMEOUT_MS)
-        assert page.get_by_text(restarted).count() == 0, "a model again: the note has said its piece"
-        assert exceptions_shown(page) == 0
+        train.get_by_text(restarted).wait_for(timeout=RECONNECT_TIMEOUT_MS)
+        wait_for_app(train)
+        assert train.get_by_text("Trained 20 steps").count() == 0, "the model is gone, and the page says so"
+        assert train.get_by_role("spinbutton", name="steps").first.input_value() == "30", "the change kept"
+        assert train.get_by_role("spinbutton", name="context").first.input_value() == "16", "the settings kept"
+        train.get_by_role("button", name=t("tr.start", "en")).click()
+        train.get_by_text("Trained 30 steps").wait_for(timeout=TRAINING_TIMEOUT_MS)
+        assert train.get_by_text(restarted).count() == 0, "a model again: the note has said its piece"
+
+        _choose_head(explorer, 3)
+        explorer.wait_for_function("() => new URLSearchParams(location.search).get('head') === '3'",
+                                   timeout=RECONNECT_TIMEOUT_MS)  # fmt: skip
+        wait_for_trace(explorer, "softmax weights · head 3")
+        for page in (train, explorer):
+            assert exceptions_shown(page) == 0
     finally:
         context.close()
-        stop_server(server)
+        stop_cluster(cluster)

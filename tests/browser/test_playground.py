@@ -11,6 +11,7 @@ from gpt_core import PlaygroundConfig, trace_attention
 from harness.browser import VIEWPORT, exceptions_shown, new_context, wait_for_app
 from harness.charts import cell_centre, read_traces, wait_for_charts, wait_for_trace
 from harness.server import ARTIFACTS
+from tests.helpers import assert_the_app_shell
 
 LINK = {"text": "to be or not", "heads": "3", "head_dim": "4", "seed": "11", "head": "2", "stage": "masked_scores"}
 
@@ -31,6 +32,7 @@ def test_deep_link_on_a_fresh_server_reproduces_the_numbers(fresh_server, browse
     np.testing.assert_array_equal(raw, expected.scores[0, 1].numpy())
     assert "masked (−∞ above the diagonal) · head 3" in traces, "the overview shows the linked stage"
     assert _url_params(browser_page)["seed"] == "11"
+    assert_the_app_shell(browser_page, "playground")
     assert exceptions_shown(browser_page) == 0
     assert not browser_page.console_errors
 
