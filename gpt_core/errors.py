@@ -69,6 +69,11 @@ MESSAGES: dict[str, str] = {
         "This model file has format version {found}; this version of the app reads version {expected}. "
         "Train and save it again."
     ),
+    "too_slow_for_cap": (
+        "This model is too large to train here: one step would take about {step} s, and a run may take "
+        "{cap} s in all, which is not enough for {steps} steps and an evaluation. Choose fewer heads, "
+        "a smaller head_dim, fewer blocks or a shorter context."
+    ),
     "checkpoint_unreadable": (
         "This file is not a model saved by this app's Train page (it could not be read as one). "
         "Upload the .pt file its download button gave you."

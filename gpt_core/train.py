@@ -20,6 +20,13 @@ from .seeding import seeded_generator
 
 MAX_STEPS = 20_000  # the most steps a TrainConfig accepts (the app caps its runs lower)
 MAX_SECONDS = 600.0  # the longest wall-time budget a TrainConfig accepts
+# Under a wall-time cap, a model must be able to take at least this many steps (and its
+# final evaluation) inside it, judged before the first step; else the run is refused.
+MIN_STEPS_IN_CAP = 3
+# A training step (forward, backward, optimizer) costs about this many forward passes of
+# the same batch; an evaluation batch costs one.
+STEP_COST_IN_FORWARDS = 3.0
+PROBE_PASSES = 2  # forward passes timed before a capped run (the faster one counts)
 
 
 @dataclass(frozen=True)
@@ -179,6 +186,50 @@ def _training_step(model: GPT, corpus: Corpus, config: TrainConfig, optimizer: t
     return loss.item()
 
 
+@torch.no_grad()
+def forward_seconds(model: GPT, corpus: Corpus, batch_size: int) -> float:
+    """About how long one forward pass of a batch takes: one window's forward, timed, times
+    the batch (an estimate made before training, from the model and its context)."""
+    was_training = model.training
+    model.eval()
+    inputs, targets = corpus.train.batch(torch.zeros(1, dtype=torch.long))
+    timings = []
+    for _ in range(PROBE_PASSES):  # the first pass also pays torch's one-time set-up
+        start = time.perf_counter()
+        model(inputs, targets)
+        timings.append(time.perf_counter() - start)
+    model.train(was_training)
+    return min(timings) * batch_size
+
+
+class _Clock:
+    """A run's wall time against its cap: a step starts only when it, and the final
+    evaluation after it, still fit (the slowest step so far is the measure)."""
+
+    def __init__(self, config: TrainConfig, forward: float) -> None:
+        self.cap = config.max_seconds
+        self.start = time.perf_counter()
+        self.step_seconds = forward * STEP_COST_IN_FORWARDS
+        self.eval_batch_seconds = forward
+        self.eval_batches = config.eval_batches or 1
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+    def left(self) -> float:
+        return math.inf if self.cap is None else self.cap - self.elapsed()
+
+    def room_for_a_step(self) -> bool:
+        return self.left() >= self.step_seconds + self.eval_batches * self.eval_batch_seconds
+
+    def evaluation_batches(self, wanted: int | None) -> int | None:
+        """``wanted`` batches, or as many as fit before the cap (at least one)."""
+        if self.cap is None:
+            return wanted
+        fitting = max(1, int(self.left() / max(self.eval_batch_seconds, 1e-9)))
+        return fitting if wanted is None else min(wanted, fitting)
+
+
 def train(
     model: GPT,
     corpus: Corpus,
@@ -186,20 +237,31 @@ def train(
     on_progress: Callable[[Progress], None] | None = None,
     should_stop: Callable[[], bool] | None = None,
 ) -> TrainResult:
-    """Train ``model`` in place on ``corpus.train``; evaluate on ``corpus.test``."""
+    """Train ``model`` in place on ``corpus.train``; evaluate on ``corpus.test``.
+
+    With ``config.max_seconds``, the run returns within that cap, its final evaluation
+    included (on fewer test batches when time is short): a step starts only while it and
+    the evaluation fit. A model too slow to take ``MIN_STEPS_IN_CAP`` steps inside the cap
+    is refused with InputError("too_slow_for_cap") before its first step."""
     generators = Generators.from_seed(config.seed)
     optimizer = _optimizer(model, config)
     model.train()
     tokens_per_step = config.batch_size * corpus.train.context_length
     history: list[HistoryPoint] = []
-    start = time.perf_counter()
+    clock = _Clock(config, forward_seconds(model, corpus, config.batch_size) if config.max_seconds else 0.0)
+    if config.max_seconds is not None:
+        needed = MIN_STEPS_IN_CAP * clock.step_seconds + clock.eval_batches * clock.eval_batch_seconds
+        if needed > config.max_seconds:
+            raise InputError("too_slow_for_cap", step=round(clock.step_seconds, 1), steps=MIN_STEPS_IN_CAP,
+                             cap=round(config.max_seconds, 1))  # fmt: skip
+    start = clock.start
     stopped_early = False
 
     def budget_used(elapsed: float) -> float:
         used = len(history) / config.steps if config.steps is not None else elapsed / config.seconds
         return used if config.max_seconds is None else max(used, elapsed / config.max_seconds)
 
-    while (fraction := budget_used(time.perf_counter() - start)) < 1.0:
+    while (fraction := budget_used(time.perf_counter() - start)) < 1.0 and clock.room_for_a_step():
         if should_stop is not None and should_stop():
             stopped_early = True
             break
@@ -207,10 +269,12 @@ def train(
         learning_rate = learning_rate_at(fraction, step, config)
         for group in optimizer.param_groups:
             group["lr"] = learning_rate
+        began = time.perf_counter()
         train_loss = _training_step(model, corpus, config, optimizer, generators)
+        clock.step_seconds = max(clock.step_seconds, time.perf_counter() - began)
         elapsed = time.perf_counter() - start
         evaluated = None
-        if (step + 1) % config.eval_every == 0:
+        if (step + 1) % config.eval_every == 0 and clock.room_for_a_step():
             evaluated = evaluate(model, corpus, config.eval_batches, config.batch_size, generators.evaluation)
         history.append(HistoryPoint(step + 1, elapsed, train_loss, evaluated))
         if on_progress is not None:
@@ -218,7 +282,8 @@ def train(
             on_progress(Progress(history[-1], learning_rate, tokens_per_second, min(1.0, budget_used(elapsed))))
     train_elapsed = time.perf_counter() - start  # the final evaluation is not training time
     if history and history[-1].test_loss is None:
-        test_loss = evaluate(model, corpus, config.eval_batches, config.batch_size, generators.evaluation)
+        batches = clock.evaluation_batches(config.eval_batches)  # fewer when the cap is near
+        test_loss = evaluate(model, corpus, batches, config.batch_size, generators.evaluation)
         history[-1] = replace(history[-1], test_loss=test_loss)
     model.eval()
     steps = len(history)

@@ -581,3 +581,21 @@ def test_the_snapshot_slider_is_spaced_by_step_and_stops_at_saved_snapshots(page
         assert not page.exception and not page.warning
         assert page.slider(key="tr_snap_step").value == shown, (chosen, shown)
         assert title() == t("tr.snap_title", step=shown, block=1)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_model_too_large_for_the_runs_cap_is_refused_at_once_with_what_to_change(lang):
+    """16 heads × 64, 4 blocks, context 64 (50 million parameters): a step takes about 16 s
+    here, so 3 steps and an evaluation cannot fit the run's 60 s; the run is refused before
+    its first step (it ran past its cap for 109 s before), the page stays usable."""
+    at = open_page(PAGE, lang=lang)
+    at.radio(key="tr_corpus").set_value("copy").run()
+    at.selectbox(key="tr_heads").set_value(16).run()
+    at.number_input(key="tr_head_dim").set_value(64).run()
+    at.number_input(key="tr_blocks").set_value(4).run()
+    at.number_input(key="tr_context").set_value(64).run()
+    at.button(key="tr_start").click().run()
+    assert not at.exception
+    opening = {"en": "This model is too large to train here", "zh": t("error.too_slow_for_cap", "zh").split("：")[0]}
+    assert any(error.value.startswith(opening[lang]) for error in at.error), [error.value for error in at.error]
+    assert "tr_model" not in at.session_state

@@ -4,11 +4,16 @@ length limit, every training a wall-time cap, and a link for any accepted text r
 from __future__ import annotations
 
 import ast
+import importlib
+import math
+import time
 from pathlib import Path
 
 import pytest
+import torch
 
-from gpt_core import GPT, GPTConfig, TrainConfig, build_corpus, synthetic_text, train
+from gpt_core import GPT, GPTConfig, InputError, TrainConfig, build_corpus, synthetic_text, train
+from gpt_core.train import MIN_STEPS_IN_CAP
 from ui.markdown import WORD_JOINER, literal
 from ui.playground.state import MAX_PASTE_CHARS, defaults, parse_query, to_query
 
@@ -49,12 +54,55 @@ def test_every_text_box_has_a_length_limit():
     assert boxes >= 3
 
 
-def test_a_steps_budget_is_capped_in_wall_time():
+CAP_MARGIN_S = 1.0  # a busy 2-core machine: one slow step or evaluation batch past the measure
+
+
+def _tiny_run():
     corpus = build_corpus("copy", synthetic_text("copy", 3000), context_length=8)
     model = GPT(GPTConfig(vocab_size=corpus.vocabulary.size, context_length=8, embedding_dim=8, heads=2, blocks=1))
-    config = TrainConfig(steps=20_000, batch_size=4, eval_every=10_000, max_seconds=0.3)
+    return model, corpus
+
+
+def test_a_steps_budget_is_capped_in_wall_time_its_final_evaluation_included():
+    model, corpus = _tiny_run()
+    config = TrainConfig(steps=20_000, batch_size=4, eval_every=10_000, max_seconds=0.5)
+    began = time.perf_counter()
     result = train(model, corpus, config)
-    assert result.elapsed >= 0.3 and 0 < result.steps < config.steps
+    assert time.perf_counter() - began <= config.max_seconds + CAP_MARGIN_S, "the evaluation is inside the cap"
+    assert 0 < result.steps < config.steps and result.elapsed <= config.max_seconds
+    assert math.isfinite(result.final_test_loss)
+
+
+def test_steps_slower_than_measured_still_end_inside_the_cap(monkeypatch):
+    """Each step takes 0.3 s (a large model): the run stops before a step that would not
+    fit with the final evaluation, and evaluates on fewer batches when time is short."""
+    training = importlib.import_module("gpt_core.train")  # the module (gpt_core.train is the function)
+    real_step = training._training_step
+
+    def slow_step(*args):
+        time.sleep(0.3)
+        return real_step(*args)
+
+    monkeypatch.setattr(training, "_training_step", slow_step)
+    model, corpus = _tiny_run()
+    config = TrainConfig(steps=100, batch_size=4, eval_every=10_000, max_seconds=2.0)
+    began = time.perf_counter()
+    result = train(model, corpus, config)
+    assert time.perf_counter() - began <= config.max_seconds + CAP_MARGIN_S
+    assert 1 <= result.steps <= 6 and math.isfinite(result.final_test_loss)
+
+
+def test_a_model_too_slow_for_the_cap_is_refused_before_its_first_step(monkeypatch):
+    training = importlib.import_module("gpt_core.train")
+    monkeypatch.setattr(training, "forward_seconds", lambda *args: 4.0)  # a step: about 12 s
+    model, corpus = _tiny_run()
+    before = {name: tensor.clone() for name, tensor in model.state_dict().items()}
+    with pytest.raises(InputError) as caught:
+        train(model, corpus, TrainConfig(steps=100, batch_size=4, max_seconds=30.0))
+    assert caught.value.code == "too_slow_for_cap" and caught.value.params["steps"] == MIN_STEPS_IN_CAP
+    assert all(torch.equal(before[name], tensor) for name, tensor in model.state_dict().items()), "no step taken"
+    result = train(model, corpus, TrainConfig(steps=3, batch_size=4))  # no cap: nothing to refuse
+    assert result.steps == 3
 
 
 @pytest.mark.parametrize("tokenizer", ["char", "word"])
