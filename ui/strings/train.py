@@ -43,8 +43,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "tr.upload_model": {"en": "Use a model you downloaded here earlier (.pt)", "zh": "使用你之前在这里下载的模型（.pt）"},
     "tr.upload_model_help": {
-        "en": "The file this page's download button gave you: weights only (nothing in it is run), checked for its format version. It becomes your model for generation here and for the playground and the explorer.",
-        "zh": "本页下载按钮给你的文件：只含权重（不会执行其中任何内容），并检查格式版本。它会成为你在这里生成文字以及游乐场和探索页使用的模型。",
+        "en": "The file this page's download button gave you, at most {limit_mb} MB: weights only (nothing in it is run), checked for its format version. It becomes your model for generation here and for the playground and the explorer.",
+        "zh": "本页下载按钮给你的文件，最大 {limit_mb} MB：只含权重（不会执行其中任何内容），并检查格式版本。它会成为你在这里生成文字以及游乐场和探索页使用的模型。",
     },
     "tr.upload_help": {
         "en": "A plain text file in UTF-8, at most {limit_mb} MB.",

@@ -10,6 +10,7 @@ from gpt_core import InputError, load_checkpoint
 
 from ..shared.models import TrainedModel
 from ..strings import error_text, t
+from .controls import upload_limit_mb
 from .running import use_model
 
 UPLOAD_KEY = "tr_model_upload"
@@ -26,7 +27,7 @@ def model_upload(lang: str) -> None:
     """A box for a model file (.pt, weights only, at most the server's upload size); a
     readable one becomes this session's model, an unreadable one says why."""
     upload = st.file_uploader(t("tr.upload_model", lang), type=["pt"], key=UPLOAD_KEY,
-                              help=t("tr.upload_model_help", lang))  # fmt: skip
+                              help=t("tr.upload_model_help", lang, limit_mb=upload_limit_mb()))  # fmt: skip
     if upload is None or st.session_state.get(LOADED_STATE) == upload.file_id:
         return
     st.session_state[LOADED_STATE] = upload.file_id
