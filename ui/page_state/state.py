@@ -69,6 +69,17 @@ class PageState:
         ours = {self.key(name) for name in (*self.by_name, *self.extra_widgets)}
         return {key for key in keys_sent_by_browser() & ours if key not in st.session_state}
 
+    def restarted_under_the_page(self) -> bool:
+        """True on the session's first run of this page when that run came with the page's
+        own widget values: the browser drew the page for a session this server does not
+        have (it restarted, or the session expired), so what lived only in that session is
+        gone. Call it once per run, first."""
+        seen_key = self.prefix + "seen"
+        first = not st.session_state.get(seen_key)
+        st.session_state[seen_key] = True
+        ours = {self.key(name) for name in (*self.by_name, *self.extra_widgets)}
+        return first and bool(keys_sent_by_browser() & ours)
+
     def restore(self, late: Sequence[str] = ()) -> set[str]:
         """Fill each widget from the link (a session's first visit) or from the values last
         shown (after another page, whose run dropped the widgets' state); values the browser

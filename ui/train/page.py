@@ -8,7 +8,6 @@ import streamlit as st
 from gpt_core import InputError
 
 from ..first_screen import ask_for_the_rest, is_first_screen, main_width
-from ..internals import keys_sent_by_browser
 from ..shared.models import MODEL_STATE
 from ..shared.resources import shipped_experiment
 from ..shell import page_title, setup_page
@@ -130,17 +129,6 @@ def _experiment_tab(lang: str) -> None:
 
 
 RESTARTED_STATE = "tr_restarted"  # this page reconnected to a server that had restarted
-SEEN_STATE = "tr_seen"  # this session has run the page before
-
-
-def _restarted_under_the_page() -> bool:
-    """The session's first run of this page came with the page's own widget values: the
-    browser drew it for a session this server does not have (it restarted, or the session
-    expired), so what lived only in that session, a trained model, is gone."""
-    first = not st.session_state.get(SEEN_STATE)
-    st.session_state[SEEN_STATE] = True
-    ours = {PAGE.key(name) for name in PAGE.by_name}
-    return first and bool(keys_sent_by_browser() & ours)
 
 
 def render() -> None:
@@ -148,7 +136,7 @@ def render() -> None:
     first_visit = is_first_screen("train")
     page_title("train", lang)
     st.caption(t("page.train.blurb", lang))
-    if _restarted_under_the_page():
+    if PAGE.restarted_under_the_page():
         st.session_state[RESTARTED_STATE] = True
     PAGE.restore()
     restart_note = st.empty()
