@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import torch
 
 from .model import GPT
@@ -15,16 +17,23 @@ def generate(
     temperature: float = 1.0,
     top_k: int | None = None,
     seed: int = 0,
+    max_seconds: float | None = None,
 ) -> list[int]:
     """Continue ``prompt_ids`` by ``max_new_tokens`` ids (the new ids are returned).
-    temperature 0 means greedy. An empty prompt starts from id 0."""
+    temperature 0 means greedy. An empty prompt starts from id 0. ``max_seconds``: stop
+    earlier, with the ids made so far, once the next one would not be done in time (a
+    large model on a busy server); the ids made are those an unbounded call makes first."""
     was_training = model.training
     model.eval()
     generator = torch.Generator().manual_seed(seed)
     start = prompt_ids or [0]
     ids = torch.tensor([start], dtype=torch.long)  # (1, T)
     context = model.config.context_length
+    began, slowest = time.perf_counter(), 0.0
     for _ in range(max_new_tokens):
+        if max_seconds is not None and time.perf_counter() - began + slowest > max_seconds:
+            break
+        tick = time.perf_counter()
         logits, _ = model(ids[:, -context:])
         logits = logits[0, -1]  # (vocab,)
         if temperature <= 0:
@@ -37,5 +46,6 @@ def generate(
             probabilities = torch.softmax(logits, dim=-1)
             next_id = int(torch.multinomial(probabilities, 1, generator=generator))
         ids = torch.cat([ids, torch.tensor([[next_id]])], dim=1)
+        slowest = max(slowest, time.perf_counter() - tick)
     model.train(was_training)
     return ids[0, len(start) :].tolist()

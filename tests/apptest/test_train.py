@@ -132,6 +132,25 @@ def test_a_failed_run_leaves_no_progress(page, monkeypatch):
     assert loss_charts(page) == [] and progress_left(page) == [], "no model, so no curve; no stale progress"
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_generation_cut_by_its_time_limit_says_so(monkeypatch, lang):
+    """A limit that no character fits (as a very large model would meet): the page shows
+    what was made and says why it stopped; within the limit it says nothing."""
+    import ui.train.views as views
+
+    at = open_page(PAGE, lang=lang)
+    monkeypatch.setattr(views, "GENERATE_MAX_SECONDS", 0.0)
+    at.button(key="tr_generate").click().run()
+    assert not at.exception
+    wanted = at.number_input(key="tr_length").value
+    cut = t("tr.generate_cut", lang, made=0, wanted=wanted, seconds="0")
+    assert cut in [caption.value for caption in at.caption]
+    monkeypatch.setattr(views, "GENERATE_MAX_SECONDS", 60.0)
+    at.button(key="tr_generate").click().run()
+    assert cut not in [caption.value for caption in at.caption]
+    assert len(at.session_state["tr_generated"][1]) == wanted
+
+
 def test_generation_from_the_trained_model_is_seeded(page):
     train_quickly(page)
     assert page.selectbox(key="tr_gen_model").value == "session"

@@ -256,6 +256,28 @@ def test_generation_is_deterministic_for_a_seed_and_greedy_at_temperature_zero(c
     assert greedy == generate(model, prompt, 10, temperature=0, seed=99)
 
 
+def test_a_time_limit_stops_generation_with_the_first_ids_of_the_unbounded_call(corpus, monkeypatch):
+    """Each forward pass slowed to 0.1 s: a 0.5 s limit stops after a few ids, which are
+    the first ids the same call makes without a limit (same seed, same sampling)."""
+    import time
+
+    model = small_model(corpus.vocabulary.size)
+    prompt = corpus.vocabulary.encode("abc=")
+    whole = generate(model, prompt, 30, temperature=1.0, top_k=5, seed=3)
+    forward = model.forward
+
+    def slow_forward(*args, **kwargs):
+        time.sleep(0.1)
+        return forward(*args, **kwargs)
+
+    monkeypatch.setattr(model, "forward", slow_forward)
+    began = time.perf_counter()
+    cut = generate(model, prompt, 30, temperature=1.0, top_k=5, seed=3, max_seconds=0.5)
+    assert time.perf_counter() - began <= 0.5 + 1.0  # a busy machine: one slow pass past the measure
+    assert 1 <= len(cut) < 30 and cut == whole[: len(cut)]
+    assert generate(model, prompt, 5, temperature=1.0, top_k=5, seed=3, max_seconds=60.0) == whole[:5]
+
+
 def test_top_k_one_is_greedy(corpus):
     model = small_model(corpus.vocabulary.size)
     prompt = corpus.vocabulary.encode("ab")

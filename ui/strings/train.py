@@ -37,6 +37,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "tr.downloading": {"en": "Downloading Tiny Shakespeare…", "zh": "正在下载 Tiny Shakespeare…"},
     "tr.own_text": {"en": "Paste your text (UTF-8)", "zh": "粘贴你的文字（UTF-8）"},
     "tr.upload": {"en": "…or upload a UTF-8 text file", "zh": "……或上传一个 UTF-8 文本文件"},
+    "tr.generate_cut": {
+        "en": "Stopped after {made} of {wanted} characters: one generation may take at most {seconds} s on this server (a large model writes slowly).",
+        "zh": "在 {wanted} 个字符中生成了 {made} 个后停止：在这台服务器上，一次生成最多 {seconds} 秒（大模型写得慢）。",
+    },
     "tr.restarted": {
         "en": "The server restarted. Your settings came back from the link, but a model trained before the restart, and any run in progress, is gone. If you downloaded your model, upload it below to use it again.",
         "zh": "服务器重启过。你的设置已从链接恢复，但重启前训练的模型以及正在进行的训练都已丢失。如果你下载过模型，可以在下面上传，继续使用。",

@@ -27,6 +27,10 @@ from .state import GENERATE_MAX, PAGE, PROMPT_MAX_CHARS, TEMPERATURE_RANGE, TOP_
 TEMPERATURE_STEP = 0.1
 PROMPT_BOX_PX = 68
 DEFAULT_SNAPSHOT_HEADS_INDEX = 2  # h = 4 of (1, 2, 4, 8): a pattern worth looking at
+# One generation's wall time at most (a large model writes a character in tenths of a
+# second): it stops with what it has, and says so.
+GENERATE_MAX_SECONDS = 10.0
+GENERATED_CUT = "tr_generated_cut"  # (characters made, asked for) when the time limit cut it
 SNAPSHOT_STEP = "tr_snap_step"
 SNAPSHOT_SHOWN = "tr_snap_shown"  # the step the slider showed last (not a widget)
 
@@ -67,11 +71,13 @@ def _generate_now() -> None:
         return
     prompt = PAGE.get("prompt")
     missing = sorted(loaded.vocabulary.unknown(prompt))
+    wanted = PAGE.get("length")
     output = generate(
-        loaded.model, loaded.vocabulary.encode(prompt), PAGE.get("length"), PAGE.get("temperature"),
-        PAGE.get("top_k"), seed=PAGE.get("gen_seed"),
+        loaded.model, loaded.vocabulary.encode(prompt), wanted, PAGE.get("temperature"),
+        PAGE.get("top_k"), seed=PAGE.get("gen_seed"), max_seconds=GENERATE_MAX_SECONDS,
     )  # fmt: skip
     st.session_state["tr_generated"] = (prompt, loaded.vocabulary.decode(output), missing)
+    st.session_state[GENERATED_CUT] = (len(output), wanted) if len(output) < wanted else None
 
 
 def generate_section(lang: str) -> None:
@@ -97,6 +103,9 @@ def generate_section(lang: str) -> None:
         if missing:
             st.caption(t("tr.prompt_dropped", lang, chars=literal(" ".join(display_labels(missing)))))
         st.code(prompt + text, language=None, wrap_lines=True)
+        cut = st.session_state.get(GENERATED_CUT)
+        if cut:
+            st.caption(t("tr.generate_cut", lang, made=cut[0], wanted=cut[1], seconds=f"{GENERATE_MAX_SECONDS:g}"))
 
 
 def _results_table(runs: list[RunSummary], embedding_dim: int, lang: str) -> pd.DataFrame:
