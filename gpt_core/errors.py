@@ -71,8 +71,9 @@ MESSAGES: dict[str, str] = {
     ),
     "too_slow_for_cap": (
         "This model is too large to train here: one step would take about {step} s, and a run may take "
-        "{cap} s in all, which is not enough for {steps} steps and an evaluation. Choose fewer heads, "
-        "a smaller head_dim, fewer blocks or a shorter context."
+        "{cap} s in all, which is not enough for {steps} steps and an evaluation. It has {parameters:,} "
+        "parameters; about {largest:,} would fit. Choose fewer heads, a smaller head_dim, fewer blocks "
+        "or a shorter context."
     ),
     "checkpoint_unreadable": (
         "This file is not a model saved by this app's Train page (it could not be read as one). "

@@ -252,8 +252,11 @@ def train(
     if config.max_seconds is not None:
         needed = MIN_STEPS_IN_CAP * clock.step_seconds + clock.eval_batches * clock.eval_batch_seconds
         if needed > config.max_seconds:
+            # A step's time grows about as the parameters do: the largest model that would fit.
+            parameters = sum(p.numel() for p in model.parameters())
             raise InputError("too_slow_for_cap", step=round(clock.step_seconds, 1), steps=MIN_STEPS_IN_CAP,
-                             cap=round(config.max_seconds, 1))  # fmt: skip
+                             cap=round(config.max_seconds, 1), parameters=parameters,
+                             largest=int(parameters * config.max_seconds / needed))  # fmt: skip
     start = clock.start
     stopped_early = False
 

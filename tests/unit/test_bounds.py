@@ -100,6 +100,8 @@ def test_a_model_too_slow_for_the_cap_is_refused_before_its_first_step(monkeypat
     with pytest.raises(InputError) as caught:
         train(model, corpus, TrainConfig(steps=100, batch_size=4, max_seconds=30.0))
     assert caught.value.code == "too_slow_for_cap" and caught.value.params["steps"] == MIN_STEPS_IN_CAP
+    params = caught.value.params
+    assert params["parameters"] == model.parameter_count() and 0 < params["largest"] < params["parameters"]
     assert all(torch.equal(before[name], tensor) for name, tensor in model.state_dict().items()), "no step taken"
     result = train(model, corpus, TrainConfig(steps=3, batch_size=4))  # no cap: nothing to refuse
     assert result.steps == 3

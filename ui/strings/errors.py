@@ -46,7 +46,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "error.steps_range": {"zh": "训练预算必须在 {low} 到 {high} {unit} 之间（当前为 {value}）。"},
     "error.budget_kind": {"zh": "请只给一种训练预算：步数或秒数（当前 steps={steps}，seconds={seconds}）。"},
     "error.too_slow_for_cap": {
-        "zh": "这个模型太大，无法在这里训练：一步大约要 {step} 秒，而一次训练总共最多 {cap} 秒，不够 {steps} 步加一次评估。请减少头数、head_dim、层数或上下文长度。"
+        "zh": "这个模型太大，无法在这里训练：一步大约要 {step} 秒，而一次训练总共最多 {cap} 秒，不够 {steps} 步加一次评估。它有 {parameters:,} 个参数；大约 {largest:,} 个以内才放得下。请减少头数、head_dim、层数或上下文长度。"
     },
     "error.checkpoint_unreadable": {
         "zh": "这个文件不是本应用训练页保存的模型（无法按模型读取）。请上传训练页下载按钮给你的 .pt 文件。"
