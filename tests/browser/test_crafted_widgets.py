@@ -7,6 +7,7 @@ Streamlit's own widget registration before any page code runs; that is not teste
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from streamlit.proto.WidgetStates_pb2 import WidgetState
@@ -44,6 +45,9 @@ async def _crafted_run(url: str, page: str) -> tuple[list[str], list[str]]:
 
 @pytest.mark.parametrize("page", ["playground", "lesson", "train", "explorer"])
 def test_crafted_widget_values_fall_back_without_an_exception(shared_server, page):
-    crafted, exceptions = asyncio.run(_crafted_run(shared_server.url, page))
+    # Playwright's sync API may be running an event loop in this thread (another browser
+    # test ran first), where asyncio.run() is refused: the client runs in a thread of its own.
+    with ThreadPoolExecutor(1) as pool:
+        crafted, exceptions = pool.submit(asyncio.run, _crafted_run(shared_server.url, page)).result()
     assert len(crafted) >= 3, crafted
     assert not exceptions, f"{page}: {exceptions}"

@@ -234,6 +234,7 @@ def test_every_word_of_a_ten_word_sentence_is_labelled(shared_server, pages):
 def _reveal_the_answer(page, step: int, lang: str) -> None:
     """Answer the step's question (its first option) and, if that is wrong, ask for the answer."""
     question = page.locator(f".st-key-ls_answer_{step}")
+    question.get_by_role("radio").or_(question.get_by_role("combobox")).first.wait_for()  # drawn, either kind
     if question.get_by_role("radio").count():
         question.get_by_role("radio").first.check(force=True)
     else:  # several to choose: the first option of the list

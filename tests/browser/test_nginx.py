@@ -107,7 +107,7 @@ def test_a_session_through_nginx_stays_on_one_process(cluster, playwright_browse
         wait_for_rerun(page)
         corpus = tmp_path / "hamlet.txt"
         corpus.write_text("To be, or not to be, that is the question.\n" * 40, encoding="utf-8")
-        page.locator("[data-testid='stFileUploader'] input[type='file']").set_input_files(str(corpus))
+        page.locator(".st-key-tr_upload input[type='file']").set_input_files(str(corpus))
         page.get_by_text("hamlet.txt").first.wait_for()
         wait_for_rerun(page)
         for name, value in (("context", 16), ("steps", 10)):
