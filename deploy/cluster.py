@@ -186,12 +186,23 @@ def _is(pid: int, program: str) -> bool:
         return False
 
 
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` exists and is not a zombie."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in status
+
+
 def _end(pid: int, program: str) -> None:
     if not pid or not _is(pid, program):
         return
     os.kill(pid, signal.SIGTERM)
     deadline = time.monotonic() + STOP_TIMEOUT_S
-    while time.monotonic() < deadline and _is(pid, program):
+    # Until it is gone (or a zombie), not only until its command line reads empty: an
+    # exiting process loses its command line before it stops running.
+    while time.monotonic() < deadline and _alive(pid):
         _reap(pid)
         time.sleep(0.1)
     if _is(pid, program):
