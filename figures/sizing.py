@@ -9,6 +9,7 @@ from their characters, generously (wide CJK and emoji count as a full em).
 
 from __future__ import annotations
 
+import functools
 import html
 import math
 import unicodedata
@@ -32,10 +33,13 @@ LABEL_PAD_PX = 6  # between two neighbouring labels
 VALUE_PAD_PX = 3  # around a value written in its cell
 MAX_LABEL_CHARS = 10  # a longer token is shortened on the axes; hover shows it whole
 ELLIPSIS = "…"
+TEXT_WIDTHS_KEPT = 65_536  # (label, size) widths remembered, a few MB at most
 
 
+@functools.lru_cache(maxsize=TEXT_WIDTHS_KEPT)
 def text_px(text: str, font_px: float) -> float:
-    """The estimated width of ``text`` drawn at ``font_px``."""
+    """The estimated width of ``text`` drawn at ``font_px`` (remembered: every rerun measures
+    the same labels again)."""
     width = 0.0
     for char in text:
         if ord(char) >= 0x1F000:

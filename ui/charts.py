@@ -3,17 +3,22 @@ alternative for screen readers and a "show as table" option with its numbers."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
 from figures.describe import ChartData, Table, chart_data, chart_table, describe, table_names
 from figures.sizing import DEFAULT_PRESENTING_WIDTH_PX, DEFAULT_WIDTH_PX
+from figures.wire import wire_dict
 from figures.words import Words
 
 from .figure_text import figure_words
 from .first_screen import main_width
 from .markdown import literal
+from .shared.shared_cache import SharedResults
 from .strings import DEFAULT_LANGUAGE, t
 
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
@@ -28,6 +33,10 @@ TABLE_SUFFIX = "__as_table"  # the chart's "show as table" expander
 PART_SUFFIX = "__table_part"  # which panel's table, where the chart has several
 TABLE_SCROLL_ROWS = 14  # a longer table scrolls inside this height
 TABLE_HEIGHT_PX = 460
+# Figures shared by every session of a server (by view): bounds on their number and memory.
+SHARED_FIGURE_ENTRIES = 512
+SHARED_FIGURE_MB = 96
+SPEC_OVERHEAD_BYTES = 20_000  # a figure's layout, labels and hover templates, about
 
 
 def enlarged(figure: go.Figure) -> go.Figure:
@@ -64,25 +73,95 @@ def sized_for_page() -> dict:
     return {"width_px": page_width(), "scale": type_scale()}
 
 
-def show_chart(figure: go.Figure, key: str, sized: bool = False, table: bool = True) -> None:
+@dataclass(frozen=True)
+class Drawn:
+    """A figure made ready to send: its wire form (shared, read only), its name and text
+    alternative for assistive technology, what the "show as table" option reads, and its
+    layout's ``meta`` (figures/events.py)."""
+
+    sent: go.Figure  # a Figure whose to_dict() is the wire form: st.plotly_chart serializes it as is
+    label: str
+    text: str
+    data: ChartData
+    meta: dict
+
+    @property
+    def spec(self) -> dict:
+        return self.sent.to_dict()
+
+
+class _Sent(go.Figure):
+    """A figure already in its wire form (figures/wire.py). Streamlit's plotly_chart takes a
+    Figure's ``to_dict()`` and serializes that; this one hands over the form made once,
+    not a fresh deep copy (the dict is only read: Plotly's to_json drops trace uids, which
+    these figures do not have)."""
+
+    def __init__(self, spec: dict) -> None:
+        super().__init__()
+        self._spec = spec
+
+    def to_dict(self) -> dict:
+        return self._spec
+
+
+def _spec_bytes(drawn: Drawn) -> int:
+    """About how much memory a drawn figure holds: its typed arrays' base64, and the rest."""
+    total = 0
+    for trace in drawn.spec["data"]:
+        for value in trace.values():
+            if isinstance(value, dict) and "bdata" in value:
+                total += len(value["bdata"])
+    return total + SPEC_OVERHEAD_BYTES
+
+
+SHARED_FIGURES: SharedResults[Drawn] = SharedResults(SHARED_FIGURE_ENTRIES, SHARED_FIGURE_MB * 2**20, _spec_bytes)
+
+
+def _drawn(figure: go.Figure, sized: bool, presenting: bool, lang: str) -> Drawn:
+    if presenting and not sized:
+        figure = enlarged(figure)
+    words = figure_words(lang)
+    data = chart_data(figure, words)
+    description = describe(data, words)
+    meta = figure.layout.meta
+    return Drawn(_Sent(wire_dict(figure)), description.label, description.text, data,
+                 dict(meta) if isinstance(meta, dict) else {})  # fmt: skip
+
+
+Build = Callable[[], go.Figure]
+
+
+def prepared(figure: go.Figure | Build, sized: bool = False, share: Hashable | None = None) -> Drawn:
+    """A figure ready to draw on this page. With ``share``, a key naming everything the
+    figure depends on besides the page's language and presentation mode (the view's
+    numbers, its focus, the width and type scale it was built for), ``figure`` is a
+    function that builds it, called only when no session of this server has drawn that
+    view yet: a class on one link then builds each figure once."""
+    presenting = bool(st.session_state.get(PRESENT_STATE))
+    lang = st.session_state.get(LANGUAGE_STATE, DEFAULT_LANGUAGE)
+    if share is None:
+        return _drawn(figure() if callable(figure) else figure, sized, presenting, lang)
+    build = figure if callable(figure) else (lambda: figure)
+    return SHARED_FIGURES.get((share, sized, presenting, lang), lambda: _drawn(build(), sized, presenting, lang))
+
+
+def show_chart(figure: go.Figure | Build | Drawn, key: str, sized: bool = False, table: bool = True,
+               share: Hashable | None = None) -> None:  # fmt: skip
     """Draw a figure exactly as built: our colours (theme=None), full width, a stable key;
     larger in presentation mode, unless the figure was ``sized`` for it by its builder.
+    ``share``: see ``prepared`` (a figure shared by every session that shows the same view).
 
     The chart is named for assistive technology by what it shows (its ``alt``), and under
     it a visually hidden paragraph says the same and reads out its strongest cells; with
     ``table``, a "show as table" expander gives its numbers once opened (a chart redrawn
     many times in one run, such as a live curve, passes False: its keys are not stable)."""
-    if st.session_state.get(PRESENT_STATE) and not sized:
-        figure = enlarged(figure)
+    drawn = figure if isinstance(figure, Drawn) else prepared(figure, sized, share)
     lang = st.session_state.get(LANGUAGE_STATE, DEFAULT_LANGUAGE)
-    words = figure_words(lang)
-    data = chart_data(figure, words)
-    description = describe(data, words)
-    st.plotly_chart(figure, key=key, config=PLOTLY_CONFIG, width="stretch", theme=None, alt=description.label)
+    st.plotly_chart(drawn.sent, key=key, config=PLOTLY_CONFIG, width="stretch", theme=None, alt=drawn.label)
     with st.container(key=key + ALT_TEXT_SUFFIX):
-        st.markdown(literal(description.text))
+        st.markdown(literal(drawn.text))
     if table:
-        table_option(data, key, words, lang)
+        table_option(drawn.data, key, figure_words(lang), lang)
 
 
 def table_option(data: ChartData, key: str, words: Words, lang: str) -> None:

@@ -8,6 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from harness.charts import traces_by_name
 from ui.first_screen import COMPONENT_KEY_PREFIX as FIRST_SCREEN_KEY
+from ui.shared.shared_cache import clear_all
 
 ROOT = Path(__file__).resolve().parents[2]
 APPTEST_TIMEOUT_S = 60  # the first run imports torch
@@ -32,6 +33,14 @@ def open_page(script: str = "app.py", first_screen_only: bool = False, **query: 
     if asks_for_the_rest(at) and not at.exception and not first_screen_only:
         at.run()
     return at
+
+
+@pytest.fixture(autouse=True)
+def fresh_shared_results():
+    """Each test starts with nothing shared between sessions, as a fresh server does (a test
+    that counts computations would otherwise depend on which tests ran before it)."""
+    clear_all()
+    yield
 
 
 @pytest.fixture

@@ -25,6 +25,7 @@ from ..chart_events import listen, parse_click
 from ..first_screen import ask_for_the_rest, is_first_screen
 from ..markdown import literal
 from ..shared import models, real_models
+from ..shared.shared_cache import SharedResults
 from ..shell import page_title, setup_page
 from ..strings import error_text, t
 from . import state, views
@@ -47,27 +48,44 @@ MEMO_STATE = "pg_memo"
 PAGE_KEY = "playground"
 CLICK_CHARTS = {views.OVERVIEW_CHART_KEY: "overview", views.DETAIL_CHART_KEY: "detail"}
 CLICKS_KEY = "pg_chart_clicks"
+SHARED_VIEW_ENTRIES = 256  # (text, settings) computations kept for every session of the server
+SHARED_VIEW_MB = 64  # and the memory they may hold (the largest, 16 heads × 128 tokens, ~6 MB)
 
 
-def compute(text: str, config: PlaygroundConfig) -> View:
-    """Attention for (text, config), computed only when one of them changed."""
-    key = (text, config)
-    memo = st.session_state.get(MEMO_STATE)
-    if memo is not None and memo[0] == key:
-        return memo[1]
+def _view_bytes(view: View) -> int:
+    tensors = view.result.trace.tensors().values()
+    return sum(tensor.nbytes for tensor in tensors) + sum(array.nbytes for array in view.statistics.values())
+
+
+# Views shared by every session, by (text, config): the arrays are only read.
+SHARED_VIEWS: SharedResults[View] = SharedResults(SHARED_VIEW_ENTRIES, SHARED_VIEW_MB * 2**20, _view_bytes)
+
+
+def _random_weights_view(text: str, config: PlaygroundConfig) -> View:
     result = trace_attention(text, config)
     trace = result.trace
-    view = View(
+    return View(
         result=result,
         stages={stage: getattr(trace, stage)[0].numpy() for stage in STAGES},
         dropped_weights=trace.dropped_weights[0].numpy(),
         statistics={name: value.numpy() for name, value in head_statistics(trace.weights[0]).items()},
+        identity=(state.RANDOM_WEIGHTS, text, config),
     )
+
+
+def compute(text: str, config: PlaygroundConfig) -> View:
+    """Attention for (text, config), computed only when one of them changed, and once for
+    every session of the server that asks for the same (a class on one link)."""
+    key = (text, config)
+    memo = st.session_state.get(MEMO_STATE)
+    if memo is not None and memo[0] == key:
+        return memo[1]
+    view = SHARED_VIEWS.get(key, lambda: _random_weights_view(text, config))
     st.session_state[MEMO_STATE] = (key, view)
     return view
 
 
-def _model_view(result: PlaygroundTrace, source: str, kv_heads: int | None = None) -> View:
+def _model_view(result: PlaygroundTrace, source: str, kv_heads: int | None = None, identity: tuple = ()) -> View:
     """The arrays a model's layer gives the views (eval mode: no dropout)."""
     trace = result.trace
     return View(
@@ -77,6 +95,7 @@ def _model_view(result: PlaygroundTrace, source: str, kv_heads: int | None = Non
         statistics={name: value.numpy() for name, value in head_statistics(trace.weights[0]).items()},
         source=source,
         kv_heads=kv_heads,
+        identity=identity,
     )
 
 
@@ -109,7 +128,7 @@ def compute_trained(text: str, loaded: models.LoadedModel, block: int) -> tuple[
         tokens=list(traced.text_used), labels=traced.labels, total_tokens=len(traced.text_used) + traced.cut,
         config=config, trace=layer,
     )  # fmt: skip
-    return _model_view(result, loaded.key), traced
+    return _model_view(result, loaded.key, identity=(loaded.key, loaded.serial, text, block)), traced
 
 
 def _trained_view(values: dict, loaded: models.LoadedModel, lang: str) -> tuple[View, str] | None:
@@ -143,7 +162,7 @@ def compute_real(text: str, loaded: real_models.RealLoaded, layer: int) -> tuple
         tokens=traced.tokens, labels=traced.labels, total_tokens=len(traced.pieces) + traced.cut,
         config=loaded.description.layer_config(), trace=trace,  # type: ignore[arg-type]
     )  # fmt: skip
-    view = _model_view(result, loaded.key, loaded.description.kv_heads)
+    view = _model_view(result, loaded.key, loaded.description.kv_heads, identity=key)
     st.session_state[REAL_MEMO_STATE] = (key, view)
     return view, traced
 

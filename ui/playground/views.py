@@ -14,7 +14,7 @@ from figures import channel_map_figure, head_detail_figure, heads_overview_figur
 from figures.events import MIN_WIDTH
 from gpt_core import DETAIL_STAGES, STAGES, PlaygroundTrace, position_label, softmax_steps
 
-from ..charts import page_width, show_chart, type_scale
+from ..charts import page_width, prepared, show_chart, type_scale
 from ..figure_text import figure_words
 from ..shell import is_presenting
 from ..strings import t
@@ -42,6 +42,9 @@ class View:
     statistics: dict[str, np.ndarray]  # name -> (h,)
     source: str = "random"  # the weights: random, or a trained or real model's key (ui/shared)
     kv_heads: int | None = None  # a real model's key/value heads (grouped-query attention when fewer)
+    # What the numbers are of, in full (text, config, model): every session showing the same
+    # identity shares its figures (ui/charts.py); empty: never shared.
+    identity: tuple = ()
 
 
 def _position_label(labels: list[str]):
@@ -65,6 +68,11 @@ DETAIL_SCROLL_KEY = "pg_detail_scroll"
 SCROLL_CSS = "<style>.st-key-{outer} {{ overflow-x: auto; }} .st-key-{inner} {{ min-width: {width}px; }}</style>"
 
 
+def _shared(view: View, *what) -> tuple | None:
+    """The key under which every session shares one of the view's figures, or None (not shared)."""
+    return (view.identity, *what) if view.identity else None
+
+
 def overview(view: View, lang: str) -> None:
     k = widget_key
     st.segmented_control(
@@ -72,11 +80,13 @@ def overview(view: View, lang: str) -> None:
         required=True, label_visibility="collapsed",
     )  # fmt: skip
     stage = st.session_state[k("stage")]
-    figure = heads_overview_figure(
-        view.stages[stage], view.result.labels, stage, figure_words(lang), focus=st.session_state[k("head")] - 1,
-        width_px=first_chart_width(), scale=type_scale(),
-    )  # fmt: skip
-    show_chart(figure, OVERVIEW_CHART_KEY, sized=True)
+    focus, width, scale = st.session_state[k("head")] - 1, first_chart_width(), type_scale()
+
+    def build():
+        return heads_overview_figure(view.stages[stage], view.result.labels, stage, figure_words(lang), focus=focus,
+                                     width_px=width, scale=scale)  # fmt: skip
+
+    show_chart(build, OVERVIEW_CHART_KEY, sized=True, share=_shared(view, "overview", stage, focus, width, scale))
     st.caption(t("pg.overview_help", lang, head=st.session_state[k("head")]))
 
 
@@ -98,18 +108,21 @@ def detail(view: View, lang: str) -> None:
     dropout = config.training and config.dropout > 0
     if dropout:
         stages["dropped_weights"] = view.dropped_weights[head]
-    figure = head_detail_figure(
-        stages, labels, head, figure_words(lang),
-        highlight=(st.session_state[k("row")], st.session_state[k("col")]), scaled=config.scale,
-        width_px=page_width(), scale=type_scale(), show_values=st.session_state[k("cells")], room_for_values=True,
-    )  # fmt: skip
-    wider = figure.layout.meta[MIN_WIDTH]
+    highlight = (st.session_state[k("row")], st.session_state[k("col")])
+    width, scale, values = page_width(), type_scale(), st.session_state[k("cells")]
+
+    def build():
+        return head_detail_figure(stages, labels, head, figure_words(lang), highlight=highlight, scaled=config.scale,
+                                  width_px=width, scale=scale, show_values=values, room_for_values=True)  # fmt: skip
+
+    drawn = prepared(build, sized=True, share=_shared(view, "detail", head, highlight, values, width, scale))
+    wider = drawn.meta[MIN_WIDTH]
     if wider > page_width() + 1:  # legible cells need more than the page: the chart scrolls sideways
         st.html(SCROLL_CSS.format(outer=DETAIL_SCROLL_KEY, inner=DETAIL_CHART_KEY, width=int(wider)))
         with st.container(key=DETAIL_SCROLL_KEY):
-            show_chart(figure, DETAIL_CHART_KEY, sized=True)
+            show_chart(drawn, DETAIL_CHART_KEY)
     else:
-        show_chart(figure, DETAIL_CHART_KEY, sized=True)
+        show_chart(drawn, DETAIL_CHART_KEY)
     if dropout:
         st.caption(t("pg.dropout_note", lang, p=f"{config.dropout:g}", factor=f"{1 / (1 - config.dropout):.4g}"))
 
@@ -142,8 +155,8 @@ def shapes(view: View, lang: str) -> None:
     st.markdown(t("pg.shapes_intro", lang))
     # Wrapped, not cut, where a window is narrower still (the lines are kept short: figures/shapes.py).
     st.code(shape_trace_code(trace.shape_steps, tuple(trace.x.shape)), language="python", wrap_lines=True)
-    figure = channel_map_figure(config.heads, config.head_dim, figure_words(lang), kv_heads=view.kv_heads)
-    show_chart(figure, "pg_channel_chart")
+    show_chart(lambda: channel_map_figure(config.heads, config.head_dim, figure_words(lang), kv_heads=view.kv_heads),
+               "pg_channel_chart", share=("channels", config.heads, config.head_dim, view.kv_heads))
 
 
 def statistics(view: View, lang: str) -> None:
