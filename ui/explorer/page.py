@@ -5,6 +5,8 @@ choosing a block, a head or a view only reads it."""
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import streamlit as st
 
 from gpt_core import InputError
@@ -13,7 +15,9 @@ from ..chart_events import listen, parse_click
 from ..first_screen import ask_for_the_rest, is_first_screen
 from ..page_state.state import PageState
 from ..shared import models, real_models
+from ..shared.lanes import heavy_turn
 from ..shared.resources import shipped_snapshots
+from ..shared.shared_cache import MISSING, SharedResults
 from ..shell import page_title, setup_page
 from ..strings import error_text, t
 from . import state, views
@@ -23,6 +27,9 @@ PAGE_KEY = "explorer"
 NOTE_VALUE_CHARS = 60
 PAGE = PageState("ex_", PARAMS, note_chars=NOTE_VALUE_CHARS)
 CLICKS_KEY = "ex_chart_clicks"
+# (model, serial, prompt) whose whole page some session of this server has drawn: opening
+# it again reads kept traces and shared figures (light).
+DRAWN_PAGES: SharedResults[bool] = SharedResults(max_entries=1024)
 FELL_BACK_STATE = "ex_fell_back"  # a real model the link named that could not be had (the shipped one is shown)
 CLICK_CHARTS = {views.GRID_CHART_KEY: "grid", views.MAP_CHART_KEY: "map", views.LAYER_CHART_KEY: "layer"}
 widget_key = PAGE.key
@@ -145,6 +152,27 @@ def render() -> None:
                          help=t("ex.prompt_help", lang))  # fmt: skip
     prompt = PAGE.get("prompt")
     clicked = listen(CLICK_CHARTS, CLICKS_KEY)
+    identity = (loaded.key, getattr(loaded, "serial", 0), prompt)
+    # A prompt no session has seen yet is heavy work (its trace, every figure of the page):
+    # in the lane, so a class opening new prompts at once cannot stall light reruns.
+    heavy = DRAWN_PAGES.peek(identity) is MISSING
+    with heavy_turn(lang) if heavy else nullcontext():
+        view = _first_screen(lang, loaded, prompt, identity, clicked, keys, notes_slot)
+        if view is None:
+            return
+        if first_screen:
+            # The browser asks for the rest once the grid is drawn, and says how wide the page is.
+            PAGE.reread_after_restart()
+            ask_for_the_rest(PAGE_KEY)
+            return
+        _rest(view, lang)
+        DRAWN_PAGES.get(identity, lambda: True)
+    PAGE.reread_after_restart()
+
+
+def _first_screen(lang: str, loaded, prompt: str, identity: tuple, clicked, keys: list[str], notes_slot):
+    """The trace's notes and the grid of every head; None after a message (a prompt the
+    model cannot read)."""
     try:
         trace = _trace(loaded, prompt)
     except InputError as error:
@@ -153,7 +181,7 @@ def render() -> None:
         st.error(error_text(error, lang))
         PAGE.settle(PAGE.values())
         PAGE.write_url(PAGE.values(), lang)
-        return
+        return None
     shipped = loaded.key in models.shipped_keys()
     steps = tuple(sorted(shipped_snapshots(loaded.heads))) if shipped else ()
     shape = ModelShape(tuple(keys), loaded.blocks, loaded.heads, len(trace.labels), steps)
@@ -165,13 +193,12 @@ def render() -> None:
     with notes_slot:
         _show_notes(lang)
     views.read_notes(loaded, trace, lang)
-    view = views.ExplorerView(loaded, trace, values["block"] - 1, values["head"] - 1)
+    view = views.ExplorerView(loaded, trace, values["block"] - 1, values["head"] - 1, identity, steps)
     views.grid(view, lang, widget_key)
-    if first_screen:
-        # The browser asks for the rest once the grid is drawn, and says how wide the page is.
-        PAGE.reread_after_restart()
-        ask_for_the_rest(PAGE_KEY)
-        return
+    return view
+
+
+def _rest(view, lang: str) -> None:
     tabs = st.tabs([t(f"ex.tab.{name}", lang) for name in ("detail", "lines", "metrics", "training", "generate")])
     with tabs[0]:
         views.detail(view, lang)
@@ -180,7 +207,6 @@ def render() -> None:
     with tabs[2]:
         views.metrics(view, lang, widget_key)
     with tabs[3]:
-        views.training(view, lang, widget_key, steps)
+        views.training(view, lang, widget_key, view.steps)
     with tabs[4]:
         views.generation(view, lang, widget_key)
-    PAGE.reread_after_restart()

@@ -40,6 +40,7 @@ from ..markdown import literal
 from ..shared import real_models
 from ..shared.models import SESSION_KEY, LoadedModel
 from ..shared.resources import shipped_experiment, shipped_snapshots
+from ..shared.shared_cache import SharedResults
 from ..strings import t
 from .state import ALL_TOKENS, LINE_MODES, MAX_GENERATE, MAX_TEMPERATURE, METRICS
 
@@ -57,6 +58,8 @@ GENERATION_STATE = "ex_generation"  # (settings, steps): the last generation, ke
 METRIC_DECIMALS = 3
 TEMPERATURE_STEP = 0.1
 LINES_SHARE = (3, 2)  # the lines figure's column and the space beside it
+SHARED_NUMBER_ENTRIES = 128  # (model, prompt) weights and metrics kept for every session
+SHARED_NUMBER_MB = 128  # and their memory (a real model's 12 × 12 heads of a long text: tens of MB)
 
 
 def is_real(loaded) -> bool:
@@ -97,6 +100,11 @@ def induction(loaded) -> torch.Tensor:
     return kept[1]
 
 
+# Every layer's weights and every head's metrics of a (model, serial, prompt), for everyone.
+SHARED_NUMBERS: SharedResults[tuple] = SharedResults(SHARED_NUMBER_ENTRIES, SHARED_NUMBER_MB * 2**20,
+                                                     lambda numbers: numbers[0].nbytes)  # fmt: skip
+
+
 @dataclass
 class ExplorerView:
     """One trace and the head looked at (0-based), with the numbers every view reads."""
@@ -105,14 +113,24 @@ class ExplorerView:
     trace: ModelTrace
     block: int
     head: int
+    identity: tuple = ()  # (model, serial, prompt): the view's figures are shared under it (ui/charts.py)
+    steps: tuple[int, ...] = ()  # the shipped model's training snapshots
     weights: np.ndarray = field(init=False)  # (blocks, h, T, T) float32
     metrics: list[dict[str, torch.Tensor]] = field(init=False)  # per block: metric -> (h,)
 
     def __post_init__(self) -> None:
+        numbers = SHARED_NUMBERS.get(self.identity, self._numbers) if self.identity else self._numbers()
+        self.weights, self.metrics = numbers
+
+    def _numbers(self) -> tuple[np.ndarray, list[dict[str, torch.Tensor]]]:
         layers = _layer_weights(self.trace)
-        self.weights = np.stack([weights[0].numpy() for weights in layers])
+        weights = np.stack([weights[0].numpy() for weights in layers])
         scores = induction(self.loaded)
-        self.metrics = [head_metrics(weights[0]) | {"induction": scores[b]} for b, weights in enumerate(layers)]
+        return weights, [head_metrics(weights[0]) | {"induction": scores[b]} for b, weights in enumerate(layers)]
+
+    def shared(self, *what) -> tuple | None:
+        """The key under which every session shares one of this view's figures."""
+        return (self.identity, *what) if self.identity else None
 
     def kind(self, block: int, head: int) -> str:
         return head_kind(self.metrics[block], head)
@@ -184,9 +202,10 @@ def grid(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
                         format_func=lambda n: t("ex.block_n", lang, n=n))  # fmt: skip
     head_col.selectbox(t("ex.head", lang), list(range(1, view.loaded.heads + 1)), key=key("head"),
                        format_func=lambda n: t("ex.head_n", lang, n=n))  # fmt: skip
-    figure = grid_figure(view.weights, view.trace.labels, figure_words(lang), focus=(view.block, view.head),
-                         **sized_for_page())  # fmt: skip
-    show_chart(figure, GRID_CHART_KEY, sized=True)
+    sized = sized_for_page()
+    focus = (view.block, view.head)
+    show_chart(lambda: grid_figure(view.weights, view.trace.labels, figure_words(lang), focus=focus, **sized),
+               GRID_CHART_KEY, sized=True, share=view.shared("grid", focus, tuple(sized.items())))  # fmt: skip
     st.caption(t("ex.grid_help", lang))
 
 
@@ -196,9 +215,14 @@ def detail(view: ExplorerView, lang: str) -> None:
     kind = t(f"ex.kind.{view.kind(view.block, view.head)}", lang)
     st.subheader(t("ex.detail_title", lang, block=view.block + 1, head=view.head + 1, kind=kind))
     st.caption(t("ex.detail_help", lang))
-    stages = {stage: getattr(layer, stage)[0, view.head].numpy() for stage in STAGES}
-    figure = head_detail_figure(stages, view.trace.labels, view.head, figure_words(lang), **sized_for_page())
-    show_chart(figure, DETAIL_CHART_KEY, sized=True)
+    sized = sized_for_page()
+
+    def build():
+        stages = {stage: getattr(layer, stage)[0, view.head].numpy() for stage in STAGES}
+        return head_detail_figure(stages, view.trace.labels, view.head, figure_words(lang), **sized)
+
+    show_chart(build, DETAIL_CHART_KEY, sized=True, share=view.shared("detail", view.block, view.head,
+                                                                       tuple(sized.items())))  # fmt: skip
 
 
 def lines(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:

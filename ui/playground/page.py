@@ -5,6 +5,8 @@ controls and the overview only; the browser then asks for the rest (ui/first_scr
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 import streamlit as st
 
 from gpt_core import (
@@ -25,6 +27,7 @@ from ..chart_events import listen, parse_click
 from ..first_screen import ask_for_the_rest, is_first_screen
 from ..markdown import literal
 from ..shared import models, real_models
+from ..shared.lanes import heavy_turn
 from ..shared.shared_cache import SharedResults
 from ..shell import page_title, setup_page
 from ..strings import error_text, t
@@ -168,7 +171,10 @@ def compute_real(text: str, loaded: real_models.RealLoaded, layer: int) -> tuple
 
 
 def _real_view(values: dict, loaded: real_models.RealLoaded, lang: str) -> tuple[View, str] | None:
-    computed = _readable(values, lang, lambda text: compute_real(text, loaded, values["block"]))
+    # A text no session has put through the model yet is heavy: in the lane (ui/shared/lanes.py).
+    heavy = not real_models.is_traced(loaded, values["text"])
+    with heavy_turn(lang) if heavy else nullcontext():
+        computed = _readable(values, lang, lambda text: compute_real(text, loaded, values["block"]))
     if computed is None:
         return None
     view, traced = computed

@@ -19,6 +19,7 @@ from gpt_core.explore import ModelTrace, trace_model
 
 from ..strings import t
 from .resources import shipped_experiment, shipped_model
+from .shared_cache import MISSING, SharedResults
 
 SESSION_KEY = "session"
 SHIPPED_PREFIX = "h"
@@ -120,18 +121,23 @@ def label(key: str, lang: str) -> str:
     return t("models.shipped", lang, heads=key.removeprefix(SHIPPED_PREFIX))
 
 
-@st.cache_resource(max_entries=TRACES_SHARED)
-def _shipped_trace(key: str, prompt: str) -> ModelTrace:
-    """One prompt through a shipped model, for everyone (the tensors are only read)."""
-    loaded = load(key)
-    return trace_model(loaded.model, loaded.vocabulary, prompt)
+# (shipped model, prompt) traces, for everyone (the tensors are only read).
+SHIPPED_TRACES: SharedResults[ModelTrace] = SharedResults(TRACES_SHARED)
+
+
+def is_traced(loaded: LoadedModel, prompt: str) -> bool:
+    """Whether ``prompt`` through ``loaded`` is already computed (then reading it is light)."""
+    if loaded.key != SESSION_KEY:
+        return SHIPPED_TRACES.peek((loaded.key, prompt)) is not MISSING
+    memo = st.session_state.get(SESSION_TRACE_STATE)
+    return memo is not None and memo[0] == (loaded.serial, prompt)
 
 
 def trace(loaded: LoadedModel, prompt: str) -> ModelTrace:
     """The trace of ``prompt`` through ``loaded``, computed once per (model, prompt).
     Raises gpt_core.InputError for a prompt the model cannot read (empty, no known character)."""
     if loaded.key != SESSION_KEY:
-        return _shipped_trace(loaded.key, prompt)
+        return SHIPPED_TRACES.get((loaded.key, prompt), lambda: trace_model(loaded.model, loaded.vocabulary, prompt))
     memo_key = (loaded.serial, prompt)
     memo = st.session_state.get(SESSION_TRACE_STATE)
     if memo is not None and memo[0] == memo_key:

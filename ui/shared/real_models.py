@@ -20,6 +20,7 @@ from gpt_core import InputError, hf
 from gpt_core.explore import ModelTrace
 
 from ..strings import error_text, t
+from .shared_cache import MISSING, SharedResults
 
 MODELS_LOADED = 8  # real models held in memory at once (a host offers a few)
 TRACES_SHARED = 16  # (model, text) traces kept for everyone (each (layers, h, T, T) weights)
@@ -123,15 +124,20 @@ def show_failure(lang: str) -> None:
         st.error(error_text(failed[1], lang), icon=":material/cloud_off:")
 
 
-@st.cache_resource(max_entries=TRACES_SHARED, show_spinner=False)
-def _trace(entry: str, text: str) -> hf.RealTrace:
-    return hf.trace(_load(entry), text)
+# (model, text) traces, computed once for everyone (the tensors are only read).
+REAL_TRACES: SharedResults[hf.RealTrace] = SharedResults(TRACES_SHARED)
+
+
+def is_traced(loaded: RealLoaded, text: str) -> bool:
+    """Whether ``text`` through ``loaded`` is already computed (then reading it is light)."""
+    return REAL_TRACES.peek((offered()[loaded.key], text)) is not MISSING
 
 
 def trace(loaded: RealLoaded, text: str) -> hf.RealTrace:
     """The trace of ``text`` through ``loaded``, computed once for everyone. Raises
     gpt_core.InputError for a text the model cannot read (empty)."""
-    return _trace(offered()[loaded.key], text)
+    entry = offered()[loaded.key]
+    return REAL_TRACES.get((entry, text), lambda: hf.trace(_load(entry), text))
 
 
 class RealModelTrace(ModelTrace):

@@ -7,6 +7,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "输入一段文字，逐步观察 GPT 多头因果注意力的每一个头。",
     },
     "app.language": {"en": "Language", "zh": "语言"},
+    "lane.ahead": {
+        "en": "Queued: {n} ahead of you. New views are computed a few at a time, so that every "
+        "student's page stays quick; yours opens by itself.",
+        "zh": "排队中：前面还有 {n} 位。新的视图每次只计算少数几个，好让每位同学的页面都保持流畅；轮到你时会自动打开。",
+    },
     "page.home": {"en": "Home", "zh": "首页"},
     "page.playground": {"en": "Attention playground", "zh": "注意力游乐场"},
     "page.train": {"en": "Train a tiny GPT", "zh": "训练一个小 GPT"},

@@ -1,0 +1,104 @@
+"""A lane for heavy work: at most a few at once in a server process, served in order of
+arrival, each waiter told how many are ahead of it. Light reruns (a seed, a head, a stage)
+never enter it, so a class opening heavy views at once cannot stall them: they share the
+interpreter with the lane's few, not with every heavy request at once."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import threading
+from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import streamlit as st
+
+from ..strings import t
+
+# Heavy first opens computed at once per process (a trace of a new prompt, a real model's
+# trace): one keeps the interpreter free for everyone else's light reruns.
+HEAVY_LANES = max(1, int(os.environ.get("HEAVY_LANES", "1")))
+WAIT_POLL_S = 0.3  # how often a waiting page says how many are ahead
+
+
+class Lane:
+    """A first-come, first-served semaphore of ``width`` places that knows its queue."""
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self._waiting: deque[int] = deque()
+        self._active = 0
+        self._tickets = itertools.count()
+        self._changed = threading.Condition()
+
+    def ticket(self) -> int:
+        """A place in the queue, taken now (leave() gives it back, entered or not)."""
+        with self._changed:
+            ticket = next(self._tickets)
+            self._waiting.append(ticket)
+            return ticket
+
+    def enter(self, ticket: int, timeout: float) -> bool:
+        """Wait up to ``timeout`` for the ticket's turn; True once it holds a place."""
+        with self._changed:
+            turn = self._changed.wait_for(
+                lambda: self._active < self.width and self._waiting and self._waiting[0] == ticket, timeout
+            )
+            if not turn:
+                return False
+            self._waiting.popleft()
+            self._active += 1
+            return True
+
+    def ahead(self, ticket: int) -> int:
+        """How many are served or queued before ``ticket``."""
+        with self._changed:
+            before = self._waiting.index(ticket) if ticket in self._waiting else 0
+            return self._active + before
+
+    def exit(self) -> None:
+        with self._changed:
+            self._active -= 1
+            self._changed.notify_all()
+
+    def leave(self, ticket: int) -> None:
+        """Give up a ticket still queued (a rerun interrupted its wait)."""
+        with self._changed:
+            if ticket in self._waiting:
+                self._waiting.remove(ticket)
+                self._changed.notify_all()
+
+    @property
+    def queued(self) -> int:
+        with self._changed:
+            return len(self._waiting)
+
+
+@st.cache_resource
+def heavy_lane() -> Lane:
+    return Lane(HEAVY_LANES)
+
+
+@contextmanager
+def heavy_turn(lang: str, lane: Lane | None = None) -> Iterator[None]:
+    """Do the block's heavy work in the lane: at once when a place is free, else after a
+    visible wait ("3 students ahead of you") that a rerun can interrupt."""
+    lane = lane or heavy_lane()
+    ticket = lane.ticket()
+    note = None
+    try:
+        entered = lane.enter(ticket, 0)
+        while not entered:
+            if note is None:
+                note = st.empty()
+            note.info(t("lane.ahead", lang, n=lane.ahead(ticket)), icon=":material/hourglass_top:")
+            entered = lane.enter(ticket, WAIT_POLL_S)
+        if note is not None:
+            note.empty()
+        try:
+            yield
+        finally:
+            lane.exit()
+    finally:
+        lane.leave(ticket)
