@@ -30,6 +30,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from .events import DROPPED, HEAD, LAYER, MINUS_INF
+from .style import FigureSpec
 from .words import Words
 
 STRONGEST_CELLS = 3  # the cells a text alternative names
@@ -233,8 +234,48 @@ def _series(figure: go.Figure, points: Sequence[Any]) -> list[Series]:
     return found
 
 
-def chart_data(figure: go.Figure, text: Words) -> ChartData:
+class _Props:
+    """A builder's plain dict read as Plotly's objects are: attributes and items, None for
+    what is not set, lists as tuples, a title given as text as {"text": …}."""
+
+    __slots__ = ("_props",)
+
+    def __init__(self, props: dict) -> None:
+        self._props = props
+
+    @staticmethod
+    def _read(value: Any, name: str) -> Any:
+        if name == "meta":
+            return value  # free-form: Plotly gives it back as it was set
+        if isinstance(value, dict):
+            return _Props(value)
+        if name == "title" and (value is None or isinstance(value, str)):
+            return _Props({"text": value} if value is not None else {})  # Plotly's empty title object
+        if isinstance(value, list):
+            return tuple(value)
+        return value
+
+    def __getattr__(self, name: str) -> Any:
+        return self._read(self._props.get(name), name)
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._props:
+            raise KeyError(name)
+        return self._read(self._props[name], name)
+
+
+class _SpecFigure:
+    """A FigureSpec (figures/style.py) read as a Figure is by this module."""
+
+    def __init__(self, spec: FigureSpec) -> None:
+        self.data = [_Props(trace) for trace in spec.data]
+        self.layout = _Props(spec.layout)
+
+
+def chart_data(figure: go.Figure | FigureSpec, text: Words) -> ChartData:
     """What ``figure`` shows, as panels of cells and series of points, in plain text."""
+    if isinstance(figure, FigureSpec):
+        figure = _SpecFigure(figure)  # type: ignore[assignment]
     traces = _sorted_traces(figure)
     grids = _heatmap_grids(figure, traces.heatmaps) + _lines_grids(traces.lines, traces.tokens, text)
     return ChartData(plain(figure.layout.title.text), tuple(grids), tuple(_series(figure, traces.points)))

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
+from plotly.colors import get_colorscale
 
 from gpt_core.tokens import display_label
 
@@ -64,6 +65,8 @@ TICK_GAP_PX = 6  # between the cells and their tick labels (Plotly's tick length
 GENERATION_ROW_PX = 24
 GENERATION_MIN_CELL_FOR_TEXT_PX = 14
 WEIGHT_METRICS = ("previous", "first", "self", "induction")
+# Viridis, written out as Plotly's Figure would (a page sends the builder's own dicts).
+METRIC_COLORSCALE = [list(stop) for stop in get_colorscale("Viridis")]
 
 
 def panel_name(block: int, head: int, text: Words) -> str:
@@ -206,7 +209,7 @@ def metric_figure(
     font = FONT_SIZE * scale
     write = cell >= METRIC_CELL_PX * scale * 0.75
     trace = dict(
-        type="heatmap", z=np.asarray(values, dtype=np.float32), x=heads, y=rows, colorscale=WEIGHT_COLORSCALE if weights else "Viridis",
+        type="heatmap", z=np.asarray(values, dtype=np.float32), x=heads, y=rows, colorscale=WEIGHT_COLORSCALE if weights else METRIC_COLORSCALE,
         zmin=0.0, zmax=zmax, texttemplate="%{z:.2f}" if write else None, textfont=dict(size=font),
         name=plotly_safe(text[f"ex.metric.{metric}"]), colorbar=dict(thickness=COLORBAR_THICKNESS_PX, outlinewidth=0),
         hovertemplate=f"%{{y}} · %{{x}}<br>{plotly_safe(text[f'ex.metric.{metric}'])}: %{{z:.3f}}<extra></extra>",
@@ -295,6 +298,6 @@ def generation_figure(
         ),  # fmt: skip
         font=dict(size=FONT_SIZE * scale, family=FONT_FAMILY),
         plot_bgcolor=BACKGROUND,
-        hoverlabel=dict(font_size=FONT_SIZE * scale),
+        hoverlabel=dict(font=dict(size=FONT_SIZE * scale)),
     )
     return build_figure([trace], layout)

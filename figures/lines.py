@@ -185,7 +185,7 @@ def _lines_layout(labels: list[str], text: Words, font_px: float, scale: float, 
         legend=dict(orientation="h", x=0.5, xanchor="center", y=1.0, yanchor="top", yref="container",
                     font=dict(size=FONT_SIZE * scale), itemwidth=round(LEGEND_SAMPLE_PX * scale)),
         font=dict(size=FONT_SIZE * scale, family=FONT_FAMILY), plot_bgcolor=BACKGROUND,
-        hoverlabel=dict(font_size=FONT_SIZE * scale), showlegend=True,
+        hoverlabel=dict(font=dict(size=FONT_SIZE * scale)), showlegend=True,
     )  # fmt: skip
 
 

@@ -256,7 +256,7 @@ def finished_layout(layout: dict, frame: Frame, scale: float, panels: Sequence[P
         height=round(frame.height),
         margin=dict(l=round(frame.left), r=round(frame.right), t=round(frame.top), b=round(frame.bottom)),
         font=dict(size=FONT_SIZE * scale, family=FONT_FAMILY), plot_bgcolor=BACKGROUND,
-        hoverlabel=dict(font_size=FONT_SIZE * scale), **entries,
+        hoverlabel=dict(font=dict(size=FONT_SIZE * scale)), **entries,
     )  # fmt: skip
     return layout
 

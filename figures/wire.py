@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
+import plotly.io as pio
 from _plotly_utils.utils import is_skipped_key, to_typed_array_spec
 
+from .style import FigureSpec
+
 _SCALARS = (str, int, float, bool, type(None))
+_TEMPLATES: dict[str, dict] = {}
 
 
 def _wire(value):
@@ -28,10 +32,43 @@ def _wire(value):
     return value
 
 
-def wire_dict(figure: go.Figure) -> dict:
+def _default_template() -> dict:
+    """The template a Figure is given when its layout names none (made once per name)."""
+    name = pio.templates.default
+    if name not in _TEMPLATES:
+        _TEMPLATES[name] = pio.templates[name].to_plotly_json() if name else {}
+    return _TEMPLATES[name]
+
+
+def _spec_wire(value, key: str = ""):
+    """A builder's own value as Plotly's Figure would give it: no None-valued properties,
+    a title given as text becomes {"text": …}."""
+    if isinstance(value, np.ndarray):
+        return to_typed_array_spec(value)
+    if isinstance(value, dict):
+        return {
+            name: item if is_skipped_key(name) else _spec_wire(item, name)
+            for name, item in value.items()
+            if item is not None
+        }
+    if key == "title" and isinstance(value, str):
+        return {"text": value}
+    if isinstance(value, (list, tuple)):
+        if all(type(item) in _SCALARS for item in value):
+            return list(value)
+        return [_spec_wire(item) for item in value]
+    return value
+
+
+def wire_dict(figure: go.Figure | FigureSpec) -> dict:
     """``figure.to_dict()``'s content, built without copying what is only read: the figure
     itself is left as it was. Arrays the figures hold are numpy arrays (lists of numbers
-    stay lists, as JSON sends them)."""
+    stay lists, as JSON sends them). A FigureSpec is serialized straight from its dicts."""
+    if isinstance(figure, FigureSpec):
+        layout = _spec_wire(figure.layout)
+        if "template" not in layout:  # what a Figure adds: Plotly's default template, as it is now
+            layout["template"] = _default_template()
+        return {"data": [_spec_wire(trace) for trace in figure.data], "layout": layout}
     result = {"data": [_wire(trace) for trace in figure._data], "layout": _wire(figure._layout)}
     frames = [_wire(frame._props) for frame in figure._frame_objs]
     if frames:

@@ -12,6 +12,7 @@ import streamlit as st
 
 from figures.describe import ChartData, Table, chart_data, chart_table, describe, table_names
 from figures.sizing import DEFAULT_PRESENTING_WIDTH_PX, DEFAULT_WIDTH_PX
+from figures.style import FigureSpec, specs_only
 from figures.wire import wire_dict
 from figures.words import Words
 
@@ -92,13 +93,18 @@ class Drawn:
 
 class _Sent(go.Figure):
     """A figure already in its wire form (figures/wire.py). Streamlit's plotly_chart takes a
-    Figure's ``to_dict()`` and serializes that; this one hands over the form made once,
-    not a fresh deep copy (the dict is only read: Plotly's to_json drops trace uids, which
-    these figures do not have)."""
+    Figure's ``to_dict()`` and serializes that (it asks nothing else of it); this one hands
+    over the form made once, not a fresh deep copy (the dict is only read: Plotly's to_json
+    drops trace uids, which these figures do not have). It is made without Plotly's
+    ``__init__``, which copies the whole default template (2 ms) for nothing here."""
 
-    def __init__(self, spec: dict) -> None:
-        super().__init__()
-        self._spec = spec
+    _spec: dict
+
+    @classmethod
+    def of(cls, spec: dict) -> _Sent:
+        sent = object.__new__(cls)
+        object.__setattr__(sent, "_spec", spec)
+        return sent
 
     def to_dict(self) -> dict:
         return self._spec
@@ -117,15 +123,22 @@ def _spec_bytes(drawn: Drawn) -> int:
 SHARED_FIGURES: SharedResults[Drawn] = SharedResults(SHARED_FIGURE_ENTRIES, SHARED_FIGURE_MB * 2**20, _spec_bytes)
 
 
-def _drawn(figure: go.Figure, sized: bool, presenting: bool, lang: str) -> Drawn:
+def _drawn(figure: go.Figure | FigureSpec, sized: bool, presenting: bool, lang: str) -> Drawn:
     if presenting and not sized:
-        figure = enlarged(figure)
+        figure = enlarged(figure.figure() if isinstance(figure, FigureSpec) else figure)
     words = figure_words(lang)
     data = chart_data(figure, words)
     description = describe(data, words)
-    meta = figure.layout.meta
-    return Drawn(_Sent(wire_dict(figure)), description.label, description.text, data,
+    meta = figure.layout.get("meta") if isinstance(figure, FigureSpec) else figure.layout.meta
+    return Drawn(_Sent.of(wire_dict(figure)), description.label, description.text, data,
                  dict(meta) if isinstance(meta, dict) else {})  # fmt: skip
+
+
+def _built(build: Build) -> go.Figure | FigureSpec:
+    """What ``build`` makes, as a FigureSpec where its builder can give one (no Plotly
+    Figure is made: the page sends the builder's dicts)."""
+    with specs_only():
+        return build()
 
 
 Build = Callable[[], go.Figure]
@@ -140,8 +153,8 @@ def prepared(figure: go.Figure | Build, sized: bool = False, share: Hashable | N
     presenting = bool(st.session_state.get(PRESENT_STATE))
     lang = st.session_state.get(LANGUAGE_STATE, DEFAULT_LANGUAGE)
     if share is None:
-        return _drawn(figure() if callable(figure) else figure, sized, presenting, lang)
-    build = figure if callable(figure) else (lambda: figure)
+        return _drawn(_built(figure) if callable(figure) else figure, sized, presenting, lang)
+    build = (lambda: _built(figure)) if callable(figure) else (lambda: figure)
     return SHARED_FIGURES.get((share, sized, presenting, lang), lambda: _drawn(build(), sized, presenting, lang))
 
 

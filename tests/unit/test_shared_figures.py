@@ -4,6 +4,7 @@ makes a value once however many threads ask at once, and keeps within its bounds
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 
@@ -38,6 +39,8 @@ def _figures():
     rng = np.random.default_rng(0)
     grid = rng.random((2, 4, T, T)).astype(np.float32)
     labels = result.labels
+    metric = rng.random((2, 4))
+    qkv = [rng.standard_normal((T, 8)) for _ in range(3)]
     return {
         "overview": lambda: heads_overview_figure(trace.masked_scores[0].numpy(), labels, "masked_scores", EN, focus=1),
         "overview_zh": lambda: heads_overview_figure(weights, labels, "weights", ZH, width_px=600, scale=1.35),
@@ -46,10 +49,10 @@ def _figures():
         ),  # fmt: skip
         "channels": lambda: channel_map_figure(4, 8, ZH, kv_heads=2),
         "grid": lambda: grid_figure(grid, labels, EN, focus=(1, 2)),
-        "metric": lambda: metric_figure(rng.random((2, 4)), "entropy", EN),
+        "metric": lambda: metric_figure(metric, "entropy", EN),
         "lines": lambda: lines_figure(weights, labels, [0, 1], EN),
         "softmax_bars": lambda: softmax_bars_figure(weights[0, -1], weights[1, -1], labels, EN),
-        "qkv": lambda: qkv_figure(*(rng.standard_normal((T, 8)) for _ in range(3)), labels, EN),
+        "qkv": lambda: qkv_figure(*qkv, labels, EN),
     }
 
 
@@ -137,3 +140,32 @@ def test_a_thread_waiting_for_a_value_whose_maker_failed_makes_it_itself():
     values.append(results.get("k", lambda: 7))
     thread.join()
     assert len(errors) == 1 and values == [7]
+
+
+@pytest.mark.parametrize("name", list(_figures()))
+def test_a_builders_spec_is_sent_and_described_as_its_figure_is(name):
+    """A page sends a builder's dicts without making a Plotly Figure (figures/style.py's
+    FigureSpec): the browser gets what the validated Figure would send, and the text
+    alternative and tables read the same."""
+    import plotly.graph_objects as go
+
+    from figures.describe import chart_data, chart_table, describe, table_names
+    from figures.style import FigureSpec, specs_only
+
+    figure = _figures()[name]()
+    with specs_only():
+        spec = _figures()[name]()
+    assert isinstance(spec, FigureSpec) and isinstance(figure, go.Figure)
+    validated = go.Figure(figure.to_dict())  # Plotly's own reading of every property
+    assert json.loads(pio.to_json(wire_dict(spec), validate=False)) == json.loads(
+        pio.to_json(validated.to_dict(), validate=False)
+    )
+    for words in (EN, ZH):
+        from_spec, from_figure = chart_data(spec, words), chart_data(figure, words)
+        assert describe(from_spec, words) == describe(from_figure, words)
+        names = table_names(from_figure, words)
+        assert table_names(from_spec, words) == names
+        for part in range(len(names)):
+            a, b = chart_table(from_spec, part, words), chart_table(from_figure, part, words)
+            assert (a.index, a.columns, a.corner) == (b.index, b.columns, b.corner)
+            np.testing.assert_array_equal(np.array(a.cells, dtype=object), np.array(b.cells, dtype=object))
