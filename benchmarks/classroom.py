@@ -1,7 +1,7 @@
 """A class on one link: simulated students over Streamlit's websocket protocol.
 
-    python benchmarks/classroom.py [classroom|burst|training|soak|smoke] [--students N] [--nginx 1,2]
-                                   [--real FOLDER]
+    python benchmarks/classroom.py [classroom|burst|training|soak|explorer|smoke] [--students N]
+                                   [--nginx 1,2] [--real FOLDER] [--runs N]
 
 Loopback only, bounded in count and time, stops by itself. It starts a real `streamlit run`
 server and reports first-render and interaction latency (median, p95, max), errors, script
@@ -15,7 +15,14 @@ exceptions, bytes, and the server's memory (RSS idle, peak, after):
   for the trainings whether they waited visibly for a slot and whether all finished;
 - soak: waves of students that make 500+ interactions in all and then leave; after the
   sessions expire (server.disconnectedSessionTTL set short) the RSS is read again;
+- explorer: 100 students open the explorer within 2 s, each with a prompt of their own (a
+  new trace and new figures each: heavy first opens), and ask for the rest of the page as a
+  browser does; meanwhile 3 other students change the playground's seed every second or so.
+  Reported: the explorer's first chart (first render), the rest of its page, and the
+  playground students' changes apart ("probe");
 - smoke: 5 students, 3 changes each (a quick check that the client and server agree).
+
+``--runs N`` runs each scenario N times (each on a fresh server), to see how a result varies.
 
 With ``--real FOLDER`` the server offers that real model (ATTENTION_MODELS) and the link
 chooses it: each student's first screen is followed by the rest of the page (as a browser
@@ -63,6 +70,11 @@ SOAK_CHANGES = 5  # 5 waves x 20 students x (1 open + 5 changes) = 600 interacti
 SESSION_TTL_S = 5  # server.disconnectedSessionTTL for the soak: closed sessions are dropped soon
 SETTLE_S = 15.0  # after the soak, time for sessions to expire and memory to be returned
 SCENARIO_TIMEOUT_S = 600.0
+EXPLORER_STUDENTS = 100
+EXPLORER_ARRIVAL_S = 2.0
+EXPLORER_PROMPT = "ROMEO:\nBut soft, what light through yonder window breaks? It is the east"
+PROBES = 3  # playground students changing the seed while the explorer opens
+PROBE_PAUSE_S = 1.0  # their mean pause between changes
 RANDOM_SEED = 0
 REAL: dict[str, str] = {}  # --real: "folder" -> the real model's folder, "name" -> its name in a link
 REAL_HEADS, REAL_LAYERS = 12, 12  # GPT-2's (and its shape's)
@@ -76,6 +88,8 @@ class Tally:
     exceptions: int = 0
     bytes: int = 0
     trainings: list[dict] = field(default_factory=list)  # training scenario: one per trainer
+    rest: list[float] = field(default_factory=list)  # explorer scenario: the rest of the page
+    probe: list[float] = field(default_factory=list)  # explorer scenario: the playground students' changes
 
 
 @dataclass
@@ -178,6 +192,56 @@ async def run_training_class(url: str, rng: random.Random, tally: Tally) -> None
         await asyncio.gather(*visualizers, *trainers)
 
 
+async def explorer_student(url: str, delay: float, index: int, tally: Tally) -> None:
+    """Open the explorer with a prompt no other student has (heavy), then the rest of it."""
+    await asyncio.sleep(delay)
+    prompt = f"{index:03d} {EXPLORER_PROMPT}"
+    client = StreamlitClient(url, "explorer", urlencode({"model": "h4", "prompt": prompt}))
+    try:
+        await client.connect()
+        first = await client.open_page()
+        if not first.charts:
+            tally.errors.append("explorer: no chart on the first screen")
+        tally.first_render.append(first.seconds)
+        rest = await client.open_page()  # the browser asks for the rest once the first screen is drawn
+        tally.rest.append(rest.seconds)
+        tally.exceptions += len(first.exceptions) + len(rest.exceptions)
+        tally.bytes += first.bytes + rest.bytes
+    except Exception as error:
+        tally.errors.append(f"{type(error).__name__}: {error}")
+    finally:
+        await client.close()
+
+
+async def probe(url: str, done: asyncio.Event, rng: random.Random, tally: Tally) -> None:
+    """A playground student changing the seed until ``done``: light reruns during the storm."""
+    client = StreamlitClient(url, "playground", urlencode(link()))
+    try:
+        await client.connect()
+        await client.open_page()
+        await client.open_page()
+        while not done.is_set():
+            await asyncio.sleep(rng.expovariate(1 / PROBE_PAUSE_S))
+            result = await change(client, rng)
+            tally.probe.append(result.seconds)
+            tally.exceptions += len(result.exceptions)
+    except Exception as error:
+        tally.errors.append(f"probe {type(error).__name__}: {error}")
+    finally:
+        await client.close()
+
+
+async def run_explorer_storm(url: str, rng: random.Random, tally: Tally, count: int) -> None:
+    done = asyncio.Event()
+    probes = [asyncio.create_task(probe(url, done, random.Random(rng.random()), tally)) for _ in range(PROBES)]
+    await asyncio.sleep(2.0)  # the probes' pages are open and they are changing seeds
+    students = [explorer_student(url, rng.uniform(0, EXPLORER_ARRIVAL_S), i, tally) for i in range(count)]
+    async with asyncio.timeout(SCENARIO_TIMEOUT_S):
+        await asyncio.gather(*students)
+    done.set()
+    await asyncio.gather(*probes)
+
+
 async def run_class(url: str, students: int, arrival_s: float, changes: int, mean_pause_s: float,
                     rng: random.Random, tally: Tally) -> None:  # fmt: skip
     tasks = [
@@ -224,6 +288,8 @@ async def measured(server: Target, work) -> dict:
         "megabytes_sent": round(tally.bytes / 1e6, 1),
         "rss_peak_mb": round(max(peak), 1),
         **(_training_report(tally.trainings) if tally.trainings else {}),
+        **({"rest_of_page": summary(tally.rest)} if tally.rest else {}),
+        **({"probe_interaction": summary(tally.probe)} if tally.probe else {}),
     }
 
 
@@ -251,6 +317,8 @@ def run_scenario(name: str, students: int | None, processes: int | None = None) 
             tally = Tally()
             if name == "training":
                 await run_training_class(server.url, rng, tally)
+            elif name == "explorer":
+                await run_explorer_storm(server.url, rng, tally, students or EXPLORER_STUDENTS)
             elif name == "soak":
                 for _ in range(SOAK_WAVES):
                     await run_class(server.url, SOAK_STUDENTS, 2.0, SOAK_CHANGES, 0.1, rng, tally)
@@ -285,13 +353,16 @@ async def _warm(client: StreamlitClient) -> None:
 def main() -> None:
     args = sys.argv[1:]
     students = int(args[args.index("--students") + 1]) if "--students" in args else None
-    names = [arg for arg in args if arg in (*SCENARIOS, "soak", "training")] or ["classroom", "burst"]
+    names = [arg for arg in args if arg in (*SCENARIOS, "soak", "training", "explorer")] or ["classroom", "burst"]
+    runs = int(args[args.index("--runs") + 1]) if "--runs" in args else 1
     # --nginx 1,2: each scenario through nginx with 1 and then 2 app processes, in one run
     counts = [int(n) for n in args[args.index("--nginx") + 1].split(",")] if "--nginx" in args else [None]
     if "--real" in args:
         folder = Path(args[args.index("--real") + 1]).resolve()
         REAL.update(folder=str(folder), name=folder.name)
-    reports = [run_scenario(name, students, processes) for name in names for processes in counts]
+    reports = [
+        run_scenario(name, students, processes) for name in names for processes in counts for _ in range(runs)
+    ]
     sys.stdout.write(json.dumps(reports, indent=2, ensure_ascii=False) + "\n")
     failed = any(
         report["errors"] or report["script_exceptions"] or report.get("trainings_finished", TRAINERS) < TRAINERS

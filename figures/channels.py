@@ -62,7 +62,9 @@ def channel_map_figure(heads: int, head_dim: int, text: Words, kv_heads: int | N
         showlegend=False,
         font=dict(size=FONT_SIZE, family=FONT_FAMILY),
         title=dict(text=title, font=dict(size=CHANNEL_TITLE_FONT_SIZE)),
-        xaxis=dict(range=[0, heads * head_dim], title=text["fig.channel_axis"], dtick=head_dim),
+        # The axis title as a dict (plotly.js 3 draws no title given as text), below the ticks.
+        xaxis=dict(range=[0, heads * head_dim], title=dict(text=text["fig.channel_axis"], standoff=4), dtick=head_dim,
+                   automargin=True),  # fmt: skip
         yaxis=dict(showticklabels=shared, autorange="reversed"),
     )
     return build_figure(traces, layout)
