@@ -81,3 +81,16 @@ def test_heavy_turn_gives_its_place_back_when_the_work_fails():
     with pytest.raises(ValueError), heavy_turn("en", lane):
         raise ValueError("no")
     assert lane.enter(lane.ticket(), 0) and lane.queued == 0
+
+
+def test_a_first_screen_goes_before_the_rest_of_an_earlier_page():
+    lane = Lane(1)
+    holder = lane.ticket()
+    assert lane.enter(holder, 0)
+    rest = lane.ticket(priority=lanes.REST_OF_PAGE)
+    first = lane.ticket(priority=lanes.FIRST_SCREEN)
+    assert lane.ahead(first) == 1 and lane.ahead(rest) == 2
+    lane.exit()
+    assert not lane.enter(rest, 0) and lane.enter(first, 0)
+    lane.exit()
+    assert lane.enter(rest, 0)

@@ -14,6 +14,7 @@ import pytest
 
 from figures import (
     channel_map_figure,
+    generation_figure,
     grid_figure,
     head_detail_figure,
     heads_overview_figure,
@@ -53,6 +54,10 @@ def _figures():
         "lines": lambda: lines_figure(weights, labels, [0, 1], EN),
         "softmax_bars": lambda: softmax_bars_figure(weights[0, -1], weights[1, -1], labels, EN),
         "qkv": lambda: qkv_figure(*qkv, labels, EN),
+        "generation": lambda: generation_figure(
+            [weights[0, -1, : T - 2 + i] for i in range(3)], ["a", "<b>", "猫"],
+            [labels[: T - 2 + i] for i in range(3)], 0, 1, ZH,
+        ),  # fmt: skip
     }
 
 

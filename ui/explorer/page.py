@@ -15,7 +15,7 @@ from ..chart_events import listen, parse_click
 from ..first_screen import ask_for_the_rest, is_first_screen
 from ..page_state.state import PageState
 from ..shared import models, real_models
-from ..shared.lanes import heavy_turn
+from ..shared.lanes import FIRST_SCREEN, REST_OF_PAGE, heavy_turn
 from ..shared.resources import shipped_snapshots
 from ..shared.shared_cache import MISSING, SharedResults
 from ..shell import page_title, setup_page
@@ -156,7 +156,8 @@ def render() -> None:
     # A prompt no session has seen yet is heavy work (its trace, every figure of the page):
     # in the lane, so a class opening new prompts at once cannot stall light reruns.
     heavy = DRAWN_PAGES.peek(identity) is MISSING
-    with heavy_turn(lang) if heavy else nullcontext():
+    priority = FIRST_SCREEN if first_screen else REST_OF_PAGE
+    with heavy_turn(lang, priority=priority) if heavy else nullcontext():
         view = _first_screen(lang, loaded, prompt, identity, clicked, keys, notes_slot)
         if view is None:
             return

@@ -100,6 +100,8 @@ def induction(loaded) -> torch.Tensor:
     return kept[1]
 
 
+# Generations by (model, serial, prompt, n, temperature, seed): the same for everyone.
+SHARED_GENERATIONS: SharedResults[tuple] = SharedResults(max_entries=64)
 # Every layer's weights and every head's metrics of a (model, serial, prompt), for everyone.
 SHARED_NUMBERS: SharedResults[tuple] = SharedResults(SHARED_NUMBER_ENTRIES, SHARED_NUMBER_MB * 2**20,
                                                      lambda numbers: numbers[0].nbytes)  # fmt: skip
@@ -235,11 +237,15 @@ def lines(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     mode, token = st.session_state[key("lines")], st.session_state[key("token")]
     heads = [view.head] if mode == "head" else list(range(view.loaded.heads))
     st.caption(t("ex.lines_help", lang, threshold=LINE_THRESHOLD))
-    figure = lines_figure(view.weights[view.block], labels, heads, figure_words(lang),
-                          token=None if token == ALL_TOKENS else token, scale=type_scale())  # fmt: skip
+    chosen, scale = None if token == ALL_TOKENS else token, type_scale()
+
+    def build():
+        return lines_figure(view.weights[view.block], labels, heads, figure_words(lang), token=chosen, scale=scale)
+
     chart_col, _ = st.columns(LINES_SHARE)
     with chart_col:
-        show_chart(figure, LINES_CHART_KEY, sized=True)
+        show_chart(build, LINES_CHART_KEY, sized=True,
+                   share=view.shared("lines", view.block, tuple(heads), chosen, scale))  # fmt: skip
 
 
 def metrics_table(view: ExplorerView, lang: str) -> pd.DataFrame:
@@ -263,8 +269,10 @@ def metrics(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     metric = st.session_state[key("metric")]
     T, limit = len(view.trace.labels), _entropy_limit(view)
     if not is_real(view.loaded):
-        show_chart(metric_figure(_metric_values(view, metric), metric, figure_words(lang), limit=limit,
-                                 scale=type_scale()), METRIC_CHART_KEY, sized=True)  # fmt: skip
+        scale = type_scale()
+        show_chart(lambda: metric_figure(_metric_values(view, metric), metric, figure_words(lang), limit=limit,
+                                         scale=scale),
+                   METRIC_CHART_KEY, sized=True, share=view.shared("metric", metric, scale))  # fmt: skip
     if metric == "entropy":
         st.caption(t("ex.entropy_limit", lang, limit=f"{limit:.2f}", T=T))
     if metric == "induction":
@@ -281,12 +289,19 @@ def training(view: ExplorerView, lang: str, key: Callable[[str], str], steps: tu
         return
     st.caption(t("ex.training_intro", lang, heads=view.loaded.heads, block=view.block + 1))
     st.select_slider(t("ex.training_step", lang), steps, key=key("step"))
-    snapshot = shipped_snapshots(view.loaded.heads)[st.session_state[key("step")]]  # (blocks, h, T, T)
+    step = st.session_state[key("step")]
+    snapshot = shipped_snapshots(view.loaded.heads)[step]  # (blocks, h, T, T)
     T = snapshot.shape[-1]
     prompt = shipped_experiment().snapshot_prompt[:T]
-    figure = heads_overview_figure(snapshot[view.block], display_labels(list(prompt)), "weights",
-                                   figure_words(lang), focus=view.head, **sized_for_page())  # fmt: skip
-    show_chart(figure, TRAINING_CHART_KEY, sized=True)
+    sized = sized_for_page()
+
+    def build():
+        return heads_overview_figure(snapshot[view.block], display_labels(list(prompt)), "weights",
+                                     figure_words(lang), focus=view.head, **sized)  # fmt: skip
+
+    # The same for every prompt: shared by the model's snapshot, not by the view.
+    shared = ("snapshot", view.loaded.key, step, view.block, view.head, tuple(sized.items()))
+    show_chart(build, TRAINING_CHART_KEY, sized=True, share=shared)
     st.caption(t("ex.snapshot_prompt", lang))
     st.code(prompt, language=None)
 
@@ -314,15 +329,19 @@ def generation(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None
     n, temperature, seed = ss[key("n")], round(float(ss[key("temp")]), 2), int(ss[key("seed")])
     settings = (view.loaded.key, view.loaded.serial, view.trace.text_used, n, temperature, seed)
     kept = ss.get(GENERATION_STATE)
-    if kept is None or kept[0] != settings:
-        kept = (settings, _generate(view, n, temperature, seed))
+    if kept is None or kept[0] != settings:  # the same settings give every session the same text: made once
+        kept = (settings, SHARED_GENERATIONS.get(settings, lambda: _generate(view, n, temperature, seed)))
         ss[GENERATION_STATE] = kept
     text, rows, chars, contexts = kept[1]
     st.caption(t("ex.generated_text", lang))
     st.code(text, language=None, wrap_lines=True)
     if not rows:
         return
-    rows = [row[view.block, view.head].numpy() for row in rows]
-    figure = generation_figure(rows, chars, contexts, view.head, view.block, figure_words(lang),
-                               **sized_for_page())  # fmt: skip
-    show_chart(figure, GENERATION_CHART_KEY, sized=True)
+    sized = sized_for_page()
+
+    def build():
+        head_rows = [row[view.block, view.head].numpy() for row in rows]
+        return generation_figure(head_rows, chars, contexts, view.head, view.block, figure_words(lang), **sized)
+
+    shared = ("generation", settings, view.block, view.head, tuple(sized.items()))
+    show_chart(build, GENERATION_CHART_KEY, sized=True, share=shared)

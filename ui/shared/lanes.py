@@ -5,10 +5,10 @@ interpreter with the lane's few, not with every heavy request at once."""
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import os
 import threading
-from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -20,42 +20,50 @@ from ..strings import t
 # trace): one keeps the interpreter free for everyone else's light reruns.
 HEAVY_LANES = max(1, int(os.environ.get("HEAVY_LANES", "1")))
 WAIT_POLL_S = 0.3  # how often a waiting page says how many are ahead
+FIRST_SCREEN, REST_OF_PAGE = 0, 1  # priorities: what a student sees first goes first
 
 
 class Lane:
-    """A first-come, first-served semaphore of ``width`` places that knows its queue."""
+    """A first-come, first-served semaphore of ``width`` places that knows its queue; a
+    ticket of a lower ``priority`` number goes before every ticket of a higher one (a
+    student's first screen before the rest of another student's page)."""
 
     def __init__(self, width: int) -> None:
         self.width = width
-        self._waiting: deque[int] = deque()
+        self._waiting: list[tuple[int, int]] = []  # (priority, ticket), in the order served
         self._active = 0
         self._tickets = itertools.count()
         self._changed = threading.Condition()
 
-    def ticket(self) -> int:
+    def ticket(self, priority: int = 0) -> int:
         """A place in the queue, taken now (leave() gives it back, entered or not)."""
         with self._changed:
             ticket = next(self._tickets)
-            self._waiting.append(ticket)
+            bisect.insort(self._waiting, (priority, ticket))
             return ticket
+
+    def _index(self, ticket: int) -> int | None:
+        for index, (_, queued) in enumerate(self._waiting):
+            if queued == ticket:
+                return index
+        return None
 
     def enter(self, ticket: int, timeout: float) -> bool:
         """Wait up to ``timeout`` for the ticket's turn; True once it holds a place."""
         with self._changed:
             turn = self._changed.wait_for(
-                lambda: self._active < self.width and self._waiting and self._waiting[0] == ticket, timeout
+                lambda: self._active < self.width and self._waiting and self._waiting[0][1] == ticket, timeout
             )
             if not turn:
                 return False
-            self._waiting.popleft()
+            self._waiting.pop(0)
             self._active += 1
             return True
 
     def ahead(self, ticket: int) -> int:
         """How many are served or queued before ``ticket``."""
         with self._changed:
-            before = self._waiting.index(ticket) if ticket in self._waiting else 0
-            return self._active + before
+            return self._active + (self._index(ticket) or 0)
 
     def exit(self) -> None:
         with self._changed:
@@ -65,8 +73,9 @@ class Lane:
     def leave(self, ticket: int) -> None:
         """Give up a ticket still queued (a rerun interrupted its wait)."""
         with self._changed:
-            if ticket in self._waiting:
-                self._waiting.remove(ticket)
+            index = self._index(ticket)
+            if index is not None:
+                del self._waiting[index]
                 self._changed.notify_all()
 
     @property
@@ -81,11 +90,11 @@ def heavy_lane() -> Lane:
 
 
 @contextmanager
-def heavy_turn(lang: str, lane: Lane | None = None) -> Iterator[None]:
+def heavy_turn(lang: str, lane: Lane | None = None, priority: int = FIRST_SCREEN) -> Iterator[None]:
     """Do the block's heavy work in the lane: at once when a place is free, else after a
     visible wait ("3 students ahead of you") that a rerun can interrupt."""
     lane = lane or heavy_lane()
-    ticket = lane.ticket()
+    ticket = lane.ticket(priority)
     note = None
     try:
         entered = lane.enter(ticket, 0)
