@@ -35,8 +35,9 @@ PART_SUFFIX = "__table_part"  # which panel's table, where the chart has several
 TABLE_SCROLL_ROWS = 14  # a longer table scrolls inside this height
 TABLE_HEIGHT_PX = 460
 # Figures shared by every session of a server (by view): bounds on their number and memory.
-SHARED_FIGURE_ENTRIES = 512
-SHARED_FIGURE_MB = 96
+SHARED_FIGURE_ENTRIES = 256
+SHARED_FIGURE_MB = 48
+LABEL_BYTES = 64
 SPEC_OVERHEAD_BYTES = 20_000  # a figure's layout, labels and hover templates, about
 
 
@@ -111,13 +112,17 @@ class _Sent(go.Figure):
 
 
 def _spec_bytes(drawn: Drawn) -> int:
-    """About how much memory a drawn figure holds: its typed arrays' base64, and the rest."""
-    total = 0
+    """About how much memory a drawn figure holds: its typed arrays' base64, the numbers its
+    table reads, its labels (a few dozen bytes each as Python strings) and the rest."""
+    total = SPEC_OVERHEAD_BYTES
     for trace in drawn.spec["data"]:
         for value in trace.values():
             if isinstance(value, dict) and "bdata" in value:
                 total += len(value["bdata"])
-    return total + SPEC_OVERHEAD_BYTES
+            elif isinstance(value, list):
+                total += LABEL_BYTES * len(value)
+    total += sum(grid.values.nbytes for grid in drawn.data.grids)
+    return total + sum(series.y.nbytes for series in drawn.data.series)
 
 
 SHARED_FIGURES: SharedResults[Drawn] = SharedResults(SHARED_FIGURE_ENTRIES, SHARED_FIGURE_MB * 2**20, _spec_bytes)

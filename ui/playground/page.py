@@ -51,8 +51,8 @@ MEMO_STATE = "pg_memo"
 PAGE_KEY = "playground"
 CLICK_CHARTS = {views.OVERVIEW_CHART_KEY: "overview", views.DETAIL_CHART_KEY: "detail"}
 CLICKS_KEY = "pg_chart_clicks"
-SHARED_VIEW_ENTRIES = 256  # (text, settings) computations kept for every session of the server
-SHARED_VIEW_MB = 64  # and the memory they may hold (the largest, 16 heads × 128 tokens, ~6 MB)
+SHARED_VIEW_ENTRIES = 128  # (text, settings) computations kept for every session of the server
+SHARED_VIEW_MB = 32  # and the memory they may hold (the largest, 16 heads × 128 tokens, ~6 MB)
 
 
 def _view_bytes(view: View) -> int:
