@@ -75,6 +75,11 @@ MESSAGES: dict[str, str] = {
         "parameters; about {largest:,} would fit. Choose fewer heads, a smaller head_dim, fewer blocks "
         "or a shorter context."
     ),
+    "too_slow_to_stop": (
+        "This model is too large to train here: each of its blocks would take about {block} s, and the "
+        "Stop button must be able to end a run within {limit} s. It has {parameters:,} parameters; about "
+        "{largest:,} would do. Choose fewer heads, a smaller head_dim or a shorter context."
+    ),
     "checkpoint_unreadable": (
         "This file is not a model saved by this app's Train page (it could not be read as one). "
         "Upload the .pt file its download button gave you."

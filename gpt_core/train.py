@@ -1,7 +1,7 @@
 """Training: AdamW, warmup then cosine decay, gradient clipping, held-out evaluation.
 
 The trainer knows nothing of the UI: it reports through a callback and stops when
-``should_stop()`` says so (checked between steps). Seeded, so a run is reproducible.
+``should_stop()`` says so (checked between steps and between blocks inside a step). Seeded, so a run is reproducible.
 """
 
 from __future__ import annotations
@@ -27,6 +27,9 @@ MIN_STEPS_IN_CAP = 3
 # the same batch; an evaluation batch costs one.
 STEP_COST_IN_FORWARDS = 3.0
 PROBE_PASSES = 2  # forward passes timed before a capped run (the faster one counts)
+# Stop is checked before each block's forward and backward inside a step, so a run ends
+# within about this long of the press; a capped run whose blocks take longer is refused.
+STOP_CHECK_SECONDS = 0.5
 
 
 @dataclass(frozen=True)
@@ -202,6 +205,39 @@ def forward_seconds(model: GPT, corpus: Corpus, batch_size: int) -> float:
     return min(timings) * batch_size
 
 
+class _Stopped(Exception):
+    """Raised inside a step when ``should_stop()`` says so: the half-done step is dropped."""
+
+
+class _StopChecks:
+    """``should_stop`` asked before every block's forward and backward while a training step
+    runs (not during evaluation), so Stop need not wait for a whole step of a large model."""
+
+    def __init__(self, model: GPT, should_stop: Callable[[], bool] | None) -> None:
+        self.should_stop = should_stop
+        self.active = False
+        self.handles = []
+        if should_stop is not None:
+            for block in model.blocks:
+                self.handles.append(block.register_forward_pre_hook(self._check))
+                self.handles.append(block.register_full_backward_pre_hook(self._check))
+
+    def _check(self, *_) -> None:
+        if self.active and self.should_stop():
+            raise _Stopped
+
+    def remove(self) -> None:
+        for handle in self.handles:
+            handle.remove()
+
+
+def stop_interval(step_seconds: float, blocks: int) -> float:
+    """About the longest time between two stop checks inside a step of ``step_seconds``: a
+    block's forward and backward (a step's time spread over them, the backward twice the
+    forward)."""
+    return step_seconds / max(1, blocks) * 2 / STEP_COST_IN_FORWARDS
+
+
 class _Clock:
     """A run's wall time against its cap: a step starts only when it, and the final
     evaluation after it, still fit (the slowest step so far is the measure)."""
@@ -230,6 +266,41 @@ class _Clock:
         return fitting if wanted is None else min(wanted, fitting)
 
 
+def _steps(model: GPT, corpus: Corpus, config: TrainConfig, optimizer: torch.optim.Optimizer, generators: Generators,
+           clock: _Clock, checks: _StopChecks, history: list[HistoryPoint],
+           on_progress: Callable[[Progress], None] | None, budget_used: Callable[[float], float]) -> bool:  # fmt: skip
+    """The run's steps, appended to ``history``; True when Stop ended it (between steps, or
+    inside one: that step is dropped, the weights stay those of the last whole step)."""
+    start = clock.start
+    tokens_per_step = config.batch_size * corpus.train.context_length
+    while (fraction := budget_used(time.perf_counter() - start)) < 1.0 and clock.room_for_a_step():
+        if checks.should_stop is not None and checks.should_stop():
+            return True
+        step = len(history)
+        learning_rate = learning_rate_at(fraction, step, config)
+        for group in optimizer.param_groups:
+            group["lr"] = learning_rate
+        began = time.perf_counter()
+        checks.active = True
+        try:
+            train_loss = _training_step(model, corpus, config, optimizer, generators)
+        except _Stopped:
+            optimizer.zero_grad(set_to_none=True)
+            return True
+        finally:
+            checks.active = False
+        clock.step_seconds = max(clock.step_seconds, time.perf_counter() - began)
+        elapsed = time.perf_counter() - start
+        evaluated = None
+        if (step + 1) % config.eval_every == 0 and clock.room_for_a_step():
+            evaluated = evaluate(model, corpus, config.eval_batches, config.batch_size, generators.evaluation)
+        history.append(HistoryPoint(step + 1, elapsed, train_loss, evaluated))
+        if on_progress is not None:
+            tokens_per_second = (step + 1) * tokens_per_step / max(elapsed, 1e-9)
+            on_progress(Progress(history[-1], learning_rate, tokens_per_second, min(1.0, budget_used(elapsed))))
+    return False
+
+
 def train(
     model: GPT,
     corpus: Corpus,
@@ -242,7 +313,10 @@ def train(
     With ``config.max_seconds``, the run returns within that cap, its final evaluation
     included (on fewer test batches when time is short): a step starts only while it and
     the evaluation fit. A model too slow to take ``MIN_STEPS_IN_CAP`` steps inside the cap
-    is refused with InputError("too_slow_for_cap") before its first step."""
+    is refused with InputError("too_slow_for_cap") before its first step, and one whose
+    blocks are too slow for Stop to be heard within about STOP_CHECK_SECONDS with
+    InputError("too_slow_to_stop"). ``should_stop`` is asked between steps and before every
+    block's forward and backward inside one (a step it interrupts is dropped)."""
     generators = Generators.from_seed(config.seed)
     optimizer = _optimizer(model, config)
     model.train()
@@ -257,35 +331,30 @@ def train(
             raise InputError("too_slow_for_cap", step=round(clock.step_seconds, 1), steps=MIN_STEPS_IN_CAP,
                              cap=round(config.max_seconds, 1), parameters=parameters,
                              largest=int(parameters * config.max_seconds / needed))  # fmt: skip
+        interval = stop_interval(clock.step_seconds, model.config.blocks)
+        if interval > STOP_CHECK_SECONDS:
+            parameters = sum(p.numel() for p in model.parameters())
+            raise InputError("too_slow_to_stop", block=round(interval, 1), limit=STOP_CHECK_SECONDS,
+                             parameters=parameters,
+                             largest=int(parameters * STOP_CHECK_SECONDS / interval))  # fmt: skip
     start = clock.start
-    stopped_early = False
 
     def budget_used(elapsed: float) -> float:
         used = len(history) / config.steps if config.steps is not None else elapsed / config.seconds
         return used if config.max_seconds is None else max(used, elapsed / config.max_seconds)
 
-    while (fraction := budget_used(time.perf_counter() - start)) < 1.0 and clock.room_for_a_step():
-        if should_stop is not None and should_stop():
-            stopped_early = True
-            break
-        step = len(history)
-        learning_rate = learning_rate_at(fraction, step, config)
-        for group in optimizer.param_groups:
-            group["lr"] = learning_rate
-        began = time.perf_counter()
-        train_loss = _training_step(model, corpus, config, optimizer, generators)
-        clock.step_seconds = max(clock.step_seconds, time.perf_counter() - began)
-        elapsed = time.perf_counter() - start
-        evaluated = None
-        if (step + 1) % config.eval_every == 0 and clock.room_for_a_step():
-            evaluated = evaluate(model, corpus, config.eval_batches, config.batch_size, generators.evaluation)
-        history.append(HistoryPoint(step + 1, elapsed, train_loss, evaluated))
-        if on_progress is not None:
-            tokens_per_second = (step + 1) * tokens_per_step / max(elapsed, 1e-9)
-            on_progress(Progress(history[-1], learning_rate, tokens_per_second, min(1.0, budget_used(elapsed))))
+    checks = _StopChecks(model, should_stop)
+    try:
+        stopped_early = _steps(model, corpus, config, optimizer, generators, clock, checks, history, on_progress,
+                               budget_used)  # fmt: skip
+    finally:
+        checks.remove()
     train_elapsed = time.perf_counter() - start  # the final evaluation is not training time
     if history and history[-1].test_loss is None:
         batches = clock.evaluation_batches(config.eval_batches)  # fewer when the cap is near
+        if stopped_early and clock.eval_batch_seconds > 0:  # Stop was pressed: a quick last look
+            batches = min(batches or config.eval_batches or 1,
+                          max(1, int(STOP_CHECK_SECONDS / clock.eval_batch_seconds)))  # fmt: skip
         test_loss = evaluate(model, corpus, batches, config.batch_size, generators.evaluation)
         history[-1] = replace(history[-1], test_loss=test_loss)
     model.eval()

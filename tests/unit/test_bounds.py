@@ -122,3 +122,54 @@ def test_markdown_and_html_in_user_text_are_shown_literally():
     unescaped = [i for i, char in enumerate(shown) if char in "*<>[]()`#" and shown[i - 1] != "\\"]
     assert not unescaped, shown
     assert shown.replace("\\", "").replace(WORD_JOINER, "") == text, "nothing else changes but invisible joiners"
+
+
+class _StopAt:
+    """A should_stop that says stop at its ``at``-th question (counting from 1)."""
+
+    def __init__(self, at: int) -> None:
+        self.at, self.asked = at, 0
+
+    def __call__(self) -> bool:
+        self.asked += 1
+        return self.asked >= self.at
+
+
+def _two_block_run():
+    corpus = build_corpus("copy", synthetic_text("copy", 3000), context_length=8)
+    config = GPTConfig(vocab_size=corpus.vocabulary.size, context_length=8, embedding_dim=8, heads=2, blocks=2)
+    return GPT(config, seed=1), corpus
+
+
+# A step asks 5 times: once before it, then before each of the 2 blocks' forward and backward.
+ASKED_PER_STEP = 5
+
+
+@pytest.mark.parametrize("inside", [2, 3, 4, 5], ids=["forward1", "forward2", "backward1", "backward2"])
+def test_stop_inside_a_step_drops_that_step_and_keeps_the_last_whole_one(inside):
+    torch.set_num_threads(1)
+    config = TrainConfig(steps=10, batch_size=4, eval_every=10_000, warmup_steps=2)
+    between_model, corpus = _two_block_run()
+    between = train(between_model, corpus, config, should_stop=_StopAt(3 * ASKED_PER_STEP + 1))
+    inside_model, corpus = _two_block_run()
+    stop = _StopAt(3 * ASKED_PER_STEP + inside)
+    result = train(inside_model, corpus, config, should_stop=stop)
+    assert stop.asked == 3 * ASKED_PER_STEP + inside, "it was asked inside the fourth step, and stopped there"
+    assert between.steps == result.steps == 3 and between.stopped_early and result.stopped_early
+    for name, tensor in between_model.state_dict().items():
+        assert torch.equal(tensor, inside_model.state_dict()[name]), f"{name}: the dropped step changed nothing"
+    assert all(p.grad is None for p in inside_model.parameters()), "the half step's gradients are cleared"
+    assert not any(block._forward_pre_hooks or block._backward_pre_hooks for block in inside_model.blocks)
+    assert math.isfinite(result.final_test_loss), "the evaluation after Stop is not interrupted"
+
+
+def test_a_model_whose_blocks_are_too_slow_for_stop_is_refused_before_its_first_step(monkeypatch):
+    training = importlib.import_module("gpt_core.train")
+    monkeypatch.setattr(training, "forward_seconds", lambda *args: 0.6)  # a step 1.8 s: fits the cap, not Stop
+    model, corpus = _tiny_run()
+    progress = []
+    with pytest.raises(InputError) as caught:
+        train(model, corpus, TrainConfig(steps=100, batch_size=4, max_seconds=60.0), on_progress=progress.append)
+    assert caught.value.code == "too_slow_to_stop" and not progress
+    values = caught.value.params
+    assert values["block"] > training.STOP_CHECK_SECONDS and 0 < values["largest"] < values["parameters"]
