@@ -151,6 +151,45 @@ def test_a_generation_cut_by_its_time_limit_says_so(monkeypatch, lang):
     assert len(at.session_state["tr_generated"][1]) == wanted
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_model_too_large_for_the_whole_length_writes_fewer_characters_and_says_so(monkeypatch, lang):
+    """Characters × parameters are bounded: a larger model writes fewer characters."""
+    import ui.train.views as views
+
+    at = open_page(PAGE, lang=lang)
+    wanted = at.number_input(key="tr_length").value
+    parameters = views.models.load(at.selectbox(key="tr_gen_model").value).model.parameter_count()
+    monkeypatch.setattr(views, "GENERATION_WORK", parameters * 7)  # room for 7 characters
+    at.button(key="tr_generate").click().run()
+    assert not at.exception
+    prompt, text, _ = at.session_state["tr_generated"]
+    assert len(text) == len(prompt) + 7
+    cut = t("tr.generate_cut", lang, made=7, wanted=wanted, seconds=f"{views.GENERATE_MAX_SECONDS:g}")
+    assert cut in [caption.value for caption in at.caption]
+
+
+def test_a_generation_waits_for_a_free_generation_lane_and_then_runs(monkeypatch):
+    """Generations have a lane of their own: with every place taken, the page waits (saying
+    so while it waits) and generates once one is free."""
+    import threading
+
+    import ui.shared.lanes as lanes
+    import ui.train.views as views
+
+    lane = lanes.Lane(1)
+    monkeypatch.setattr(views, "generation_lane", lambda: lane)
+    said = []
+    real_t = lanes.t
+    monkeypatch.setattr(lanes, "t", lambda key, lang, **values: said.append(key) or real_t(key, lang, **values))
+    holder = lane.ticket()
+    assert lane.enter(holder, 0)
+    threading.Timer(1.0, lane.exit).start()  # another student's generation ends in a second
+    at = open_page(PAGE)
+    at.button(key="tr_generate").click().run()
+    assert not at.exception and "tr_generated" in at.session_state
+    assert "tr.generate_waiting" in said and lane.queued == 0
+
+
 def test_generation_from_the_trained_model_is_seeded(page):
     train_quickly(page)
     assert page.selectbox(key="tr_gen_model").value == "session"

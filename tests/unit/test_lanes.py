@@ -94,3 +94,11 @@ def test_a_first_screen_goes_before_the_rest_of_an_earlier_page():
     assert not lane.enter(rest, 0) and lane.enter(first, 0)
     lane.exit()
     assert lane.enter(rest, 0)
+
+
+def test_a_generation_is_as_long_as_asked_unless_the_model_is_too_large_for_that_much_work():
+    from ui.train.views import GENERATION_WORK, generation_length
+
+    assert generation_length(500, 100_000) == 500
+    assert generation_length(500, GENERATION_WORK // 100) == 100
+    assert generation_length(500, GENERATION_WORK * 10) == 1, "at least one character"

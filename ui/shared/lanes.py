@@ -19,6 +19,8 @@ from ..strings import t
 # Heavy first opens computed at once per process (a trace of a new prompt, a real model's
 # trace): one keeps the interpreter free for everyone else's light reruns.
 HEAVY_LANES = max(1, int(os.environ.get("HEAVY_LANES", "1")))
+# Generations on the Train page at once per process (each has its own time limit).
+GENERATION_LANES = max(1, int(os.environ.get("GENERATION_LANES", str(os.cpu_count() or 2))))
 WAIT_POLL_S = 0.3  # how often a waiting page says how many are ahead
 FIRST_SCREEN, REST_OF_PAGE = 0, 1  # priorities: what a student sees first goes first
 
@@ -89,8 +91,15 @@ def heavy_lane() -> Lane:
     return Lane(HEAVY_LANES)
 
 
+@st.cache_resource
+def generation_lane() -> Lane:
+    """Generations' own lane (not the training slots): one per core by default."""
+    return Lane(GENERATION_LANES)
+
+
 @contextmanager
-def heavy_turn(lang: str, lane: Lane | None = None, priority: int = FIRST_SCREEN) -> Iterator[None]:
+def heavy_turn(lang: str, lane: Lane | None = None, priority: int = FIRST_SCREEN,
+               message: str = "lane.ahead") -> Iterator[None]:  # fmt: skip
     """Do the block's heavy work in the lane: at once when a place is free, else after a
     visible wait ("3 students ahead of you") that a rerun can interrupt."""
     lane = lane or heavy_lane()
@@ -101,7 +110,7 @@ def heavy_turn(lang: str, lane: Lane | None = None, priority: int = FIRST_SCREEN
         while not entered:
             if note is None:
                 note = st.empty()
-            note.info(t("lane.ahead", lang, n=lane.ahead(ticket)), icon=":material/hourglass_top:")
+            note.info(t(message, lang, n=lane.ahead(ticket)), icon=":material/hourglass_top:")
             entered = lane.enter(ticket, WAIT_POLL_S)
         if note is not None:
             note.empty()

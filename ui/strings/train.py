@@ -38,8 +38,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "tr.own_text": {"en": "Paste your text (UTF-8)", "zh": "粘贴你的文字（UTF-8）"},
     "tr.upload": {"en": "…or upload a UTF-8 text file", "zh": "……或上传一个 UTF-8 文本文件"},
     "tr.generate_cut": {
-        "en": "Stopped after {made} of {wanted} characters: one generation may take at most {seconds} s on this server (a large model writes slowly).",
-        "zh": "在 {wanted} 个字符中生成了 {made} 个后停止：在这台服务器上，一次生成最多 {seconds} 秒（大模型写得慢）。",
+        "en": "Stopped after {made} of {wanted} characters: one generation may take at most {seconds} s on this server, and a large model writes fewer characters (each costs more).",
+        "zh": "在 {wanted} 个字符中生成了 {made} 个后停止：在这台服务器上，一次生成最多 {seconds} 秒，而且模型越大能写的字符越少（每个字符更费算力）。",
+    },
+    "tr.generate_waiting": {
+        "en": "Waiting to generate: {n} ahead of you. Generations run a few at a time so that every page stays quick.",
+        "zh": "正在等待生成：前面还有 {n} 位。生成每次只运行少数几个，好让每个页面都保持流畅。",
     },
     "tr.restarted": {
         "en": "The server restarted. Your settings came back from the link, but a model trained before the restart, and any run in progress, is gone. If you downloaded your model, upload it below to use it again.",

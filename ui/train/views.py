@@ -18,6 +18,7 @@ from ..charts import show_chart, sized_for_page
 from ..figure_text import figure_words
 from ..markdown import literal
 from ..shared import models
+from ..shared.lanes import generation_lane, heavy_turn
 from ..shared.models import MODEL_STATE, TrainedModel, checkpoint_of
 from ..shared.resources import shipped_snapshots
 from ..shared.verdict import answer_text
@@ -30,6 +31,9 @@ DEFAULT_SNAPSHOT_HEADS_INDEX = 2  # h = 4 of (1, 2, 4, 8): a pattern worth looki
 # One generation's wall time at most (a large model writes a character in tenths of a
 # second): it stops with what it has, and says so.
 GENERATE_MAX_SECONDS = 10.0
+# And at most this much work (characters × parameters: 500 characters of a 4 M model): a
+# larger model writes fewer characters, and the page says so.
+GENERATION_WORK = 2_000_000_000
 GENERATED_CUT = "tr_generated_cut"  # (characters made, asked for) when the time limit cut it
 SNAPSHOT_STEP = "tr_snap_step"
 SNAPSHOT_SHOWN = "tr_snap_shown"  # the step the slider showed last (not a widget)
@@ -65,17 +69,25 @@ def _model_label(lang: str):
     )
 
 
-def _generate_now() -> None:
+def generation_length(wanted: int, parameters: int) -> int:
+    """The characters one generation may make: ``wanted``, fewer for a model so large that
+    they would be more than GENERATION_WORK parameter-characters of work."""
+    return max(1, min(wanted, GENERATION_WORK // max(1, parameters)))
+
+
+def _generate_now(lang: str) -> None:
     loaded = models.load(PAGE.get("gen_model"))
     if loaded is None:
         return
     prompt = PAGE.get("prompt")
     missing = sorted(loaded.vocabulary.unknown(prompt))
     wanted = PAGE.get("length")
-    output = generate(
-        loaded.model, loaded.vocabulary.encode(prompt), wanted, PAGE.get("temperature"),
-        PAGE.get("top_k"), seed=PAGE.get("gen_seed"), max_seconds=GENERATE_MAX_SECONDS,
-    )  # fmt: skip
+    length = generation_length(wanted, loaded.model.parameter_count())
+    with heavy_turn(lang, generation_lane(), message="tr.generate_waiting"):  # a lane of its own, visible
+        output = generate(
+            loaded.model, loaded.vocabulary.encode(prompt), length, PAGE.get("temperature"),
+            PAGE.get("top_k"), seed=PAGE.get("gen_seed"), max_seconds=GENERATE_MAX_SECONDS,
+        )  # fmt: skip
     st.session_state["tr_generated"] = (prompt, loaded.vocabulary.decode(output), missing)
     st.session_state[GENERATED_CUT] = (len(output), wanted) if len(output) < wanted else None
 
@@ -96,7 +108,7 @@ def generate_section(lang: str) -> None:
     cols[3].number_input(t("tr.length", lang), 1, GENERATE_MAX, key=key("length"))
     cols[4].number_input(t("tr.seed", lang), 0, MAX_SEED, key=key("gen_seed"))
     if st.button(t("tr.generate_button", lang), key="tr_generate", icon=":material/edit_note:"):
-        _generate_now()
+        _generate_now(lang)
     generated = st.session_state.get("tr_generated")
     if generated:
         prompt, text, missing = generated
