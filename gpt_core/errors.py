@@ -80,6 +80,11 @@ MESSAGES: dict[str, str] = {
         "Stop button must be able to end a run within {limit} s. It has {parameters:,} parameters; about "
         "{largest:,} would do. Choose fewer heads, a smaller head_dim or a shorter context."
     ),
+    "too_large_for_memory": (
+        "This model is too large to train here: a training step would need about {estimate_mb} MB of "
+        "memory, and a run may use {budget_mb} MB. It has {parameters:,} parameters; about {largest:,} "
+        "would fit. Choose fewer heads, a smaller head_dim, fewer blocks or a shorter context."
+    ),
     "checkpoint_unreadable": (
         "This file is not a model saved by this app's Train page (it could not be read as one). "
         "Upload the .pt file its download button gave you."

@@ -51,6 +51,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "error.too_slow_to_stop": {
         "zh": "这个模型太大，无法在这里训练：它的每一层大约要 {block} 秒，而“停止”按钮必须能在 {limit} 秒内结束训练。它有 {parameters:,} 个参数；大约 {largest:,} 个以内才行。请减少头数、head_dim 或上下文长度。"
     },
+    "error.too_large_for_memory": {
+        "zh": "这个模型太大，无法在这里训练：训练一步大约需要 {estimate_mb} MB 内存，而一次训练最多可用 {budget_mb} MB。它有 {parameters:,} 个参数；大约 {largest:,} 个以内才放得下。请减少头数、head_dim、层数或上下文长度。"
+    },
     "error.checkpoint_unreadable": {
         "zh": "这个文件不是本应用训练页保存的模型（无法按模型读取）。请上传训练页下载按钮给你的 .pt 文件。"
     },
