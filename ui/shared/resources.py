@@ -16,6 +16,10 @@ EXPERIMENT_DIR = Path(__file__).resolve().parents[2] / "assets" / "heads_experim
 # How many trainings may run at once on this server, for all users together: one per core
 # (each training computes with one thread, see ui/runtime.py).
 TRAINING_SLOTS = int(os.environ.get("TRAINING_SLOTS", max(1, os.cpu_count() or 2)))
+# The most memory one training may take, estimated before it starts (gpt_core.train's
+# estimate_training_bytes); a larger model is refused. Two slots stay under ~1.2-1.5 GB.
+TRAINING_MEMORY_MB = int(os.environ.get("TRAINING_MEMORY_MB", 600))
+TRAINING_MAX_BYTES = TRAINING_MEMORY_MB * 2**20
 SYNTHETIC_LENGTH = 60_000  # characters of a generated corpus
 SHIPPED_RUNS = 8  # head counts of the shipped experiment, with room to spare
 SHARED_CORPORA = 12  # corpus × context pairs kept built at once (each up to ~20 MB of windows)

@@ -19,7 +19,7 @@ from gpt_core import (
 from gpt_core.data import DATA_DIR_ENV, TINY_SHAKESPEARE_ENV
 
 from ..markdown import literal
-from ..shared.resources import download_lock, shared_corpus, tiny_shakespeare
+from ..shared.resources import TRAINING_MAX_BYTES, download_lock, shared_corpus, tiny_shakespeare
 from ..shell import browser_on_this_machine
 from ..strings import error_text, t
 from .state import (
@@ -131,6 +131,8 @@ def gpt_config(corpus: Corpus) -> GPTConfig:
 def train_config() -> TrainConfig:
     if PAGE.get("budget_kind") == "steps":
         steps = min(PAGE.get("steps"), RUN_MAX_STEPS)
-        return TrainConfig(steps=steps, eval_every=EVAL_EVERY, max_seconds=RUN_MAX_SECONDS)
+        return TrainConfig(steps=steps, eval_every=EVAL_EVERY, max_seconds=RUN_MAX_SECONDS,
+                           max_bytes=TRAINING_MAX_BYTES)  # fmt: skip
     seconds = min(float(PAGE.get("seconds")), RUN_MAX_SECONDS)
-    return TrainConfig(steps=None, seconds=seconds, eval_every=EVAL_EVERY, max_seconds=RUN_MAX_SECONDS)
+    return TrainConfig(steps=None, seconds=seconds, eval_every=EVAL_EVERY, max_seconds=RUN_MAX_SECONDS,
+                       max_bytes=TRAINING_MAX_BYTES)  # fmt: skip

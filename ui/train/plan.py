@@ -12,7 +12,7 @@ import streamlit as st
 from gpt_core import Corpus, GPTConfig, TrainConfig
 from gpt_core.experiment import HEAD_COUNTS, StepTimes, estimate_seconds, measure_step_times
 
-from ..shared.resources import SHARED_CORPORA
+from ..shared.resources import SHARED_CORPORA, TRAINING_MAX_BYTES
 from ..strings import t
 from .state import EXPERIMENT_DEFAULT_SEEDS, EXPERIMENT_DEFAULT_STEPS, EXPERIMENT_MAX_STEPS, EXPERIMENT_MIN_STEPS, PAGE
 
@@ -44,7 +44,8 @@ def experiment_plan(vocab_size: int, steps: int, seeds: int, context: int, block
                      heads=1, blocks=blocks)  # fmt: skip
     runs = len(HEAD_COUNTS) * seeds
     eval_every = max(EXPERIMENT_MIN_STEPS, steps // EXPERIMENT_EVALUATIONS)
-    train = TrainConfig(steps=steps, eval_every=eval_every, max_seconds=EXPERIMENT_MAX_SECONDS / runs)
+    train = TrainConfig(steps=steps, eval_every=eval_every, max_seconds=EXPERIMENT_MAX_SECONDS / runs,
+                        max_bytes=TRAINING_MAX_BYTES)  # fmt: skip
     return ExperimentPlan(base, train, tuple(range(seeds)))
 
 
