@@ -190,6 +190,22 @@ def test_a_generation_waits_for_a_free_generation_lane_and_then_runs(monkeypatch
     assert "tr.generate_waiting" in said and lane.queued == 0
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_model_above_the_memory_budget_is_refused_with_a_message_before_it_trains(monkeypatch, lang):
+    import ui.train.controls as controls
+
+    monkeypatch.setattr(controls, "TRAINING_MAX_BYTES", 1024)  # a host that allows almost nothing
+    at = open_page(PAGE, lang=lang)
+    train_quickly(at)
+    assert "tr_model" not in at.session_state, "nothing trained"
+    message = " ".join(error.value for error in at.error)
+    from gpt_core import InputError
+    from ui.strings import error_text
+
+    expected = error_text(InputError("too_large_for_memory", estimate_mb=0, budget_mb=0, parameters=0, largest=0), lang)
+    assert expected[:16] in message, message
+
+
 def test_generation_from_the_trained_model_is_seeded(page):
     train_quickly(page)
     assert page.selectbox(key="tr_gen_model").value == "session"
