@@ -11,6 +11,7 @@ import threading
 from gpt_core.reproduce import COMPUTE_THREADS, use_compute_threads
 
 from .internals import asyncio_set_nodelay, replace_asyncio_set_nodelay
+from .memory import fix_mmap_threshold
 
 # Each session computes with one thread: many students' sessions (threads of one server
 # process) and the trainings (one slot per core) then share the cores instead of
@@ -33,6 +34,7 @@ def configure_process() -> None:
     with _lock:
         if not _configured.is_set():
             use_compute_threads()
+            fix_mmap_threshold()  # freed tensors go back to the system (ui/memory.py)
             if os.environ.get(KEEP_NAGLE_ENV) != "1":
                 disable_nagle()
             _configured.set()

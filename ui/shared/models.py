@@ -17,6 +17,7 @@ import streamlit as st
 from gpt_core import GPT, CharVocabulary, CheckpointMeta, RunSummary, checkpoint_bytes
 from gpt_core.explore import ModelTrace, trace_model
 
+from ..memory import JANITOR
 from ..strings import t
 from .resources import shipped_experiment, shipped_model
 from .shared_cache import MISSING, SharedResults
@@ -43,6 +44,10 @@ class TrainedModel:
     # A number no other model of this process gets (a memo keyed on id() could hand a new
     # model, allocated where a freed one was, the old one's traces).
     serial: int = field(default_factory=lambda: next(_SERIALS), init=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Once Streamlit forgets the session (and its model), memory is trimmed soon after.
+        JANITOR.watch(self)
 
 
 def checkpoint_of(trained: TrainedModel) -> bytes:
