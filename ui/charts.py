@@ -8,12 +8,13 @@ from dataclasses import dataclass
 
 import pandas as pd
 import plotly.graph_objects as go
+import plotly.io as pio
 import streamlit as st
 
 from figures.describe import ChartData, Table, chart_data, chart_table, describe, table_names
 from figures.sizing import DEFAULT_PRESENTING_WIDTH_PX, DEFAULT_WIDTH_PX
 from figures.style import FigureSpec, specs_only
-from figures.wire import wire_dict
+from figures.wire import wire_dict, wire_json
 from figures.words import Words
 
 from .figure_text import figure_words
@@ -92,6 +93,13 @@ class Drawn:
         return self.sent.to_dict()
 
 
+class _WireSpec(dict):
+    """A figure's wire form with its JSON, made once when the figure is drawn first and
+    then only read by every session that shows it (see ``_to_json``)."""
+
+    __slots__ = ("json",)
+
+
 class _Sent(go.Figure):
     """A figure already in its wire form (figures/wire.py). Streamlit's plotly_chart takes a
     Figure's ``to_dict()`` and serializes that (it asks nothing else of it); this one hands
@@ -99,21 +107,38 @@ class _Sent(go.Figure):
     drops trace uids, which these figures do not have). It is made without Plotly's
     ``__init__``, which copies the whole default template (2 ms) for nothing here."""
 
-    _spec: dict
+    _spec: _WireSpec
 
     @classmethod
     def of(cls, spec: dict) -> _Sent:
+        wire = _WireSpec(spec)
+        wire.json = wire_json(wire)
         sent = object.__new__(cls)
-        object.__setattr__(sent, "_spec", spec)
+        object.__setattr__(sent, "_spec", wire)
         return sent
 
     def to_dict(self) -> dict:
         return self._spec
 
 
+_plotly_to_json = pio.to_json
+
+
+def _to_json(fig, validate=True, pretty=False, remove_uids=True, engine=None):
+    """Plotly's ``to_json``, which Streamlit's plotly_chart calls with the figure's dict:
+    for a figure drawn here, the JSON made once (figures/wire.py ``wire_json``, the same
+    value as Plotly's), not a new serialization for every session that shows it."""
+    if type(fig) is _WireSpec and not pretty:
+        return fig.json
+    return _plotly_to_json(fig, validate=validate, pretty=pretty, remove_uids=remove_uids, engine=engine)
+
+
+pio.to_json = _to_json
+
+
 def _spec_bytes(drawn: Drawn) -> int:
     """About how much memory a drawn figure holds: its typed arrays' base64, the numbers its
-    table reads, its labels (a few dozen bytes each as Python strings) and the rest."""
+    table reads, its labels (a few dozen bytes each as Python strings), its JSON and the rest."""
     total = SPEC_OVERHEAD_BYTES
     for trace in drawn.spec["data"]:
         for value in trace.values():
@@ -121,6 +146,7 @@ def _spec_bytes(drawn: Drawn) -> int:
                 total += len(value["bdata"])
             elif isinstance(value, list):
                 total += LABEL_BYTES * len(value)
+    total += len(drawn.sent.to_dict().json)
     total += sum(grid.values.nbytes for grid in drawn.data.grids)
     return total + sum(series.y.nbytes for series in drawn.data.series)
 

@@ -11,6 +11,7 @@ import time
 import numpy as np
 import plotly.io as pio
 import pytest
+from plotly.io._json import to_json_plotly
 
 from figures import (
     channel_map_figure,
@@ -174,3 +175,67 @@ def test_a_builders_spec_is_sent_and_described_as_its_figure_is(name):
             a, b = chart_table(from_spec, part, words), chart_table(from_figure, part, words)
             assert (a.index, a.columns, a.corner) == (b.index, b.columns, b.corner)
             np.testing.assert_array_equal(np.array(a.cells, dtype=object), np.array(b.cells, dtype=object))
+
+
+@pytest.mark.parametrize(
+    "array",
+    [
+        np.arange(12, dtype=np.float32).reshape(3, 4),
+        np.arange(12, dtype=np.float64).reshape(4, 3).T,  # not contiguous
+        np.array([np.nan, -np.inf, 1.5], dtype=np.float32),
+        np.arange(6, dtype=np.int8),
+        np.arange(6, dtype=np.uint16).reshape(2, 3),
+        np.arange(6, dtype=np.int64),  # Plotly narrows it
+        np.arange(6, dtype=">f4"),  # big-endian: Plotly's way
+        np.array(["a", "b"]),
+        np.zeros((0,), dtype=np.float32),
+        np.float32(2.5) * np.ones((2, 2, 2), dtype=np.float32),
+    ],
+)
+def test_a_typed_array_is_plotlys_own(array):
+    from _plotly_utils.utils import to_typed_array_spec as plotlys
+
+    from figures.wire import to_typed_array_spec
+
+    ours, theirs = to_typed_array_spec(array), plotlys(array)
+    if isinstance(theirs, dict):
+        assert ours == theirs
+    else:
+        assert isinstance(ours, np.ndarray) and np.array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("name", list(_figures()))
+def test_the_json_sent_is_plotlys_own_value_and_safe_inside_html(name):
+    from figures.wire import wire_json
+
+    wire = wire_dict(_figures()[name]())
+    plotlys = to_json_plotly(wire, engine="orjson")
+    ours = wire_json(wire)
+    assert json.loads(ours) == json.loads(plotlys)
+    assert "<" not in ours and ">" not in ours, "a label such as <b> cannot close a tag"
+
+
+def test_the_json_sent_escapes_what_could_close_a_tag():
+    from figures.wire import wire_json
+
+    spec = {"layout": {"title": {"text": "</script><b>\u2028\u2029 a/b 猫"}}, "data": []}
+    sent = wire_json(spec)
+    assert json.loads(sent) == spec
+    assert "<" not in sent and ">" not in sent and "\u2028" not in sent and "\u2029" not in sent
+
+
+def test_streamlit_sends_a_drawn_figures_json_made_once():
+    """Streamlit's plotly_chart serializes the figure's dict with plotly.io.to_json: for a
+    figure drawn by ui/charts.py that is the JSON made when it was drawn, the same value as
+    Plotly's; any other figure is Plotly's own."""
+    import plotly.graph_objects as go
+    import streamlit as st  # noqa: F401  (plotly_chart's module reads plotly.io.to_json)
+
+    from ui import charts
+
+    drawn = charts._drawn(_figures()["overview"](), sized=True, presenting=False, lang="en")
+    wire = drawn.sent.to_dict()
+    assert pio.to_json(wire, validate=False) is wire.json
+    assert json.loads(wire.json) == json.loads(to_json_plotly(dict(wire), engine="orjson"))
+    other = go.Figure(go.Bar(y=[1, 2]))
+    assert pio.to_json(other) == charts._plotly_to_json(other)
