@@ -35,6 +35,18 @@ def open_page(script: str = "app.py", first_screen_only: bool = False, **query: 
     return at
 
 
+def open_tab(at: AppTest, name: str, key: str = "pg_tab", prefix: str = "pg.tab") -> AppTest:
+    """Open one of a page's lazy tabs (ui/lazy_tabs.py: only the open tab is drawn) as a
+    click on it would, in the page's language, and run the page."""
+    from ui.strings import t
+
+    lang = at.session_state["language"] if "language" in at.session_state else "en"
+    at.session_state[key] = t(f"{prefix}.{name}", lang)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
 @pytest.fixture(autouse=True)
 def fresh_shared_results():
     """Each test starts with nothing shared between sessions, as a fresh server does (a test

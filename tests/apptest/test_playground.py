@@ -9,7 +9,7 @@ import pytest
 
 from gpt_core import MAX_TOKENS, PlaygroundConfig, tokenize, trace_attention
 from harness.charts import decode, traces_by_name
-from tests.apptest.conftest import asks_for_the_rest, chart_traces, open_page
+from tests.apptest.conftest import asks_for_the_rest, chart_traces, open_page, open_tab
 from ui.playground.state import PRESET_TOKENIZERS, PRESETS
 
 PAGE = "pages/1_playground.py"
@@ -42,11 +42,35 @@ def test_default_page_shows_the_book_example_with_every_view(page):
     traces = all_traces(page)
     assert "softmax weights · head 4" in traces  # overview, 4 heads
     assert "masked (−∞ above the diagonal) · head 1" in traces  # detail
-    assert "head 1: channels 0–7" in traces  # channel map
     assert traces["softmax weights · head 1"]["x"][0] == "0 · 动"
     assert "T = 6 tokens" in markdown_text(page)
-    assert len(page.get("code")) >= 3  # shape trace, link, snippet
-    assert page.dataframe, "softmax calculator and per-head table"
+    assert [tab.label for tab in page.tabs] == ["Softmax by hand", "Shapes: split and merge", "Per-head table",
+                                                "Share and download"]  # fmt: skip
+    assert len(page.dataframe) == 1 and not page.get("code"), "the softmax calculator's tab only: the others wait"
+    assert "head 1: channels 0–7" in all_traces(open_tab(page, "shapes"))  # channel map
+    assert len(page.get("code")) == 1 and not page.dataframe, "the shape trace"
+    assert len(open_tab(page, "stats").dataframe) == 1 and not page.get("code"), "the per-head table"
+    assert len(open_tab(page, "share").get("code")) >= 2 and page.get("download_button"), "link and snippet"
+    assert "head 1: channels 0–7" not in all_traces(page)
+
+
+def test_the_open_tab_stays_open_through_a_change_and_a_change_of_language(page):
+    open_tab(page, "stats")
+    page.number_input(key="pg_seed").set_value(9).run()
+    assert page.session_state["pg_tab"] == "Per-head table" and len(page.dataframe) == 1
+    page.query_params["lang"] = "zh"
+    page.session_state["language"] = "zh"
+    page.run()
+    assert not page.exception, page.exception
+    assert page.session_state["pg_tab"] == "每个头的统计"
+    assert page.dataframe[0].value.columns[0] == "头"
+
+
+def test_a_crafted_tab_value_opens_the_first_tab(page):
+    page.session_state["pg_tab"] = "<b>no such tab</b>"
+    page.run()
+    assert not page.exception, page.exception
+    assert page.session_state["pg_tab"] == "Softmax by hand" and len(page.dataframe) == 1
 
 
 def test_first_run_draws_the_first_screen_and_asks_for_the_rest():
@@ -68,7 +92,7 @@ def test_a_change_before_the_rest_arrives_draws_the_whole_page():
     at = open_page(PAGE, first_screen_only=True)
     at.number_input(key="pg_seed").set_value(3).run()
     assert not asks_for_the_rest(at)
-    assert len(at.dataframe) == 2 and len(at.get("code")) >= 3 and at.get("download_button")
+    assert "raw scores QKᵀ · head 1" in all_traces(at) and len(at.tabs) == 4 and at.dataframe
     assert query(at)["seed"] == "3"
 
 
@@ -160,6 +184,7 @@ def test_clamp_note_is_chinese_on_the_chinese_page():
 
 
 def test_head_dim_control_changes_c(page):
+    open_tab(page, "shapes")
     page.number_input(key="pg_head_dim").set_value(2).run()
     assert "head 4: channels 6–7" in all_traces(page)
     assert query(page)["head_dim"] == "2"
@@ -293,7 +318,7 @@ def test_softmax_calculator_matches_the_weights(page):
 
 
 def test_per_head_table_has_a_row_per_head(page):
-    table = page.dataframe[1].value
+    table = open_tab(page, "stats").dataframe[0].value
     assert list(table.iloc[:, 0]) == ["head 1", "head 2", "head 3", "head 4"]
     assert table.shape[1] == 5
 
@@ -340,6 +365,7 @@ def test_work_survives_a_trip_to_another_page(page):
 
 
 def test_downloads_are_offered(page):
+    open_tab(page, "share")
     labels = [button.proto.label for button in page.get("download_button")]
     assert labels == ["Matrix as CSV", "Whole trace as NPZ", "Python that reproduces it"]
     snippet = page.get("code")[-1].value

@@ -12,7 +12,7 @@ import torch
 
 from gpt_core import GPT, CharVocabulary, GPTConfig, RunSummary
 from gpt_core.explore import trace_model
-from tests.apptest.conftest import open_page
+from tests.apptest.conftest import open_page, open_tab
 from ui.shared.models import MODEL_STATE, TrainedModel
 from ui.shared.resources import shipped_model
 
@@ -107,6 +107,6 @@ def test_the_model_trained_in_this_session_can_be_chosen_and_random_weights_come
 
 
 def test_a_trained_models_share_tab_offers_no_snippet_that_would_rebuild_random_weights():
-    at = open_page(PAGE, weights="h1", text=PROMPT)
+    at = open_tab(open_page(PAGE, weights="h1", text=PROMPT), "share")
     keys = {button.key for button in at.get("download_button")}
     assert "pg_download_py" not in keys and "pg_download_npz" in keys

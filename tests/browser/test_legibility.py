@@ -142,6 +142,7 @@ def test_every_chart_is_legible(shared_server, pages, case, width):
         page.wait_for_function(
             "n => document.querySelectorAll('[role=tab]')[n].getAttribute('aria-selected') === 'true'", arg=tab
         )
+        wait_for_rerun(page)  # only the open tab is drawn (ui/lazy_tabs.py): choosing one reruns the page
         lines += _check_shown_charts(page, checked)
     if lines:
         more = f"\n… and {len(lines) - MAX_LINES} more" if len(lines) > MAX_LINES else ""

@@ -25,6 +25,7 @@ from gpt_core.explore import ModelTrace
 
 from ..chart_events import listen, parse_click
 from ..first_screen import ask_for_the_rest, is_first_screen
+from ..lazy_tabs import lazy_tabs
 from ..markdown import literal
 from ..shared import models, real_models
 from ..shared.lanes import heavy_turn
@@ -228,20 +229,24 @@ def _apply_click(payload: object, view: View) -> None:
         ss[widget_key("head")] = click.head + 1
 
 
+TABS_KEY = "pg_tab"
+TAB_NAMES = ("softmax", "shapes", "stats", "share")
+
+
 def _below(view: View, query: dict[str, str], text: str, lang: str) -> None:
     """Below the first screen: one head stage by stage (its hover linked by the page's chart
-    events) and the tabs."""
+    events) and the tabs, of which only the open one is drawn (ui/lazy_tabs.py)."""
     views.detail(view, lang)
-    tab_names = ("softmax", "shapes", "stats", "share")
-    tabs = st.tabs([t(f"pg.tab.{name}", lang) for name in tab_names])
-    with tabs[0]:
-        views.softmax_calculator(view, lang)
-    with tabs[1]:
-        views.shapes(view, lang)
-    with tabs[2]:
-        views.statistics(view, lang)
-    with tabs[3]:
-        views.share(view, query, text, lang)
+    open_tab, tabs = lazy_tabs(TAB_NAMES, TABS_KEY, lang, "pg.tab")
+    with tabs[open_tab]:
+        if open_tab == "softmax":
+            views.softmax_calculator(view, lang)
+        elif open_tab == "shapes":
+            views.shapes(view, lang)
+        elif open_tab == "stats":
+            views.statistics(view, lang)
+        else:
+            views.share(view, query, text, lang)
 
 
 def render() -> None:
