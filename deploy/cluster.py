@@ -38,6 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SITE_CONFIG = ROOT / "deploy" / "seeing-attention.nginx.conf"
 DEFAULT_RUN_DIR = ROOT / "deploy" / "run"
 PIDS_FILE = "cluster.json"
+CPU_ENV = "ATTENTION_CPU"  # ui/runtime.py: the core an app process's interpreter runs on
 START_TIMEOUT_S = 90
 STOP_TIMEOUT_S = 15
 UPSTREAM_BLOCK = re.compile(r"(# BEGIN app processes[^\n]*\n)(.*?)(\s*# END app processes)", re.S)
@@ -123,11 +124,16 @@ def _wait_healthy(url: str, process: subprocess.Popen, log: Path) -> None:
     raise RuntimeError(f"{url} did not answer within {START_TIMEOUT_S} s (see {log})")
 
 
-def _start_app(port: int, run_dir: Path, secret: str, env: dict[str, str] | None) -> subprocess.Popen:
+def _start_app(port: int, run_dir: Path, secret: str, env: dict[str, str] | None,
+               index: int = 0) -> subprocess.Popen:  # fmt: skip
+    """App process ``index``: its interpreter on core ``index`` (ui/runtime.py
+    ``pin_interpreter``), unless the environment already says where (or "off")."""
     log = run_dir / f"app-{port}.log"
     command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
                "--server.address", "127.0.0.1", "--server.headless", "true"]  # fmt: skip
     environment = {**os.environ, **(env or {}), "STREAMLIT_SERVER_COOKIE_SECRET": secret}
+    if environment.get(CPU_ENV, "auto") == "auto":
+        environment[CPU_ENV] = str(index)
     with log.open("w") as handle:
         return subprocess.Popen(command, cwd=ROOT, stdout=handle, stderr=subprocess.STDOUT, env=environment,
                                 start_new_session=True)  # fmt: skip
@@ -147,7 +153,7 @@ def start_cluster(processes: int = 2, port: int = 0, first_app_port: int = 0, gz
     secret = cookie_secret(run_dir)
     ports = [first_app_port + i if first_app_port else free_port() for i in range(processes)]
     port = port or free_port()
-    apps = [_start_app(p, run_dir, secret, env) for p in ports]
+    apps = [_start_app(p, run_dir, secret, env, index) for index, p in enumerate(ports)]
     cluster = Cluster(f"http://127.0.0.1:{port}", str(run_dir), 0, [a.pid for a in apps], ports, gzip,
                       [f"http://127.0.0.1:{p}" for p in ports])  # fmt: skip
     _write_pids(cluster)  # written before waiting, so `stop` finds them even if a start fails

@@ -1,3 +1,4 @@
+import os
 import sys
 from pathlib import Path
 
@@ -15,8 +16,11 @@ BROWSER_TESTS = ROOT / "tests" / "browser"
 def pytest_configure(config):
     """Every test computes with the app's torch thread count (gpt_core/reproduce.py): the
     numbers a test expects are then the ones the app computes, whichever tests ran before
-    (a different count changes the last bits)."""
+    (a different count changes the last bits). Pages run in this process (AppTest) leave
+    its threads on every core (ui/runtime.py ``pin_interpreter``), and so do the servers
+    the tests start, unless a test asks for it (tests/unit/test_runtime.py)."""
     use_compute_threads()
+    os.environ["ATTENTION_CPU"] = "off"
 
 
 @pytest.fixture(autouse=True)

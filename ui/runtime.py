@@ -7,6 +7,8 @@ import gc
 import os
 import socket
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from gpt_core.reproduce import COMPUTE_THREADS, use_compute_threads
 
@@ -23,8 +25,13 @@ TORCH_THREADS = COMPUTE_THREADS
 KEEP_NAGLE_ENV = "ATTENTION_KEEP_NAGLE"
 
 ASYNCIO_SET_NODELAY = asyncio_set_nodelay()  # asyncio's own (None on a Python without it), for the tests
+# The core this process's interpreter threads run on: a number (deploy/cluster.py gives
+# each process its own), "auto" (the default: one of the allowed cores, by process id) or
+# "off" (every thread may run on every core; the tests' in-process pages use it).
+CPU_ENV = "ATTENTION_CPU"
 _configured = threading.Event()
 _lock = threading.Lock()
+_all_cores: frozenset[int] | None = None  # the cores allowed before pinning; None: not pinned
 
 
 def configure_process() -> None:
@@ -35,6 +42,7 @@ def configure_process() -> None:
         if not _configured.is_set():
             use_compute_threads()
             fix_mmap_threshold()  # freed tensors go back to the system (ui/memory.py)
+            pin_interpreter(os.environ.get(CPU_ENV, "auto"))
             if os.environ.get(KEEP_NAGLE_ENV) != "1":
                 disable_nagle()
             _configured.set()
@@ -69,3 +77,59 @@ def disable_nagle() -> None:
     for obj in gc.get_objects():
         if issubclass(type(obj), socket.socket) and obj.fileno() != -1:  # type(): no __class__ lookups
             set_nodelay(obj)
+
+
+def _chosen_core(setting: str, allowed: frozenset[int]) -> int | None:
+    """The core ``setting`` names among ``allowed``, or None: do not pin."""
+    cores = sorted(allowed)
+    if setting == "off" or len(cores) < 2:
+        return None
+    if setting == "auto":
+        return cores[os.getpid() % len(cores)]
+    try:
+        return cores[int(setting) % len(cores)]
+    except ValueError:
+        return None  # not a number: as "off" (a wrong setting never stops the server)
+
+
+def pin_interpreter(setting: str) -> int | None:
+    """Run every thread of this process on one core (returns it), or None where pinning is
+    off or there is one core. New threads inherit it from the thread that starts them.
+
+    One interpreter runs Python on one core at a time (the GIL), but its threads, spread
+    over several cores, hand the lock to each other slowly: each handoff wakes a thread on
+    another core while the releasing one often takes the lock straight back. With 40
+    students' reruns as threads of one process that convoy made a change wait 1-1.6 s at
+    the 95th percentile; the same process on one core, 0.4-0.5 s
+    (benchmarks/classroom.py, README "A lecture hall"). Heavy numeric work (a training, a
+    generation, a heavy first open) spends its time in torch without the lock and may use
+    every core: ``all_cores()``."""
+    global _all_cores
+    if not hasattr(os, "sched_setaffinity"):
+        return None
+    allowed = frozenset(os.sched_getaffinity(0))
+    core = _chosen_core(setting, allowed)
+    if core is None:
+        return None
+    for task in os.listdir("/proc/self/task"):
+        try:
+            os.sched_setaffinity(int(task), {core})
+        except OSError:  # a thread that ended meanwhile
+            pass
+    _all_cores = allowed
+    return core
+
+
+@contextmanager
+def all_cores() -> Iterator[None]:
+    """Let the calling thread run on every core the process was allowed while the block runs
+    (torch's work releases the interpreter lock), then put it back on its core."""
+    if _all_cores is None:
+        yield
+        return
+    pinned = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, _all_cores)
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, pinned)

@@ -108,3 +108,60 @@ def test_set_nodelay_survives_a_socket_closed_meanwhile():
     sock = socket.socket(family=socket.AF_INET)
     sock.close()
     runtime.set_nodelay(sock)  # OSError (bad file descriptor) is expected and ignored
+
+
+def test_the_core_setting_is_read_as_documented():
+    cores = frozenset({2, 5, 7})
+    assert runtime._chosen_core("off", cores) is None
+    assert runtime._chosen_core("1", cores) == 5 and runtime._chosen_core("4", cores) == 5, "the n-th allowed core"
+    assert runtime._chosen_core("auto", cores) in cores
+    assert runtime._chosen_core("many", cores) is None, "a wrong setting never stops the server: not pinned"
+    assert runtime._chosen_core("0", frozenset({3})) is None, "one core: nothing to pin"
+
+
+PIN_CHECK = """
+import os, threading, json
+from ui import runtime
+def cores(tid=0):
+    return sorted(os.sched_getaffinity(tid))
+before = cores()
+started = threading.Event(); release = threading.Event()
+earlier = threading.Thread(target=lambda: (started.set(), release.wait()))
+earlier.start(); started.wait()
+core = runtime.pin_interpreter("1")
+tasks = {int(t): cores(int(t)) for t in os.listdir("/proc/self/task")}
+seen = {}
+def later():
+    seen["new thread"] = cores()
+    with runtime.all_cores():
+        seen["inside all_cores"] = cores()
+    seen["after all_cores"] = cores()
+thread = threading.Thread(target=later); thread.start(); thread.join()
+release.set(); earlier.join()
+print(json.dumps({"before": before, "core": core, "tasks": list(tasks.values()), **seen}))
+"""
+
+
+def test_pinning_puts_every_thread_on_one_core_and_heavy_work_on_all():
+    """ui/runtime.py ``pin_interpreter``: the threads there are and the ones started later run
+    on one core; a block in ``all_cores()`` runs on every core, then goes back."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import pytest
+
+    allowed = sorted(os.sched_getaffinity(0))
+    if len(allowed) < 2:
+        pytest.skip("one core: there is nothing to pin")
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", PIN_CHECK], cwd=root, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["before"] == allowed and seen["core"] == allowed[1]
+    assert len(seen["tasks"]) >= 2 and all(cores == [allowed[1]] for cores in seen["tasks"])
+    assert seen["new thread"] == [allowed[1]]
+    assert seen["inside all_cores"] == allowed
+    assert seen["after all_cores"] == [allowed[1]]

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 
 import streamlit as st
 
+from ..runtime import all_cores
 from ..strings import t
 
 # Heavy first opens computed at once per process (a trace of a new prompt, a real model's
@@ -115,7 +116,8 @@ def heavy_turn(lang: str, lane: Lane | None = None, priority: int = FIRST_SCREEN
         if note is not None:
             note.empty()
         try:
-            yield
+            with all_cores():  # mostly torch, which lets go of the interpreter: any core
+                yield
         finally:
             lane.exit()
     finally:

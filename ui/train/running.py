@@ -28,6 +28,7 @@ from gpt_core.experiment import HEAD_COUNTS, run_heads_experiment
 
 from ..charts import show_chart
 from ..figure_text import figure_words
+from ..runtime import all_cores
 from ..shared.models import MODEL_STATE, SESSION_KEY, TrainedModel
 from ..shared.resources import training_slots
 from ..strings import t
@@ -92,7 +93,8 @@ def with_slot(screen: Screen, work: Callable[[], Result]) -> Result:
     try:
         while not (acquired := slots.acquire(timeout=WAIT_POLL_S)):
             screen.waiting()  # an st.* call: a rerun can interrupt the wait here
-        return work()
+        with all_cores():  # a training is torch's work: any core (ui/runtime.py)
+            return work()
     finally:
         if acquired:
             slots.release()
