@@ -90,7 +90,7 @@ def test_a_csv_choice_holding_a_stale_label_carries_on(key, stale):
 
 
 def test_the_npz_download_holds_a_trained_models_stream_and_its_config(downloads):
-    at = open_tab(open_page(PAGE, weights="h2", text="ROMEO: what", block="2"), "share")
+    open_tab(open_page(PAGE, weights="h2", text="ROMEO: what", block="2"), "share")
     archive = np.load(io.BytesIO(downloads("attention_trace.npz")))
     checkpoint = shipped_model(2)
     expected = trace_model(checkpoint.model, checkpoint.vocabulary, "ROMEO: what").layers[1]

@@ -13,7 +13,7 @@ import pytest
 from gpt_core import hf
 from harness.charts import decode, traces_by_name
 from harness.file_server import unused_local_url
-from tests.apptest.conftest import open_page
+from tests.apptest.conftest import open_page, open_tab
 from ui.explorer.views import DETAIL_CHART_KEY, LAYER_CHART_KEY, MAP_CHART_KEY
 from ui.playground.views import DETAIL_CHART_KEY as PG_DETAIL_KEY
 
@@ -57,9 +57,10 @@ def test_the_playground_shows_a_real_models_layer(family, layer, offered, tiny_m
     facts = " ".join(m.value for m in at.markdown)
     assert f"h_kv = {expected.h_kv} key/value heads" in facts
     assert at.query_params["weights"] == offered[family] and at.query_params["block"] == str(layer)
-    shapes = " ".join(code.value for code in at.code)
+    shapes = " ".join(code.value for code in open_tab(at, "shapes").code)
     assert ("repeat_kv" in shapes) == (expected.h_kv != 4)
-    assert "hf.load(" in shapes  # the snippet that recomputes these numbers
+    snippet = " ".join(code.value for code in open_tab(at, "share").code)
+    assert "hf.load(" in snippet  # the snippet that recomputes these numbers
 
 
 def test_a_real_models_link_reproduces_its_numbers(offered):

@@ -9,7 +9,7 @@ import pytest
 import ui.playground.page
 import ui.playground.views
 from gpt_core import trace_attention
-from tests.apptest.conftest import open_page
+from tests.apptest.conftest import open_page, open_tab
 
 PAGE = "pages/1_playground.py"
 LINK = {"text": "The cat sat on the mat.", "heads": "4", "head_dim": "8", "seed": "5"}
@@ -43,7 +43,9 @@ def test_the_second_student_on_one_link_computes_nothing_and_gets_the_same_chart
     second = open_page(PAGE, **LINK)
     assert not second.exception
     assert counted == {"trace": 1, "overview": 1, "detail": 1}, "nothing computed or built again"
-    assert specs(second) == specs(first) and len(specs(first)) >= 3
+    assert specs(second) == specs(first) and len(specs(first)) >= 2, "the overview and the detail"
+    shapes_first, shapes_second = open_tab(first, "shapes"), open_tab(second, "shapes")
+    assert specs(shapes_second) == specs(shapes_first) and len(specs(shapes_first)) == 3, "and the channel map"
 
 
 def test_what_a_figure_shows_is_in_its_key(counted):
