@@ -7,22 +7,35 @@ The open tab is kept across a change of language (Streamlit's state holds its la
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import streamlit as st
 
 from .strings import LANGUAGES, t
 
 
-def lazy_tabs(names: Sequence[str], key: str, lang: str, string_prefix: str) -> tuple[str, dict]:
+def lazy_tabs(names: Sequence[str], key: str, lang: str, string_prefix: str, chosen: str | None = None,
+              on_choose: Callable[[str], None] | None = None) -> tuple[str, dict]:  # fmt: skip
     """Draw tabs labelled ``t(f"{string_prefix}.{name}", lang)``; return the open tab's name
-    and each name's container. The caller fills only the open one."""
+    and each name's container. The caller fills only the open one.
+
+    With ``chosen`` (a name, kept by the page: its link holds it), that tab is open, and a
+    click on another calls ``on_choose(name)`` before the page runs; without, the tabs keep
+    their own choice. Either way the open tab survives a change of language."""
     labels = [t(f"{string_prefix}.{name}", lang) for name in names]
-    chosen = st.session_state.get(key)
-    if chosen not in labels:  # not drawn yet, a label in the other language, or a crafted value
+    if chosen is not None:
+        st.session_state[key] = labels[names.index(chosen)] if chosen in names else labels[0]
+    stored = st.session_state.get(key)
+    if stored not in labels:  # not drawn yet, a label in the other language, or a crafted value
         index = next((i for i, name in enumerate(names) for other in LANGUAGES
-                      if t(f"{string_prefix}.{name}", other) == chosen), 0)  # fmt: skip
+                      if t(f"{string_prefix}.{name}", other) == stored), 0)  # fmt: skip
         st.session_state[key] = labels[index]
-    tabs = st.tabs(labels, key=key, on_change="rerun")
+
+    def clicked() -> None:
+        label = st.session_state.get(key)
+        if on_choose is not None and label in labels:
+            on_choose(names[labels.index(label)])
+
+    tabs = st.tabs(labels, key=key, on_change=clicked if on_choose is not None else "rerun")
     open_name = next((name for name, tab in zip(names, tabs, strict=True) if tab.open), names[0])
     return open_name, dict(zip(names, tabs, strict=True))

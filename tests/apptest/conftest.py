@@ -35,13 +35,10 @@ def open_page(script: str = "app.py", first_screen_only: bool = False, **query: 
     return at
 
 
-def open_tab(at: AppTest, name: str, key: str = "pg_tab", prefix: str = "pg.tab") -> AppTest:
-    """Open one of a page's lazy tabs (ui/lazy_tabs.py: only the open tab is drawn) as a
-    click on it would, in the page's language, and run the page."""
-    from ui.strings import t
-
-    lang = at.session_state["language"] if "language" in at.session_state else "en"
-    at.session_state[key] = t(f"{prefix}.{name}", lang)
+def open_tab(at: AppTest, name: str, key: str = "pg_view") -> AppTest:
+    """Open one of the playground's views below the charts (lazy tabs, ui/lazy_tabs.py: only
+    the open one is drawn) as a click on its tab does, and run the page."""
+    at.session_state[key] = name
     at.run()
     assert not at.exception, at.exception
     return at

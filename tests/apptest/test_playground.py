@@ -66,6 +66,23 @@ def test_the_open_tab_stays_open_through_a_change_and_a_change_of_language(page)
     assert page.dataframe[0].value.columns[0] == "头"
 
 
+def test_the_open_view_is_in_the_link_and_a_link_opens_it():
+    at = open_page(PAGE, view="stats", seed="4")
+    assert not at.exception and not at.warning
+    assert len(at.dataframe) == 1 and at.dataframe[0].value.columns[0] == "head"
+    open_tab(at, "share")
+    assert query(at)["view"] == "share"
+    again = open_page(PAGE, **query(at))
+    assert again.session_state["pg_tab"] == "Share and download" and again.get("download_button")
+
+
+def test_an_unknown_view_in_a_link_opens_the_first_with_a_note():
+    at = open_page(PAGE, view="<b>zzz</b>")
+    assert not at.exception
+    assert at.session_state["pg_tab"] == "Softmax by hand"
+    assert any("view" in warning.value for warning in at.warning), [w.value for w in at.warning]
+
+
 def test_a_crafted_tab_value_opens_the_first_tab(page):
     page.session_state["pg_tab"] = "<b>no such tab</b>"
     page.run()

@@ -26,6 +26,7 @@ NOTE_VALUE_CHARS = NOTE_CHARS  # a link's odd value is shown up to this many cha
 # The focus controls (head, stage, row, col, cells) are drawn with the views, after the
 # computation: they follow the link or the session, never a value the browser sent first.
 FOCUS = ("head", "stage", "row", "col", "cells")
+LOOKING = (*FOCUS, "view")  # what only chooses what is looked at: a change keeps the link's notes
 widget_key = PAGE.key
 
 

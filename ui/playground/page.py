@@ -34,7 +34,7 @@ from ..shell import page_title, setup_page
 from ..strings import error_text, t
 from . import state, views
 from .controls import (
-    FOCUS,
+    LOOKING,
     PAGE,
     current_values,
     draw_controls,
@@ -230,14 +230,14 @@ def _apply_click(payload: object, view: View) -> None:
 
 
 TABS_KEY = "pg_tab"
-TAB_NAMES = ("softmax", "shapes", "stats", "share")
 
 
 def _below(view: View, query: dict[str, str], text: str, lang: str) -> None:
     """Below the first screen: one head stage by stage (its hover linked by the page's chart
     events) and the tabs, of which only the open one is drawn (ui/lazy_tabs.py)."""
     views.detail(view, lang)
-    open_tab, tabs = lazy_tabs(TAB_NAMES, TABS_KEY, lang, "pg.tab")
+    open_tab, tabs = lazy_tabs(state.VIEWS, TABS_KEY, lang, "pg.tab", chosen=PAGE.get("view"),
+                               on_choose=lambda name: PAGE.set("view", name))  # fmt: skip
     with tabs[open_tab]:
         if open_tab == "softmax":
             views.softmax_calculator(view, lang)
@@ -262,7 +262,7 @@ def render() -> None:
     with controls_col:
         loaded = draw_controls(lang)
     values = current_values()
-    PAGE.settle(values, looking=FOCUS)
+    PAGE.settle(values, looking=LOOKING)
     with notes_slot:
         show_notes(lang)
     with chart_col:
