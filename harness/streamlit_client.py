@@ -117,6 +117,13 @@ class StreamlitClient:
 
     def _read_delta(self, forward: ForwardMsg, result: RunResult) -> None:
         delta = forward.delta
+        if delta.WhichOneof("type") == "add_block" and delta.add_block.WhichOneof("type") == "tab_container":
+            widget_id = delta.add_block.tab_container.id  # tabs that rerun when chosen are a widget
+            if widget_id:
+                user_key = widget_id.rsplit("-", 1)[-1] if widget_id.startswith("$$ID-") else widget_id
+                self.widget_ids[user_key] = widget_id
+                self.widget_kinds[user_key] = "tabs"
+            return
         if delta.WhichOneof("type") != "new_element":
             return
         element = delta.new_element
