@@ -47,7 +47,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "cmp.fig.b_minus_a": {"en": "B − A", "zh": "B − A"},
     "cmp.fig.mean_panel": {"en": "mean of heads", "zh": "各头平均"},
     "cmp.fig.title": {"en": "B − A · {stage}", "zh": "B − A · {stage}"},
-    "cmp.fig.mean_title": {"en": "B − A of the heads' means · {stage}", "zh": "各头平均的 B − A · {stage}"},
+    "cmp.fig.mean_title": {"en": "B − A of the mean over heads · {stage}", "zh": "各头平均的 B − A · {stage}"},
     "pg.note_b_model_missing": {
         "en": "The link names the model {value} for set-up B, which is not here: B shows random weights.",
         "zh": "链接为设置 B 指定的模型 {value} 不在这里：B 改为显示随机权重。",
