@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from figures.palette import HIGHLIGHT_COLOR
-from gpt_core import PlaygroundConfig, trace_attention
+from gpt_core import PlaygroundConfig, tokenize, trace_attention
 from gpt_core.explore import trace_model
 from harness.charts import decode
 from tests.apptest.conftest import open_page
@@ -126,3 +126,16 @@ def test_without_compare_mode_the_link_carries_no_set_up_b():
     assert not at.exception, at.exception
     assert not [key for key in at.query_params if key.startswith("b_") or key == "cmp"]
     assert not [chart for chart in at.get("plotly_chart") if chart.proto.id.endswith(A_CHART_KEY)]
+
+
+def test_different_tokens_are_said_plainly_with_no_difference_chart():
+    # A: a shipped model reads characters (11 tokens); B: random weights read the words.
+    words = len(tokenize("ROMEO: what", "word"))
+    assert words != 11
+    at = open_page(PAGE, cmp="1", text="ROMEO: what", tok="word", weights="h2", row="8", col="1")
+    assert not at.exception, at.exception
+    assert any(f"A reads 11 tokens and B reads {words}" in info.value for info in at.info)
+    assert not [chart for chart in at.get("plotly_chart") if chart.proto.id.endswith(DIFF_CHART_KEY)]
+    assert _outlines(_chart(at, A_CHART_KEY)) == {(0.5, 1.5, 7.5, 8.5)}
+    assert not _outlines(_chart(at, B_CHART_KEY)), "the cell is outside B's tokens"
+    assert any(f"outside this set-up's {words} tokens" in caption.value for caption in at.caption)

@@ -39,7 +39,7 @@ from .controls import (
     widget_key,
     write_url,
 )
-from .views import COLUMN_GAP_REM, ROOT_FONT_PX, View, _shared
+from .views import COLUMN_GAP_REM, ROOT_FONT_PX, View, _position_label, _shared
 
 A_CHART_KEY = "pg_cmp_a_chart"
 B_CHART_KEY = "pg_cmp_b_chart"
@@ -193,8 +193,6 @@ def difference(view_a: View, view_b: View, stage: str, cell: tuple[int, int], la
 
 
 def _focus_controls(view_a: View, lang: str) -> None:
-    from .views import _position_label
-
     k = widget_key
     labels = view_a.result.labels
     T = len(labels)
