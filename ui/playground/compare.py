@@ -26,6 +26,7 @@ from ..charts import page_width, show_chart, type_scale
 from ..figure_text import figure_words
 from ..first_screen import ask_for_the_rest
 from ..shared import models
+from ..shell import is_presenting
 from ..strings import error_text, t
 from . import state
 from .controls import (
@@ -39,7 +40,7 @@ from .controls import (
     widget_key,
     write_url,
 )
-from .views import COLUMN_GAP_REM, ROOT_FONT_PX, View, _position_label, _shared
+from .views import COLUMN_GAP_REM, PRESENT_ROOT_FONT_PX, ROOT_FONT_PX, View, _position_label, _shared
 
 A_CHART_KEY = "pg_cmp_a_chart"
 B_CHART_KEY = "pg_cmp_b_chart"
@@ -137,7 +138,7 @@ def _apply_click(payload: object, view_a: View, view_b: View) -> None:
 
 def column_width() -> float:
     """The width of each of the two columns."""
-    gap = COLUMN_GAP_REM * ROOT_FONT_PX * type_scale()
+    gap = COLUMN_GAP_REM * (PRESENT_ROOT_FONT_PX if is_presenting() else ROOT_FONT_PX)  # the columns' gap
     return (page_width() - gap) / 2
 
 
