@@ -6,6 +6,7 @@ One renderer per view, reused by every page that shows it.
 
 from .attention import head_detail_figure, trace_name
 from .channels import channel_map_figure
+from .compare import difference_figure
 from .explorer import generation_figure, grid_figure, metric_figure
 from .labels import axis_labels, plotly_safe
 from .lesson import parameter_figure, qkv_figure, scaling_figure, softmax_bars_figure, two_ways_figure
@@ -24,6 +25,7 @@ __all__ = [
     "Words",
     "axis_labels",
     "channel_map_figure",
+    "difference_figure",
     "experiment_figure",
     "generation_figure",
     "grid_figure",

@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 
 from .attention import HEADER_PX, ROW_GAP_PX, check_square, masked_legend_entry, stage_traces
 from .labels import plotly_safe
-from .palette import SCORE_COLORSCALE, WEIGHT_COLORSCALE, head_color
+from .palette import HIGHLIGHT_COLOR, SCORE_COLORSCALE, WEIGHT_COLORSCALE, head_color
 from .panels import (
     AXIS_TITLE_FONT_PX,
     MARGIN_PX,
@@ -18,6 +18,7 @@ from .panels import (
     AxisLabels,
     Frame,
     Panel,
+    cell_outline,
     figure_title,
     finished_layout,
     panel_axes,
@@ -106,6 +107,7 @@ def heads_overview_figure(
     width_px: float | None = None,
     scale: float = 1.0,
     title: str | None = None,
+    highlight: tuple[int, int] | None = None,
 ) -> go.Figure:
     """Small multiples: one stage for every head. matrices: (h, T, T). title: the figure's
     title (plain text; default the stage's), such as a training snapshot's step and block.
@@ -113,6 +115,7 @@ def heads_overview_figure(
     All heads share one colour range, so they can be compared. The focused head (0-based)
     has a thicker border in its colour. Query labels are beside the first column, key labels
     under the panels with none below. width_px: the width the page gives the chart.
+    highlight: a (query, key) cell outlined in every panel (two set-ups compared).
     """
     check_square("matrices", matrices, labels)
     plan = plan_overview(matrices.shape[0], labels, width_px or DEFAULT_WIDTH_PX, scale, cols)
@@ -131,6 +134,8 @@ def heads_overview_figure(
         name = f"{plotly_safe(text['fig.head'])} {head + 1}"
         annotations.append(panel_title(name, panel, TITLE_FONT_SIZE * scale, head_color(head), bold=True))
         shapes.append(panel_border(panel, head_color(head), FOCUSED_BORDER_PX if head == focus else BORDER_PX))
+        if highlight is not None:
+            shapes.append(cell_outline(panel, *highlight, HIGHLIGHT_COLOR))
     if stage == "masked_scores":
         traces.append(masked_legend_entry(text))
     layout = finished_layout(

@@ -44,9 +44,11 @@ DESCRIBE_WORDS = (
     "alt.separator", "alt.minus_inf", "alt.no_values", "alt.series", "alt.point", "alt.corner_tokens", "alt.value",
     "fig.head",
 )  # fmt: skip
+COMPARE_WORDS = ("cmp.fig.b_minus_a", "cmp.fig.mean_panel", "cmp.fig.title", "cmp.fig.mean_title")
 FIGURE_WORDS = tuple(
-    dict.fromkeys((*ATTENTION_WORDS, *EXPLORER_WORDS, *TRAINING_WORDS, *LESSON_WORDS, *DESCRIBE_WORDS))
-)
+    dict.fromkeys((*ATTENTION_WORDS, *EXPLORER_WORDS, *TRAINING_WORDS, *LESSON_WORDS, *DESCRIBE_WORDS,
+                   *COMPARE_WORDS))
+)  # fmt: skip
 
 
 class Words(Mapping[str, str]):

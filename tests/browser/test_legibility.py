@@ -48,6 +48,7 @@ CASES = {
     "chars128": ({"text": LONG_TEXT, "tok": "char"}, 4),
     "zerowidth-rtl": ({"text": ZERO_WIDTH_RTL, "tok": "char"}, 4),
     "five-panels": ({"text": "动手学大模型", "dropout": "0.2", "mode": "train"}, 5),
+    "compare": ({"text": "动手学大模型", "cmp": "1"}, 4),  # two set-ups' overviews side by side and B − A
 }
 DETAIL_TRACE = "softmax weights · head 1"  # in the overview (its default stage) and the detail chart
 DROPOUT_TRACE = "weights after dropout · head 1"  # the fifth stage of the detail chart

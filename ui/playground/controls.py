@@ -65,6 +65,10 @@ def write_url(values: dict[str, Any], text_used: str | None) -> dict[str, str]:
     trained or real model the link leaves out what only random weights use (the tokenizer,
     heads, seed, …): the model decides those, and the link says what the page shows."""
     omit = state.RANDOM_ONLY if values.get("weights", state.RANDOM_WEIGHTS) != state.RANDOM_WEIGHTS else ()
+    if not values.get("cmp"):  # set-up B is in the link only while compared (ui/playground/compare.py)
+        omit = (*omit, *state.COMPARE_NAMES)
+    elif values.get("b_weights", state.RANDOM_WEIGHTS) != state.RANDOM_WEIGHTS:
+        omit = (*omit, *state.B_RANDOM_ONLY)
     return PAGE.write_url(values, omit=omit, **({} if text_used is None else {"text": text_used}))
 
 

@@ -32,7 +32,7 @@ from ..shared.lanes import heavy_turn
 from ..shared.shared_cache import SharedResults
 from ..shell import page_title, setup_page
 from ..strings import error_text, t
-from . import state, views
+from . import compare, state, views
 from .controls import (
     LOOKING,
     PAGE,
@@ -256,6 +256,9 @@ def render() -> None:
     st.caption(t("page.playground.blurb", lang))
     restore_controls()
     resolve_weights()
+    if compare.toggle(lang):  # two set-ups side by side (ui/playground/compare.py)
+        compare.render(lang, first_screen)
+        return
     notes_slot = st.container()  # filled once the values are read: a changed number makes the notes old news
     # The first screen at 1366×768: the controls in a column beside all heads' chart.
     controls_col, chart_col = st.columns([views.CONTROLS_SHARE, views.CHART_SHARE], gap="medium")

@@ -43,6 +43,22 @@ MAX_BLOCKS = 64  # a trained model's blocks, a real model's layers
 LAST_ROW = -1  # "row" default: the last query, the one that sees every key
 # The views below the charts, one open at a time (ui/lazy_tabs.py): the link says which.
 VIEWS = ("softmax", "shapes", "stats", "share")
+# Compare mode (ui/playground/compare.py): cmp=1 shows a set-up B beside the controls' set-up A,
+# its own parameters prefixed b_ (the text, tokens, input width, positions and bias are A's).
+# B's defaults are A's but 8 heads: the default comparison is the book's 4 vs 8 heads.
+COMPARE_PARAMS: tuple[Param, ...] = (
+    Param("cmp", "bool", False),
+    Param("b_weights", "text", RANDOM_WEIGHTS, max_chars=MAX_WEIGHTS_CHARS),  # random, or a shipped/trained model
+    Param("b_block", "int", 1, 1, MAX_BLOCKS),
+    Param("b_heads", "int", 8, 1, MAX_HEADS),
+    Param("b_head_dim", "int", 8, 1, MAX_HEAD_DIM),
+    Param("b_seed", "int", 0, 0, MAX_SEED),
+    Param("b_scale", "bool", True),
+    Param("b_dropout", "float", 0.0, 0.0, MAX_DROPOUT),
+    Param("b_mode", "choice", "eval", choices=MODES),
+)
+COMPARE_NAMES = tuple(param.name for param in COMPARE_PARAMS)
+B_RANDOM_ONLY = ("b_heads", "b_head_dim", "b_seed", "b_scale", "b_dropout", "b_mode")
 
 
 PARAMS: tuple[Param, ...] = (
@@ -65,6 +81,7 @@ PARAMS: tuple[Param, ...] = (
     Param("weights", "text", RANDOM_WEIGHTS, max_chars=MAX_WEIGHTS_CHARS),  # random, a trained or a real model
     Param("block", "int", 1, 1, MAX_BLOCKS),  # a trained model's block (a real model's layer), 1-based
     Param("view", "choice", VIEWS[0], choices=VIEWS),  # the open tab below the charts
+    *COMPARE_PARAMS,
 )
 PARAMS_BY_NAME = {param.name: param for param in PARAMS}
 # The controls that decide the numbers; the others only choose what is looked at.

@@ -1,0 +1,250 @@
+"""Compare mode: two set-ups side by side on one text (``cmp=1`` in the link).
+
+The page's controls are set-up A; set-up B has its own heads, head_dim, weights (random
+with a seed, or a shipped or trained model), scaling and dropout (``b_*`` parameters in
+``state.COMPARE_PARAMS``); the text, tokens, input width, positions and bias are A's. Each
+column shows all heads of the chosen stage with the chosen cell (query row, key column)
+outlined; under both, B − A cell by cell where the shapes match (same tokens, same heads),
+of the heads' means where only the head counts differ, and a plain sentence where the
+tokens differ. A's computation is the page's own (``page._computed_view``); B's goes
+through the same shared caches (``page.compute``, ``page.compute_trained``), so a class on
+one compare link computes each set-up once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+from figures import difference_figure, heads_overview_figure
+from gpt_core import MAX_TOKENS, STAGES, InputError, PlaygroundConfig, truncate_text
+
+from ..chart_events import listen, parse_click
+from ..charts import page_width, show_chart, type_scale
+from ..figure_text import figure_words
+from ..first_screen import ask_for_the_rest
+from ..shared import models
+from ..shell import is_presenting
+from ..strings import error_text, t
+from . import state
+from .controls import (
+    LOOKING,
+    PAGE,
+    _trained_facts,
+    _weights_label,
+    current_values,
+    draw_controls,
+    show_notes,
+    widget_key,
+    write_url,
+)
+from .views import COLUMN_GAP_REM, PRESENT_ROOT_FONT_PX, ROOT_FONT_PX, View, _position_label, _shared
+
+A_CHART_KEY = "pg_cmp_a_chart"
+B_CHART_KEY = "pg_cmp_b_chart"
+DIFF_CHART_KEY = "pg_cmp_diff_chart"
+CLICK_CHARTS = {A_CHART_KEY: "a", B_CHART_KEY: "b"}
+CLICKS_KEY = "pg_cmp_clicks"
+PAGE_KEY = "playground"
+
+
+def toggle(lang: str) -> bool:
+    """The switch between one set-up and two; True when two are compared."""
+    st.toggle(t("cmp.toggle", lang), key=widget_key("cmp"), help=t("cmp.toggle_help", lang))
+    return bool(PAGE.get("cmp"))
+
+
+def config_b(values: dict[str, Any]) -> PlaygroundConfig:
+    """Set-up B's computation: A's with B's own heads, head_dim, seed, scaling and dropout."""
+    both = {
+        **values, "heads": values["b_heads"], "head_dim": values["b_head_dim"], "seed": values["b_seed"],
+        "scale": values["b_scale"], "dropout": values["b_dropout"], "mode": values["b_mode"],
+    }  # fmt: skip
+    return state.config_of(both)
+
+
+def b_weights_options() -> list[str]:
+    return [state.RANDOM_WEIGHTS, *models.model_keys()]
+
+
+def resolve_b_weights() -> None:
+    """B's weights name random or a model that is here (real models are A's alone): anything
+    else falls back to random weights, with a note."""
+    key = st.session_state.get(widget_key("b_weights"), state.RANDOM_WEIGHTS)
+    if key not in b_weights_options():
+        st.session_state[widget_key("b_weights")] = state.RANDOM_WEIGHTS
+        PAGE.add_notes([state.Note("b_weights", str(key), "b_model_missing")])
+
+
+def _b_controls(lang: str) -> models.LoadedModel | None:
+    k = widget_key
+    st.selectbox(
+        t("pg.weights", lang), b_weights_options(), key=k("b_weights"), help=t("cmp.b_weights_real", lang),
+        format_func=lambda key: _weights_label(key, lang),
+    )  # fmt: skip
+    key = PAGE.get("b_weights")
+    loaded = None if key == state.RANDOM_WEIGHTS else models.load(key)
+    if loaded is not None:
+        if st.session_state[k("b_block")] > loaded.blocks:
+            st.session_state[k("b_block")] = 1
+        st.selectbox(t("pg.block", lang), list(range(1, loaded.blocks + 1)), key=k("b_block"),
+                     format_func=lambda b: t("pg.block_of", lang, block=b, blocks=loaded.blocks))  # fmt: skip
+        _trained_facts(loaded, lang)
+    else:
+        heads_col, dim_col = st.columns(2)
+        PAGE.number_input(heads_col, "b_heads", t("pg.heads", lang), lang)
+        PAGE.number_input(dim_col, "b_head_dim", t("pg.head_dim", lang), lang)
+        seed_col, mode_col = st.columns(2)
+        PAGE.number_input(seed_col, "b_seed", t("pg.seed", lang), lang, t("pg.seed_help", lang))
+        mode_col.radio(
+            t("pg.mode", lang), state.MODES, key=k("b_mode"), horizontal=True,
+            format_func=lambda name: t(f"pg.mode.{name}", lang), help=t("pg.mode_help", lang),
+        )  # fmt: skip
+        st.toggle(t("pg.scale", lang), key=k("b_scale"), help=t("pg.scale_help", lang))
+        st.slider(t("pg.dropout", lang), 0.0, state.MAX_DROPOUT, step=state.DROPOUT_STEP, key=k("b_dropout"))
+    st.caption(t("cmp.shared_note", lang))
+    return loaded
+
+
+def view_b(values: dict[str, Any], text: str, loaded: models.LoadedModel | None, lang: str) -> View | None:
+    """Set-up B's view of ``text`` (the text A used), or None after a message."""
+    from . import page  # the page imports this module: its computations are read when called
+
+    try:
+        if loaded is not None:
+            block = min(values["b_block"], loaded.blocks)
+            return page.compute_trained(text, loaded, block)[0]
+        config = config_b(values)
+        return page.compute(truncate_text(text, config.tokenizer, MAX_TOKENS), config)
+    except InputError as error:
+        st.error(t("cmp.error_b", lang, error=error_text(error, lang)))
+        return None
+
+
+def _apply_click(payload: object, view_a: View, view_b: View) -> None:
+    """A clicked cell in either chart chooses the query row and key column of both; in A's,
+    the head too."""
+    for name, view in (("a", view_a), ("b", view_b)):
+        click = parse_click(payload, {name}, len(view.result.tokens), view.result.config.heads)
+        if click is None:
+            continue
+        if click.row < len(view_a.result.tokens) and click.col < len(view_a.result.tokens):
+            st.session_state[widget_key("row")], st.session_state[widget_key("col")] = click.row, click.col
+        if name == "a" and click.head is not None:
+            st.session_state[widget_key("head")] = click.head + 1
+
+
+def column_width() -> float:
+    """The width of each of the two columns."""
+    gap = COLUMN_GAP_REM * (PRESENT_ROOT_FONT_PX if is_presenting() else ROOT_FONT_PX)  # the columns' gap
+    return (page_width() - gap) / 2
+
+
+def _column(view: View, name: str, key: str, stage: str, cell: tuple[int, int], lang: str) -> None:
+    config, labels = view.result.config, view.result.labels
+    T = len(labels)
+    st.markdown(t("cmp.column_line", lang, name=name, T=T, h=config.heads, d=config.head_dim, C=config.output_dim))
+    head = st.session_state[widget_key("head")] - 1
+    focus = head if head < config.heads else None
+    highlight = cell if max(cell) < T else None
+    width, scale = column_width(), type_scale()
+
+    def build():
+        return heads_overview_figure(view.stages[stage], labels, stage, figure_words(lang), focus=focus,
+                                     width_px=width, scale=scale, highlight=highlight)  # fmt: skip
+
+    show_chart(build, key, sized=True, share=_shared(view, "compare", stage, focus, width, scale, highlight))
+    if highlight is None:
+        st.caption(t("cmp.cell_outside", lang, row=cell[0], col=cell[1], T=T))
+
+
+def head_means(matrices: np.ndarray) -> np.ndarray:
+    """The mean over heads, (1, T, T) (a masked cell, −∞ in every head, stays −∞)."""
+    return np.asarray(matrices, dtype=np.float32).mean(axis=0, keepdims=True)
+
+
+def difference(view_a: View, view_b: View, stage: str, cell: tuple[int, int], lang: str) -> None:
+    """B − A under both columns: per head, of the heads' means, or a sentence saying why not."""
+    st.subheader(t("cmp.diff_title", lang))
+    labels = view_a.result.labels
+    ha, hb = view_a.result.config.heads, view_b.result.config.heads
+    if labels != view_b.result.labels:
+        st.info(t("cmp.diff_tokens", lang, ta=len(labels), tb=len(view_b.result.labels)), icon=":material/info:")
+        return
+    a, b = view_a.stages[stage], view_b.stages[stage]
+    of_means = ha != hb
+    if of_means:
+        st.caption(t("cmp.diff_means", lang, ha=ha, hb=hb))
+        a, b = head_means(a), head_means(b)
+    head = st.session_state[widget_key("head")] - 1
+    width, scale = page_width(), type_scale()
+
+    def build():
+        return difference_figure(a, b, labels, stage, figure_words(lang), highlight=cell,
+                                 focus=None if of_means else head, of_means=of_means, width_px=width,
+                                 scale=scale)  # fmt: skip
+
+    share = None
+    if view_a.identity and view_b.identity:
+        share = ("difference", view_a.identity, view_b.identity, stage, cell, head, width, scale)
+    show_chart(build, DIFF_CHART_KEY, sized=True, share=share)
+    st.caption(t("cmp.diff_help", lang))
+
+
+def _focus_controls(view_a: View, lang: str) -> None:
+    k = widget_key
+    labels = view_a.result.labels
+    T = len(labels)
+    stage_col, row_col, col_col = st.columns([4, 3, 3], vertical_alignment="bottom")
+    stage_col.segmented_control(
+        t("pg.stage", lang), STAGES, key=k("stage"), format_func=lambda s: t(f"stage_short.{s}", lang), required=True,
+    )  # fmt: skip
+    row_col.selectbox(t("pg.query_row", lang), list(range(T)), key=k("row"), format_func=_position_label(labels))
+    col_col.selectbox(t("pg.key_col", lang), list(range(T)), key=k("col"), format_func=_position_label(labels))
+    st.caption(t("cmp.focus_help", lang))
+
+
+def render(lang: str, first_screen: bool) -> None:
+    """The compare page below the toggle: A's and B's controls, both charts, the difference."""
+    from . import page
+
+    resolve_b_weights()
+    notes_slot = st.container()
+    a_col, b_col = st.columns(2, gap="medium")
+    with a_col:
+        st.subheader(t("cmp.a_title", lang))
+        loaded_a = draw_controls(lang)
+    with b_col:
+        st.subheader(t("cmp.b_title", lang))
+        loaded_b = _b_controls(lang)
+    values = current_values()
+    PAGE.settle(values, looking=LOOKING)
+    with notes_slot:
+        show_notes(lang)
+    clicked = listen(CLICK_CHARTS, CLICKS_KEY)
+    computed = page._computed_view(values, lang, loaded_a)
+    if computed is None:
+        return
+    view_a, text_used = computed
+    page._sync_focus(view_a, values["text"])
+    computed_b = view_b(values, text_used, loaded_b, lang)
+    if computed_b is None:
+        write_url(values, text_used)
+        return
+    _apply_click(clicked, view_a, computed_b)
+    values = current_values()
+    PAGE.remember(values)
+    write_url(values, text_used)
+    _focus_controls(view_a, lang)
+    stage = st.session_state[widget_key("stage")]
+    cell = (st.session_state[widget_key("row")], st.session_state[widget_key("col")])
+    a_chart, b_chart = st.columns(2, gap="medium")
+    with a_chart:
+        _column(view_a, t("cmp.a_title", lang), A_CHART_KEY, stage, cell, lang)
+    with b_chart:
+        _column(computed_b, t("cmp.b_title", lang), B_CHART_KEY, stage, cell, lang)
+    difference(view_a, computed_b, stage, cell, lang)
+    if first_screen:
+        ask_for_the_rest(PAGE_KEY)
