@@ -39,13 +39,14 @@ LESSON_WORDS = (
     "lsfig.max_weight_axis", "lsfig.row_title", "fig.key_axis", "fig.query_axis", "lsfig.weight_axis",
     "lsfig.two_ways_title", "lsfig.batched", "lsfig.by_head", "lsfig.channel", "lsfig.qkv_title", "lsfig.token_axis",
 )  # fmt: skip
+ODDS_WORDS = ("odds.before", "odds.after", "odds.prob_axis")
 DESCRIBE_WORDS = (
     "alt.chart", "alt.heatmap", "alt.heatmaps", "alt.series_chart", "alt.grid", "alt.token_cell", "alt.cell",
     "alt.separator", "alt.minus_inf", "alt.no_values", "alt.series", "alt.point", "alt.corner_tokens", "alt.value",
     "fig.head",
 )  # fmt: skip
 FIGURE_WORDS = tuple(
-    dict.fromkeys((*ATTENTION_WORDS, *EXPLORER_WORDS, *TRAINING_WORDS, *LESSON_WORDS, *DESCRIBE_WORDS))
+    dict.fromkeys((*ATTENTION_WORDS, *EXPLORER_WORDS, *TRAINING_WORDS, *LESSON_WORDS, *ODDS_WORDS, *DESCRIBE_WORDS))
 )
 
 
