@@ -7,7 +7,7 @@ STRINGS: dict[str, dict[str, str]] = {
               "softmax (below 1: sharper, above 1: flatter, 0: always the likeliest); **top-k** keeps the k likeliest "
               "tokens; **top-p** then keeps the fewest of them whose probabilities add up to at least p. The kept "
               "tokens' probabilities are scaled up to add up to 1 again (in colour); the cut ones are grey.",
-        "zh": "模型对提示文字之后下一个词元给出的概率。**温度**在 softmax 之前去除分数（小于 1：更尖锐，大于 1：更平缓，0：总是选最可能的）；"
+        "zh": "模型对提示文字之后下一个词元给出的概率。分数在 softmax 之前先除以**温度**（小于 1：更尖锐，大于 1：更平缓，0：总是选最可能的）；"
               "**top-k** 只保留最可能的 k 个词元；**top-p** 再从中保留概率之和至少为 p 的最少几个。保留下来的词元的概率重新放大，使总和再次为 1"
               "（彩色）；被截掉的显示为灰色。",
     },  # fmt: skip
