@@ -11,6 +11,7 @@ from .explorer import generation_figure, grid_figure, metric_figure
 from .labels import axis_labels, plotly_safe
 from .lesson import parameter_figure, qkv_figure, scaling_figure, softmax_bars_figure, two_ways_figure
 from .lines import lines_figure
+from .odds import odds_figure
 from .overview import heads_overview_figure
 from .palette import HEAD_COLORS, MASKED_COLOR, head_color
 from .shapes import shape_trace_code
@@ -31,6 +32,7 @@ __all__ = [
     "grid_figure",
     "lines_figure",
     "metric_figure",
+    "odds_figure",
     "final_loss_figure",
     "head_color",
     "head_detail_figure",

@@ -39,6 +39,7 @@ LESSON_WORDS = (
     "lsfig.max_weight_axis", "lsfig.row_title", "fig.key_axis", "fig.query_axis", "lsfig.weight_axis",
     "lsfig.two_ways_title", "lsfig.batched", "lsfig.by_head", "lsfig.channel", "lsfig.qkv_title", "lsfig.token_axis",
 )  # fmt: skip
+ODDS_WORDS = ("odds.before", "odds.after", "odds.prob_axis")
 DESCRIBE_WORDS = (
     "alt.chart", "alt.heatmap", "alt.heatmaps", "alt.series_chart", "alt.grid", "alt.token_cell", "alt.cell",
     "alt.separator", "alt.minus_inf", "alt.no_values", "alt.series", "alt.point", "alt.corner_tokens", "alt.value",
@@ -46,8 +47,15 @@ DESCRIBE_WORDS = (
 )  # fmt: skip
 COMPARE_WORDS = ("cmp.fig.b_minus_a", "cmp.fig.mean_panel", "cmp.fig.title", "cmp.fig.mean_title")
 FIGURE_WORDS = tuple(
-    dict.fromkeys((*ATTENTION_WORDS, *EXPLORER_WORDS, *TRAINING_WORDS, *LESSON_WORDS, *DESCRIBE_WORDS,
-                   *COMPARE_WORDS))
+    dict.fromkeys((
+        *ATTENTION_WORDS,
+        *EXPLORER_WORDS,
+        *TRAINING_WORDS,
+        *LESSON_WORDS,
+        *DESCRIBE_WORDS,
+        *COMPARE_WORDS,
+        *ODDS_WORDS,
+    ))
 )  # fmt: skip
 
 

@@ -23,6 +23,7 @@ from .data import (
 from .errors import InputError
 from .generate import generate
 from .model import GPT, GPTConfig, GPTTrace
+from .odds import NextToken, Odds, next_token, next_token_odds, sample
 from .playground import (
     MAX_HEAD_DIM,
     MAX_HEADS,
@@ -68,6 +69,8 @@ __all__ = [
     "HistoryPoint",
     "InputError",
     "MultiHeadAttention",
+    "NextToken",
+    "Odds",
     "PlaygroundConfig",
     "PlaygroundTrace",
     "Progress",
@@ -94,8 +97,11 @@ __all__ = [
     "last_test_loss",
     "load_checkpoint",
     "load_tiny_shakespeare",
+    "next_token",
+    "next_token_odds",
     "position_label",
     "read_verified",
+    "sample",
     "save_checkpoint",
     "softmax_steps",
     "synthetic_text",

@@ -112,6 +112,9 @@ MESSAGES: dict[str, str] = {
     "model_no_files": "The model {name} has no config, safetensors weights or tokenizer files this app can read.",
     "model_unsupported": "The model {name} cannot be shown here ({reason}): choose a causal language model.",
     "model_not_offered": "This server does not offer the model {name}; it offers: {offered}.",
+    "temperature_negative": "The temperature must be a number of at least 0 (got {value}); 0 always picks the likeliest token.",
+    "top_k_too_small": "top-k must be a whole number of at least 1 (got {value}): it keeps the k likeliest tokens.",
+    "top_p_range": "top-p must be more than 0 and at most 1 (got {value}): it keeps the likeliest tokens up to that probability.",
     "steps_range": "The training budget must be between {low} and {high} {unit} (got {value}).",
 }
 

@@ -31,6 +31,8 @@ MAX_STEP = 1_000_000
 MAX_TOKEN = 4_096
 MAX_GENERATE = 40
 MAX_TEMPERATURE = 2.0
+MAX_TOP_K = 1_000_000  # 0: top-k off; above the model's vocabulary it keeps every token
+MIN_TOP_P = 0.05
 
 PARAMS: tuple[Param, ...] = (
     Param("model", "text", FALLBACK_MODEL, max_chars=MAX_MODEL_CHARS),
@@ -44,6 +46,10 @@ PARAMS: tuple[Param, ...] = (
     Param("n", "int", 20, 1, MAX_GENERATE),
     Param("temp", "float", 0.0, 0.0, MAX_TEMPERATURE),
     Param("seed", "int", 0, 0, MAX_SEED),
+    Param("odds_temp", "float", 1.0, 0.0, MAX_TEMPERATURE),  # the next-token odds' own controls
+    Param("top_k", "int", 0, 0, MAX_TOP_K),
+    Param("top_p", "float", 1.0, MIN_TOP_P, 1.0),
+    Param("sample_seed", "int", 0, 0, MAX_SEED),
 )
 PARAMS_BY_NAME = {param.name: param for param in PARAMS}
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import common, compare, errors, explorer, lesson, playground, train
+from . import common, compare, errors, explorer, lesson, odds, playground, train
 
 LANGUAGES: dict[str, str] = {"en": "English", "zh": "中文"}
 DEFAULT_LANGUAGE = "en"
@@ -26,8 +26,14 @@ def _merge(*tables: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
 
 
 STRINGS: dict[str, dict[str, str]] = _merge(
-    common.STRINGS, playground.STRINGS, train.STRINGS, lesson.STRINGS, explorer.STRINGS, errors.STRINGS,
+    common.STRINGS,
+    playground.STRINGS,
+    train.STRINGS,
+    lesson.STRINGS,
+    explorer.STRINGS,
+    errors.STRINGS,
     compare.STRINGS,
+    odds.STRINGS,
 )
 
 
