@@ -44,8 +44,14 @@ DESCRIBE_WORDS = (
     "alt.separator", "alt.minus_inf", "alt.no_values", "alt.series", "alt.point", "alt.corner_tokens", "alt.value",
     "fig.head",
 )  # fmt: skip
+COMBINED_WORDS = (
+    "cbfig.mean", "cbfig.rollout", "fig.query", "fig.key", "fig.query_axis", "fig.key_axis", "qkfig.title", "qkfig.q",
+    "qkfig.k", "qkfig.products", "qkfig.positive", "qkfig.negative", "qkfig.channel_axis",
+)  # fmt: skip
 FIGURE_WORDS = tuple(
-    dict.fromkeys((*ATTENTION_WORDS, *EXPLORER_WORDS, *TRAINING_WORDS, *LESSON_WORDS, *DESCRIBE_WORDS))
+    dict.fromkeys(
+        (*ATTENTION_WORDS, *EXPLORER_WORDS, *TRAINING_WORDS, *LESSON_WORDS, *DESCRIBE_WORDS, *COMBINED_WORDS)
+    )
 )
 
 

@@ -31,6 +31,7 @@ MAX_STEP = 1_000_000
 MAX_TOKEN = 4_096
 MAX_GENERATE = 40
 MAX_TEMPERATURE = 2.0
+COMBINE_KINDS = ("mean", "rollout")  # the combined view: the chosen block's mean over heads, or rollout
 
 PARAMS: tuple[Param, ...] = (
     Param("model", "text", FALLBACK_MODEL, max_chars=MAX_MODEL_CHARS),
@@ -44,6 +45,7 @@ PARAMS: tuple[Param, ...] = (
     Param("n", "int", 20, 1, MAX_GENERATE),
     Param("temp", "float", 0.0, 0.0, MAX_TEMPERATURE),
     Param("seed", "int", 0, 0, MAX_SEED),
+    Param("combine", "choice", "mean", choices=COMBINE_KINDS),
 )
 PARAMS_BY_NAME = {param.name: param for param in PARAMS}
 
