@@ -45,13 +45,15 @@ MIN_CELL_PX = 3
 MAX_CELL_PX = 48
 MIN_PANEL_PX = 160
 MAX_PANEL_PX = 460
+COLORBAR_GAP_PX = 16  # between the panel and its colour bar
 # The q·k chart: q and k above, their products below, one bar per channel.
 QK_PLOT_PX = 190  # each of the two plots
 QK_GAP_PX = 70  # between them: the upper plot's channel numbers and the lower one's title
 QK_TOP_PX = 96  # the title (up to two lines) and the legend
 QK_BOTTOM_PX = 64  # the channel numbers and the axis title
-Q_COLOR = "#1f77b4"  # blue and vermilion: told apart by every colour vision (figures/palette.py)
-K_COLOR = "#d55e00"
+# q and k: green and purple (the ends of PRGn), apart from the products' red and blue.
+Q_COLOR = "#1b7837"
+K_COLOR = "#762a83"
 LEGEND_MARKER_PX = 14
 
 
@@ -95,7 +97,8 @@ def combined_figure(
     trace = dict(
         type="heatmap", z=z, x=axes.categories, y=axes.categories, xaxis=panel.xaxis, yaxis=panel.yaxis,
         colorscale=WEIGHT_COLORSCALE, zmin=0.0, zmax=1.0, hoverongaps=False, name=name, meta=trace_meta(0),
-        colorbar=dict(x=1.0, xref="container", xanchor="right", xpad=MARGIN_PX, y=1.0, yanchor="top",
+        colorbar=dict(x=panel.x_domain[1] + COLORBAR_GAP_PX * scale / frame.plot_width, xref="paper", xanchor="left",
+                      xpad=0, y=panel.y_domain[1], yref="paper", yanchor="top",
                       lenmode="pixels", len=min(260 * scale, grid.panel_px), thickness=12,
                       tickfont=dict(size=12 * scale), outlinewidth=0),
         hovertemplate=(
