@@ -134,3 +134,34 @@ def test_an_explorer_link_opens_the_rollout_and_a_bad_choice_falls_back_with_a_n
     bad = open_page(EXPLORER, model="h2", prompt=PROMPT, combine="<b>median</b>")
     assert not bad.exception and bad.segmented_control(key="ex_combine").value == "mean"
     assert any("combine" in warning.value for warning in bad.warning), [w.value for w in bad.warning]
+
+
+def test_a_trained_models_block_gives_its_own_qk_and_combined_numbers():
+    at = open_page(PLAYGROUND, weights="h4", block="2", text=PROMPT, view="qk", head="3", row="6", col="5")
+    assert not at.exception, at.exception
+    layer = expected_trace(4).layers[1]
+    assert bold_numbers(at)[0] == pytest.approx(layer.scores[0, 2, 6, 5].item(), abs=1e-4)
+    assert bold_numbers(at)[1] == pytest.approx(layer.scaled_scores[0, 2, 6, 5].item(), abs=1e-4)
+    open_tab(at, "combined")
+    mean = square(chart_traces(at)["mean over heads"])
+    np.testing.assert_allclose(mean, mean_over_heads([layer.weights])[0].numpy(), atol=1e-6)
+
+
+@pytest.mark.parametrize("family", ["gpt2", "llama"])
+def test_a_real_models_qk_and_rollout_are_its_own(family, tiny_model_folders, tiny_models, monkeypatch):
+    from gpt_core import hf
+
+    monkeypatch.setenv("ATTENTION_MODELS", ",".join(str(folder) for folder in tiny_model_folders.values()))
+    text = "the cat sat on the mat"
+    expected = hf.trace(tiny_models[family], text)
+    layer = expected.layers[1]
+    at = open_page(PLAYGROUND, weights=f"tiny-{family}", block="2", text=text, view="qk", head="2", row="3", col="1")
+    assert not at.exception, at.exception
+    total, scaled = bold_numbers(at)
+    assert total == pytest.approx(layer.scores[0, 1, 3, 1].item(), abs=1e-4)
+    assert scaled == pytest.approx(layer.scaled_scores[0, 1, 3, 1].item(), abs=1e-4)
+    explorer = open_page(EXPLORER, model=f"tiny-{family}", prompt=text, combine="rollout")
+    assert not explorer.exception, explorer.exception
+    rollout = chart(explorer, COMBINED_CHART_KEY)["data"][0]
+    np.testing.assert_allclose(square(rollout), attention_rollout(list(expected.weights)).numpy(), atol=1e-6)
+    assert "layers" in chart(explorer, COMBINED_CHART_KEY)["layout"]["title"]["text"], "a real model has layers"
