@@ -165,3 +165,12 @@ def test_a_real_models_qk_and_rollout_are_its_own(family, tiny_model_folders, ti
     rollout = chart(explorer, COMBINED_CHART_KEY)["data"][0]
     np.testing.assert_allclose(square(rollout), attention_rollout(list(expected.weights)).numpy(), atol=1e-6)
     assert "layers" in chart(explorer, COMBINED_CHART_KEY)["layout"]["title"]["text"], "a real model has layers"
+
+
+def test_a_long_sum_is_written_out_for_its_first_channels_and_counts_the_rest():
+    at = open_page(PLAYGROUND, view="qk", head_dim="16", lang="zh")
+    assert not at.exception, at.exception
+    raw = square(chart_traces(at)["原始分数 QKᵀ · 头 1"])[5, 0]
+    assert bold_numbers(at)[0] == pytest.approx(raw, abs=1e-4)
+    assert any(t("qk.more_terms", "zh", more=8) in element.value for element in at.markdown)
+    assert any("√16" in element.value for element in at.markdown)

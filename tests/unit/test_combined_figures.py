@@ -74,3 +74,11 @@ def test_the_qk_chart_holds_q_k_and_their_products_coloured_by_sign(result):
 def test_the_qk_chart_refuses_vectors_of_different_lengths():
     with pytest.raises(ValueError, match="same length"):
         qk_figure([1.0, 2.0], [1.0], [1.0, 2.0], 0, "0 · a", "0 · a", EN)
+
+
+def test_the_explorers_link_offers_the_kinds_the_figure_draws():
+    from figures.combined import COMBINE_KINDS
+    from ui.explorer.state import COMBINE_KINDS as LINK_KINDS
+    from ui.explorer.state import PARAMS_BY_NAME
+
+    assert LINK_KINDS == COMBINE_KINDS and PARAMS_BY_NAME["combine"].choices == COMBINE_KINDS
