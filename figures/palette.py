@@ -18,6 +18,9 @@ HEAD_COLORS: tuple[str, ...] = (
 # Explicit [position, colour] lists: figures skip validation, which would expand names.
 SCORE_COLORSCALE: list = get_colorscale("RdBu_r")
 WEIGHT_COLORSCALE: list = get_colorscale("Blues")
+# A signed number's two signs, as the scores' scale draws them: positive red, negative blue.
+POSITIVE_COLOR: str = SCORE_COLORSCALE[-2][1]
+NEGATIVE_COLOR: str = SCORE_COLORSCALE[1][1]
 # −∞ cells sit outside both scales: a dark mauve grey, far from every colour of either scale
 # under each colour vision (a blue-grey slate was not, for tritanopia); white "−∞" reads on it.
 MASKED_COLOR = "#664d59"

@@ -46,6 +46,10 @@ DESCRIBE_WORDS = (
     "fig.head",
 )  # fmt: skip
 COMPARE_WORDS = ("cmp.fig.b_minus_a", "cmp.fig.mean_panel", "cmp.fig.title", "cmp.fig.mean_title")
+COMBINED_WORDS = (
+    "cbfig.mean", "cbfig.rollout", "fig.query", "fig.key", "fig.query_axis", "fig.key_axis", "qkfig.title", "qkfig.q",
+    "qkfig.k", "qkfig.products", "qkfig.positive", "qkfig.negative", "qkfig.channel_axis",
+)  # fmt: skip
 FIGURE_WORDS = tuple(
     dict.fromkeys((
         *ATTENTION_WORDS,
@@ -55,6 +59,7 @@ FIGURE_WORDS = tuple(
         *DESCRIBE_WORDS,
         *COMPARE_WORDS,
         *ODDS_WORDS,
+        *COMBINED_WORDS,
     ))
 )  # fmt: skip
 

@@ -3,7 +3,7 @@
 Never imports streamlit or plotly and never prints: the app and notebooks read its values.
 """
 
-from .analysis import SoftmaxSteps, head_statistics, softmax_steps
+from .analysis import QKProducts, SoftmaxSteps, head_statistics, qk_products, softmax_steps
 from .attention import DETAIL_STAGES, STAGES, AttentionTrace, MultiHeadAttention, ShapeStep
 from .checkpoint import Checkpoint, CheckpointMeta, checkpoint_bytes, load_checkpoint, save_checkpoint
 from .data import (
@@ -74,6 +74,7 @@ __all__ = [
     "PlaygroundConfig",
     "PlaygroundTrace",
     "Progress",
+    "QKProducts",
     "RunSummary",
     "ShapeStep",
     "SoftmaxSteps",
@@ -100,6 +101,7 @@ __all__ = [
     "next_token",
     "next_token_odds",
     "position_label",
+    "qk_products",
     "read_verified",
     "sample",
     "save_checkpoint",

@@ -1,10 +1,14 @@
-"""Numbers the lesson reads off a trace: per-head statistics and a row's softmax, by hand."""
+"""Numbers the lesson reads off a trace: per-head statistics, a row's softmax and one
+score's q·k, by hand."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import torch
+
+from .attention import AttentionTrace
 
 
 def head_statistics(weights: torch.Tensor) -> dict[str, torch.Tensor]:
@@ -59,3 +63,58 @@ def softmax_steps(masked_row: torch.Tensor) -> SoftmaxSteps:
     exps = torch.exp(scores - row_max)
     total = exps.sum().item()
     return SoftmaxSteps(scores=scores, row_max=row_max, exps=exps, total=total, weights=exps / total)
+
+
+@dataclass(frozen=True)
+class QKProducts:
+    """One attention score, channel by channel: q_i · k_j as a student computes it by hand.
+
+    Tensors have shape (d,), float64. ``total`` is the raw score (``trace.scores``);
+    ``scaled`` is the score after the scaling step (``trace.scaled_scores``): ``total /
+    divisor``, with ``divisor`` √d when the layer scales (1 when it does not). ``masked``:
+    the causal mask sets this cell to −∞ before the softmax (the score itself still exists).
+    """
+
+    q: torch.Tensor  # q_i of the head: (d,)
+    k: torch.Tensor  # k_j of the head: (d,)
+    products: torch.Tensor  # q_i[c] · k_j[c] for every channel c: (d,)
+    total: float  # the sum of the products: the raw score
+    divisor: float  # √d, or 1 without scaling
+    scaled: float  # total / divisor
+    masked: bool
+
+
+def qk_products(trace: AttentionTrace, head: int, row: int, col: int) -> QKProducts:
+    """The raw score of query ``row`` and key ``col`` in ``head`` (0-based), channel by
+    channel, from the trace's per-head q and k (``queries_heads``, ``keys_heads``: (B, h, T, d),
+    batch 0).
+
+    The divisor is read from the trace: 1 when its scaled scores are its raw scores, else
+    √d; a layer that scales by another factor (some real models) gets that factor, taken
+    from its own numbers. Raises ``ValueError`` for a head, row or column out of range."""
+    queries, keys = trace.queries_heads, trace.keys_heads
+    if queries is None or keys is None or trace.scores is None or trace.scaled_scores is None:
+        raise ValueError("the trace has no per-head queries, keys and scores (was it filled by a forward pass?)")
+    _, h, T, d = queries.shape
+    for name, value, limit in (("head", head, h), ("row", row, T), ("col", col, T)):
+        if not 0 <= value < limit:
+            raise ValueError(f"{name} must be between 0 and {limit - 1} (got {value})")
+    q = queries[0, head, row].detach().to(torch.float64)
+    k = keys[0, head, col].detach().to(torch.float64)
+    products = q * k
+    total = products.sum().item()
+    divisor = _divisor(trace.scores[0, head], trace.scaled_scores[0, head], d)
+    masked = trace.masked_scores is not None and bool(torch.isneginf(trace.masked_scores[0, head, row, col]))
+    return QKProducts(q, k, products, total, divisor, total / divisor, masked)
+
+
+def _divisor(scores: torch.Tensor, scaled: torch.Tensor, d: int) -> float:
+    """What the layer divided its (T, T) raw scores by: 1, √d, or (another factor) the ratio
+    at its largest score."""
+    if torch.equal(scores, scaled):
+        return 1.0
+    root = math.sqrt(d)
+    if torch.allclose(scores.double() / root, scaled.double(), rtol=1e-4, atol=1e-6):
+        return root
+    index = scores.abs().argmax()
+    return (scores.flatten()[index].double() / scaled.flatten()[index].double()).item()

@@ -6,6 +6,7 @@ The foundation of the trained-heads explorer; pure torch, no drawing.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import torch
@@ -137,3 +138,48 @@ def generate_with_attention(
             text += char
     model.train(was_training)
     return steps
+
+
+def _per_layer(weights: Sequence[torch.Tensor]) -> list[torch.Tensor]:
+    """Each layer's weights as (h, T, T) float64, checked: a non-empty list, one sequence
+    (a batch of one), square, the same T in every layer. Raises ``ValueError``."""
+    if len(weights) == 0:
+        raise ValueError("attention rollout needs the weights of at least one layer (got an empty list)")
+    layers, size = [], None
+    for index, layer in enumerate(weights):
+        layer = torch.as_tensor(layer).detach().to(torch.float64)
+        if layer.dim() == 4:
+            if layer.shape[0] != 1:
+                raise ValueError(f"layer {index}: weights (B, h, T, T) must hold one sequence, got B = {layer.shape[0]}")
+            layer = layer[0]
+        if layer.dim() != 3 or layer.shape[-1] != layer.shape[-2]:
+            raise ValueError(f"layer {index}: weights must have shape (h, T, T) or (1, h, T, T), got {tuple(layer.shape)}")
+        if size is not None and layer.shape[-1] != size:
+            raise ValueError(f"layer {index} has T = {layer.shape[-1]} tokens, layer 0 has T = {size}: every layer must read the same tokens")
+        size = layer.shape[-1]
+        layers.append(layer)
+    return layers
+
+
+def mean_over_heads(weights: Sequence[torch.Tensor]) -> list[torch.Tensor]:
+    """Each layer's attention with its heads averaged: a list of (T, T) float64, from a list
+    of per-layer weights (h, T, T) or (1, h, T, T). Rows still sum to 1, the future is still 0."""
+    return [layer.mean(0) for layer in _per_layer(weights)]
+
+
+def attention_rollout(weights: Sequence[torch.Tensor]) -> torch.Tensor:
+    """Attention rollout (Abnar & Zuidema, 2020): how much each query position draws on each
+    input position through every layer, (T, T) float64, rows summing to 1.
+
+    Per layer, the heads are averaged (A), the residual stream is modelled as half identity
+    (½A + ½I), and rows are renormalised to sum 1 (Â); the layers are then multiplied from the
+    first up: rollout = Â_L · … · Â_1. It assumes linear mixing and ignores the values, the
+    output projections and the MLPs: a picture of where attention flows, not an explanation
+    of the output. weights: per layer (h, T, T) or (1, h, T, T). Raises ``ValueError`` for an
+    empty list or layers of different T."""
+    rollout = None
+    for mean in mean_over_heads(weights):
+        mixed = 0.5 * mean + 0.5 * torch.eye(mean.shape[-1], dtype=mean.dtype)
+        mixed = mixed / mixed.sum(-1, keepdim=True)
+        rollout = mixed if rollout is None else mixed @ rollout
+    return rollout

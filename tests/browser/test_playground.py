@@ -184,7 +184,7 @@ def test_the_first_screen_comes_alone_and_the_rest_follows_by_itself(shared_serv
         wait_for_charts(page)  # and the rest, which nobody asked for
         wait_for_trace(page, "raw scores QKᵀ · head 1")  # the detail
         page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot')[1].dataset.hover === 'on'")
-        assert page.get_by_role("tab").count() == 4
+        assert page.get_by_role("tab").count() == 6
         assert exceptions_shown(page) == 0
     finally:
         context.close()
@@ -199,6 +199,8 @@ def test_every_tab_shows_its_content_when_chosen(shared_server, browser_page):
         ("Shapes: split and merge", "[data-testid='stCode']", 1),
         ("Per-head table", "[data-testid='stDataFrame']", 1),
         ("Share and download", "[data-testid='stDownloadButton']", 3),
+        ("q·k by hand", ".js-plotly-plot", 1),
+        ("All heads combined", ".js-plotly-plot", 2),
     ):
         browser_page.get_by_role("tab", name=tab).click()
         browser_page.locator(shown + selector).nth(count - 1).wait_for(state="visible")

@@ -33,6 +33,7 @@ MAX_GENERATE = 40
 MAX_TEMPERATURE = 2.0
 MAX_TOP_K = 1_000_000  # 0: top-k off; above the model's vocabulary it keeps every token
 MIN_TOP_P = 0.05
+COMBINE_KINDS = ("mean", "rollout")  # the combined view: the chosen block's mean over heads, or rollout
 
 PARAMS: tuple[Param, ...] = (
     Param("model", "text", FALLBACK_MODEL, max_chars=MAX_MODEL_CHARS),
@@ -50,6 +51,7 @@ PARAMS: tuple[Param, ...] = (
     Param("top_k", "int", 0, 0, MAX_TOP_K),
     Param("top_p", "float", 1.0, MIN_TOP_P, 1.0),
     Param("sample_seed", "int", 0, 0, MAX_SEED),
+    Param("combine", "choice", "mean", choices=COMBINE_KINDS),
 )
 PARAMS_BY_NAME = {param.name: param for param in PARAMS}
 

@@ -42,7 +42,7 @@ MAX_WEIGHTS_CHARS = 200
 MAX_BLOCKS = 64  # a trained model's blocks, a real model's layers
 LAST_ROW = -1  # "row" default: the last query, the one that sees every key
 # The views below the charts, one open at a time (ui/lazy_tabs.py): the link says which.
-VIEWS = ("softmax", "shapes", "stats", "share")
+VIEWS = ("qk", "softmax", "shapes", "stats", "share", "combined")
 # Compare mode (ui/playground/compare.py): cmp=1 shows a set-up B beside the controls' set-up A,
 # its own parameters prefixed b_ (the text, tokens, input width, positions and bias are A's).
 # B's defaults are A's but 8 heads: the default comparison is the book's 4 vs 8 heads.
@@ -80,7 +80,7 @@ PARAMS: tuple[Param, ...] = (
     Param("cells", "bool", True),  # the detail view writes each value in its cell (while it fits)
     Param("weights", "text", RANDOM_WEIGHTS, max_chars=MAX_WEIGHTS_CHARS),  # random, a trained or a real model
     Param("block", "int", 1, 1, MAX_BLOCKS),  # a trained model's block (a real model's layer), 1-based
-    Param("view", "choice", VIEWS[0], choices=VIEWS),  # the open tab below the charts
+    Param("view", "choice", "softmax", choices=VIEWS),  # the open tab below the charts
     *COMPARE_PARAMS,
 )
 PARAMS_BY_NAME = {param.name: param for param in PARAMS}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import common, compare, errors, explorer, lesson, odds, playground, train
+from . import combined, common, compare, errors, explorer, lesson, odds, playground, train
 
 LANGUAGES: dict[str, str] = {"en": "English", "zh": "中文"}
 DEFAULT_LANGUAGE = "en"
@@ -34,6 +34,7 @@ STRINGS: dict[str, dict[str, str]] = _merge(
     errors.STRINGS,
     compare.STRINGS,
     odds.STRINGS,
+    combined.STRINGS,
 )
 
 

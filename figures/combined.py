@@ -1,0 +1,196 @@
+"""Heads and layers combined, and one score by hand: a single T × T heatmap (the mean over
+heads, or attention rollout through the layers) with the other heatmaps' token labels, and
+the channels of q_i and k_j with their products, whose sum is the raw score."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from .attention import HEADER_PX
+from .events import trace_meta
+from .labels import plotly_safe
+from .overview import OVERVIEW_COLORBAR_PX
+from .palette import NEGATIVE_COLOR, POSITIVE_COLOR, WEIGHT_COLORSCALE
+from .panels import (
+    AXIS_TITLE_FONT_PX,
+    MARGIN_PX,
+    TICK_FONT_PX,
+    Frame,
+    figure_title,
+    finished_layout,
+    panel_axes,
+    plan_labels,
+    query_label_room,
+    short_labels,
+    wrapped_title,
+)
+from .sizing import DEFAULT_WIDTH_PX, panel_grid
+from .style import (
+    BACKGROUND,
+    FONT_FAMILY,
+    FONT_SIZE,
+    GRID_COLOR,
+    TICK_FONT_SIZE,
+    TITLE_FONT_SIZE,
+    build_figure,
+)
+from .words import Words
+
+COMBINE_KINDS = ("mean", "rollout")
+# The combined heatmap: one square panel, larger than an overview's small multiple.
+MIN_CELL_PX = 3
+MAX_CELL_PX = 48
+MIN_PANEL_PX = 160
+MAX_PANEL_PX = 460
+COLORBAR_GAP_PX = 16  # between the panel and its colour bar
+# The q·k chart: q and k above, their products below, one bar per channel.
+QK_PLOT_PX = 190  # each of the two plots
+QK_GAP_PX = 70  # between them: the upper plot's channel numbers and the lower one's title
+QK_TOP_PX = 96  # the title (up to two lines) and the legend
+QK_BOTTOM_PX = 64  # the channel numbers and the axis title
+# q and k: green and purple (the ends of PRGn), apart from the products' red and blue.
+Q_COLOR = "#1b7837"
+K_COLOR = "#762a83"
+LEGEND_MARKER_PX = 14
+
+
+def combined_name(kind: str, text: Words) -> str:
+    """The heatmap's trace name: ``"mean over heads"`` or ``"attention rollout"``."""
+    return {"mean": text["cbfig.mean"], "rollout": text["cbfig.rollout"]}[kind]
+
+
+def combined_figure(
+    matrix: np.ndarray,
+    labels: list[str],
+    kind: str,
+    text: Words,
+    title: str | None = None,
+    width_px: float | None = None,
+    scale: float = 1.0,
+) -> go.Figure:
+    """One (T, T) matrix of weights in [0, 1] (rows sum to 1), queries as rows and keys as
+    columns, labelled as every other heatmap (``"position · token"``). kind: "mean" (the
+    heads averaged) or "rollout" (attention rollout); it names the trace and, by default,
+    the title. title: plain text (escaped here)."""
+    if kind not in COMBINE_KINDS:
+        raise ValueError(f"kind must be one of {COMBINE_KINDS}, got {kind!r}")
+    z = np.asarray(matrix, dtype=np.float32)
+    T = len(labels)
+    if z.shape != (T, T):
+        raise ValueError(f"the matrix has shape {z.shape}, expected ({T}, {T}) for tokens {labels}")
+    width = width_px or DEFAULT_WIDTH_PX
+    left = query_label_room(short_labels(labels), TICK_FONT_PX * scale, AXIS_TITLE_FONT_PX * scale)
+    right = OVERVIEW_COLORBAR_PX * scale
+    grid = panel_grid(1, T, width - left - right, 0.0, MIN_CELL_PX * scale, MAX_CELL_PX * scale,
+                      MIN_PANEL_PX * scale, MAX_PANEL_PX * scale, column_choices=[1])  # fmt: skip
+    axes = plan_labels(labels, grid.cell_px(T), scale)
+    title_px = TITLE_FONT_SIZE * scale
+    heading, lines = wrapped_title(title if title is not None else combined_name(kind, text), width - MARGIN_PX * 2,
+                                   title_px)  # fmt: skip
+    header = HEADER_PX * scale + (lines - 1) * title_px * 1.3
+    frame = Frame(width, header + grid.panel_px + axes.key_room + MARGIN_PX, left, right, header, MARGIN_PX)
+    panel = frame.panel(1, 0.0, 0.0, grid.panel_px)
+    name = plotly_safe(combined_name(kind, text))
+    trace = dict(
+        type="heatmap", z=z, x=axes.categories, y=axes.categories, xaxis=panel.xaxis, yaxis=panel.yaxis,
+        colorscale=WEIGHT_COLORSCALE, zmin=0.0, zmax=1.0, hoverongaps=False, name=name, meta=trace_meta(0),
+        colorbar=dict(x=panel.x_domain[1] + COLORBAR_GAP_PX * scale / frame.plot_width, xref="paper", xanchor="left",
+                      xpad=0, y=panel.y_domain[1], yref="paper", yanchor="top",
+                      lenmode="pixels", len=min(260 * scale, grid.panel_px), thickness=12,
+                      tickfont=dict(size=12 * scale), outlinewidth=0),
+        hovertemplate=(
+            f"{plotly_safe(text['fig.query'])} %{{y}}<br>{plotly_safe(text['fig.key'])} %{{x}}<br>"
+            f"{name}: %{{z:.4f}}<extra></extra>"
+        ),
+    )  # fmt: skip
+    layout = panel_axes(panel, axes, True, True, text["fig.key_axis"], text["fig.query_axis"])
+    layout = finished_layout(layout, frame, scale, [panel], title=figure_title(heading, title_px))
+    return build_figure([trace], layout)
+
+
+def _legend_square(name: str, color: str) -> dict:
+    return dict(
+        type="scatter", x=[None], y=[None], mode="markers", name=name, showlegend=True, xaxis="x2", yaxis="y2",
+        marker=dict(symbol="square", size=LEGEND_MARKER_PX, color=color), hoverinfo="skip",
+    )  # fmt: skip
+
+
+def qk_names(query: str, key: str, text: Words) -> tuple[str, str, str]:
+    """The traces' names (escaped): q of the query, k of the key, and their products."""
+    return (
+        plotly_safe(text["qkfig.q"].format(query=query)),
+        plotly_safe(text["qkfig.k"].format(key=key)),
+        plotly_safe(text["qkfig.products"]),
+    )
+
+
+def qk_figure(
+    q: Sequence[float],
+    k: Sequence[float],
+    products: Sequence[float],
+    head: int,
+    query: str,
+    key: str,
+    text: Words,
+    scale: float = 1.0,
+) -> go.Figure:
+    """One head's q_i and k_j channel by channel (grouped bars, above) and their products
+    q_i[c] · k_j[c] (below: positive and negative in two colours); the products' sum is the
+    raw score. head: 0-based. query, key: the two tokens' labels (plain text, escaped here)."""
+    q, k, products = (np.asarray(values, dtype=np.float64) for values in (q, k, products))
+    d = len(q)
+    if not (len(k) == len(products) == d) or d == 0:
+        raise ValueError(f"q, k and their products must have the same length d ≥ 1 (got {len(q)}, {len(k)}, {len(products)})")
+    channels = list(range(d))
+    q_name, k_name, product_name = qk_names(query, key, text)
+    channel = plotly_safe(text["qkfig.channel_axis"])
+    value_hover = f"{channel} %{{x}}: %{{y:.4f}}<extra>%{{fullData.name}}</extra>"
+    colors = [POSITIVE_COLOR if value >= 0 else NEGATIVE_COLOR for value in products]
+    traces = [
+        dict(type="bar", name=q_name, x=channels, y=q.tolist(), marker=dict(color=Q_COLOR), hovertemplate=value_hover,
+             meta=trace_meta(head)),
+        dict(type="bar", name=k_name, x=channels, y=k.tolist(), marker=dict(color=K_COLOR), hovertemplate=value_hover,
+             meta=trace_meta(head)),
+        dict(type="bar", name=product_name, x=channels, y=products.tolist(), xaxis="x2", yaxis="y2",
+             marker=dict(color=colors), showlegend=False, hovertemplate=value_hover, meta=trace_meta(head)),
+        _legend_square(plotly_safe(text["qkfig.positive"]), POSITIVE_COLOR),
+        _legend_square(plotly_safe(text["qkfig.negative"]), NEGATIVE_COLOR),
+    ]  # fmt: skip
+    plot, gap = QK_PLOT_PX * scale, QK_GAP_PX * scale
+    top, bottom = QK_TOP_PX * scale, QK_BOTTOM_PX * scale
+    height = top + 2 * plot + gap + bottom
+    inner = 2 * plot + gap
+    tick = dict(size=TICK_FONT_SIZE * scale)
+    dtick = 1 if d <= 16 else (4 if d <= 64 else 8)
+    lower_top = plot / inner
+
+    def x_axis(anchor: str, titled: bool) -> dict:
+        axis = dict(anchor=anchor, tickfont=tick, dtick=dtick, gridcolor=GRID_COLOR, fixedrange=True,
+                    range=[-0.6, d - 0.4], zeroline=False)  # fmt: skip
+        if titled:
+            axis["title"] = dict(text=channel, font=dict(size=FONT_SIZE * scale), standoff=4)
+        return axis
+
+    layout = dict(
+        height=round(height),
+        margin=dict(l=round(70 * scale), r=round(MARGIN_PX * 2), t=round(top), b=round(bottom)),
+        font=dict(size=FONT_SIZE * scale, family=FONT_FAMILY), plot_bgcolor=BACKGROUND, barmode="group",
+        title=figure_title(plotly_safe(text["qkfig.title"].format(head=head + 1, query=query, key=key)),
+                           TITLE_FONT_SIZE * scale),
+        legend=dict(orientation="h", x=0.0, xanchor="left", y=1.0, yanchor="bottom", font=dict(size=FONT_SIZE * scale)),
+        xaxis=x_axis("y", False),
+        yaxis=dict(domain=[1.0 - lower_top, 1.0], tickfont=tick, gridcolor=GRID_COLOR, zerolinecolor="#888",
+                   fixedrange=True),
+        xaxis2=x_axis("y2", True),
+        yaxis2=dict(domain=[0.0, lower_top], tickfont=tick, gridcolor=GRID_COLOR, zerolinecolor="#888",
+                    fixedrange=True, anchor="x2"),
+        annotations=[
+            dict(text=product_name, x=0.0, xref="paper", xanchor="left", y=lower_top, yref="paper", yanchor="bottom",
+                 showarrow=False, font=dict(size=FONT_SIZE * scale)),
+        ],
+        hoverlabel=dict(font=dict(size=FONT_SIZE * scale)),
+    )  # fmt: skip
+    return build_figure(traces, layout)
