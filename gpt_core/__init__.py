@@ -35,6 +35,7 @@ from .playground import (
     trace_attention,
 )
 from .runs import RunSummary, compact_history
+from .token_view import Link, TokenAttention, strongest_links, token_attention
 from .tokens import (
     TOKENIZERS,
     char_tokens,
@@ -67,12 +68,14 @@ __all__ = [
     "GPTTrace",
     "HistoryPoint",
     "InputError",
+    "Link",
     "MultiHeadAttention",
     "PlaygroundConfig",
     "PlaygroundTrace",
     "Progress",
     "RunSummary",
     "ShapeStep",
+    "TokenAttention",
     "SoftmaxSteps",
     "TrainConfig",
     "TrainResult",
@@ -98,7 +101,9 @@ __all__ = [
     "read_verified",
     "save_checkpoint",
     "softmax_steps",
+    "strongest_links",
     "synthetic_text",
+    "token_attention",
     "tokenize",
     "trace_attention",
     "train",
