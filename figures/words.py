@@ -44,8 +44,14 @@ DESCRIBE_WORDS = (
     "alt.separator", "alt.minus_inf", "alt.no_values", "alt.series", "alt.point", "alt.corner_tokens", "alt.value",
     "fig.head",
 )  # fmt: skip
+TOKEN_VIEW_WORDS = (
+    "fig.head", "ex.col.block", "ex.col.layer", "ex.weight", "tv.reads", "tv.read_by", "tv.title_reads",
+    "tv.title_read_by", "tv.title_both",
+)  # fmt: skip
 FIGURE_WORDS = tuple(
-    dict.fromkeys((*ATTENTION_WORDS, *EXPLORER_WORDS, *TRAINING_WORDS, *LESSON_WORDS, *DESCRIBE_WORDS))
+    dict.fromkeys(
+        (*ATTENTION_WORDS, *EXPLORER_WORDS, *TRAINING_WORDS, *LESSON_WORDS, *DESCRIBE_WORDS, *TOKEN_VIEW_WORDS)
+    )
 )
 
 
