@@ -32,7 +32,7 @@ from ..shared.lanes import heavy_turn
 from ..shared.shared_cache import SharedResults
 from ..shell import page_title, setup_page
 from ..strings import error_text, t
-from . import state, views
+from . import state, token_view, views
 from .controls import (
     LOOKING,
     PAGE,
@@ -245,6 +245,8 @@ def _below(view: View, query: dict[str, str], text: str, lang: str) -> None:
             views.shapes(view, lang)
         elif open_tab == "stats":
             views.statistics(view, lang)
+        elif open_tab == "token":
+            token_view.token_view(view, text, lang)
         else:
             views.share(view, query, text, lang)
 

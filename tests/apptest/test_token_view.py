@@ -1,0 +1,92 @@
+"""One token, every head, in the playground (one layer) and the explorer (every block): the
+token strip, the token and the direction in the link and back, a token the text does not
+have, both languages."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gpt_core import PlaygroundConfig, position_label, token_attention, trace_attention
+from harness.charts import decode
+from tests.apptest.conftest import chart_traces, open_page
+from ui.strings import t
+
+PLAYGROUND = "pages/1_playground.py"
+EXPLORER = "pages/4_explorer.py"
+TEXT = "the cat sat on the mat"
+LINK = {"text": TEXT, "tok": "word", "heads": "3", "head_dim": "4", "seed": "5", "view": "token"}
+LABELS = ["the", "cat", "sat", "on", "the", "mat"]
+
+
+def query(at) -> dict[str, str]:
+    return {key: (value[-1] if isinstance(value, list) else value) for key, value in at.query_params.items()}
+
+
+def strip(at, key: str):
+    return at.button_group(key=key)
+
+
+def expected(position: int):
+    weights = trace_attention(TEXT, PlaygroundConfig(heads=3, head_dim=4, seed=5, tokenizer="word")).trace.weights
+    return token_attention([weights], position)
+
+
+def _values(trace: dict) -> np.ndarray:
+    return decode(trace["y"]).astype(np.float32)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_playground_view_shows_the_linked_token_row_and_column_in_every_head(lang):
+    at = open_page(PLAYGROUND, **LINK, token="2", lang=lang)
+    assert not at.exception, at.exception
+    assert at.session_state["pg_tab"] == t("pg.tab.token", lang) == at.tabs[-1].label
+    assert strip(at, "pg_tv_strip").value == 2
+    traces = chart_traces(at)
+    token = expected(2)
+    reads, read_by = t("tv.reads", lang), t("tv.read_by", lang)
+    head = t("fig.head", lang)
+    for h in range(3):
+        row = traces[f"{head} {h + 1} · {reads}"]
+        column = traces[f"{head} {h + 1} · {read_by}"]
+        assert list(row["x"]) == [position_label(i, LABELS[i]) for i in range(3)], "keys up to the token"
+        assert list(column["x"]) == [position_label(i, LABELS[i]) for i in range(2, 6)], "queries from the token on"
+        np.testing.assert_array_equal(_values(row), token.rows[0, h, :3].numpy())
+        np.testing.assert_array_equal(_values(column), token.columns[0, h, 2:].numpy())
+    sentences = " ".join(md.value for md in at.markdown)
+    assert t("tv.links_reads", lang) in sentences and t("tv.links_read_by", lang) in sentences
+    assert query(at)["token"] == "2" and query(at)["view"] == "token"
+
+
+def test_choosing_a_token_and_a_direction_writes_the_link():
+    at = open_page(PLAYGROUND, **LINK)
+    assert not at.exception, at.exception
+    assert strip(at, "pg_tv_strip").value == 5, "the default is the last token"
+    strip(at, "pg_tv_strip").set_value(1).run()
+    assert not at.exception, at.exception
+    assert query(at)["token"] == "1"
+    traces = chart_traces(at)
+    assert list(traces["head 1 · reads"]["x"]) == ["0 · the", "1 · cat"]
+    at.button_group(key="pg_token_dir").set_value("read_by").run()
+    assert query(at)["token_dir"] == "read_by"
+    traces = chart_traces(at)
+    assert "head 1 · is read by" in traces and "head 1 · reads" not in traces
+    strip(at, "pg_tv_strip").set_value(None).run()  # a click on the chosen pill: the token stays
+    assert query(at)["token"] == "1" and strip(at, "pg_tv_strip").value == 1
+
+
+def test_a_token_the_text_does_not_have_falls_back_to_the_last_with_a_note():
+    at = open_page(PLAYGROUND, **LINK, token="9")
+    assert not at.exception, at.exception
+    assert strip(at, "pg_tv_strip").value == 5
+    notes = [w.value for w in at.warning]
+    assert any("Token 9 is not in this text" in note for note in notes), notes
+    assert query(at)["token"] == "-1"
+    assert list(chart_traces(at)["head 1 · reads"]["x"])[-1] == "5 · mat"
+
+
+def test_a_token_beyond_any_text_is_a_link_note():
+    at = open_page(PLAYGROUND, **LINK, token="100000")
+    assert not at.exception, at.exception
+    assert any("token" in w.value for w in at.warning)
+    assert strip(at, "pg_tv_strip").value == 5
