@@ -125,13 +125,15 @@ def token_view_figure(
     layer_word: str | None = None,
     width_px: float = 870,
     scale: float = 1.0,
+    first_layer: int = 0,
 ) -> go.Figure:
     """Token ``position`` in every head of every layer: rows and columns are (layers, h, T)
     (``gpt_core.token_attention``). Each head is one bar chart over the tokens: bars up to the
     token are its row (what it reads), bars from it on its column (who reads it, lighter);
     ``direction`` "reads", "read_by" or "both" says which are drawn. The token's slot is
     shaded in every panel and its label always shown. ``layer_word`` (such as
-    "ex.col.block") names the layers in the panels' titles; None: one layer, heads only."""
+    "ex.col.block") names the layers in the panels' titles, numbered from ``first_layer``
+    (0-based: the layer ``rows[0]`` is); None: one layer, heads only."""
     rows, columns = np.asarray(rows, dtype=np.float32), np.asarray(columns, dtype=np.float32)
     T = len(labels)
     if rows.ndim != 3 or rows.shape != columns.shape or rows.shape[-1] != T:
@@ -148,8 +150,8 @@ def token_view_figure(
     y_room = (max(text_px(f"{tick:g}", tick_px) for tick in Y_TICKS) + LABEL_PAD_PX + TICK_STANDOFF_PX
               + axis_title_px * LINE_HEIGHT + MARGIN_PX)  # fmt: skip
     plan = _plan(heads, short, position, width_px, y_room, scale)
-    names = [[panel_name(layer if named else None, head, text, layer_word or "ex.col.block") for head in range(heads)]
-             for layer in range(layers)]  # fmt: skip
+    names = [[panel_name(first_layer + layer if named else None, head, text, layer_word or "ex.col.block")
+              for head in range(heads)] for layer in range(layers)]  # fmt: skip
     two_lines = named and any(text_px(name, title_px) > plan.panel_w + plan.gap - LABEL_PAD_PX
                               for row in names for name in row)  # fmt: skip
     title_room = (2 if two_lines else 1) * title_px * LINE_HEIGHT + 4
@@ -177,7 +179,8 @@ def token_view_figure(
             for which in shown:
                 span = slice(0, position + 1) if which == "reads" else slice(position, T)
                 values = (rows if which == "reads" else columns)[layer, head, span]
-                name = trace_name(layer if named else None, head, which, text, layer_word or "ex.col.block")
+                name = trace_name(first_layer + layer if named else None, head, which, text,
+                                  layer_word or "ex.col.block")  # fmt: skip
                 marker = dict(color=color) if which == "reads" else dict(color=color, opacity=READ_BY_OPACITY)
                 traces.append(dict(
                     type="bar", name=name, x=categories[span], y=values.tolist(), xaxis=xaxis, yaxis=yaxis, marker=marker,
@@ -199,7 +202,7 @@ def token_view_figure(
                 **({"title": dict(text=weight_word, standoff=4, font=dict(size=axis_title_px))} if first else {}),
             )  # fmt: skip
             name = names[layer][head]
-            title = (f"{plotly_safe(text[layer_word])} {layer + 1}<br>{plotly_safe(text['fig.head'])} {head + 1}"
+            title = (f"{plotly_safe(text[layer_word])} {first_layer + layer + 1}<br>{plotly_safe(text['fig.head'])} {head + 1}"
                      if two_lines else plotly_safe(name))  # fmt: skip
             annotations.append(panel_title(title, Panel(index, (x0, x0), (y0, y1)), title_px, color, bold=True))
             shapes.append(dict(type="rect", xref=xaxis, yref=f"{yaxis} domain", x0=position - 0.5, x1=position + 0.5,

@@ -90,3 +90,56 @@ def test_a_token_beyond_any_text_is_a_link_note():
     assert not at.exception, at.exception
     assert any("token" in w.value for w in at.warning)
     assert strip(at, "pg_tv_strip").value == 5
+
+
+# --- the explorer: every block ---
+
+PROMPT = "ROMEO:\nBut soft"
+
+
+def explorer_expected(heads: int, position: int):
+    from gpt_core.explore import trace_model
+    from ui.shared.resources import shipped_model
+
+    checkpoint = shipped_model(heads)
+    traced = trace_model(checkpoint.model, checkpoint.vocabulary, PROMPT)
+    return traced, token_attention([layer.weights for layer in traced.layers], position)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_explorer_view_shows_the_linked_token_in_every_block_and_head(lang):
+    at = open_page(EXPLORER, model="h2", prompt=PROMPT, token="2", lang=lang)
+    assert not at.exception, at.exception
+    assert t("ex.tab.token", lang) in [tab.label for tab in at.tabs]
+    assert strip(at, "ex_tv_strip").value == 2
+    traced, token = explorer_expected(2, 2)
+    traces = chart_traces(at)
+    block, head, reads = t("ex.col.block", lang), t("fig.head", lang), t("tv.reads", lang)
+    for b in range(len(traced.layers)):
+        for h in range(2):
+            row = traces[f"{block} {b + 1} · {head} {h + 1} · {reads}"]
+            assert list(row["x"]) == [position_label(i, traced.labels[i]) for i in range(3)]
+            np.testing.assert_array_equal(_values(row), token.rows[b, h, :3].numpy())
+    sentences = " ".join(md.value for md in at.markdown)
+    assert t("tv.links_reads", lang) in sentences
+    assert query(at)["token"] == "2"
+
+
+def test_choosing_a_token_in_the_explorer_writes_the_link_and_the_lines_view_follows():
+    at = open_page(EXPLORER, model="h2", prompt=PROMPT)
+    assert not at.exception, at.exception
+    last = len(PROMPT) - 1
+    assert strip(at, "ex_tv_strip").value == last, "every token for the lines: the last one here"
+    strip(at, "ex_tv_strip").set_value(4).run()
+    assert not at.exception, at.exception
+    assert query(at)["token"] == "4" and at.selectbox(key="ex_token").value == 4
+    assert list(chart_traces(at)["block 1 · head 1 · reads"]["x"])[-1] == position_label(4, "O")
+    at.button_group(key="ex_token_dir").set_value("read_by").run()
+    assert query(at)["token_dir"] == "read_by" and "block 1 · head 1 · reads" not in chart_traces(at)
+
+
+def test_an_explorer_token_beyond_the_prompt_falls_back_with_a_note():
+    at = open_page(EXPLORER, model="h2", prompt=PROMPT, token="99")
+    assert not at.exception, at.exception
+    assert any("token" in w.value for w in at.warning), [w.value for w in at.warning]
+    assert strip(at, "ex_tv_strip").value == len(PROMPT) - 1

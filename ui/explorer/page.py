@@ -20,7 +20,7 @@ from ..shared.resources import shipped_snapshots
 from ..shared.shared_cache import MISSING, SharedResults
 from ..shell import page_title, setup_page
 from ..strings import error_text, t
-from . import state, views
+from . import state, token_view, views
 from .state import PARAMS, ModelShape
 
 PAGE_KEY = "explorer"
@@ -200,7 +200,7 @@ def _first_screen(lang: str, loaded, prompt: str, identity: tuple, clicked, keys
 
 
 def _rest(view, lang: str) -> None:
-    tabs = st.tabs([t(f"ex.tab.{name}", lang) for name in ("detail", "lines", "metrics", "training", "generate")])
+    tabs = st.tabs([t(f"ex.tab.{name}", lang) for name in ("detail", "lines", "metrics", "training", "generate", "token")])
     with tabs[0]:
         views.detail(view, lang)
     with tabs[1]:
@@ -211,3 +211,5 @@ def _rest(view, lang: str) -> None:
         views.training(view, lang, widget_key, view.steps)
     with tabs[4]:
         views.generation(view, lang, widget_key)
+    with tabs[5]:
+        token_view.token_view(view, lang, widget_key)

@@ -36,6 +36,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "{where} is read by '{token}' (position {position}) at {weight}",
         "zh": "{where}被“{token}”（位置 {position}）读取，权重 {weight}",
     },
+    "tv.one_layer": {
+        "en": "Layer {layer} of {layers}: choose another in the map above. The strongest links below are of every layer.",
+        "zh": "第 {layer} 层（共 {layers} 层）：可在上方的图中选择其他层。下面最强的连接来自所有层。",
+    },
     "tv.out_of_range": {
         "en": "Token {value} is not in this text (positions 0 … {last}): showing the last one, {label}.",
         "zh": "词元位置 {value} 不在这段文字中（位置 0 … {last}）：改为显示最后一个，{label}。",
