@@ -41,8 +41,8 @@ MIN_BAR_PX = 3  # a token's slot in a panel, at least (else the heads wrap onto 
 PANEL_GAP_PX = 14
 ROW_GAP_PX = 10
 PANEL_TITLE_FONT_PX = 13
-Y_RANGE = (0.0, 1.1)  # room above a weight of 1 for its tick label
-Y_TICKS = (0.5, 1.0)
+Y_TOPS = (0.02, 0.05, 0.1, 0.2, 0.5, 1.0)  # the weight axis ends at the first that holds every bar
+Y_HEADROOM = 1.1  # room above the top for its tick label
 READ_BY_OPACITY = 0.45
 CHOSEN_FILL = "rgba(255, 196, 0, 0.28)"
 WEIGHT_DECIMALS = 2
@@ -147,7 +147,8 @@ def token_view_figure(
     short, categories = short_labels(labels), categories_of(labels)
     tick_px, axis_title_px, title_px = TICK_FONT_PX * scale, AXIS_TITLE_FONT_PX * scale, PANEL_TITLE_FONT_PX * scale
     weight_word = plotly_safe(text["ex.weight"])
-    y_room = (max(text_px(f"{tick:g}", tick_px) for tick in Y_TICKS) + LABEL_PAD_PX + TICK_STANDOFF_PX
+    y_ticks = _weight_ticks(rows, columns, position, direction)
+    y_room = (max(text_px(f"{tick:g}", tick_px) for tick in y_ticks) + LABEL_PAD_PX + TICK_STANDOFF_PX
               + axis_title_px * LINE_HEIGHT + MARGIN_PX)  # fmt: skip
     plan = _plan(heads, short, position, width_px, y_room, scale)
     names = [[panel_name(first_layer + layer if named else None, head, text, layer_word or "ex.col.block")
@@ -195,8 +196,8 @@ def token_view_figure(
                 tickfont=dict(size=plan.ticks.font_px), tickangle=plan.ticks.angle, showline=True, linecolor="#999",
             )  # fmt: skip
             layout[f"yaxis{suffix}"] = dict(
-                range=list(Y_RANGE), domain=[max(0.0, y0), min(1.0, y1)], anchor=xaxis, fixedrange=True,
-                tickmode="array", tickvals=list(Y_TICKS), ticktext=[f"{tick:g}" for tick in Y_TICKS],
+                range=[0.0, y_ticks[-1] * Y_HEADROOM], domain=[max(0.0, y0), min(1.0, y1)], anchor=xaxis,
+                fixedrange=True, tickmode="array", tickvals=list(y_ticks), ticktext=[f"{tick:g}" for tick in y_ticks],
                 showticklabels=first, tickfont=dict(size=tick_px), gridcolor="#eee", zeroline=False,
                 ticklabelstandoff=TICK_STANDOFF_PX,
                 **({"title": dict(text=weight_word, standoff=4, font=dict(size=axis_title_px))} if first else {}),
@@ -216,6 +217,19 @@ def token_view_figure(
         title=figure_title(_title(direction, text).format(token=token), TITLE_FONT_SIZE * scale),
     )  # fmt: skip
     return build_figure(traces, layout)
+
+
+def _weight_ticks(rows: np.ndarray, columns: np.ndarray, position: int, direction: str) -> tuple[float, float]:
+    """The weight axis's two ticks, half its top and its top: one scale for every panel, the
+    smallest of ``Y_TOPS`` that holds the tallest bar drawn (a long text's weights are small)."""
+    drawn = []
+    if direction != "read_by":
+        drawn.append(rows[..., : position + 1])
+    if direction != "reads":
+        drawn.append(columns[..., position:])
+    tallest = max(float(np.max(values, initial=0.0)) for values in drawn)
+    top = next((top for top in Y_TOPS if tallest <= top), Y_TOPS[-1])
+    return top / 2, top
 
 
 def _title(direction: str, text: Words) -> str:

@@ -141,3 +141,15 @@ def test_link_words_name_layer_head_token_and_weight():
     token = _token(1, 2, 3, 1)
     strongest = link_words(strongest_links(token, "reads", 2), labels)
     assert [w.weight for w in strongest] == [f"{link.weight:.2f}" for link in strongest_links(token, "reads", 2)]
+
+
+@pytest.mark.parametrize(("T", "direction"), [(5, "both"), (128, "reads"), (128, "both")])
+def test_one_weight_scale_for_every_panel_holds_every_bar(T, direction):
+    token = _token(2, 3, T, T - 1 if direction == "reads" else T // 2)
+    spec = _spec(token_view_figure(token.rows.numpy(), token.columns.numpy(), token.position,
+                                   [f"t{i}" for i in range(T)], EN, direction=direction, layer_word="ex.col.block"))  # fmt: skip
+    ranges = {tuple(axis["range"]) for name, axis in spec["layout"].items() if name.startswith("yaxis")}
+    assert len(ranges) == 1, "every panel on one scale"
+    (low, high), = ranges
+    tallest = max(max(decode(trace["y"])) for trace in spec["data"])
+    assert low == 0 and tallest <= high and tallest > high / 1.1 / 2.5, "the scale fits the bars"

@@ -44,10 +44,11 @@ def _on_strip() -> None:
 
 
 def token_strip(labels: list[str], chosen: int, key: str, on_change, lang: str) -> None:
-    """One pill per position, labelled as the charts are ("2 · cat"), the chosen one selected."""
+    """One pill per position, labelled as the charts are ("2 · cat"), the chosen one selected
+    (a pill's label is Markdown: the token is quoted literally)."""
     st.session_state[key] = chosen
     st.pills(t("tv.token", lang), list(range(len(labels))), key=key, selection_mode="single", on_change=on_change,
-             format_func=lambda i: position_label(i, labels[i]))  # fmt: skip
+             format_func=lambda i: literal(position_label(i, labels[i])))  # fmt: skip
 
 
 def link_sentences(token, labels: list[str], directions: tuple[str, ...], lang: str, where_word: str | None) -> None:
