@@ -7,9 +7,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gpt_core import PlaygroundConfig, position_label, token_attention, trace_attention
+import ui.explorer.token_view
+from gpt_core import PlaygroundConfig, hf, position_label, token_attention, trace_attention
+from gpt_core.explore import trace_model
 from harness.charts import decode
 from tests.apptest.conftest import chart_traces, open_page
+from tests.apptest.test_real_models import offered  # noqa: F401  # the fixture of the real models offered
+from ui.shared.resources import shipped_model
 from ui.strings import t
 
 PLAYGROUND = "pages/1_playground.py"
@@ -98,9 +102,6 @@ PROMPT = "ROMEO:\nBut soft"
 
 
 def explorer_expected(heads: int, position: int):
-    from gpt_core.explore import trace_model
-    from ui.shared.resources import shipped_model
-
     checkpoint = shipped_model(heads)
     traced = trace_model(checkpoint.model, checkpoint.vocabulary, PROMPT)
     return traced, token_attention([layer.weights for layer in traced.layers], position)
@@ -143,3 +144,36 @@ def test_an_explorer_token_beyond_the_prompt_falls_back_with_a_note():
     assert not at.exception, at.exception
     assert any("token" in w.value for w in at.warning), [w.value for w in at.warning]
     assert strip(at, "ex_tv_strip").value == len(PROMPT) - 1
+
+
+# --- a real model's layers ---
+
+REAL_TEXT = "the cat sat on the mat"
+
+
+def test_a_real_models_token_view_names_layers_and_links_every_layer(offered, tiny_models, monkeypatch):  # noqa: F811
+    at = open_page(EXPLORER, model=offered["qwen2"], prompt=REAL_TEXT, token="3", block="2")
+    assert not at.exception, at.exception
+    expected = hf.trace(tiny_models["qwen2"], REAL_TEXT)
+    token = token_attention(list(expected.weights), 3)
+    traces = chart_traces(at)
+    for layer in range(token.layers):
+        for h in range(token.heads):
+            row = traces[f"layer {layer + 1} · head {h + 1} · reads"]
+            np.testing.assert_array_equal(_values(row), token.rows[layer, h, :4].numpy())
+    sentences = " ".join(md.value for md in at.markdown)
+    assert "layer " in sentences and " reads '" in sentences
+    monkeypatch.setattr(ui.explorer.token_view, "MAX_PANELS", token.heads)  # too many panels: the chosen layer only
+    at.run()
+    names = set(chart_traces(at))
+    assert "layer 2 · head 1 · reads" in names and "layer 1 · head 1 · reads" not in names
+    assert any("Layer 2 of" in caption.value for caption in at.caption)
+
+
+def test_the_playground_token_view_reads_a_real_models_layer(offered, tiny_models):  # noqa: F811
+    at = open_page(PLAYGROUND, weights=offered["gpt2"], block="2", text=REAL_TEXT, view="token", token="1")
+    assert not at.exception, at.exception
+    expected = hf.trace(tiny_models["gpt2"], REAL_TEXT)
+    columns = token_attention([expected.weights[1]], 1).columns
+    traces = chart_traces(at)
+    np.testing.assert_array_equal(_values(traces["head 2 · is read by"]), columns[0, 1, 1:].numpy())
