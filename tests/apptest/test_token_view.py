@@ -4,15 +4,21 @@ have, both languages."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
 import ui.explorer.token_view
-from gpt_core import PlaygroundConfig, hf, position_label, token_attention, trace_attention
+from gpt_core import PlaygroundConfig, display_labels, hf, position_label, token_attention, tokenize, trace_attention
 from gpt_core.explore import trace_model
 from harness.charts import decode
 from tests.apptest.conftest import chart_traces, open_page
+from tests.apptest.test_literal_text import assert_no_raw_trap
 from tests.apptest.test_real_models import offered  # noqa: F401  # the fixture of the real models offered
+from tests.markup import MARKDOWN_TRAPS
+from ui.markdown import literal
+from ui.playground.token_view import LINKS
 from ui.shared.resources import shipped_model
 from ui.strings import t
 
@@ -21,6 +27,7 @@ EXPLORER = "pages/4_explorer.py"
 TEXT = "the cat sat on the mat"
 LINK = {"text": TEXT, "tok": "word", "heads": "3", "head_dim": "4", "seed": "5", "view": "token"}
 LABELS = ["the", "cat", "sat", "on", "the", "mat"]
+SENTENCE = re.compile(r"(?:reads|read by) '(.*?)' \(position (\d+)\)")
 
 
 def query(at) -> dict[str, str]:
@@ -177,3 +184,17 @@ def test_the_playground_token_view_reads_a_real_models_layer(offered, tiny_model
     columns = token_attention([expected.weights[1]], 1).columns
     traces = chart_traces(at)
     np.testing.assert_array_equal(_values(traces["head 2 · is read by"]), columns[0, 1, 1:].numpy())
+
+
+def test_markup_in_the_tokens_reaches_the_strip_and_the_sentences_literally():
+    text = " ".join(MARKDOWN_TRAPS)
+    at = open_page(PLAYGROUND, text=text, tok="word", heads="2", view="token", token="20")
+    assert not at.exception, at.exception
+    sources = assert_no_raw_trap(at)
+    labels = display_labels(tokenize(text, "word"))
+    quoted = [match for source in sources for match in SENTENCE.finditer(source)]
+    assert len(quoted) == 2 * LINKS, "the strongest links of both directions"
+    for match in quoted:
+        assert match.group(1) == literal(labels[int(match.group(2))])
+    options = [option.content for option in strip(at, "pg_tv_strip").proto.options]
+    assert options == [literal(position_label(i, label)) for i, label in enumerate(labels)]
