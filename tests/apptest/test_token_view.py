@@ -18,8 +18,8 @@ from tests.apptest.test_literal_text import assert_no_raw_trap
 from tests.apptest.test_real_models import offered  # noqa: F401  # the fixture of the real models offered
 from tests.markup import MARKDOWN_TRAPS
 from ui.markdown import literal
-from ui.playground.token_view import LINKS
 from ui.shared.resources import shipped_model
+from ui.shared.token_strip import LINKS
 from ui.strings import t
 
 PLAYGROUND = "pages/1_playground.py"

@@ -18,9 +18,9 @@ from gpt_core import token_attention
 
 from ..charts import show_chart, sized_for_page
 from ..figure_text import figure_words
-from ..playground.token_view import direction_choice, link_sentences, token_strip
+from ..shared.token_strip import direction_choice, link_sentences, token_strip
 from ..strings import t
-from .state import ALL_TOKENS
+from .state import ALL_TOKENS, TOKEN_DIRECTIONS
 from .views import is_real
 
 STRIP_KEY = "ex_tv_strip"  # the strip's own key: the lines view draws the "token" parameter's widget
@@ -44,7 +44,7 @@ def token_view(view, lang: str, key: Callable[[str], str]) -> None:
     with strip_col:
         token_strip(labels, position, STRIP_KEY, on_strip, lang)
     with direction_col:
-        direction = direction_choice(key("token_dir"), lang)
+        direction = direction_choice(key("token_dir"), TOKEN_DIRECTIONS, lang)
     token = token_attention(view.weights, position)
     blocks = view.weights.shape[0]
     real = is_real(view.loaded)

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from figures import link_words, token_view_figure
-from gpt_core import position_label, strongest_links, token_attention
+from figures import token_view_figure
+from gpt_core import position_label, token_attention
 
 from ..charts import page_width, show_chart, type_scale
 from ..figure_text import figure_words
 from ..markdown import literal
+from ..shared.token_strip import direction_choice, link_sentences, token_strip
 from ..strings import t
 from . import state
 from .controls import PAGE, current_values, write_url
@@ -20,7 +21,6 @@ from .views import View
 
 STRIP_KEY = "pg_tv_strip"  # the token strip (the link's value is PAGE's "token": -1, the last)
 CHART_KEY = "pg_token_chart"
-LINKS = 5
 
 
 def _token(labels: list[str], lang: str) -> int:
@@ -43,36 +43,6 @@ def _on_strip() -> None:
         PAGE.set("token", chosen)
 
 
-def token_strip(labels: list[str], chosen: int, key: str, on_change, lang: str) -> None:
-    """One pill per position, labelled as the charts are ("2 · cat"), the chosen one selected
-    (a pill's label is Markdown: the token is quoted literally)."""
-    st.session_state[key] = chosen
-    st.pills(t("tv.token", lang), list(range(len(labels))), key=key, selection_mode="single", on_change=on_change,
-             format_func=lambda i: literal(position_label(i, labels[i])))  # fmt: skip
-
-
-def link_sentences(token, labels: list[str], directions: tuple[str, ...], lang: str, where_word: str | None) -> None:
-    """The strongest links of each direction, one sentence each (``where_word``: "layer" or
-    "block" for a model of several, None for one layer)."""
-    columns = st.columns(len(directions))
-    for column, direction in zip(columns, directions, strict=True):
-        words = link_words(strongest_links(token, direction, LINKS), labels, one_layer=where_word is None)
-        lines = []
-        for link in words:
-            where = (t("tv.where.head", lang, head=link.head) if link.layer is None
-                     else t(f"tv.where.{where_word}", lang, layer=link.layer, head=link.head))  # fmt: skip
-            sentence = t(f"tv.sentence.{direction}", lang, where=where, token=literal(link.token),
-                         position=link.position, weight=link.weight)  # fmt: skip
-            lines.append(f"- {sentence}")
-        column.markdown(t(f"tv.links_{direction}", lang) + "\n\n" + "\n".join(lines))
-
-
-def direction_choice(key: str, lang: str, on_change=None) -> str:
-    st.segmented_control(t("tv.direction", lang), state.TOKEN_DIRECTIONS, key=key, required=True, on_change=on_change,
-                         format_func=lambda d: t(f"tv.dir.{d}", lang))  # fmt: skip
-    return st.session_state[key]
-
-
 def token_view(view: View, text: str, lang: str) -> None:
     labels = view.result.labels
     chosen = _token(labels, lang)
@@ -80,7 +50,7 @@ def token_view(view: View, text: str, lang: str) -> None:
     with strip_col:
         token_strip(labels, chosen, STRIP_KEY, _on_strip, lang)
     with direction_col:
-        direction = direction_choice(PAGE.key("token_dir"), lang)
+        direction = direction_choice(PAGE.key("token_dir"), state.TOKEN_DIRECTIONS, lang)
     values = current_values()
     PAGE.remember(values)
     write_url(values, text)  # the token as shown, and a fallback from a link, are in the link
