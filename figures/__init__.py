@@ -16,6 +16,7 @@ from .overview import heads_overview_figure
 from .palette import HEAD_COLORS, MASKED_COLOR, head_color
 from .shapes import shape_trace_code
 from .stage_colors import score_range
+from .token_view import link_words, token_view_figure
 from .training import experiment_figure, final_loss_figure, loss_curve_figure
 from .words import FIGURE_WORDS, Words
 
@@ -47,4 +48,6 @@ __all__ = [
     "score_range",
     "shape_trace_code",
     "trace_name",
+    "link_words",
+    "token_view_figure",
 ]

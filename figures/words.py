@@ -50,6 +50,10 @@ COMBINED_WORDS = (
     "cbfig.mean", "cbfig.rollout", "fig.query", "fig.key", "fig.query_axis", "fig.key_axis", "qkfig.title", "qkfig.q",
     "qkfig.k", "qkfig.products", "qkfig.positive", "qkfig.negative", "qkfig.channel_axis",
 )  # fmt: skip
+TOKEN_VIEW_WORDS = (
+    "fig.head", "ex.col.block", "ex.col.layer", "ex.weight", "tv.reads", "tv.read_by", "tv.title_reads",
+    "tv.title_read_by", "tv.title_both",
+)  # fmt: skip
 FIGURE_WORDS = tuple(
     dict.fromkeys((
         *ATTENTION_WORDS,
@@ -60,6 +64,7 @@ FIGURE_WORDS = tuple(
         *COMPARE_WORDS,
         *ODDS_WORDS,
         *COMBINED_WORDS,
+        *TOKEN_VIEW_WORDS,
     ))
 )  # fmt: skip
 

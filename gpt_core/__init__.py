@@ -36,6 +36,7 @@ from .playground import (
     trace_attention,
 )
 from .runs import RunSummary, compact_history
+from .token_view import Link, TokenAttention, strongest_links, token_attention
 from .tokens import (
     TOKENIZERS,
     char_tokens,
@@ -68,6 +69,7 @@ __all__ = [
     "GPTTrace",
     "HistoryPoint",
     "InputError",
+    "Link",
     "MultiHeadAttention",
     "NextToken",
     "Odds",
@@ -77,6 +79,7 @@ __all__ = [
     "QKProducts",
     "RunSummary",
     "ShapeStep",
+    "TokenAttention",
     "SoftmaxSteps",
     "TrainConfig",
     "TrainResult",
@@ -106,7 +109,9 @@ __all__ = [
     "sample",
     "save_checkpoint",
     "softmax_steps",
+    "strongest_links",
     "synthetic_text",
+    "token_attention",
     "tokenize",
     "trace_attention",
     "train",

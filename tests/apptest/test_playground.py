@@ -10,7 +10,7 @@ import pytest
 from gpt_core import MAX_TOKENS, PlaygroundConfig, tokenize, trace_attention
 from harness.charts import decode, traces_by_name
 from tests.apptest.conftest import asks_for_the_rest, chart_traces, open_page, open_tab
-from ui.playground.state import PRESET_TOKENIZERS, PRESETS
+from ui.playground.state import PRESET_TOKENIZERS, PRESETS, VIEWS
 
 PAGE = "pages/1_playground.py"
 
@@ -44,8 +44,9 @@ def test_default_page_shows_the_book_example_with_every_view(page):
     assert "masked (−∞ above the diagonal) · head 1" in traces  # detail
     assert traces["softmax weights · head 1"]["x"][0] == "0 · 动"
     assert "T = 6 tokens" in markdown_text(page)
-    assert [tab.label for tab in page.tabs] == ["q·k by hand", "Softmax by hand", "Shapes: split and merge",
-                                                "Per-head table", "Share and download", "All heads combined"]  # fmt: skip
+    assert [tab.label for tab in page.tabs] == ["q·k by hand", "Softmax by hand", "One token, every head",
+                                                "All heads combined", "Shapes: split and merge", "Per-head table",
+                                                "Share and download"]  # fmt: skip
     assert len(page.dataframe) == 1 and not page.get("code"), "the softmax calculator's tab only: the others wait"
     assert "head 1: channels 0–7" in all_traces(open_tab(page, "shapes"))  # channel map
     assert len(page.get("code")) == 1 and not page.dataframe, "the shape trace"
@@ -101,7 +102,7 @@ def test_first_run_draws_the_first_screen_and_asks_for_the_rest():
     assert asks_for_the_rest(at)
     at.run()  # what the browser asks for once the first chart is drawn
     assert not asks_for_the_rest(at)
-    assert "raw scores QKᵀ · head 1" in all_traces(at) and at.dataframe and len(at.tabs) == 6
+    assert "raw scores QKᵀ · head 1" in all_traces(at) and at.dataframe and len(at.tabs) == len(VIEWS)
     assert not at.get("iframe"), "no frame on the page: clicks and linked hover are one in-page component"
 
 
@@ -109,7 +110,7 @@ def test_a_change_before_the_rest_arrives_draws_the_whole_page():
     at = open_page(PAGE, first_screen_only=True)
     at.number_input(key="pg_seed").set_value(3).run()
     assert not asks_for_the_rest(at)
-    assert "raw scores QKᵀ · head 1" in all_traces(at) and len(at.tabs) == 6 and at.dataframe
+    assert "raw scores QKᵀ · head 1" in all_traces(at) and len(at.tabs) == len(VIEWS) and at.dataframe
     assert query(at)["seed"] == "3"
 
 

@@ -20,7 +20,7 @@ from ..shared.resources import shipped_snapshots
 from ..shared.shared_cache import MISSING, SharedResults
 from ..shell import page_title, setup_page
 from ..strings import error_text, t
-from . import combined_view, odds_view, state, views
+from . import combined_view, odds_view, state, token_view, views
 from .state import PARAMS, ModelShape
 
 PAGE_KEY = "explorer"
@@ -201,7 +201,7 @@ def _first_screen(lang: str, loaded, prompt: str, identity: tuple, clicked, keys
 
 def _rest(view, lang: str) -> None:
     tabs = st.tabs([t(f"ex.tab.{name}", lang) for name in ("detail", "lines", "metrics", "training", "generate", "odds",
-                                                           "combined")])  # fmt: skip
+                                                           "token", "combined")])  # fmt: skip
     with tabs[0]:
         views.detail(view, lang)
     with tabs[1]:
@@ -215,4 +215,6 @@ def _rest(view, lang: str) -> None:
     with tabs[5]:
         odds_view.odds(view, lang, widget_key)
     with tabs[6]:
+        token_view.token_view(view, lang, widget_key)
+    with tabs[7]:
         combined_view.combined(view, lang, widget_key)

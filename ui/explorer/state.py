@@ -22,7 +22,8 @@ SESSION_MODEL = "session"
 FALLBACK_MODEL = "h4"  # the shipped model a link falls back to
 METRICS = ("previous", "first", "self", "induction", "entropy")
 LINE_MODES = ("head", "block")  # the lines of the chosen head, or of every head of its block
-ALL_TOKENS = -1  # "token": every query's lines
+ALL_TOKENS = -1  # "token": every query's lines (the token view: the last token)
+TOKEN_DIRECTIONS = ("reads", "read_by", "both")
 MAX_MODEL_CHARS = 200  # a Hugging Face id (owner/name) or a folder's name
 MAX_PROMPT_CHARS = 2_000  # the models read at most their context; a link may carry more (it is cut)
 MAX_BLOCKS = 64
@@ -52,6 +53,7 @@ PARAMS: tuple[Param, ...] = (
     Param("top_p", "float", 1.0, MIN_TOP_P, 1.0),
     Param("sample_seed", "int", 0, 0, MAX_SEED),
     Param("combine", "choice", "mean", choices=COMBINE_KINDS),
+    Param("token_dir", "choice", "both", choices=TOKEN_DIRECTIONS),  # the token view: the row, column or both
 )
 PARAMS_BY_NAME = {param.name: param for param in PARAMS}
 

@@ -25,7 +25,7 @@ TEXT_BOX_PX = 90
 NOTE_VALUE_CHARS = NOTE_CHARS  # a link's odd value is shown up to this many characters
 # The focus controls (head, stage, row, col, cells) are drawn with the views, after the
 # computation: they follow the link or the session, never a value the browser sent first.
-FOCUS = ("head", "stage", "row", "col", "cells")
+FOCUS = ("head", "stage", "row", "col", "cells", "token", "token_dir")
 LOOKING = (*FOCUS, "view")  # what only chooses what is looked at: a change keeps the link's notes
 widget_key = PAGE.key
 

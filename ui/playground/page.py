@@ -32,7 +32,7 @@ from ..shared.lanes import heavy_turn
 from ..shared.shared_cache import SharedResults
 from ..shell import page_title, setup_page
 from ..strings import error_text, t
-from . import combined_view, compare, state, views
+from . import combined_view, compare, state, token_view, views
 from .controls import (
     LOOKING,
     PAGE,
@@ -249,6 +249,8 @@ def _below(view: View, query: dict[str, str], text: str, lang: str) -> None:
             combined_view.qk(view, lang)
         elif open_tab == "combined":
             combined_view.combined(view, lang)
+        elif open_tab == "token":
+            token_view.token_view(view, text, lang)
         else:
             views.share(view, query, text, lang)
 

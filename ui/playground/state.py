@@ -42,7 +42,9 @@ MAX_WEIGHTS_CHARS = 200
 MAX_BLOCKS = 64  # a trained model's blocks, a real model's layers
 LAST_ROW = -1  # "row" default: the last query, the one that sees every key
 # The views below the charts, one open at a time (ui/lazy_tabs.py): the link says which.
-VIEWS = ("qk", "softmax", "shapes", "stats", "share", "combined")
+VIEWS = ("qk", "softmax", "token", "combined", "shapes", "stats", "share")
+LAST_TOKEN = -1  # "token" default: the last token (the token view's)
+TOKEN_DIRECTIONS = ("reads", "read_by", "both")  # the token's row, its column, or both
 # Compare mode (ui/playground/compare.py): cmp=1 shows a set-up B beside the controls' set-up A,
 # its own parameters prefixed b_ (the text, tokens, input width, positions and bias are A's).
 # B's defaults are A's but 8 heads: the default comparison is the book's 4 vs 8 heads.
@@ -81,6 +83,8 @@ PARAMS: tuple[Param, ...] = (
     Param("weights", "text", RANDOM_WEIGHTS, max_chars=MAX_WEIGHTS_CHARS),  # random, a trained or a real model
     Param("block", "int", 1, 1, MAX_BLOCKS),  # a trained model's block (a real model's layer), 1-based
     Param("view", "choice", "softmax", choices=VIEWS),  # the open tab below the charts
+    Param("token", "int", LAST_TOKEN, LAST_TOKEN, MAX_TOKENS - 1),  # the token view's token
+    Param("token_dir", "choice", "both", choices=TOKEN_DIRECTIONS),  # what the token view draws of it
     *COMPARE_PARAMS,
 )
 PARAMS_BY_NAME = {param.name: param for param in PARAMS}

@@ -1,0 +1,93 @@
+"""One token, every head: its row (what it reads) and column (who reads it) in every layer
+and head, and its strongest links."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from gpt_core import PlaygroundConfig, strongest_links, token_attention, trace_attention
+from gpt_core.token_view import Link
+
+
+@pytest.fixture(scope="module")
+def layers() -> list[torch.Tensor]:
+    """Two layers of real softmax weights, (1, h, T, T) each: 3 heads, 7 tokens."""
+    return [
+        trace_attention("the cat sat on the mat today", PlaygroundConfig(heads=3, head_dim=4, seed=seed, tokenizer="word"))
+        .trace.weights
+        for seed in (1, 2)
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("position", [0, 3, 6])
+def test_rows_and_columns_are_the_slices_of_the_weights(layers, position):
+    token = token_attention(layers, position)
+    assert token.position == position and (token.layers, token.heads, token.tokens) == (2, 3, 7)
+    for layer, weights in enumerate(layers):
+        assert torch.equal(token.rows[layer], weights[0, :, position, :])
+        assert torch.equal(token.columns[layer], weights[0, :, :, position])
+
+
+@pytest.mark.parametrize("position", [0, 3, 6])
+def test_rows_sum_to_one_and_masked_entries_are_exactly_zero(layers, position):
+    token = token_attention(layers, position)
+    torch.testing.assert_close(token.rows.sum(-1), torch.ones(2, 3), rtol=0, atol=1e-6)
+    assert torch.all(token.rows[:, :, position + 1 :] == 0), "keys after the token are masked"
+    assert torch.all(token.columns[:, :, :position] == 0), "queries before the token cannot read it"
+    assert torch.all(token.rows[:, :, : position + 1] > 0) and torch.all(token.columns[:, :, position:] > 0)
+    assert torch.equal(token.rows[:, :, position], token.columns[:, :, position]), "reading itself is both"
+
+
+def test_numpy_arrays_and_h_t_t_layers_give_the_same_numbers(layers):
+    from_numpy = token_attention([weights[0].numpy() for weights in layers], 4)
+    stacked = token_attention(np.stack([weights[0].numpy() for weights in layers]), 4)
+    from_torch = token_attention(layers, 4)
+    assert torch.equal(from_numpy.rows, from_torch.rows) and torch.equal(stacked.columns, from_torch.columns)
+    assert token_attention(layers, -1).position == 6
+
+
+def test_a_position_outside_the_tokens_and_odd_shapes_are_refused(layers):
+    with pytest.raises(IndexError):
+        token_attention(layers, 7)
+    with pytest.raises(IndexError):
+        token_attention(layers, -8)
+    with pytest.raises(ValueError):
+        token_attention([torch.rand(2, 3, 4, 4)], 0)  # two sequences
+    with pytest.raises(ValueError):
+        token_attention([torch.rand(3, 4, 5)], 0)  # not square
+    with pytest.raises(ValueError):
+        token_attention([torch.rand(3, 4, 4), torch.rand(2, 4, 4)], 0)
+
+
+@pytest.mark.parametrize("direction", ["reads", "read_by"])
+def test_the_strongest_links_are_the_largest_weights_sorted(layers, direction):
+    position = 3
+    token = token_attention(layers, position)
+    links = strongest_links(token, direction, n=5)
+    assert len(links) == 5
+    weights = [link.weight for link in links]
+    assert weights == sorted(weights, reverse=True)
+    values = token.rows if direction == "reads" else token.columns
+    for link in links:
+        assert link.direction == direction
+        assert link.weight == float(values[link.layer, link.head, link.other])
+        assert link.other <= position if direction == "reads" else link.other >= position
+    visible = values[:, :, : position + 1] if direction == "reads" else values[:, :, position:]
+    expected = torch.sort(visible.reshape(-1), descending=True).values[:5]
+    assert weights == expected.tolist()
+
+
+def test_links_never_name_a_masked_entry_and_ties_come_in_order():
+    weights = torch.tensor([[[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.25, 0.5, 0.25]]]).repeat(2, 1, 1)  # 2 equal heads
+    token = token_attention([weights], 1)
+    links = strongest_links(token, "reads", n=10)
+    assert links == [Link(0, 0, 0, 0.5, "reads"), Link(0, 0, 1, 0.5, "reads"), Link(0, 1, 0, 0.5, "reads"),
+                     Link(0, 1, 1, 0.5, "reads")]  # fmt: skip
+    read_by = strongest_links(token, "read_by", n=10)
+    assert [(link.head, link.other, link.weight) for link in read_by] == [(0, 1, 0.5), (0, 2, 0.5), (1, 1, 0.5),
+                                                                          (1, 2, 0.5)]  # fmt: skip
+    assert strongest_links(token, "reads", n=0) == []
+    with pytest.raises(ValueError):
+        strongest_links(token, "sideways")
