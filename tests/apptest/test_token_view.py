@@ -51,7 +51,7 @@ def _values(trace: dict) -> np.ndarray:
 def test_the_playground_view_shows_the_linked_token_row_and_column_in_every_head(lang):
     at = open_page(PLAYGROUND, **LINK, token="2", lang=lang)
     assert not at.exception, at.exception
-    assert at.session_state["pg_tab"] == t("pg.tab.token", lang) == at.tabs[-1].label
+    assert at.session_state["pg_tab"] == t("pg.tab.token", lang) in [tab.label for tab in at.tabs]
     assert strip(at, "pg_tv_strip").value == 2
     traces = chart_traces(at)
     token = expected(2)
