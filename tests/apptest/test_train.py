@@ -173,6 +173,7 @@ def test_a_generation_waits_for_a_free_generation_lane_and_then_runs(monkeypatch
     """Generations have a lane of their own: with every place taken, the page waits (saying
     so while it waits) and generates once one is free."""
     import threading
+    import time
 
     import ui.shared.lanes as lanes
     import ui.train.views as views
@@ -184,8 +185,15 @@ def test_a_generation_waits_for_a_free_generation_lane_and_then_runs(monkeypatch
     monkeypatch.setattr(lanes, "t", lambda key, lang, **values: said.append(key) or real_t(key, lang, **values))
     holder = lane.ticket()
     assert lane.enter(holder, 0)
-    threading.Timer(1.0, lane.exit).start()  # another student's generation ends in a second
+
+    def other_student_finishes() -> None:  # once this page has said it waits, however slow the machine
+        deadline = time.monotonic() + 120
+        while "tr.generate_waiting" not in said and time.monotonic() < deadline:
+            time.sleep(0.05)
+        lane.exit()
+
     at = open_page(PAGE)
+    threading.Thread(target=other_student_finishes, daemon=True).start()
     at.button(key="tr_generate").click().run()
     assert not at.exception and "tr_generated" in at.session_state
     assert "tr.generate_waiting" in said and lane.queued == 0
