@@ -10,6 +10,8 @@ measures, from sending the change to the server's ``script_finished``:
 - switching to the view from the first one (the tab, chosen as a browser sends it);
 - moving the chosen cell (another query row) while the view is open, CHANGES times
   (default 20): every view follows the cell;
+- on the explorer (every view of a shipped model, h = 4, on a 64-character prompt, all its
+  tabs drawn), choosing another head, CHANGES times;
 - with compare mode (``cmp=1``, when the playground has it), a seed change with one
   set-up and with two, in one run, so their ratio holds on a noisy machine.
 
@@ -37,6 +39,7 @@ from ui.strings import t  # noqa: E402
 
 TEXT = ("The cat sat on the mat because it was tired, and the dog slept by the door all day long.")[:64]
 QUERY = {"text": TEXT, "tok": "char", "heads": "8", "head_dim": "8"}
+EXPLORER_PROMPT = ("ROMEO:\nBut soft, what light through yonder window breaks? It is the east, and")[:64]
 DEFAULT_CHANGES = 20
 WARMUP = 2
 
@@ -92,10 +95,29 @@ async def measure_seed_changes(url: str, query: dict, changes: int) -> dict:
         await client.close()
 
 
+async def measure_explorer(url: str, changes: int) -> dict:
+    client = StreamlitClient(url, "explorer", urlencode({"model": "h4", "prompt": EXPLORER_PROMPT}))
+    await client.connect()
+    try:
+        assert (await client.open_page()).ok
+        first = await client.set_widget("ex_head", string_value="head 2")  # the browser asks for the rest
+        assert first.ok, first.exceptions
+        times = []
+        for i in range(WARMUP + changes):
+            result = await client.set_widget("ex_head", string_value=f"head {1 + i % 4}")
+            assert result.ok, result.exceptions
+            if i >= WARMUP:
+                times.append(result.seconds * 1000)
+        return {**summary(times), "bytes": result.bytes}
+    finally:
+        await client.close()
+
+
 async def run(url: str, changes: int) -> dict:
     report: dict = {"views": {}}
     for view in VIEWS:
         report["views"][view] = await measure_view(url, view, changes)
+    report["explorer_head_change"] = await measure_explorer(url, changes)
     if "cmp" in PARAMS_BY_NAME:
         one, two = [], []
         for _ in range(3):  # alternating, so a busy moment falls on both
@@ -119,6 +141,9 @@ def main() -> None:
     for view, row in report["views"].items():
         sys.stdout.write(f"| {view} | {row['switch_ms']} ms | {row['median_ms']} ms | {row['p95_ms']} ms "
                          f"| {row['max_ms']} ms |\n")  # fmt: skip
+    row = report["explorer_head_change"]
+    sys.stdout.write(f"| explorer: another head (every tab) | | {row['median_ms']} ms | {row['p95_ms']} ms "
+                     f"| {row['max_ms']} ms |\n")  # fmt: skip
     if "compare" in report:
         sys.stdout.write(f"\ncompare mode / one set-up, seed change medians: {report['compare']['ratio_of_medians']}×\n")
 
