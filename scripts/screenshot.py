@@ -1,11 +1,16 @@
 """Take the README's screenshot with a real browser against a real server.
 
-    python scripts/screenshot.py [URL_PATH] [OUTPUT] [--full] [--size WxH]
+    python scripts/screenshot.py [URL_PATH] [OUTPUT] [--full] [--size WxH] [--element CSS]
 
 defaults: the playground at its book example, 1366×768 (a classroom projector), written
 to docs/screenshot.png. The README's others:
 
     python scripts/screenshot.py "/lesson?lang=zh&present=1&step=3" docs/lesson-present.png
+    python scripts/screenshot.py "/playground?cmp=1&text=the+cat+sat+on+the+mat&tok=word&heads=2&b_heads=8" docs/compare.png
+    python scripts/screenshot.py "/playground?text=the+cat+sat+on+the+mat&tok=word&view=token&token=5" \
+        docs/token-view.png --element "[role=tabpanel]:visible"
+
+``--element``: the picture of that element only (scrolled into view), at the window's width.
 """
 
 from __future__ import annotations
@@ -39,6 +44,11 @@ def main() -> None:
         width, height = args[at + 1].split("x")
         viewport = {"width": int(width), "height": int(height)}
         del args[at : at + 2]
+    element = None
+    if "--element" in args:
+        at = args.index("--element")
+        element = args[at + 1]
+        del args[at : at + 2]
     args = [a for a in args if a != "--full"]
     if FULL_PAGE:
         viewport["height"] = TALL_HEIGHT
@@ -61,7 +71,13 @@ def main() -> None:
                 page.wait_for_selector(CHART_SELECTOR, timeout=APP_READY_TIMEOUT_MS)
             output.parent.mkdir(parents=True, exist_ok=True)
             page.wait_for_timeout(SETTLE_MS)
-            page.screenshot(path=str(output))
+            if element:
+                target = page.locator(element).first
+                target.scroll_into_view_if_needed()
+                page.wait_for_timeout(SETTLE_MS)
+                target.screenshot(path=str(output))
+            else:
+                page.screenshot(path=str(output))
             browser.close()
     finally:
         stop_server(server)

@@ -40,11 +40,8 @@ def token_view(view, lang: str, key: Callable[[str], str]) -> None:
         if picked is not None:  # a click on the chosen pill unchooses it: the token stays
             st.session_state[token_key] = picked
 
-    strip_col, direction_col = st.columns([4, 1], vertical_alignment="bottom")
-    with strip_col:
-        token_strip(labels, position, STRIP_KEY, on_strip, lang)
-    with direction_col:
-        direction = direction_choice(key("token_dir"), TOKEN_DIRECTIONS, lang)
+    direction = direction_choice(key("token_dir"), TOKEN_DIRECTIONS, lang)  # each on its own row (playground's)
+    token_strip(labels, position, STRIP_KEY, on_strip, lang)
     token = token_attention(view.weights, position)
     blocks = view.weights.shape[0]
     real = is_real(view.loaded)

@@ -46,11 +46,10 @@ def _on_strip() -> None:
 def token_view(view: View, text: str, lang: str) -> None:
     labels = view.result.labels
     chosen = _token(labels, lang)
-    strip_col, direction_col = st.columns([4, 1], vertical_alignment="bottom")
-    with strip_col:
-        token_strip(labels, chosen, STRIP_KEY, _on_strip, lang)
-    with direction_col:
-        direction = direction_choice(PAGE.key("token_dir"), state.TOKEN_DIRECTIONS, lang)
+    # Each on its own row: the strip wraps over long texts, and the three directions keep
+    # their whole labels at 1366 px and in presentation mode's larger type.
+    direction = direction_choice(PAGE.key("token_dir"), state.TOKEN_DIRECTIONS, lang)
+    token_strip(labels, chosen, STRIP_KEY, _on_strip, lang)
     values = current_values()
     PAGE.remember(values)
     write_url(values, text)  # the token as shown, and a fallback from a link, are in the link
