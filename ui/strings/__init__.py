@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import common, errors, explorer, lesson, playground, train
+from . import common, errors, explorer, export, lesson, playground, train
 
 LANGUAGES: dict[str, str] = {"en": "English", "zh": "中文"}
 DEFAULT_LANGUAGE = "en"
@@ -26,7 +26,8 @@ def _merge(*tables: dict[str, dict[str, str]]) -> dict[str, dict[str, str]]:
 
 
 STRINGS: dict[str, dict[str, str]] = _merge(
-    common.STRINGS, playground.STRINGS, train.STRINGS, lesson.STRINGS, explorer.STRINGS, errors.STRINGS
+    common.STRINGS, playground.STRINGS, train.STRINGS, lesson.STRINGS, explorer.STRINGS, errors.STRINGS,
+    export.STRINGS,
 )
 
 
