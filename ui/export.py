@@ -14,9 +14,15 @@ FORMAT_STATE = "export_format"  # the chosen format, kept across pages
 SCALE_STATE = "export_scale"
 FORMAT_WIDGET = "export_format_select"
 SCALE_WIDGET = "export_scale_select"
-# Plotly's English titles of its download button (png, any other format): this config's
-# dictionary says the format (and scale) in the page's language instead.
-PLOTLY_TITLES = ("Download plot as a png", "Download plot")
+# Plotly's English titles of its download button (png, as older and newer Plotly spell it;
+# any other format): this config's dictionary says the format (and scale) in the page's
+# language instead; and its notes while and after it makes the file.
+PLOTLY_TITLES = ("Download plot as a PNG", "Download plot as a png", "Download plot")
+PLOTLY_NOTES = {
+    "Preparing image - this may take a few seconds": "export.preparing",
+    "Image download succeeded": "export.done",
+    "Sorry, there was a problem downloading your image!": "export.failed",
+}
 
 
 def chosen_format() -> str:
@@ -47,7 +53,8 @@ def image_config(file_name: str, lang: str) -> dict:
     return {
         "toImageButtonOptions": image_options(file_name, image_format, scale),
         "locale": locale,
-        "locales": {locale: {"dictionary": dict.fromkeys(PLOTLY_TITLES, title)}},
+        "locales": {locale: {"dictionary": dict.fromkeys(PLOTLY_TITLES, title)
+                             | {english: t(key, lang) for english, key in PLOTLY_NOTES.items()}}},
     }
 
 

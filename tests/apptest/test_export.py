@@ -10,7 +10,7 @@ from tests.apptest.conftest import open_page, open_tab
 from ui.charts import SHARED_FIGURES
 from ui.explorer.views import DETAIL_CHART_KEY as EX_DETAIL
 from ui.explorer.views import GRID_CHART_KEY as EX_GRID
-from ui.export import FORMAT_WIDGET, SCALE_WIDGET
+from ui.export import FORMAT_WIDGET, PLOTLY_TITLES, SCALE_WIDGET
 from ui.playground.views import DETAIL_CHART_KEY as PG_DETAIL
 from ui.playground.views import OVERVIEW_CHART_KEY
 from ui.strings import t
@@ -46,7 +46,8 @@ def assert_every_chart(at, image_format: str, scale: int, lang: str) -> dict[str
         assert "width" not in options and "height" not in options, "the chart's own size, as shown"
         assert config["displaylogo"] is False
         dictionary = config["locales"][config["locale"]]["dictionary"]
-        assert set(dictionary.values()) == {title}, key
+        assert {dictionary[english] for english in PLOTLY_TITLES} == {title}, key
+        assert dictionary["Image download succeeded"] == t("export.done", lang)
     return found
 
 
@@ -71,8 +72,8 @@ def test_the_setting_changes_every_chart_in_both_languages_and_survives_a_page_s
     assert at.button_group(key=FORMAT_WIDGET).label == t("export.format", "zh")
     choose(at, "png", 4)
     found = assert_every_chart(at, "png", 4, "zh")
-    assert set(found[OVERVIEW_CHART_KEY]["locales"][found[OVERVIEW_CHART_KEY]["locale"]]["dictionary"].values()) == \
-        {"下载为 PNG（4×）"}  # fmt: skip
+    overview = found[OVERVIEW_CHART_KEY]
+    assert overview["locales"][overview["locale"]]["dictionary"]["Download plot as a PNG"] == "下载为 PNG（4×）"
     at.switch_page(EXPLORER).run()
     if not at.exception and not at.get("plotly_chart"):
         at.run()  # the first screen asked for the rest

@@ -15,4 +15,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "export.button": {"en": "Download as {format}", "zh": "下载为 {format}"},
     "export.button_scaled": {"en": "Download as {format} ({scale}×)", "zh": "下载为 {format}（{scale}×）"},
+    "export.preparing": {"en": "Preparing the image…", "zh": "正在生成图片……"},
+    "export.done": {"en": "Image downloaded", "zh": "图片已下载"},
+    "export.failed": {"en": "Sorry, the image could not be made.", "zh": "抱歉，图片生成失败。"},
 }
