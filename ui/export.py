@@ -24,6 +24,15 @@ PLOTLY_NOTES = {
     "Sorry, there was a problem downloading your image!": "export.failed",
 }
 
+# Plotly shows its modebar only while the pointer is over a chart: its first group, the
+# download button, stays in sight (faint) on every chart, so that a student on a touch
+# screen or at a projector finds it; fully shown on hover, as the rest. A fixed style.
+EXPORT_CSS = """<style>
+.js-plotly-plot .plotly .modebar.modebar--hover > .modebar-group:first-child { opacity: 0.6; }
+.js-plotly-plot .plotly:hover .modebar.modebar--hover > .modebar-group:first-child,
+.js-plotly-plot .plotly .modebar.modebar--hover:focus-within > .modebar-group:first-child { opacity: 1; }
+</style>"""
+
 
 def chosen_format() -> str:
     chosen = st.session_state.get(FORMAT_STATE)

@@ -17,7 +17,7 @@ import streamlit as st
 from .charts import ALT_TEXT_SUFFIX
 from .charts import LANGUAGE_STATE as LANGUAGE_STATE_KEY
 from .charts import PRESENT_STATE as PRESENT_STATE_KEY
-from .export import export_settings
+from .export import EXPORT_CSS, export_settings
 from .runtime import configure_process
 from .strings import DEFAULT_LANGUAGE, LANGUAGES, t
 
@@ -167,7 +167,7 @@ def setup_page(page_key: str) -> str:
         layout="wide",
         initial_sidebar_state="collapsed" if presenting else "auto",
     )
-    st.html(BASE_CSS + FOCUS_CSS.format(ring=st.get_option("theme.primaryColor") or FALLBACK_RING))
+    st.html(BASE_CSS + EXPORT_CSS + FOCUS_CSS.format(ring=st.get_option("theme.primaryColor") or FALLBACK_RING))
     if presenting:
         st.html(PRESENT_CSS)
     with st.sidebar:

@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 from gpt_core import PlaygroundConfig, trace_attention
 from harness.browser import exceptions_shown, wait_for_rerun
 from harness.charts import wait_for_charts
+from harness.server import ARTIFACTS
 from ui.playground.views import OVERVIEW_CHART_KEY
 from ui.strings import t
 
@@ -31,6 +32,18 @@ def _choose(page, widget: str, label: str, check_js: str) -> None:
     page.locator(f".st-key-{widget} button", has_text=label).first.click()
     wait_for_rerun(page)
     page.wait_for_function(f"() => {{ const gd = document.querySelector('{CHART}'); return gd && ({check_js}); }}")
+
+
+# For every chart on the page: whether its download button (by title) is drawn, in sight
+# without hovering (its group's opacity) and inside the chart's box.
+BUTTONS_SHOWN_JS = """title => Array.from(document.querySelectorAll('.js-plotly-plot')).map(plot => {
+  const button = Array.from(plot.querySelectorAll('.modebar-btn')).find(b => b.getAttribute('data-title') === title);
+  if (!button) return {found: false};
+  const opacity = Number(getComputedStyle(button.closest('.modebar-group')).opacity);
+  const box = button.getBoundingClientRect(), chart = plot.getBoundingClientRect();
+  return {found: true, opacity, inside: box.width > 0 && box.left >= chart.left - 1 && box.right <= chart.right + 1
+          && box.top >= chart.top - 1 && box.bottom <= chart.bottom + 1};
+})"""
 
 
 def _download(page, title: str):
@@ -54,7 +67,14 @@ def test_the_overview_downloads_as_an_svg_named_for_what_it_shows(shared_server,
     _open(shared_server, page)
     _choose(page, "export_format_select", "SVG", "gd._context.toImageButtonOptions.format === 'svg'")
     _choose(page, "export_scale_select", "3×", "gd._context.toImageButtonOptions.scale === 3")
-    download = _download(page, t("export.button", "en", format="SVG"))
+    title = t("export.button", "en", format="SVG")
+    page.mouse.move(0, 0)  # over no chart: the download buttons are still in sight
+    page.wait_for_timeout(500)  # Plotly's fade
+    shown = page.evaluate(BUTTONS_SHOWN_JS, title)
+    assert len(shown) >= 2 and all(b["found"] and b["inside"] and b["opacity"] >= 0.5 for b in shown), shown
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator(CHART).screenshot(path=str(ARTIFACTS / "export_button.png"))
+    download = _download(page, title)
     assert download.suggested_filename == _expected_name() + ".svg"
     root = ET.parse(Path(download.path())).getroot()  # the file opens as XML
     assert root.tag == SVG_NS + "svg"
