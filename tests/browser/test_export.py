@@ -71,7 +71,7 @@ def test_the_overview_downloads_as_an_svg_named_for_what_it_shows(shared_server,
     page.mouse.move(0, 0)  # over no chart: the download buttons are still in sight
     page.wait_for_timeout(500)  # Plotly's fade
     shown = page.evaluate(BUTTONS_SHOWN_JS, title)
-    assert len(shown) >= 2 and all(b["found"] and b["inside"] and b["opacity"] >= 0.5 for b in shown), shown
+    assert len(shown) >= 2 and all(b["found"] and b["inside"] and b["opacity"] == 1 for b in shown), shown
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator(CHART).screenshot(path=str(ARTIFACTS / "export_button.png"))
     download = _download(page, title)
