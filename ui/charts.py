@@ -17,6 +17,7 @@ from figures.style import FigureSpec, specs_only
 from figures.wire import wire_dict, wire_json
 from figures.words import Words
 
+from .export import image_config
 from .figure_text import figure_words
 from .first_screen import main_width
 from .markdown import literal
@@ -190,7 +191,7 @@ def prepared(figure: go.Figure | Build, sized: bool = False, share: Hashable | N
 
 
 def show_chart(figure: go.Figure | Build | Drawn, key: str, sized: bool = False, table: bool = True,
-               share: Hashable | None = None) -> None:  # fmt: skip
+               share: Hashable | None = None, file_name: str | None = None) -> None:  # fmt: skip
     """Draw a figure exactly as built: our colours (theme=None), full width, a stable key;
     larger in presentation mode, unless the figure was ``sized`` for it by its builder.
     ``share``: see ``prepared`` (a figure shared by every session that shows the same view).
@@ -198,10 +199,15 @@ def show_chart(figure: go.Figure | Build | Drawn, key: str, sized: bool = False,
     The chart is named for assistive technology by what it shows (its ``alt``), and under
     it a visually hidden paragraph says the same and reads out its strongest cells; with
     ``table``, a "show as table" expander gives its numbers once opened (a chart redrawn
-    many times in one run, such as a live curve, passes False: its keys are not stable)."""
+    many times in one run, such as a live curve, passes False: its keys are not stable).
+
+    The modebar's download button saves the chart as shown, in the format and scale chosen
+    in the sidebar (ui/export.py), as ``file_name`` (figures/export.py ``export_name``; the
+    key when none): the config is this call's, never part of a shared figure."""
     drawn = figure if isinstance(figure, Drawn) else prepared(figure, sized, share)
     lang = st.session_state.get(LANGUAGE_STATE, DEFAULT_LANGUAGE)
-    st.plotly_chart(drawn.sent, key=key, config=PLOTLY_CONFIG, width="stretch", theme=None, alt=drawn.label)
+    config = {**PLOTLY_CONFIG, **image_config(file_name or key, lang)}
+    st.plotly_chart(drawn.sent, key=key, config=config, width="stretch", theme=None, alt=drawn.label)
     with st.container(key=key + ALT_TEXT_SUFFIX):
         st.markdown(literal(drawn.text))
     if table:

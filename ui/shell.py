@@ -17,6 +17,7 @@ import streamlit as st
 from .charts import ALT_TEXT_SUFFIX
 from .charts import LANGUAGE_STATE as LANGUAGE_STATE_KEY
 from .charts import PRESENT_STATE as PRESENT_STATE_KEY
+from .export import EXPORT_CSS, export_settings
 from .runtime import configure_process
 from .strings import DEFAULT_LANGUAGE, LANGUAGES, t
 
@@ -166,7 +167,7 @@ def setup_page(page_key: str) -> str:
         layout="wide",
         initial_sidebar_state="collapsed" if presenting else "auto",
     )
-    st.html(BASE_CSS + FOCUS_CSS.format(ring=st.get_option("theme.primaryColor") or FALLBACK_RING))
+    st.html(BASE_CSS + EXPORT_CSS + FOCUS_CSS.format(ring=st.get_option("theme.primaryColor") or FALLBACK_RING))
     if presenting:
         st.html(PRESENT_CSS)
     with st.sidebar:
@@ -181,6 +182,7 @@ def setup_page(page_key: str) -> str:
         st.segmented_control(t("app.present", lang), [False, True], key="present_toggle", required=True,
                              on_change=_on_present_change, help=t("app.present_help", lang),
                              format_func=lambda on: t("app.present_on" if on else "app.present_off", lang))  # fmt: skip
+        export_settings(lang)
         codes = list(LANGUAGES)
         if st.session_state.get("language_select", lang) not in LANGUAGES:
             st.session_state["language_select"] = lang  # a value no option has: the one shown

@@ -21,6 +21,7 @@ from figures import (
     lines_figure,
     metric_figure,
 )
+from figures.export import export_name
 from figures.lines import LINE_THRESHOLD
 from gpt_core import STAGES, display_label, display_labels, hf, position_label
 from gpt_core.explore import (
@@ -163,6 +164,11 @@ def read_notes(loaded, trace: ModelTrace, lang: str) -> None:
     )  # fmt: skip
 
 
+def file_name(view: ExplorerView, kind: str, *words, **parts) -> str:
+    """A chart's download name: what it shows, the model's name and the tokens' number."""
+    return export_name(kind, view.loaded.key, *words, **parts, T=len(view.trace.labels))
+
+
 def _metric_values(view: ExplorerView, metric: str) -> np.ndarray:
     return np.stack([block[metric].numpy() for block in view.metrics])  # (blocks, h)
 
@@ -183,7 +189,7 @@ def layer_map(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     figure = metric_figure(_metric_values(view, metric), metric, figure_words(lang), limit=_entropy_limit(view),
                            scale=type_scale(), cell_px=MAP_CELL_PX, title=title,
                            focus=(view.block, view.head), rows_word="ex.col.layer")  # fmt: skip
-    show_chart(figure, MAP_CHART_KEY, sized=True)
+    show_chart(figure, MAP_CHART_KEY, sized=True, file_name=file_name(view, "map", metric))
     block_col, head_col, _ = st.columns([1, 1, 3])
     block_col.selectbox(t("ex.layer", lang), list(range(1, view.loaded.blocks + 1)), key=key("block"),
                         format_func=lambda n: t("ex.layer_n", lang, n=n))  # fmt: skip
@@ -192,7 +198,7 @@ def layer_map(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     st.subheader(t("ex.layer_heads_title", lang, layer=view.block + 1))
     figure = heads_overview_figure(view.weights[view.block], view.trace.labels, "weights", figure_words(lang),
                                    focus=view.head, **sized_for_page())  # fmt: skip
-    show_chart(figure, LAYER_CHART_KEY, sized=True)
+    show_chart(figure, LAYER_CHART_KEY, sized=True, file_name=file_name(view, "layer", layer=view.block + 1))
 
 
 def grid(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
@@ -207,7 +213,8 @@ def grid(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     sized = sized_for_page()
     focus = (view.block, view.head)
     show_chart(lambda: grid_figure(view.weights, view.trace.labels, figure_words(lang), focus=focus, **sized),
-               GRID_CHART_KEY, sized=True, share=view.shared("grid", focus, tuple(sized.items())))  # fmt: skip
+               GRID_CHART_KEY, sized=True, share=view.shared("grid", focus, tuple(sized.items())),
+               file_name=file_name(view, "grid", block=view.block + 1, head=view.head + 1))  # fmt: skip
     st.caption(t("ex.grid_help", lang))
 
 
@@ -224,7 +231,8 @@ def detail(view: ExplorerView, lang: str) -> None:
         return head_detail_figure(stages, view.trace.labels, view.head, figure_words(lang), **sized)
 
     show_chart(build, DETAIL_CHART_KEY, sized=True, share=view.shared("detail", view.block, view.head,
-                                                                       tuple(sized.items())))  # fmt: skip
+                                                                       tuple(sized.items())),
+               file_name=file_name(view, "detail", block=view.block + 1, head=view.head + 1))  # fmt: skip
 
 
 def lines(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
@@ -245,7 +253,9 @@ def lines(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     chart_col, _ = st.columns(LINES_SHARE)
     with chart_col:
         show_chart(build, LINES_CHART_KEY, sized=True,
-                   share=view.shared("lines", view.block, tuple(heads), chosen, scale))  # fmt: skip
+                   share=view.shared("lines", view.block, tuple(heads), chosen, scale),
+                   file_name=file_name(view, "lines", block=view.block + 1,
+                                       head=view.head + 1 if mode == "head" else "all", token=chosen))  # fmt: skip
 
 
 def metrics_table(view: ExplorerView, lang: str) -> pd.DataFrame:
@@ -272,7 +282,8 @@ def metrics(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
         scale = type_scale()
         show_chart(lambda: metric_figure(_metric_values(view, metric), metric, figure_words(lang), limit=limit,
                                          scale=scale),
-                   METRIC_CHART_KEY, sized=True, share=view.shared("metric", metric, scale))  # fmt: skip
+                   METRIC_CHART_KEY, sized=True, share=view.shared("metric", metric, scale),
+                   file_name=file_name(view, "metric", metric))  # fmt: skip
     if metric == "entropy":
         st.caption(t("ex.entropy_limit", lang, limit=f"{limit:.2f}", T=T))
     if metric == "induction":
@@ -301,7 +312,8 @@ def training(view: ExplorerView, lang: str, key: Callable[[str], str], steps: tu
 
     # The same for every prompt: shared by the model's snapshot, not by the view.
     shared = ("snapshot", view.loaded.key, step, view.block, view.head, tuple(sized.items()))
-    show_chart(build, TRAINING_CHART_KEY, sized=True, share=shared)
+    show_chart(build, TRAINING_CHART_KEY, sized=True, share=shared,
+               file_name=export_name("snapshot", view.loaded.key, step=step, block=view.block + 1, head=view.head + 1))
     st.caption(t("ex.snapshot_prompt", lang))
     st.code(prompt, language=None)
 
@@ -344,4 +356,5 @@ def generation(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None
         return generation_figure(head_rows, chars, contexts, view.head, view.block, figure_words(lang), **sized)
 
     shared = ("generation", settings, view.block, view.head, tuple(sized.items()))
-    show_chart(build, GENERATION_CHART_KEY, sized=True, share=shared)
+    show_chart(build, GENERATION_CHART_KEY, sized=True, share=shared,
+               file_name=file_name(view, "generation", block=view.block + 1, head=view.head + 1, n=n, seed=seed))

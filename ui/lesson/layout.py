@@ -11,6 +11,8 @@ from contextlib import contextmanager
 
 import streamlit as st
 
+from figures.export import export_name
+
 from ..charts import page_width, show_chart, type_scale
 
 TEXT_SHARE, FIGURE_SHARE = 5, 6  # presentation mode: the columns' widths
@@ -73,7 +75,8 @@ class StepLayout:
     def chart(self, figure, key: str, sized: bool = False) -> None:
         """A step's chart; presenting, without the "show as table" option (the step is one
         screen, and the table is there in normal mode; the text alternative stays)."""
-        show_chart(figure, key, sized=sized, table=not self.presenting)
+        show_chart(figure, key, sized=sized, table=not self.presenting,
+                   file_name=export_name("lesson", key.removeprefix("ls_chart_")))
 
     def answer_text(self, text: str) -> None:
         """A longer answer in Markdown: in presentation mode it takes the figure's place (the

@@ -12,6 +12,7 @@ import streamlit as st
 
 from figures import channel_map_figure, head_detail_figure, heads_overview_figure, shape_trace_code
 from figures.events import MIN_WIDTH
+from figures.export import export_name
 from gpt_core import DETAIL_STAGES, STAGES, PlaygroundTrace, position_label, softmax_steps
 
 from ..charts import page_width, prepared, show_chart, type_scale
@@ -73,6 +74,14 @@ def _shared(view: View, *what) -> tuple | None:
     return (view.identity, *what) if view.identity else None
 
 
+def file_name(view: View, kind: str, *words, **parts) -> str:
+    """A chart's download name: what it shows, then the computation's sizes (and the model
+    whose weights these are, where not random ones)."""
+    config = view.result.config
+    source = None if view.source == "random" else view.source
+    return export_name(kind, *words, source, **parts, T=len(view.result.labels), h=config.heads, d=config.head_dim)
+
+
 def overview(view: View, lang: str) -> None:
     k = widget_key
     st.segmented_control(
@@ -86,7 +95,8 @@ def overview(view: View, lang: str) -> None:
         return heads_overview_figure(view.stages[stage], view.result.labels, stage, figure_words(lang), focus=focus,
                                      width_px=width, scale=scale)  # fmt: skip
 
-    show_chart(build, OVERVIEW_CHART_KEY, sized=True, share=_shared(view, "overview", stage, focus, width, scale))
+    show_chart(build, OVERVIEW_CHART_KEY, sized=True, share=_shared(view, "overview", stage, focus, width, scale),
+               file_name=file_name(view, "heads", stage))  # fmt: skip
     st.caption(t("pg.overview_help", lang, head=st.session_state[k("head")]))
 
 
@@ -116,13 +126,14 @@ def detail(view: View, lang: str) -> None:
                                   width_px=width, scale=scale, show_values=values, room_for_values=True)  # fmt: skip
 
     drawn = prepared(build, sized=True, share=_shared(view, "detail", head, highlight, values, width, scale))
+    name = file_name(view, "detail", head=head + 1, q=highlight[0], k=highlight[1])
     wider = drawn.meta[MIN_WIDTH]
     if wider > page_width() + 1:  # legible cells need more than the page: the chart scrolls sideways
         st.html(SCROLL_CSS.format(outer=DETAIL_SCROLL_KEY, inner=DETAIL_CHART_KEY, width=int(wider)))
         with st.container(key=DETAIL_SCROLL_KEY):
-            show_chart(drawn, DETAIL_CHART_KEY)
+            show_chart(drawn, DETAIL_CHART_KEY, file_name=name)
     else:
-        show_chart(drawn, DETAIL_CHART_KEY)
+        show_chart(drawn, DETAIL_CHART_KEY, file_name=name)
     if dropout:
         st.caption(t("pg.dropout_note", lang, p=f"{config.dropout:g}", factor=f"{1 / (1 - config.dropout):.4g}"))
 
@@ -156,7 +167,8 @@ def shapes(view: View, lang: str) -> None:
     # Wrapped, not cut, where a window is narrower still (the lines are kept short: figures/shapes.py).
     st.code(shape_trace_code(trace.shape_steps, tuple(trace.x.shape)), language="python", wrap_lines=True)
     show_chart(lambda: channel_map_figure(config.heads, config.head_dim, figure_words(lang), kv_heads=view.kv_heads),
-               "pg_channel_chart", share=("channels", config.heads, config.head_dim, view.kv_heads))
+               "pg_channel_chart", share=("channels", config.heads, config.head_dim, view.kv_heads),
+               file_name=export_name("channels", h=config.heads, d=config.head_dim, kv=view.kv_heads))  # fmt: skip
 
 
 def statistics(view: View, lang: str) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import combined, common, compare, errors, explorer, lesson, odds, playground, token_view, train
+from . import combined, common, compare, errors, explorer, export, lesson, odds, playground, token_view, train
 
 LANGUAGES: dict[str, str] = {"en": "English", "zh": "中文"}
 DEFAULT_LANGUAGE = "en"
@@ -36,6 +36,7 @@ STRINGS: dict[str, dict[str, str]] = _merge(
     odds.STRINGS,
     combined.STRINGS,
     token_view.STRINGS,
+    export.STRINGS,
 )
 
 

@@ -13,6 +13,7 @@ from typing import TypeVar
 import streamlit as st
 
 from figures import loss_curve_figure
+from figures.export import export_name
 from gpt_core import (
     GPT,
     Corpus,
@@ -74,7 +75,8 @@ class Screen:
         )  # fmt: skip
         self.draws += 1
         with self.curve.container():
-            show_chart(loss_curve_figure(history, figure_words(self.lang)), f"tr_live_curve_{self.draws}", table=False)
+            show_chart(loss_curve_figure(history, figure_words(self.lang)), f"tr_live_curve_{self.draws}", table=False,
+                       file_name=export_name("loss", "training", step=progress.step))
 
     def clear(self) -> None:
         """Remove the live progress (status, bar, numbers, curve) once the run has ended: the

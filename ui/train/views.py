@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from figures import experiment_figure, final_loss_figure, heads_overview_figure, loss_curve_figure
+from figures.export import export_name
 from gpt_core import RunSummary, display_label, display_labels, generate
 from gpt_core.experiment import heads_statistics
 from gpt_core.playground import MAX_SEED
@@ -53,7 +54,8 @@ def model_summary(lang: str) -> None:
         said = f"{t('tr.done', lang, steps=run.steps, loss=loss)} {t('tr.model_ready', lang, heads=run.heads, params=params)}"
     st.success(said, icon=":material/check_circle:")
     if run.history:
-        show_chart(loss_curve_figure(run.history, figure_words(lang)), "tr_curve")
+        show_chart(loss_curve_figure(run.history, figure_words(lang)), "tr_curve",
+                   file_name=export_name("loss", trained.corpus, h=run.heads, steps=run.steps))
     st.download_button(
         t("tr.download_model", lang), lambda: checkpoint_of(trained), file_name=f"gpt_{trained.corpus}.pt",
         mime="application/octet-stream", key="tr_download_model", icon=":material/download:",
@@ -143,13 +145,16 @@ def experiment_view(lang: str, runs: list[RunSummary], embedding_dim: int, sourc
     text = figure_words(lang)
     left, right = st.columns(2)
     with left:
-        show_chart(experiment_figure(runs, "step", text), f"tr_{key}_steps_chart")
+        show_chart(experiment_figure(runs, "step", text), f"tr_{key}_steps_chart",
+                   file_name=export_name("experiment", key, "loss_by_step"))
     with right:
-        show_chart(experiment_figure(runs, "elapsed", text), f"tr_{key}_time_chart")
+        show_chart(experiment_figure(runs, "elapsed", text), f"tr_{key}_time_chart",
+                   file_name=export_name("experiment", key, "loss_by_time"))
     st.dataframe(_results_table(runs, embedding_dim, lang), hide_index=True, key=f"tr_{key}_table")
     points, said = st.columns([2, 3])
     with points:
-        show_chart(final_loss_figure(runs, text), f"tr_{key}_final_chart")
+        show_chart(final_loss_figure(runs, text), f"tr_{key}_final_chart",
+                   file_name=export_name("experiment", key, "final_loss"))
         st.caption(t("tr.final_help", lang))
     with said:
         if len({run.parameters for run in runs}) == 1:
@@ -212,4 +217,5 @@ def snapshots_view(lang: str, experiment: ShippedExperiment) -> None:
     # The same renderer as every other page's "all heads" view, sized for the page.
     figure = heads_overview_figure(snapshots[step][block - 1], display_labels(list(prompt)), "weights",
                                    figure_words(lang), title=title, **sized_for_page())  # fmt: skip
-    show_chart(figure, "tr_snap_chart", sized=True)
+    show_chart(figure, "tr_snap_chart", sized=True,
+               file_name=export_name("snapshot", h=heads, step=step, block=block, T=T))
