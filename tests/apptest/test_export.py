@@ -115,3 +115,27 @@ def test_a_crafted_format_or_scale_leaves_the_setting_as_it_was():
     at.run()
     assert not at.exception, at.exception
     assert_every_chart(at, "svg", 2, "en")
+
+
+def test_every_view_and_compare_mode_name_their_charts_for_what_they_show():
+    """The views below the playground's charts, compare mode and the explorer's tabs: each
+    chart's download name says what it shows and the sizes, never the fallback name."""
+    from figures.export import FALLBACK_NAME
+    from ui.playground.state import VIEWS
+
+    names = {}
+    for view in VIEWS:
+        at = open_page(PLAYGROUND, view=view, heads="2", seed="3")
+        assert not at.exception, at.exception
+        names.update({key: config["toImageButtonOptions"]["filename"] for key, config in configs(at).items()})
+    at = open_page(PLAYGROUND, cmp="1", heads="2", b_heads="2")
+    names.update({f"cmp:{key}": config["toImageButtonOptions"]["filename"] for key, config in configs(at).items()})
+    at = open_page(EXPLORER, model="h4")
+    names.update({f"ex:{key}": config["toImageButtonOptions"]["filename"] for key, config in configs(at).items()})
+    assert len(names) >= 12, names
+    for key, name in names.items():
+        assert name != FALLBACK_NAME and key.split(":")[-1] not in name, (key, name)
+    expected = ("qk_head1_q", "token_both_position", "mean_T", "rollout_T", "compare_A_weights", "compare_B_weights",
+                "b_minus_a_weights_T", "odds_h4", "mean_h4_block1", "token_h4")  # fmt: skip
+    for start in expected:
+        assert any(start in name for name in names.values()), (start, sorted(names.values()))

@@ -14,7 +14,7 @@ from ..charts import show_chart, sized_for_page
 from ..figure_text import figure_words
 from ..strings import t
 from .state import COMBINE_KINDS
-from .views import ExplorerView, is_real
+from .views import ExplorerView, file_name, is_real
 
 COMBINED_CHART_KEY = "ex_combined_chart"
 
@@ -42,6 +42,7 @@ def combined(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
         return combined_figure(matrix.numpy(), view.trace.labels, kind, figure_words(lang), title=title, **sized)
 
     show_chart(build, COMBINED_CHART_KEY, sized=True,
-               share=view.shared("combined", kind, which, tuple(sized.items())))  # fmt: skip
+               share=view.shared("combined", kind, which, tuple(sized.items())),
+               file_name=file_name(view, kind, block=view.block + 1 if kind == "mean" else None))  # fmt: skip
     st.caption(t("ex.combined_help", lang, unit=unit))
     st.markdown(t("cb.rollout_note", lang))

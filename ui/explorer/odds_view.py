@@ -138,7 +138,7 @@ def odds(view: views.ExplorerView, lang: str, key: Callable[[str], str]) -> None
     def build():
         return odds_figure(labels, before, after, found.kept, figure_words(lang), title=title, scale=scale)
 
-    show_chart(build, ODDS_CHART_KEY, sized=True)
+    show_chart(build, ODDS_CHART_KEY, sized=True, file_name=views.file_name(view, "odds", temp=temperature, k=top_k, p=top_p))
     st.caption(t("odds.kept", lang, kept=found.kept, vocab=vocab, shown=shown))
     _sample(found, seed, loaded, prompt, lang, key)
     _row(view, step, lang)
@@ -171,4 +171,5 @@ def _row(view: views.ExplorerView, step: NextStep, lang: str) -> None:
     def build():
         return generation_figure([row], [last], [step.context], view.head, view.block, figure_words(lang), **sized)
 
-    show_chart(build, ODDS_ROW_CHART_KEY, sized=True)
+    show_chart(build, ODDS_ROW_CHART_KEY, sized=True,
+               file_name=views.file_name(view, "odds_row", block=view.block + 1, head=view.head + 1))  # fmt: skip

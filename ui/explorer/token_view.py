@@ -21,7 +21,7 @@ from ..figure_text import figure_words
 from ..shared.token_strip import direction_choice, link_sentences, token_strip
 from ..strings import t
 from .state import ALL_TOKENS, TOKEN_DIRECTIONS
-from .views import is_real
+from .views import file_name, is_real
 
 STRIP_KEY = "ex_tv_strip"  # the strip's own key: the lines view draws the "token" parameter's widget
 CHART_KEY = "ex_token_chart"
@@ -59,7 +59,8 @@ def token_view(view, lang: str, key: Callable[[str], str]) -> None:
     if one_layer:
         st.caption(t("tv.one_layer", lang, layer=first + 1, layers=blocks))
     show_chart(build, CHART_KEY, sized=True,
-               share=view.shared("token", position, direction, first, one_layer, tuple(sized.items())))  # fmt: skip
+               share=view.shared("token", position, direction, first, one_layer, tuple(sized.items())),
+               file_name=file_name(view, "token", direction, position=position))  # fmt: skip
     st.caption(t("tv.help", lang))
     shown_directions = ("reads", "read_by") if direction == "both" else (direction,)
     link_sentences(token, labels, shown_directions, lang, "layer" if real else "block")

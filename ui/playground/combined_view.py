@@ -17,7 +17,7 @@ from ..figure_text import figure_words
 from ..markdown import literal
 from ..strings import t
 from .controls import widget_key
-from .views import SCORE_DECIMALS, View
+from .views import SCORE_DECIMALS, View, file_name
 
 MEAN_CHART_KEY = "pg_combined_mean_chart"
 ROLLOUT_CHART_KEY = "pg_combined_rollout_chart"
@@ -39,13 +39,15 @@ def combined(view: View, lang: str) -> None:
     mean_title = t("cb.mean_title", lang, heads=heads)
     show_chart(lambda: combined_figure(mean, labels, "mean", figure_words(lang), title=mean_title, width_px=width,
                                        scale=scale),
-               MEAN_CHART_KEY, sized=True, share=_shared(view, "combined", "mean", width, scale))  # fmt: skip
+               MEAN_CHART_KEY, sized=True, share=_shared(view, "combined", "mean", width, scale),
+               file_name=file_name(view, "mean"))  # fmt: skip
     st.markdown(t("cb.pg_rollout", lang))
     rollout = attention_rollout([weights]).numpy()
     rollout_title = t("cb.one_layer_title", lang)
     show_chart(lambda: combined_figure(rollout, labels, "rollout", figure_words(lang), title=rollout_title,
                                        width_px=width, scale=scale),
-               ROLLOUT_CHART_KEY, sized=True, share=_shared(view, "combined", "rollout", width, scale))  # fmt: skip
+               ROLLOUT_CHART_KEY, sized=True, share=_shared(view, "combined", "rollout", width, scale),
+               file_name=file_name(view, "rollout"))  # fmt: skip
     with st.expander(t("cbfig.rollout", lang)):
         st.markdown(t("cb.rollout_note", lang))
 
@@ -77,7 +79,8 @@ def qk(view: View, lang: str) -> None:
     q, k, products = (values.numpy() for values in (numbers.q, numbers.k, numbers.products))
     scale = type_scale()
     show_chart(lambda: qk_figure(q, k, products, head, query, key, figure_words(lang), scale=scale), QK_CHART_KEY,
-               share=_shared(view, "qk", head, row, col, scale))  # fmt: skip
+               share=_shared(view, "qk", head, row, col, scale),
+               file_name=file_name(view, "qk", head=head + 1, q=row, k=col))  # fmt: skip
     total, scaled = _number(numbers.total), _number(numbers.scaled)
     st.markdown(t("qk.sum", lang, terms=_terms(numbers.products.tolist(), lang), total=total))
     if numbers.divisor == 1.0:

@@ -19,6 +19,7 @@ import numpy as np
 import streamlit as st
 
 from figures import difference_figure, heads_overview_figure
+from figures.export import export_name
 from gpt_core import MAX_TOKENS, STAGES, InputError, PlaygroundConfig, truncate_text
 
 from ..chart_events import listen, parse_click
@@ -40,7 +41,7 @@ from .controls import (
     widget_key,
     write_url,
 )
-from .views import COLUMN_GAP_REM, PRESENT_ROOT_FONT_PX, ROOT_FONT_PX, View, _position_label, _shared
+from .views import COLUMN_GAP_REM, PRESENT_ROOT_FONT_PX, ROOT_FONT_PX, View, _position_label, _shared, file_name
 
 A_CHART_KEY = "pg_cmp_a_chart"
 B_CHART_KEY = "pg_cmp_b_chart"
@@ -155,7 +156,8 @@ def _column(view: View, name: str, key: str, stage: str, cell: tuple[int, int], 
         return heads_overview_figure(view.stages[stage], labels, stage, figure_words(lang), focus=focus,
                                      width_px=width, scale=scale, highlight=highlight)  # fmt: skip
 
-    show_chart(build, key, sized=True, share=_shared(view, "compare", stage, focus, width, scale, highlight))
+    show_chart(build, key, sized=True, share=_shared(view, "compare", stage, focus, width, scale, highlight),
+               file_name=file_name(view, "compare", "A" if key == A_CHART_KEY else "B", stage))  # fmt: skip
     if highlight is None:
         st.caption(t("cmp.cell_outside", lang, row=cell[0], col=cell[1], T=T))
 
@@ -189,7 +191,8 @@ def difference(view_a: View, view_b: View, stage: str, cell: tuple[int, int], la
     share = None
     if view_a.identity and view_b.identity:
         share = ("difference", view_a.identity, view_b.identity, stage, cell, head, width, scale)
-    show_chart(build, DIFF_CHART_KEY, sized=True, share=share)
+    name = export_name("b_minus_a", stage, "means" if of_means else None, T=len(labels), h_a=ha, h_b=hb)
+    show_chart(build, DIFF_CHART_KEY, sized=True, share=share, file_name=name)
     st.caption(t("cmp.diff_help", lang))
 
 

@@ -17,7 +17,7 @@ from ..shared.token_strip import direction_choice, link_sentences, token_strip
 from ..strings import t
 from . import state
 from .controls import PAGE, current_values, write_url
-from .views import View
+from .views import View, file_name
 
 STRIP_KEY = "pg_tv_strip"  # the token strip (the link's value is PAGE's "token": -1, the last)
 CHART_KEY = "pg_token_chart"
@@ -61,7 +61,8 @@ def token_view(view: View, text: str, lang: str) -> None:
         return token_view_figure(rows, columns, chosen, labels, words, direction=direction, width_px=width, scale=scale)
 
     share = (view.identity, "token", chosen, direction, width, scale) if view.identity else None
-    show_chart(build, CHART_KEY, sized=True, share=share)
+    show_chart(build, CHART_KEY, sized=True, share=share,
+               file_name=file_name(view, "token", direction, position=chosen))  # fmt: skip
     st.caption(t("tv.help", lang))
     shown = ("reads", "read_by") if direction == "both" else (direction,)
     link_sentences(token, labels, shown, lang, None)
