@@ -63,6 +63,9 @@ METRIC_CELL_PX = 56
 METRIC_MAX_CELL_PX = 90
 TICK_GAP_PX = 6  # between the cells and their tick labels (Plotly's tick length and padding)
 GENERATION_ROW_PX = 24
+# A few rows (a single next token's row) still get room for the colour bar's numbers and the
+# rows' axis title ("generated character"), which would otherwise overlap and be cut.
+GENERATION_MIN_ROWS_PX = 180
 GENERATION_MIN_CELL_FOR_TEXT_PX = 14
 WEIGHT_METRICS = ("previous", "first", "self", "induction")
 # Viridis, written out as Plotly's Figure would (a page sends the builder's own dicts).
@@ -281,7 +284,7 @@ def generation_figure(
     bottom = font_px * LINE_HEIGHT + TICK_GAP_PX + FONT_SIZE * scale * LINE_HEIGHT + MARGIN_PX * 2
     layout = dict(
         meta=layout_meta(named_axes=True),  # rows are generation steps, not token positions
-        height=round(top + n * GENERATION_ROW_PX * scale + bottom),
+        height=round(top + max(n * GENERATION_ROW_PX, GENERATION_MIN_ROWS_PX) * scale + bottom),
         margin=dict(l=round(left), r=round(OVERVIEW_COLORBAR_PX * scale), t=round(top), b=round(bottom)),
         xaxis=dict(
             title=dict(text=plotly_safe(text["ex.position_axis"]), standoff=TICK_GAP_PX),

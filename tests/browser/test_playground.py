@@ -12,6 +12,7 @@ from harness.browser import VIEWPORT, exceptions_shown, new_context, wait_for_ap
 from harness.charts import cell_centre, read_traces, wait_for_charts, wait_for_trace
 from harness.server import ARTIFACTS
 from tests.helpers import assert_the_app_shell
+from ui.playground.state import VIEWS
 
 LINK = {"text": "to be or not", "heads": "3", "head_dim": "4", "seed": "11", "head": "2", "stage": "masked_scores"}
 
@@ -184,7 +185,7 @@ def test_the_first_screen_comes_alone_and_the_rest_follows_by_itself(shared_serv
         wait_for_charts(page)  # and the rest, which nobody asked for
         wait_for_trace(page, "raw scores QKᵀ · head 1")  # the detail
         page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot')[1].dataset.hover === 'on'")
-        assert page.get_by_role("tab").count() == 6
+        assert page.get_by_role("tab").count() == len(VIEWS)
         assert exceptions_shown(page) == 0
     finally:
         context.close()
