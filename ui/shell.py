@@ -182,7 +182,6 @@ def setup_page(page_key: str) -> str:
         st.segmented_control(t("app.present", lang), [False, True], key="present_toggle", required=True,
                              on_change=_on_present_change, help=t("app.present_help", lang),
                              format_func=lambda on: t("app.present_on" if on else "app.present_off", lang))  # fmt: skip
-        export_settings(lang)
         codes = list(LANGUAGES)
         if st.session_state.get("language_select", lang) not in LANGUAGES:
             st.session_state["language_select"] = lang  # a value no option has: the one shown
@@ -194,6 +193,10 @@ def setup_page(page_key: str) -> str:
             key="language_select",
             on_change=_on_language_change,
         )
+        # Folded: the sidebar then fits a projector's height without scrolling (a scrolling
+        # region with nothing focusable in sight is a keyboard trap for axe-core).
+        with st.expander(t("export.box", lang), key="export_box"):
+            export_settings(lang)
     return lang
 
 

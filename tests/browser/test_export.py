@@ -29,6 +29,9 @@ def _expected_name() -> str:
 
 
 def _choose(page, widget: str, label: str, check_js: str) -> None:
+    folded = page.locator(".st-key-export_box details:not([open]) > summary")
+    if folded.count():  # the sidebar's download settings are folded until opened
+        folded.first.click()
     page.locator(f".st-key-{widget} button", has_text=label).first.click()
     wait_for_rerun(page)
     page.wait_for_function(f"() => {{ const gd = document.querySelector('{CHART}'); return gd && ({check_js}); }}")

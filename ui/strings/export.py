@@ -1,11 +1,12 @@
 """Strings: downloading a chart as an image (the sidebar's setting and the chart's button)."""
 
 STRINGS: dict[str, dict[str, str]] = {
+    "export.box": {"en": "Chart downloads: SVG or PNG", "zh": "图表下载：SVG 或 PNG"},
     "export.format": {"en": "Chart downloads", "zh": "图表下载格式"},
     "export.scale": {"en": "Image scale", "zh": "图片倍数"},
     "export.scale_n": {"en": "{n}×", "zh": "{n}×"},
     "export.help": {
-        "en": "Hover over a chart (or tap it) and click the camera button at its top right: the chart downloads "
+        "en": "Hover over a chart (or tap it) and click the camera button in its top-right corner. The chart downloads "
         "exactly as shown (selection, outline, labels, language), named after what it shows. SVG keeps the text "
         "as text and names its font (Source Sans; Noto Sans CJK SC for Chinese), so the computer that opens it "
         "draws it with its own copy; PNG has the text drawn in, at the chosen scale (2× or more for slides).",
