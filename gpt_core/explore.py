@@ -43,18 +43,25 @@ class ModelTrace:
     layers: list[AttentionTrace]  # one per block: its input is the LayerNorm of the real stream
 
 
-def trace_model(model: GPT, vocabulary: CharVocabulary, text: str) -> ModelTrace:
-    """Run ``text`` through ``model`` (eval mode, no gradients) and keep every block's trace.
-
-    Characters the vocabulary lacks are left out (and listed); text longer than the model's
-    context is cut to its first ``context_length`` characters (and counted). Raises
-    ``InputError`` when nothing readable is left."""
+def readable_characters(vocabulary: CharVocabulary, text: str) -> tuple[str, tuple[str, ...]]:
+    """``text`` without the characters ``vocabulary`` lacks, and those characters (sorted).
+    Raises ``InputError`` for empty text or when nothing readable is left."""
     if not text.strip():
         raise InputError("empty_text")
     left_out = tuple(sorted(vocabulary.unknown(text)))
     known = "".join(char for char in text if char not in left_out)
     if not known:
         raise InputError("no_known_characters", characters=len(text))
+    return known, left_out
+
+
+def trace_model(model: GPT, vocabulary: CharVocabulary, text: str) -> ModelTrace:
+    """Run ``text`` through ``model`` (eval mode, no gradients) and keep every block's trace.
+
+    Characters the vocabulary lacks are left out (and listed); text longer than the model's
+    context is cut to its first ``context_length`` characters (and counted). Raises
+    ``InputError`` when nothing readable is left."""
+    known, left_out = readable_characters(vocabulary, text)
     context = model.config.context_length
     used = known[:context]
     trace = GPTTrace()

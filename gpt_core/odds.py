@@ -19,6 +19,7 @@ import torch
 
 from .data import CharVocabulary
 from .errors import InputError
+from .explore import readable_characters
 from .model import GPT, GPTTrace
 
 
@@ -114,12 +115,7 @@ def next_token(model: GPT, vocabulary: CharVocabulary, prompt: str) -> NextToken
     As ``gpt_core.generate`` reads a prompt: characters the vocabulary lacks are left out
     (as ``generate_with_attention`` does), and the model reads the last ``context_length``
     of the rest. Raises ``InputError`` when nothing readable is left."""
-    if not prompt.strip():
-        raise InputError("empty_text")
-    left_out = tuple(sorted(vocabulary.unknown(prompt)))
-    known = "".join(char for char in prompt if char not in left_out)
-    if not known:
-        raise InputError("no_known_characters", characters=len(prompt))
+    known, left_out = readable_characters(vocabulary, prompt)
     context = known[-model.config.context_length :]
     trace = GPTTrace()
     was_training = model.training
