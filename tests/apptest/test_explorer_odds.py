@@ -1,4 +1,5 @@
-"""The explorer's next-token odds, proven against gpt_core.odds: the bars, the controls in
+"""The explorer's next-token odds, proven against gpt_core.odds and (the cut by temperature,
+top-k and top-p) against one written in the test: the bars, the controls in
 the link and back, the Sample button that adds the drawn token to the prompt (the link's
 prompt changes, reproducibly with the seed), both languages, and a real model."""
 
@@ -57,21 +58,44 @@ def test_the_bars_are_gpt_cores_odds_in_both_languages(lang):
     assert query(at)["top_k"] == "0" and query(at)["top_p"] == "1"
 
 
+def cut_by_hand(logits, temperature: float, top_k: int, top_p: float) -> tuple[np.ndarray, np.ndarray]:
+    """The odds before and after the cut, written here from their definition (not gpt_core's):
+    softmax(logits / T) from the likeliest down (ties in id order); the k likeliest,
+    renormalised; of those, the fewest from the top whose probability adds up to p; the kept
+    ones renormalised to sum 1."""
+    scores = np.asarray(logits, dtype=np.float64) / temperature
+    exps = np.exp(scores - scores.max())
+    probabilities = exps / exps.sum()
+    order = sorted(range(len(scores)), key=lambda i: (-scores[i], i))
+    before = probabilities[order]
+    top = before[:top_k] / before[:top_k].sum()
+    kept, total = 0, 0.0
+    while total < top_p:
+        total += top[kept]
+        kept += 1
+    return before, before[:kept] / before[:kept].sum()
+
+
 def test_the_controls_cut_the_bars_and_are_in_the_link_and_back():
+    """T = 1.5, k = 6, p = 0.8 keep 4 tokens here; top-p on the untempered odds would keep
+    2, and top-p without top-k 8: the bars tell them apart."""
     at = open_page(PAGE, model="h2", prompt=PROMPT)
-    at.slider(key="ex_odds_temp").set_value(0.7).run()
+    at.slider(key="ex_odds_temp").set_value(1.5).run()
     at.number_input(key="ex_top_k").set_value(6).run()
     at.slider(key="ex_top_p").set_value(0.8).run()
     assert not at.exception, at.exception
-    odds, _ = expected(PROMPT, 0.7, 6, 0.8, heads=2)
-    assert 1 <= odds.kept <= 6
+    checkpoint = shipped_model(2)
+    logits = next_token(checkpoint.model, checkpoint.vocabulary, PROMPT).logits
+    hand_before, hand_after = cut_by_hand(logits, 1.5, 6, 0.8)
+    kept = len(hand_after)
+    assert 1 < kept < 6, "top-p cuts inside top-k"
     before, after = bars(at)
-    np.testing.assert_allclose(before, odds.before[:20].numpy(), atol=1e-6)
-    assert [value is not None for value in after] == [i < odds.kept for i in range(20)]
-    np.testing.assert_allclose(after[: odds.kept], odds.after[: odds.kept].numpy(), atol=1e-6)
-    assert abs(sum(after[: odds.kept]) - 1) <= 1e-5
+    np.testing.assert_allclose(before, hand_before[:20], atol=1e-6)
+    assert [value is not None for value in after] == [i < kept for i in range(20)]
+    np.testing.assert_allclose(after[:kept], hand_after, atol=1e-6)
+    assert abs(sum(after[:kept]) - 1) <= 1e-5
     link = query(at)
-    assert (link["odds_temp"], link["top_k"], link["top_p"]) == ("0.7", "6", "0.8")
+    assert (link["odds_temp"], link["top_k"], link["top_p"]) == ("1.5", "6", "0.8")
     again = open_page(PAGE, **link)
     assert not again.exception
     assert bars(again) == bars(at)
