@@ -57,3 +57,32 @@ def tiny_models(tiny_model_folders) -> dict:
     from gpt_core import hf
 
     return {family: hf.load(str(folder)) for family, folder in tiny_model_folders.items()}
+
+
+@pytest.fixture
+def stand_in_shakespeare(monkeypatch, tmp_path) -> str:
+    """This test's server has "Tiny Shakespeare": a generated stand-in (harness/stand_in.py)
+    found where the app looks and verified against its own checksum, whether or not the real
+    file is on this machine. Tests whose subject is the real file use it directly and skip
+    with a reason naming TINY_SHAKESPEARE where it is absent."""
+    import hashlib
+
+    import gpt_core.data
+    from harness.stand_in import stand_in_shakespeare as generated
+
+    text = generated()
+    path = tmp_path / gpt_core.data.TINY_SHAKESPEARE_FILE
+    path.write_text(text, encoding="utf-8")
+    monkeypatch.setattr(gpt_core.data, "tiny_shakespeare_candidates", lambda: [path])
+    monkeypatch.setattr(gpt_core.data, "TINY_SHAKESPEARE_SHA256", hashlib.sha256(text.encode("utf-8")).hexdigest())
+    _clear_corpus_caches()
+    yield text
+    _clear_corpus_caches()
+
+
+def _clear_corpus_caches() -> None:
+    """The app's shared corpus caches (st.cache_resource), so the next session reads anew."""
+    if "ui.shared.resources" in sys.modules:
+        resources = sys.modules["ui.shared.resources"]
+        resources.tiny_shakespeare.clear()
+        resources.shared_corpus.clear()

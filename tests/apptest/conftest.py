@@ -52,6 +52,14 @@ def fresh_shared_results():
     yield
 
 
+@pytest.fixture(autouse=True)
+def server_corpus(stand_in_shakespeare):
+    """Every page runs on a server whose "Tiny Shakespeare" is the generated stand-in, the
+    same on every machine (tests/conftest.py): no AppTest depends on the course's copy.
+    tests/apptest/test_corpus.py takes it away again for the server without it."""
+    return stand_in_shakespeare
+
+
 @pytest.fixture
 def page(request) -> AppTest:
     """The page named by the test module's PAGE, opened fresh, with no exception."""

@@ -14,7 +14,7 @@ from gpt_core.data import TINY_SHAKESPEARE_FILE
 from harness.file_server import serve_folder, unused_local_url
 from tests.apptest.conftest import APPTEST_TIMEOUT_S, ROOT, asks_for_the_rest, chart_traces, open_page
 from ui.markdown import literal
-from ui.strings import t
+from ui.strings import error_text, t
 
 PAGE = "pages/3_train.py"
 STAND_IN = synthetic_text("copy", 20_000)  # served as "Tiny Shakespeare", with its own checksum
@@ -134,3 +134,26 @@ def test_a_failed_download_says_why_and_changes_nothing(no_corpus, tmp_path, mon
 def test_the_shipped_experiment_shows_without_the_corpus(no_corpus):
     at = open_page(PAGE)
     assert {"h = 1", "h = 8"} <= set(chart_traces(at)), "the shipped curves need no corpus"
+
+
+def test_a_missing_corpus_is_an_input_error_wherever_it_is_asked_for(no_corpus):
+    """The shared corpus itself refuses with the page's message: a caller that forgets to
+    look first never hands build_corpus a None."""
+    from gpt_core import InputError
+    from ui.shared.resources import shared_corpus
+
+    with pytest.raises(InputError) as raised:
+        shared_corpus("tinyshakespeare", 32)
+    assert raised.value.code == "corpus_missing"
+    assert "TINY_SHAKESPEARE" in error_text(raised.value, "en") and "TINY_SHAKESPEARE" in error_text(raised.value, "zh")
+    assert shared_corpus("copy", 16).name == "copy", "the generated corpora need no file"
+
+
+def test_the_stand_in_corpus_is_found_and_verified_like_the_real_one(server_corpus):
+    """Every other AppTest runs with the generated stand-in as its server's Tiny Shakespeare
+    (tests/apptest/conftest.py): it is found, verified by checksum and has the real alphabet."""
+    from ui.shared.resources import shared_corpus
+
+    corpus = shared_corpus("tinyshakespeare", 32)
+    assert corpus.text == server_corpus
+    assert corpus.vocabulary.size == 65, "Tiny Shakespeare's 65 characters"

@@ -293,6 +293,7 @@ def test_experiment_figure_one_line_per_head_count_in_its_colour():
     go.Figure(json.loads(figure.to_json()))
 
 
+@pytest.mark.corpus
 def test_seed_0_checkpoints_reproduce_their_shipped_losses_on_tiny_shakespeare():
     """Evaluating each shipped float16 checkpoint on the whole test split gives the loss
     results.json states for seed 0 (needs the corpus: it is never committed)."""

@@ -88,6 +88,7 @@ def app_threads():
     torch.set_num_threads(before)
 
 
+@pytest.mark.corpus
 def test_the_stored_runs_come_from_this_code_one_warm_up_reproduced(default_corpus, app_threads):
     record = _stored()
     assert record["corpus_sha256"] == default_corpus.sha256

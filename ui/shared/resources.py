@@ -9,7 +9,8 @@ from pathlib import Path
 
 import streamlit as st
 
-from gpt_core import Checkpoint, Corpus, build_corpus, find_tiny_shakespeare, read_verified, synthetic_text
+from gpt_core import Checkpoint, Corpus, InputError, build_corpus, find_tiny_shakespeare, read_verified, synthetic_text
+from gpt_core.data import TINY_SHAKESPEARE_ENV
 from gpt_core.results import ShippedExperiment, load_experiment
 
 EXPERIMENT_DIR = Path(__file__).resolve().parents[2] / "assets" / "heads_experiment"
@@ -45,8 +46,14 @@ def tiny_shakespeare() -> str | None:
 
 @st.cache_resource(max_entries=SHARED_CORPORA)
 def shared_corpus(name: str, context_length: int) -> Corpus:
-    """Tiny Shakespeare or a synthetic corpus: built once, read by everyone."""
-    text = tiny_shakespeare() if name == "tinyshakespeare" else synthetic_text(name, SYNTHETIC_LENGTH)
+    """Tiny Shakespeare or a synthetic corpus: built once, read by everyone. Raises
+    ``InputError("corpus_missing")`` (the page's message) where this server has no verified
+    copy of Tiny Shakespeare; a failure is not cached, so a download later is seen."""
+    if name != "tinyshakespeare":
+        return build_corpus(name, synthetic_text(name, SYNTHETIC_LENGTH), context_length)
+    text = tiny_shakespeare()
+    if text is None:
+        raise InputError("corpus_missing", env=TINY_SHAKESPEARE_ENV)
     return build_corpus(name, text, context_length)
 
 
