@@ -554,10 +554,23 @@ def test_running_the_experiment_in_the_app(page):
     assert progress_left(page) == [] and len(loss_charts(page)) == 0, "the live curve is gone; results replace it"
 
 
-def test_shipped_models_generate(page):
+def test_shipped_models_generate_the_asked_length_in_their_own_characters(page):
+    """A shipped model continues the prompt by as many characters as the length box asks
+    (one other than its default, so a length left unread shows), each one of the characters
+    it was trained on."""
+    from ui.shared.resources import shipped_model
+
     page.selectbox(key="tr_gen_model").set_value("h2").run()
+    assert page.number_input(key="tr_length").value != 123
+    page.number_input(key="tr_length").set_value(123).run()
     page.button(key="tr_generate").click().run()
-    assert generated_text(page).startswith("ROMEO:\n")
+    assert not page.exception, page.exception
+    shown = generated_text(page)
+    assert page.text_area(key="tr_prompt").value == "ROMEO:\n" and shown.startswith("ROMEO:\n")
+    continuation = shown[len("ROMEO:\n") :]
+    assert len(continuation) == 123, continuation
+    characters = set(shipped_model(2).vocabulary.chars)
+    assert set(continuation) <= characters, set(continuation) - characters
 
 
 def test_chinese_train_page():
