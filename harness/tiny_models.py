@@ -1,7 +1,14 @@
 """Tiny random Hugging Face models, built offline, that stand in for real ones in tests and
 benchmarks: GPT-2, Llama (4 query heads, 1 key/value head) and Qwen2 (4 and 2: grouped-query
 attention), each saved with ``save_pretrained`` beside a small byte-level BPE tokenizer
-trained here (Llama's adds a BOS token, as SmolLM2's and Llama's tokenizers do)."""
+trained here (Llama's adds a BOS token, as SmolLM2's and Llama's tokenizers do).
+
+Two more stand for what real checkpoints do beyond that: "llama-sp" reads with a
+SentencePiece-style tokenizer (``▁`` marks a word's start, unknown characters fall back to
+``<0xE5>`` byte pieces, BOS ``<s>``: Llama-2's, Mistral's, TinyLlama's kind), and
+"qwen2-padded" has more embedding rows than its tokenizer has tokens (Qwen2.5: 151,936 rows
+for 151,665 tokens), the extra rows' LM-head weights large enough that one of them is the
+likeliest next token for any text."""
 
 from __future__ import annotations
 
@@ -15,8 +22,14 @@ TRAINING_TEXT = (
     "大模型 大模型 模型 模型 学习 学习 "
 ) * 20
 VOCAB_SIZE = 300
-FAMILIES = ("gpt2", "llama", "qwen2")
+FAMILIES = ("gpt2", "llama", "qwen2", "llama-sp", "qwen2-padded")
 SEED = 0
+# The SentencePiece-style tokenizer learns from the same text and one "café" (é then stays a
+# piece of its own: a token of characters in GPT-2's byte alphabet that are not bytes).
+SENTENCEPIECE_TEXT = TRAINING_TEXT + "café "
+SENTENCEPIECE_MERGES = 40  # as few as the byte-level tokenizer learns: "café" is not learned whole
+SENTENCEPIECE_SPECIAL = ("<unk>", "<s>", "</s>")
+PADDING = 37  # the padded model's embedding rows beyond its tokenizer
 
 
 def tiny_tokenizer(bos: bool):
@@ -45,6 +58,47 @@ def tiny_tokenizer(bos: bool):
     return PreTrainedTokenizerFast(tokenizer_object=core, **names)
 
 
+def sentencepiece_tokenizer():
+    """A SentencePiece-style BPE tokenizer, as Llama-2's tokenizer.json is: ``▁`` for spaces
+    (and before the text), byte fallback to the 256 ``<0x..>`` pieces (ids 3 to 258, after
+    ``<unk> <s> </s>``), no pre-tokenizer, BOS ``<s>`` added by the post-processor."""
+    import json
+
+    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    byte_pieces = [f"<0x{byte:02X}>" for byte in range(256)]
+    spaces = normalizers.Sequence([normalizers.Prepend("▁"), normalizers.Replace(" ", "▁")])
+    # Learned word by word (SentencePiece splits at spaces when it learns), then read whole.
+    learner = Tokenizer(models.BPE(byte_fallback=True, unk_token="<unk>"))
+    learner.normalizer = spaces
+    learner.pre_tokenizer = pre_tokenizers.Metaspace(replacement="▁", prepend_scheme="never")
+    alphabet = sorted(set(SENTENCEPIECE_TEXT.replace(" ", "▁")) | {"▁"})
+    trainer = trainers.BpeTrainer(
+        vocab_size=len(SENTENCEPIECE_SPECIAL) + 256 + len(alphabet) + SENTENCEPIECE_MERGES,
+        special_tokens=[*SENTENCEPIECE_SPECIAL, *byte_pieces], initial_alphabet=alphabet, show_progress=False,
+    )  # fmt: skip
+    learner.train_from_iterator([SENTENCEPIECE_TEXT], trainer)
+    learned = json.loads(learner.to_str())["model"]
+    merges = [tuple(merge) if isinstance(merge, list) else tuple(merge.split(" ")) for merge in learned["merges"]]
+    core = Tokenizer(models.BPE(vocab=learned["vocab"], merges=merges, byte_fallback=True, unk_token="<unk>",
+                                fuse_unk=True))  # fmt: skip
+    core.normalizer = spaces
+    core.decoder = decoders.Sequence([decoders.Replace("▁", " "), decoders.ByteFallback(), decoders.Fuse(),
+                                      decoders.Strip(" ", 1, 0)])  # fmt: skip
+    core.add_special_tokens(list(SENTENCEPIECE_SPECIAL))  # the byte pieces stay ordinary tokens, as in Llama-2
+    core.post_processor = processors.TemplateProcessing(
+        single="<s> $A", pair="<s> $A <s> $B", special_tokens=[("<s>", core.token_to_id("<s>"))]
+    )
+    return PreTrainedTokenizerFast(tokenizer_object=core, bos_token="<s>", eos_token="</s>", unk_token="<unk>")
+
+
+def _tokenizer(family: str):
+    if family == "llama-sp":
+        return sentencepiece_tokenizer()
+    return tiny_tokenizer(bos=family == "llama")
+
+
 def _model(family: str, vocab: int, bos: int, eos: int):
     import torch
     from transformers import GPT2Config, GPT2LMHeadModel, LlamaConfig, LlamaForCausalLM, Qwen2Config, Qwen2ForCausalLM
@@ -55,15 +109,30 @@ def _model(family: str, vocab: int, bos: int, eos: int):
                                                   bos_token_id=bos, eos_token_id=eos))
     common = dict(num_hidden_layers=2, num_attention_heads=4, hidden_size=32, intermediate_size=64, vocab_size=vocab,
                   max_position_embeddings=64, bos_token_id=bos, eos_token_id=eos)  # fmt: skip
-    if family == "llama":
+    if family in ("llama", "llama-sp"):
         return LlamaForCausalLM(LlamaConfig(num_key_value_heads=1, **common))
     return Qwen2ForCausalLM(Qwen2Config(num_key_value_heads=2, **common))
 
 
+def _pad(model, tokens: int) -> None:
+    """The LM-head rows past ``tokens`` (no token of the tokenizer) 50 times the others' size:
+    the likeliest next token is then one of them, for any text (37 random directions of
+    weights 1 against the real tokens' 0.02)."""
+    import torch
+
+    generator = torch.Generator().manual_seed(SEED)
+    head = model.get_output_embeddings().weight
+    with torch.no_grad():
+        head[tokens:] = torch.randn(head.shape[0] - tokens, head.shape[1], generator=generator)
+
+
 def build_tiny_model(family: str, folder: Path) -> Path:
     """A tiny random ``family`` model with its tokenizer, saved in ``folder``."""
-    tokenizer = tiny_tokenizer(bos=family == "llama")
-    model = _model(family, len(tokenizer), tokenizer.bos_token_id, tokenizer.eos_token_id)
+    tokenizer = _tokenizer(family)
+    padding = PADDING if family == "qwen2-padded" else 0
+    model = _model(family, len(tokenizer) + padding, tokenizer.bos_token_id, tokenizer.eos_token_id)
+    if padding:
+        _pad(model, len(tokenizer))
     folder.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(folder)
     tokenizer.save_pretrained(folder)
@@ -71,7 +140,8 @@ def build_tiny_model(family: str, folder: Path) -> Path:
 
 
 def build_tiny_models(root: Path) -> dict[str, Path]:
-    """One folder per family under ``root`` (named tiny-gpt2, tiny-llama, tiny-qwen2)."""
+    """One folder per family under ``root`` (named tiny-gpt2, tiny-llama, tiny-qwen2,
+    tiny-llama-sp, tiny-qwen2-padded)."""
     return {family: build_tiny_model(family, root / f"tiny-{family}") for family in FAMILIES}
 
 

@@ -45,7 +45,9 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(scope="session")
 def tiny_model_folders(tmp_path_factory) -> dict:
     """Tiny random GPT-2, Llama and Qwen2 models with their own BPE tokenizer, saved with
-    save_pretrained (harness/tiny_models.py): real models' stand-ins, built offline."""
+    save_pretrained (harness/tiny_models.py): real models' stand-ins, built offline. Two more
+    by family: "llama-sp" (a SentencePiece-style tokenizer: ▁, <0xE5> byte pieces) and
+    "qwen2-padded" (37 embedding rows its tokenizer has no token for)."""
     from harness.tiny_models import build_tiny_models
 
     return build_tiny_models(tmp_path_factory.mktemp("tiny_models"))
