@@ -218,8 +218,28 @@ def test_page_payload_at_t64_h8_d8_is_under_700_kb():
     assert total <= 700_000, total
 
 
+# "to be or not" as the axes label its tokens: position · character, a space shown as ␣.
+TEXT_LABELS = ["0 · t", "1 · o", "2 · ␣", "3 · b", "4 · e", "5 · ␣", "6 · o", "7 · r", "8 · ␣", "9 · n", "10 · o",
+               "11 · t"]  # fmt: skip
+
+
+def _heatmap(spec: dict, name: str) -> np.ndarray:
+    trace = traces_by_name(spec)[name]
+    assert trace["x"] == TEXT_LABELS and trace["y"] == TEXT_LABELS, name
+    return decode(trace["z"]).reshape(len(TEXT_LABELS), len(TEXT_LABELS))
+
+
+def _shown_as(array) -> np.ndarray:
+    """What a heatmap of ``array`` holds: float32 values, −∞ as a gap (NaN)."""
+    values = np.asarray(array, dtype=np.float32).copy()
+    values[np.isneginf(values)] = np.nan
+    return values
+
+
 def test_every_figure_is_valid_plotly(result):
-    """The builders skip Plotly's validation for speed; here it runs on all of them."""
+    """The builders skip Plotly's validation for speed; here it runs on all of them, and each
+    figure shows what it was given: the arrays, one panel per head, the token labels, the
+    outlined cell, titles in its language (written here by hand)."""
     import plotly.graph_objects as go
 
     figures = [
@@ -231,6 +251,42 @@ def test_every_figure_is_valid_plotly(result):
     ]
     for figure in figures:
         go.Figure(figure.to_dict())  # raises ValueError on any invalid property
+    detail, masked, weights, channels, channels_zh = (_spec(figure) for figure in figures)
+    trace = result.trace
+
+    stages = {"raw scores QKᵀ": trace.scores, "scaled ÷ √d": trace.scaled_scores,
+              "masked (−∞ above the diagonal)": trace.masked_scores, "softmax weights": trace.weights}  # fmt: skip
+    for stage, values in stages.items():
+        np.testing.assert_array_equal(_heatmap(detail, f"{stage} · head 1"), _shown_as(values[0, 0]), stage)
+    titles = [annotation["text"].replace("<br>", " ") for annotation in detail["layout"]["annotations"]]
+    assert titles == ["raw scores QKᵀ", "not scaled (switch off)", "masked (−∞ above the diagonal)", "softmax weights"]
+    outlines = [shape for shape in detail["layout"]["shapes"] if not shape["xref"].endswith(("domain", "paper"))]
+    assert sorted(shape["xref"] for shape in outlines) == ["x", "x2", "x3", "x4"], "the cell in every panel"
+    assert {(shape["x0"], shape["x1"], shape["y0"], shape["y1"]) for shape in outlines} == {(-0.5, 0.5, 0.5, 1.5)}, (
+        "query 1 (row), key 0 (column)"
+    )
+
+    for head in range(3):
+        shown = _heatmap(masked, f"masked (−∞ above the diagonal) · head {head + 1}")
+        np.testing.assert_array_equal(shown, _shown_as(trace.masked_scores[0, head]))
+        shown = _heatmap(weights, f"softmax 权重 · 头 {head + 1}")
+        np.testing.assert_array_equal(shown, _shown_as(trace.weights[0, head]))
+    for spec in (masked, weights):
+        panels = {item["xaxis"] for item in spec["data"] if item["type"] == "heatmap"}
+        assert panels == {"x", "x2", "x3"}, "one panel per head"
+        assert spec["layout"]["xaxis"]["tickvals"] == TEXT_LABELS
+    assert masked["layout"]["title"]["text"] == "masked (−∞ above the diagonal)"
+    assert weights["layout"]["title"]["text"] == "softmax 权重"
+    assert [a["text"] for a in weights["layout"]["annotations"]] == ["<b>头 1</b>", "<b>头 2</b>", "<b>头 3</b>"]
+    borders = {shape["xref"]: shape["line"]["width"] for shape in masked["layout"]["shapes"]}
+    assert max(borders, key=borders.get) == "x domain", "head 1, the focus, has the thickest border"
+
+    assert channels["layout"]["title"]["text"] == "The C = 12 channels, split into h = 3 heads of d = 4"
+    assert [(bar["name"], bar["base"], bar["x"]) for bar in channels["data"]] == [
+        ("head 1: channels 0–3", [0], [4]), ("head 2: channels 4–7", [4], [4]), ("head 3: channels 8–11", [8], [4])]  # fmt: skip
+    assert channels_zh["layout"]["title"]["text"] == "C = 32 个通道，拆成 h = 16 个头，每个 d = 2"
+    assert [bar["base"] for bar in channels_zh["data"]] == [[2 * head] for head in range(16)]
+    assert channels_zh["data"][15]["name"] == "头 16：通道 30–31"
 
 
 def test_the_channel_map_shows_which_query_heads_share_a_key_value_head():
