@@ -17,6 +17,7 @@ never loads it. Nothing here runs a model's own code (``trust_remote_code`` is n
 from __future__ import annotations
 
 import contextvars
+import json
 import os
 import re
 import threading
@@ -100,6 +101,14 @@ class RealConfig:
 
 
 @dataclass(frozen=True)
+class Spelling:
+    """How a tokenizer spells its tokens, read once when its model is loaded (not per token)."""
+
+    byte_level: bool  # GPT-2's byte alphabet (a ByteLevel pre-tokenizer or decoder): "Ġthe", "åĬ"
+    special: frozenset[int]  # the ids of its special tokens (BOS, EOS, …)
+
+
+@dataclass(frozen=True)
 class RealModel:
     """A loaded model (eval mode, shared read-only), its tokenizer and its description."""
 
@@ -107,6 +116,7 @@ class RealModel:
     tokenizer: Any
     description: ModelDescription
     folder: Path
+    spelling: Spelling
 
 
 @dataclass(frozen=True)
@@ -381,7 +391,7 @@ def load(name: str, progress: Progress | None = None) -> RealModel:
     model.eval()
     model.requires_grad_(False)  # shared by every session: read only
     _hook_inputs_and_outputs(model)
-    return RealModel(model, tokenizer, _describe(name, model, folder), folder)
+    return RealModel(model, tokenizer, _describe(name, model, folder), folder, spelling(tokenizer))
 
 
 # ---------------------------------------------------------------- reading text
@@ -405,22 +415,56 @@ _BYTE_TOKEN = re.compile(r"<0x([0-9A-Fa-f]{2})>")
 _SENTENCEPIECE_SPACE = "▁"
 
 
-def _token_bytes(token: str) -> bytes | None:
-    """The bytes a token stands for, when its spelling says (byte-level BPE, <0x..> pieces)."""
+def _types(component: Any) -> Iterator[str]:
+    """The types of a tokenizers component and of the steps of a Sequence of them."""
+
+    def walk(node: Any) -> Iterator[str]:
+        if isinstance(node, dict):
+            if isinstance(node.get("type"), str):
+                yield node["type"]
+            for value in node.values():
+                yield from walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from walk(value)
+
+    if component is None:
+        return iter(())
+    return walk(json.loads(component.__getstate__()))
+
+
+def spelling(tokenizer) -> Spelling:
+    """How ``tokenizer`` spells its tokens: byte-level (GPT-2, Qwen2, Llama-3, SmolLM2: a
+    ByteLevel pre-tokenizer or decoder) or not (SentencePiece's ``▁the`` and ``<0xE5>``, whose
+    "é" is the character é, not the byte 0xE9 of GPT-2's alphabet)."""
+    backend = tokenizer.backend_tokenizer
+    byte_level = any(kind == "ByteLevel" for part in (backend.pre_tokenizer, backend.decoder) for kind in _types(part))
+    return Spelling(byte_level, frozenset(tokenizer.all_special_ids))
+
+
+def _token_bytes(token: str, byte_level: bool) -> bytes | None:
+    """The bytes a token stands for, when its spelling says: every character of a byte-level
+    token (GPT-2's alphabet), a SentencePiece ``<0x..>`` byte piece. None: its characters."""
+    if byte_level:
+        if token and all(char in _BYTE_DECODER for char in token):
+            return bytes(_BYTE_DECODER[char] for char in token)
+        return None
     match = _BYTE_TOKEN.fullmatch(token)
-    if match:
-        return bytes([int(match.group(1), 16)])
-    if token and all(char in _BYTE_DECODER for char in token):
-        return bytes(_BYTE_DECODER[char] for char in token)
-    return None
+    return bytes([int(match.group(1), 16)]) if match else None
 
 
-def _piece(tokenizer, token_id: int, special: set[int], source: str) -> Piece:
+def piece(loaded: RealModel, token_id: int, source: str = "") -> Piece:
+    """Token ``token_id`` of ``loaded``'s tokenizer as the app shows it (``source``: the
+    characters of the text it was read from; a lone byte piece has none)."""
+    return _piece(loaded.tokenizer, loaded.spelling, token_id, source)
+
+
+def _piece(tokenizer, spelling: Spelling, token_id: int, source: str) -> Piece:
     token = tokenizer.convert_ids_to_tokens(token_id)
-    if token_id in special:
+    if token_id in spelling.special:
         return Piece(token_id, "special", token, token, "")
-    raw = _token_bytes(token)
-    if raw is None:  # a word-piece vocabulary: its spelling is its text
+    raw = _token_bytes(token, spelling.byte_level)
+    if raw is None:  # its spelling is its text: SentencePiece's ▁ is a space
         text = token.replace(_SENTENCEPIECE_SPACE, " ")
         return Piece(token_id, "text", text, display_label(text), source)
     try:
@@ -442,9 +486,9 @@ def read(loaded: RealModel, text: str, max_tokens: int = MAX_REAL_TOKENS) -> tup
     if not ids:
         raise InputError("no_tokens", tokenizer=loaded.description.family)
     limit = min(loaded.description.context or max_tokens, max_tokens)
-    special = set(loaded.tokenizer.all_special_ids)
+    special = loaded.spelling.special
     kept = ids[:limit]
-    pieces = [_piece(loaded.tokenizer, i, special, text[a:b]) for i, (a, b) in zip(kept, offsets[:limit], strict=True)]
+    pieces = [piece(loaded, i, text[a:b]) for i, (a, b) in zip(kept, offsets[:limit], strict=True)]
     end = max((b for i, (_, b) in zip(kept, offsets[:limit], strict=True) if i not in special), default=0)
     return pieces, len(ids) - len(kept), text[:end] if len(ids) > limit else text
 
@@ -587,8 +631,7 @@ def trace_ids(loaded: RealModel, ids: list[int], *, logits: bool = False) -> Rea
     encoding again)."""
     if not ids:
         raise InputError("empty_text")
-    special = set(loaded.tokenizer.all_special_ids)
-    pieces = [_piece(loaded.tokenizer, i, special, "") for i in ids]
+    pieces = [piece(loaded, i) for i in ids]
     records, out = _run(loaded, list(ids), logits, use_cache=False)
     return RealTrace(
         loaded.description, pieces, 0, loaded.tokenizer.decode(ids), [r.weights for r in records],
@@ -635,7 +678,6 @@ def generate_with_attention(
     limit = min(loaded.description.context or MAX_REAL_TOKENS, MAX_REAL_TOKENS)
     n = max(0, min(n, limit - len(pieces)))
     ids, labels = [piece.token_id for piece in pieces], [piece.label for piece in pieces]
-    special = set(loaded.tokenizer.all_special_ids)
     generator = torch.Generator().manual_seed(seed)
     steps: list[GeneratedToken] = []
     records, out = _run(loaded, ids, True, use_cache=True)
@@ -646,10 +688,10 @@ def generate_with_attention(
         else:
             new = int(scores.argmax())
         rows = torch.stack([r.weights[0, :, -1, :] for r in records])  # (layers, h, T_ctx)
-        piece = _piece(loaded.tokenizer, new, special, "")  # a new byte piece has no character yet
-        steps.append(GeneratedToken(piece, list(labels), rows))
+        chosen = piece(loaded, new)  # a new byte piece has no character yet
+        steps.append(GeneratedToken(chosen, list(labels), rows))
         ids.append(new)
-        labels.append(piece.label)
+        labels.append(chosen.label)
         records, out = _run(loaded, [new], True, use_cache=True, cache=out.cache)
     return steps
 
@@ -687,9 +729,12 @@ __all__ = [
     "local_folder",
     "offered_models",
     "parameters_text",
+    "piece",
     "read",
     "shape_steps",
     "short_name",
+    "spelling",
+    "Spelling",
     "trace",
     "trace_ids",
 ]

@@ -1,6 +1,9 @@
 """gpt_core.hf: real Hugging Face decoders traced through transformers' attention registry.
 The models are tiny random GPT-2, Llama (4 query heads, 1 key/value head) and Qwen2 (4 and 2)
-models built offline by tests/conftest.py; their numbers must be the eager implementation's."""
+models built offline by tests/conftest.py; their numbers must be the eager implementation's.
+Two more stand for real checkpoints' other cases: a Llama with a SentencePiece-style tokenizer
+(▁ for a space, <0xE5> byte pieces) and a Qwen2 whose embedding has 37 rows its tokenizer has
+no token for (harness/tiny_models.py)."""
 
 from __future__ import annotations
 
@@ -15,16 +18,19 @@ import torch
 from gpt_core import InputError, hf
 
 ROOT = Path(__file__).resolve().parents[2]
-FAMILIES = ("gpt2", "llama", "qwen2")
+FAMILIES = ("gpt2", "llama", "qwen2", "llama-sp")
 TEXT = "the cat sat on the mat 动手学大模型"
 
 
-def _eager(folder: Path, ids: list[int]):
+def _eager_model(folder: Path):
     from transformers import AutoModelForCausalLM
 
-    model = AutoModelForCausalLM.from_pretrained(folder, attn_implementation="eager", dtype=torch.float32).eval()
+    return AutoModelForCausalLM.from_pretrained(folder, attn_implementation="eager", dtype=torch.float32).eval()
+
+
+def _eager(folder: Path, ids: list[int]):
     with torch.no_grad():
-        return model(input_ids=torch.tensor([ids]), output_attentions=True)
+        return _eager_model(folder)(input_ids=torch.tensor([ids]), output_attentions=True)
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -118,6 +124,52 @@ def test_a_bos_token_is_shown_when_the_tokenizer_adds_one(tiny_models):
     traced = hf.trace(tiny_models["llama"], "the cat")
     assert traced.pieces[0].kind == "special" and traced.labels[0] == "<s>"
     assert traced.text_used == "the cat"
+
+
+def test_sentencepiece_pieces_are_labelled_as_their_characters(tiny_models):
+    """▁ is a space; 动 is not in the tiny vocabulary: three <0x..> byte pieces, each labelled
+    with its hex and the character it is part of, as byte-level pieces are."""
+    pieces = hf.read(tiny_models["llama-sp"], "the cat 动")[0]
+    assert [piece.label for piece in pieces] == ["<s>", "␣the", "␣cat", "␣", "‹e5›动", "‹8a›动", "‹a8›动"]
+    assert [piece.text for piece in pieces] == ["<s>", " the", " cat", " ", "e5", "8a", "a8"]
+    assert [piece.kind for piece in pieces] == ["special", "text", "text", "text", "bytes", "bytes", "bytes"]
+    assert [piece.source for piece in pieces] == ["", "the", " cat", " ", "动", "动", "动"]
+
+
+def test_a_sentencepiece_token_of_latin_letters_is_its_characters_not_bytes(tiny_models):
+    """é (U+00E9) is a character of GPT-2's byte alphabet too, where it stands for the byte
+    0xE9; a SentencePiece token "é" is the character é."""
+    loaded = tiny_models["llama-sp"]
+    assert [piece.label for piece in hf.read(loaded, "café")[0]] == ["<s>", "␣c", "a", "f", "é"]
+    assert [piece.label for piece in hf.read(loaded, "é")[0]] == ["<s>", "␣", "é"]
+    alone = hf.piece(loaded, loaded.tokenizer.convert_tokens_to_ids("é"))
+    assert (alone.kind, alone.text, alone.label) == ("text", "é", "é")
+    ascii_byte = hf.piece(loaded, loaded.tokenizer.convert_tokens_to_ids("<0x76>"))  # "v": not in its alphabet
+    assert (ascii_byte.kind, ascii_byte.text, ascii_byte.label) == ("text", "v", "v")
+
+
+def test_byte_level_tokens_are_read_through_gpt2s_byte_alphabet(tiny_models):
+    """The same spelling means bytes in a byte-level vocabulary: "Ġ" is the byte 0x20 (a space),
+    "å" the byte 0xE5 (the first of 动's three)."""
+    loaded = tiny_models["gpt2"]
+    space = hf.piece(loaded, loaded.tokenizer.convert_tokens_to_ids("Ġ"))
+    assert (space.kind, space.text, space.label) == ("text", " ", "␣")
+    first = hf.piece(loaded, loaded.tokenizer.convert_tokens_to_ids("å"), "动")
+    assert (first.kind, first.text, first.label) == ("bytes", "e5", "‹e5›动")
+
+
+@pytest.mark.parametrize(("family", "byte_level"), [("gpt2", True), ("llama", True), ("qwen2", True), ("llama-sp", False)])
+def test_whether_a_tokenizer_is_byte_level_is_read_once_when_it_loads(family, byte_level, tiny_models, monkeypatch):
+    loaded = tiny_models[family]
+    assert loaded.spelling.byte_level is byte_level
+    assert loaded.spelling.special == frozenset(loaded.tokenizer.all_special_ids)
+
+    def again(tokenizer):
+        raise AssertionError("the spelling is read at load, not per token")
+
+    monkeypatch.setattr(hf, "spelling", again)
+    assert hf.trace(loaded, "the cat 动").labels
+    assert hf.generate_with_attention(loaded, "the cat", 2)
 
 
 def test_a_word_learned_whole_is_one_token(tiny_models):

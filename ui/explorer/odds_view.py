@@ -74,8 +74,7 @@ def next_step(loaded, prompt: str) -> NextStep:
 def token(loaded, token_id: int) -> Token:
     """How token ``token_id`` of ``loaded``'s vocabulary is shown and written."""
     if views.is_real(loaded):
-        tokenizer = loaded.real.tokenizer
-        piece = hf._piece(tokenizer, token_id, set(tokenizer.all_special_ids), "")
+        piece = hf.piece(loaded.real, token_id)
         return Token(piece.label, piece.text if piece.kind == "text" else None)
     char = loaded.vocabulary.decode([token_id])
     return Token(display_label(char), char)
