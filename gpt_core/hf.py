@@ -106,6 +106,7 @@ class Spelling:
 
     byte_level: bool  # GPT-2's byte alphabet (a ByteLevel pre-tokenizer or decoder): "Ġthe", "åĬ"
     special: frozenset[int]  # the ids of its special tokens (BOS, EOS, …)
+    size: int  # len(tokenizer): ids from here on (a padded embedding's extra rows) are no token
 
 
 @dataclass(frozen=True)
@@ -124,8 +125,9 @@ class Piece:
     """One token as the model reads it."""
 
     token_id: int
-    kind: str  # "text" (whole characters), "bytes" (a piece of a character) or "special" (BOS, …)
-    text: str  # what it stands for: its characters, its bytes as hex, or the special token's name
+    kind: str  # "text" (whole characters), "bytes" (a piece of a character), "special" (BOS, …)
+    # or "none" (an id the tokenizer has no token for: a padded embedding's extra row)
+    text: str  # what it stands for: its characters, its bytes as hex, the special token's name, "<id N>"
     label: str  # a visible label: a leading space as ␣, a byte piece with its character
     source: str  # the characters of the text it was read from (a byte piece: its whole character)
 
@@ -439,7 +441,7 @@ def spelling(tokenizer) -> Spelling:
     "é" is the character é, not the byte 0xE9 of GPT-2's alphabet)."""
     backend = tokenizer.backend_tokenizer
     byte_level = any(kind == "ByteLevel" for part in (backend.pre_tokenizer, backend.decoder) for kind in _types(part))
-    return Spelling(byte_level, frozenset(tokenizer.all_special_ids))
+    return Spelling(byte_level, frozenset(tokenizer.all_special_ids), len(tokenizer))
 
 
 def _token_bytes(token: str, byte_level: bool) -> bytes | None:
@@ -453,6 +455,11 @@ def _token_bytes(token: str, byte_level: bool) -> bytes | None:
     return bytes([int(match.group(1), 16)]) if match else None
 
 
+def no_token_label(token_id: int) -> str:
+    """``<id 300>``: an id the tokenizer has no token for (a padded embedding's extra row)."""
+    return f"<id {token_id}>"
+
+
 def piece(loaded: RealModel, token_id: int, source: str = "") -> Piece:
     """Token ``token_id`` of ``loaded``'s tokenizer as the app shows it (``source``: the
     characters of the text it was read from; a lone byte piece has none)."""
@@ -460,7 +467,10 @@ def piece(loaded: RealModel, token_id: int, source: str = "") -> Piece:
 
 
 def _piece(tokenizer, spelling: Spelling, token_id: int, source: str) -> Piece:
-    token = tokenizer.convert_ids_to_tokens(token_id)
+    token = tokenizer.convert_ids_to_tokens(token_id) if 0 <= token_id < spelling.size else None
+    if token is None:  # past the tokenizer: a padded embedding's extra row
+        label = no_token_label(token_id)
+        return Piece(token_id, "none", label, label, "")
     if token_id in spelling.special:
         return Piece(token_id, "special", token, token, "")
     raw = _token_bytes(token, spelling.byte_level)
@@ -658,6 +668,14 @@ def induction_weights(loaded: RealModel, n: int = INDUCTION_TOKENS, seed: int = 
     return [r.weights for r in records], len(prefix)
 
 
+def token_logits(loaded: RealModel, logits: torch.Tensor) -> torch.Tensor:
+    """``logits`` (..., embedding rows) restricted to the tokenizer's ids: the first
+    ``len(tokenizer)``. A padded embedding's extra rows (Qwen2.5: 151,936 rows for 151,665
+    tokens) are no token, so odds and generation give them no probability; the ids of the
+    rest are unchanged."""
+    return logits[..., : loaded.spelling.size]
+
+
 @dataclass
 class GeneratedToken:
     """One generated token and the attention that chose it."""
@@ -673,7 +691,7 @@ def generate_with_attention(
     """Continue ``text`` by up to ``n`` tokens (greedy at temperature 0, else sampled with a
     generator seeded by ``seed``), keeping for each the attention row of the last query in
     every layer. Stops at the context (or the app's limit). Uses the model's key/value cache,
-    so each step computes one new query."""
+    so each step computes one new query. Only the tokenizer's ids are chosen (``token_logits``)."""
     pieces, _, _ = read(loaded, text)
     limit = min(loaded.description.context or MAX_REAL_TOKENS, MAX_REAL_TOKENS)
     n = max(0, min(n, limit - len(pieces)))
@@ -682,7 +700,7 @@ def generate_with_attention(
     steps: list[GeneratedToken] = []
     records, out = _run(loaded, ids, True, use_cache=True)
     for _ in range(n):
-        scores = out.logits[0, -1].float()
+        scores = token_logits(loaded, out.logits[0, -1].float())
         if temperature > 0:
             new = int(torch.multinomial(torch.softmax(scores / temperature, -1), 1, generator=generator))
         else:
@@ -727,6 +745,7 @@ __all__ = [
     "format_bytes",
     "load",
     "local_folder",
+    "no_token_label",
     "offered_models",
     "parameters_text",
     "piece",
@@ -735,6 +754,7 @@ __all__ = [
     "short_name",
     "spelling",
     "Spelling",
+    "token_logits",
     "trace",
     "trace_ids",
 ]

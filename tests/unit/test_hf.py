@@ -158,10 +158,12 @@ def test_byte_level_tokens_are_read_through_gpt2s_byte_alphabet(tiny_models):
     assert (first.kind, first.text, first.label) == ("bytes", "e5", "‹e5›动")
 
 
-@pytest.mark.parametrize(("family", "byte_level"), [("gpt2", True), ("llama", True), ("qwen2", True), ("llama-sp", False)])
+@pytest.mark.parametrize(("family", "byte_level"), [("gpt2", True), ("llama", True), ("qwen2", True),
+                                                    ("qwen2-padded", True), ("llama-sp", False)])  # fmt: skip
 def test_whether_a_tokenizer_is_byte_level_is_read_once_when_it_loads(family, byte_level, tiny_models, monkeypatch):
     loaded = tiny_models[family]
     assert loaded.spelling.byte_level is byte_level
+    assert loaded.spelling.size == len(loaded.tokenizer)
     assert loaded.spelling.special == frozenset(loaded.tokenizer.all_special_ids)
 
     def again(tokenizer):
@@ -278,6 +280,55 @@ def test_sampled_generation_follows_its_seed(tiny_models):
     first = [s.piece.token_id for s in hf.generate_with_attention(loaded, "the cat", 6, temperature=1.5, seed=3)]
     again = [s.piece.token_id for s in hf.generate_with_attention(loaded, "the cat", 6, temperature=1.5, seed=3)]
     assert first == again
+
+
+PADDED_TOKENS, PADDED_ROWS = 300, 337  # the tokenizer's tokens, the embedding's rows (harness.tiny_models.PADDING)
+
+
+def test_an_id_beyond_the_tokenizer_is_labelled_by_its_number(tiny_models):
+    loaded = tiny_models["qwen2-padded"]
+    assert len(loaded.tokenizer) == PADDED_TOKENS and loaded.model.config.vocab_size == PADDED_ROWS
+    assert loaded.tokenizer.convert_ids_to_tokens(PADDED_TOKENS) is None
+    for token_id, label in [(300, "<id 300>"), (317, "<id 317>"), (336, "<id 336>")]:
+        piece = hf.piece(loaded, token_id)
+        assert (piece.kind, piece.text, piece.label, piece.source) == ("none", label, label, "")
+    assert hf.piece(loaded, 299).kind == "text"  # the tokenizer's last token is one
+    traced = hf.trace_ids(loaded, [5, 317, 6], logits=True)
+    assert traced.labels[1] == "<id 317>" and traced.logits.shape[-1] == PADDED_ROWS
+
+
+def test_generation_never_chooses_an_id_beyond_the_tokenizer(tiny_models):
+    loaded = tiny_models["qwen2-padded"]
+    prompt = [piece.token_id for piece in hf.read(loaded, "the cat")[0]]
+    logits = hf.trace_ids(loaded, prompt, logits=True).logits[0, -1]
+    assert logits.shape == (PADDED_ROWS,) and int(logits.argmax()) >= PADDED_TOKENS, "the cut matters here"
+    greedy = hf.generate_with_attention(loaded, "the cat", 8)
+    assert greedy[0].piece.token_id == int(logits[:PADDED_TOKENS].argmax())
+    for step in greedy:
+        assert step.piece.token_id < PADDED_TOKENS and not step.piece.label.startswith("<id ")
+    for seed in range(6):
+        drawn = hf.generate_with_attention(loaded, "the cat", 8, temperature=2.0, seed=seed)
+        assert all(step.piece.token_id < PADDED_TOKENS for step in drawn), seed
+
+
+def test_odds_give_ids_beyond_the_tokenizer_no_probability(tiny_models):
+    from gpt_core import next_token_odds, sample
+
+    loaded = tiny_models["qwen2-padded"]
+    logits = hf.trace(loaded, "the cat", logits=True).logits[0, -1]
+    kept = hf.token_logits(loaded, logits)
+    assert kept.shape == (PADDED_TOKENS,) and torch.equal(kept, logits[:PADDED_TOKENS])
+    odds = next_token_odds(kept, 1.0)
+    assert odds.ids.numel() == PADDED_TOKENS and int(odds.ids.max()) < PADDED_TOKENS
+    by_id = torch.zeros(PADDED_ROWS)
+    by_id[odds.ids] = odds.before
+    assert torch.all(by_id[PADDED_TOKENS:] == 0)
+    expected = torch.softmax(logits[:PADDED_TOKENS], -1)  # the tokenizer's ids share all the mass
+    torch.testing.assert_close(by_id[:PADDED_TOKENS], expected, rtol=0, atol=1e-7)
+    assert all(sample(next_token_odds(kept, 2.0), seed) < PADDED_TOKENS for seed in range(20))
+    unpadded = tiny_models["qwen2"]
+    full = hf.trace(unpadded, "the cat", logits=True).logits[0, -1]
+    assert torch.equal(hf.token_logits(unpadded, full), full), "a model without padding keeps every id"
 
 
 def test_generation_stops_at_the_context(tiny_models):

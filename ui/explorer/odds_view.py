@@ -49,6 +49,7 @@ class NextStep:
     logits: torch.Tensor | None  # (vocab,); None: the model gave none
     rows: torch.Tensor  # (blocks, h, T_ctx) the last query's weights
     context: list[str]  # the tokens read: a character model's characters, a real model's labels
+    padding: int = 0  # the model's scores of ids its tokenizer has no token for (left out of the odds)
 
 
 # (model, serial, prompt) -> NextStep: the same for everyone.
@@ -58,9 +59,12 @@ SHARED_STEPS: SharedResults[NextStep] = SharedResults(max_entries=64)
 def _compute(loaded, prompt: str) -> NextStep:
     if views.is_real(loaded):
         traced = hf.trace(loaded.real, prompt, logits=True)
-        logits = None if traced.logits is None else traced.logits[0, -1].float()
         rows = torch.stack([weights[0, :, -1, :] for weights in traced.weights])
-        return NextStep(logits, rows, traced.labels)
+        if traced.logits is None:
+            return NextStep(None, rows, traced.labels)
+        scores = traced.logits[0, -1].float()
+        logits = hf.token_logits(loaded.real, scores)  # a padded embedding's extra ids are no token
+        return NextStep(logits, rows, traced.labels, scores.numel() - logits.numel())
     step = next_token(loaded.model, loaded.vocabulary, prompt)
     return NextStep(step.logits, step.rows, list(step.context))
 
@@ -119,6 +123,9 @@ def odds(view: views.ExplorerView, lang: str, key: Callable[[str], str]) -> None
         st.info(t("odds.no_logits", lang), icon=":material/info:")
         return
     vocab = vocabulary_size(loaded, step)
+    if step.padding:
+        st.info(t("odds.padded", lang, rows=vocab + step.padding, vocab=vocab, extra=step.padding),
+                icon=":material/info:")  # fmt: skip
     temperature, top_k, top_p, seed = _controls(lang, key, vocab)
     try:
         found = next_token_odds(step.logits, temperature, top_k, top_p)

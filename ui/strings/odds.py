@@ -55,6 +55,13 @@ STRINGS: dict[str, dict[str, str]] = {
               "Try another seed.",
         "zh": "抽到的词元“{token}”只是一个字符的一部分（字节，不是文字）：无法加到提示文字后。请换一个种子。",
     },  # fmt: skip
+    "odds.padded": {
+        "en": "This model has scores for {rows:,} token ids but its tokenizer has only {vocab:,} tokens: the other "
+              "{extra:,} ids (padding rows of the model's vocabulary) stand for no token, so they get no probability "
+              "here and are never drawn or generated.",
+        "zh": "这个模型为 {rows:,} 个词元编号给出分数，但它的分词器只有 {vocab:,} 个词元：其余 {extra:,} 个编号（模型词表的填充行）"
+              "不代表任何词元，所以这里不给它们概率，也永远不会被抽到或生成。",
+    },  # fmt: skip
     "odds.prompt_full": {
         "en": "The prompt is at its longest ({limit} characters): nothing more can be added.",
         "zh": "提示文字已达最长（{limit} 个字符）：不能再添加。",
