@@ -123,12 +123,48 @@ def test_wrong_shapes_positions_and_directions_are_refused():
         token_view_figure(rows, columns, 1, TOKENS, EN, direction="up")
 
 
+# Token 3 (大) of 动手学大模型 in Chinese: what each direction's title and bars say (by hand).
+TITLES = {
+    "reads": "每个头中 3 · 大 读取什么",
+    "read_by": "每个头中谁读取 3 · 大",
+    "both": "每个头中 3 · 大 读取什么、被谁读取",
+}
+SERIES = {"reads": ("读取",), "read_by": ("被读取",), "both": ("读取", "被读取")}
+
+
 def test_the_figure_is_valid_plotly():
+    """Valid for Plotly in every direction, and it shows what it was given: the bars are
+    token 3's row (what it reads) and column (what reads it) of the traced weights, sliced
+    here from the weights, one panel per head, only the chosen direction's series, the
+    token's labels and its shading, the title in Chinese."""
     result = trace_attention("动手学大模型", PlaygroundConfig(heads=4, head_dim=4))
     token = token_attention([result.trace.weights], 3)
+    weights = result.trace.weights[0].numpy()  # (h, T, T): query (row) reads key (column)
+    labels = ["0 · 动", "1 · 手", "2 · 学", "3 · 大", "4 · 模", "5 · 型"]
     for direction in ("reads", "read_by", "both"):
-        go.Figure(token_view_figure(token.rows.numpy(), token.columns.numpy(), 3, result.labels, ZH,
-                                    direction=direction, layer_word="ex.col.layer").to_dict())  # fmt: skip
+        figure = token_view_figure(token.rows.numpy(), token.columns.numpy(), 3, result.labels, ZH,
+                                   direction=direction, layer_word="ex.col.layer")  # fmt: skip
+        go.Figure(figure.to_dict())
+        spec = _spec(figure)
+        bars = _bars(spec)
+        expected = {f"层 1 · 头 {head} · {series}" for head in range(1, 5) for series in SERIES[direction]}
+        assert set(bars) == expected, direction
+        for head in range(4):
+            panel = "x" if head == 0 else f"x{head + 1}"
+            if "读取" in SERIES[direction]:
+                row = bars[f"层 1 · 头 {head + 1} · 读取"]
+                assert row["x"] == labels[:4] and row["xaxis"] == panel
+                np.testing.assert_allclose(decode(row["y"]), weights[head, 3, :4], rtol=0, atol=1e-7)
+            if "被读取" in SERIES[direction]:
+                column = bars[f"层 1 · 头 {head + 1} · 被读取"]
+                assert column["x"] == labels[3:] and column["xaxis"] == panel
+                np.testing.assert_allclose(decode(column["y"]), weights[head, 3:, 3], rtol=0, atol=1e-7)
+        layout = spec["layout"]
+        assert layout["title"]["text"] == TITLES[direction]
+        assert [a["text"] for a in layout["annotations"]] == [f"<b>层 1 · 头 {head}</b>" for head in range(1, 5)]
+        assert layout["xaxis"]["tickvals"] == labels
+        shaded = {(shape["xref"], shape["x0"], shape["x1"]) for shape in layout["shapes"]}
+        assert shaded == {(axis, 2.5, 3.5) for axis in ("x", "x2", "x3", "x4")}, "token 3 shaded in every panel"
 
 
 def test_link_words_name_layer_head_token_and_weight():
