@@ -275,11 +275,33 @@ def test_generation_rows_are_the_attention_that_chose_each_token(family, tiny_mo
         assert step.context[len(prompt):] == [s.piece.label for s in steps[:k]]
 
 
-def test_sampled_generation_follows_its_seed(tiny_models):
+def test_sampled_generation_follows_its_seed(tiny_models, tiny_model_folders):
+    """The same seed, the same draw; another seed, another; greedy is the argmax of the
+    model's own logits (transformers' forward, no cache) and differs from a hot draw."""
     loaded = tiny_models["qwen2"]
-    first = [s.piece.token_id for s in hf.generate_with_attention(loaded, "the cat", 6, temperature=1.5, seed=3)]
-    again = [s.piece.token_id for s in hf.generate_with_attention(loaded, "the cat", 6, temperature=1.5, seed=3)]
-    assert first == again
+
+    def generated(**kwargs) -> list[int]:
+        return [s.piece.token_id for s in hf.generate_with_attention(loaded, "the cat", 6, **kwargs)]
+
+    first = generated(temperature=1.5, seed=3)
+    assert first == generated(temperature=1.5, seed=3)
+    assert first != generated(temperature=1.5, seed=4)
+    greedy = generated()
+    assert greedy == generated(temperature=0.0, seed=4), "greedy draws nothing: the seed is not used"
+    assert greedy != first
+    model = _eager_model(tiny_model_folders["qwen2"])
+    ids = [piece.token_id for piece in hf.read(loaded, "the cat")[0]]
+    with torch.no_grad():
+        logits = model(input_ids=torch.tensor([ids])).logits[0, -1]
+        draw = torch.multinomial(torch.softmax(logits / 1.5, -1), 1, generator=torch.Generator().manual_seed(3))
+        assert int(draw) == first[0], "the first draw: softmax(logits / T) with a generator seeded 3"
+        for seed in range(5):  # a cold temperature, where softmax(logits) would draw other tokens
+            cold = torch.softmax(logits / 0.2, -1)
+            draw = torch.multinomial(cold, 1, generator=torch.Generator().manual_seed(seed))
+            assert [int(draw)] == generated(temperature=0.2, seed=seed)[:1], seed
+        for _ in range(6):
+            ids.append(int(model(input_ids=torch.tensor([ids])).logits[0, -1].argmax()))
+    assert greedy == ids[-6:]
 
 
 PADDED_TOKENS, PADDED_ROWS = 300, 337  # the tokenizer's tokens, the embedding's rows (harness.tiny_models.PADDING)
