@@ -40,14 +40,69 @@ def test_the_probabilities_before_the_cut_are_softmax_of_the_logits_over_the_tem
     assert odds.kept == logits.numel() and torch.equal(odds.after, odds.before), "no cut: the same probabilities"
 
 
+def _kept_by_hand(logits: torch.Tensor, temperature: float, top_k: int | None, top_p: float | None) -> list[int]:
+    """The ids sampling keeps, from first principles: the likeliest first (equal logits: the
+    lower id first), the first k, then the fewest of those whose probabilities,
+    softmax(logits / T) renormalised over the k, add up to at least p."""
+    probs = torch.softmax(logits.double() / temperature, dim=-1).tolist()
+    order = sorted(range(len(probs)), key=lambda i: (-float(logits[i]), i))
+    kept = order[: top_k or len(order)]
+    if top_p is None:
+        return kept
+    total, mass = sum(probs[i] for i in kept), 0.0
+    for count, i in enumerate(kept, start=1):
+        mass += probs[i] / total
+        if mass >= top_p:
+            return kept[:count]
+    return kept
+
+
+def _renormalised(logits: torch.Tensor, temperature: float, kept: list[int]) -> torch.Tensor:
+    """softmax(logits / T) on the kept ids, scaled to sum 1; 0 elsewhere (by id)."""
+    probs = torch.softmax(logits.double() / temperature, dim=-1)
+    out = torch.zeros_like(probs)
+    out[kept] = probs[kept] / probs[kept].sum()
+    return out.float()
+
+
 @pytest.mark.parametrize("top_k", [1, 2, 3, 7, 8])
 @pytest.mark.parametrize("top_p", [None, 0.3, 0.9])
 def test_the_kept_tokens_are_renormalised_to_sum_one(top_k, top_p):
     odds = next_token_odds(LOGITS, 0.9, top_k, top_p)
+    kept = _kept_by_hand(LOGITS, 0.9, top_k, top_p)
+    assert odds.kept == len(kept) and odds.ids[: odds.kept].tolist() == kept
     assert abs(float(odds.after.sum()) - 1.0) <= 1e-6
     assert torch.all(odds.after[odds.kept :] == 0) and torch.all(odds.after[: odds.kept] > 0)
-    kept = odds.before[: odds.kept]
-    torch.testing.assert_close(odds.after[: odds.kept], kept / kept.sum(), rtol=0, atol=1e-6)
+    torch.testing.assert_close(odds.by_id(odds.after), _renormalised(LOGITS, 0.9, kept), rtol=0, atol=1e-6)
+
+
+# Temperature, top-k, top-p, and the ids kept, written by hand from softmax(logits / T):
+#  T = 0.5, p = 0.9 on [0, 2, -1, 1]: probabilities 0.016, 0.865, 0.002, 0.117 -> ids 1 and 3
+#   (0.865 < 0.9 <= 0.982); untempered, 0.644 and 0.237 make 0.881 < 0.9: three ids.
+#  T = 2, k = 3, p = 0.6 on LOGITS: the three likeliest 3.0, 2.0, 1.0 (ids 3, 0, 6) share
+#   0.506, 0.307, 0.186 -> ids 3 and 0; untempered 0.665 >= 0.6: one id.
+#  T = 0.5, k = 5, p = 0.9 on LOGITS: 3.0, 2.0, 1.0, 0.5, 0.5 share 0.857, 0.116, … -> ids 3
+#   and 0; untempered 0.600, 0.221, 0.081 reach 0.9 at the third.
+TEMPERED = torch.tensor([0.0, 2.0, -1.0, 1.0])
+
+
+@pytest.mark.parametrize(
+    "logits, temperature, top_k, top_p, kept, untempered",
+    [(TEMPERED, 0.5, None, 0.9, [1, 3], 3), (LOGITS, 2.0, 3, 0.6, [3, 0], 1), (LOGITS, 0.5, 5, 0.9, [3, 0], 3)],
+    ids=["T0.5-p0.9", "T2-k3-p0.6", "T0.5-k5-p0.9"],
+)  # fmt: skip
+def test_top_p_at_another_temperature_cuts_the_tempered_probabilities(logits, temperature, top_k, top_p, kept,
+                                                                      untempered):  # fmt: skip
+    odds = next_token_odds(logits, temperature, top_k, top_p)
+    assert odds.kept == len(kept) and odds.ids[: odds.kept].tolist() == kept
+    assert _kept_by_hand(logits, temperature, top_k, top_p) == kept
+    assert len(_kept_by_hand(logits, 1.0, top_k, top_p)) == untempered != len(kept), "the temperature matters here"
+    probs = torch.softmax(logits / temperature, dim=-1)
+    expected = torch.zeros_like(probs)
+    expected[kept] = probs[kept] / probs[kept].sum()
+    torch.testing.assert_close(odds.by_id(odds.after), expected, rtol=0, atol=1e-6)
+    torch.testing.assert_close(odds.by_id(odds.before), probs, rtol=0, atol=1e-7)
+    assert all(sample(odds, seed) in kept for seed in range(20))
 
 
 @pytest.mark.parametrize("top_k", range(1, 9))
