@@ -91,3 +91,36 @@ def test_links_never_name_a_masked_entry_and_ties_come_in_order():
     assert strongest_links(token, "reads", n=0) == []
     with pytest.raises(ValueError):
         strongest_links(token, "sideways")
+
+
+def test_the_default_links_are_the_five_the_token_reads(layers):
+    """strongest_links(token): direction "reads" (its rows: the keys it reads), five links."""
+    first = token_attention(layers, -7)  # the first token reads only itself, with weight 1, in every head
+    assert first.position == 0
+    assert strongest_links(first) == [Link(0, 0, 0, 1.0, "reads"), Link(0, 1, 0, 1.0, "reads"),
+                                      Link(0, 2, 0, 1.0, "reads"), Link(1, 0, 0, 1.0, "reads"),
+                                      Link(1, 1, 0, 1.0, "reads")]  # fmt: skip
+    middle = token_attention(layers, 3)
+    links = strongest_links(middle)
+    assert len(links) == 5 and all(link.direction == "reads" and link.other <= 3 for link in links)
+    reads = sorted(((float(w[0, h, 3, k]), -layer, -h, -k) for layer, w in enumerate(layers) for h in range(3)
+                    for k in range(4)), reverse=True)[:5]  # fmt: skip
+    assert [(link.weight, link.layer, link.head, link.other) for link in links] == [
+        (weight, -layer, -h, -k) for weight, layer, h, k in reads
+    ]
+    assert links != strongest_links(middle, "read_by")
+
+
+@pytest.mark.parametrize(("position", "row"), [(-7, 0), (-1, 6), (0, 0), (6, 6)])
+def test_the_first_and_last_positions_count_from_either_end(layers, position, row):
+    token = token_attention(layers, position)
+    assert token.position == row
+    for layer, weights in enumerate(layers):
+        assert torch.equal(token.rows[layer], weights[0, :, row, :])
+        assert torch.equal(token.columns[layer], weights[0, :, :, row])
+
+
+@pytest.mark.parametrize("position", [7, -8, 100])
+def test_a_position_just_past_either_end_is_refused_in_words(layers, position):
+    with pytest.raises(IndexError, match=rf"^position {position} is outside the 7 tokens$"):
+        token_attention(layers, position)
