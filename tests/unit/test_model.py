@@ -284,9 +284,26 @@ def test_top_k_one_is_greedy(corpus):
     assert generate(model, prompt, 8, temperature=1.0, top_k=1, seed=1) == generate(model, prompt, 8, temperature=0)
 
 
+def _greedy_next(model: GPT, ids: list[int]) -> int:
+    """The argmax of the model's logits for the token after ``ids`` (all of them read)."""
+    with torch.no_grad():
+        logits, _ = model.eval()(torch.tensor([ids]))
+    return int(logits[0, -1].argmax())
+
+
 def test_generation_longer_than_the_context_slides_the_window(corpus):
+    """Past context_length (16) tokens, each new token is the model's greedy choice after the
+    last 16 tokens only, computed here one forward at a time."""
     model = small_model(corpus.vocabulary.size)
+    context = model.config.context_length
     assert len(generate(model, corpus.vocabulary.encode("a"), 40, seed=0)) == 40
+    prompt = corpus.vocabulary.encode("abc=")
+    made = generate(model, prompt, 40, temperature=0)
+    assert len(made) == 40 and len(prompt) + 40 > 2 * context
+    ids = prompt + made
+    for position in range(len(prompt), len(ids)):
+        window = ids[max(0, position - context) : position]
+        assert made[position - len(prompt)] == _greedy_next(model, window), f"token {position}"
 
 
 # --- checkpoints -----------------------------------------------------------------------------
@@ -379,9 +396,21 @@ def test_missing_tiny_shakespeare_says_where_to_put_it(monkeypatch):
         gpt_core.data.load_tiny_shakespeare()
 
 
-def test_generation_from_an_empty_prompt(corpus):
+def test_generation_from_an_empty_prompt_starts_after_id_0(corpus):
+    """An empty prompt is read as [0] (the id 0 is not returned): greedy, each token is the
+    argmax after [0] and what came before; sampled, the first is the seeded draw from
+    softmax of the logits after [0], computed here."""
     model = small_model(corpus.vocabulary.size)
-    assert len(generate(model, [], 5, seed=0)) == 5
+    greedy = generate(model, [], 5, temperature=0)
+    assert len(greedy) == 5
+    for index in range(5):
+        assert greedy[index] == _greedy_next(model, [0, *greedy[:index]]), f"token {index}"
+    sampled = generate(model, [], 5, seed=7)
+    assert len(sampled) == 5
+    with torch.no_grad():
+        logits, _ = model.eval()(torch.tensor([[0]]))
+    probabilities = torch.softmax(logits[0, -1], dim=-1)
+    assert sampled[0] == int(torch.multinomial(probabilities, 1, generator=torch.Generator().manual_seed(7)))
 
 
 # --- properties added by the planted-bug audit -------------------------------------------
