@@ -240,9 +240,21 @@ def test_training_stops_between_steps_when_asked(corpus):
 
 
 def test_time_budget_ends_training(corpus):
+    """A 0.5 s budget ends the run once spent, not before and not long after: no step
+    begins after it, so the overshoot is at most the slowest step (and an evaluation with
+    it), timed here between the progress calls, plus 0.25 s for a busy machine."""
+    import time
+
     model = small_model(corpus.vocabulary.size)
-    result = train(model, corpus, TrainConfig(steps=None, seconds=0.5, batch_size=8))
-    assert result.steps > 0 and result.elapsed >= 0.5 and not result.stopped_early
+    ends: list[float] = []
+    began = time.perf_counter()
+    result = train(model, corpus, TrainConfig(steps=None, seconds=0.5, batch_size=8),
+                   on_progress=lambda progress: ends.append(time.perf_counter()))  # fmt: skip
+    wall = time.perf_counter() - began
+    assert result.steps == len(ends) > 0 and not result.stopped_early
+    slowest = max(end - start for start, end in zip([began, *ends], ends, strict=False))
+    assert 0.5 <= result.elapsed <= wall
+    assert result.elapsed < 0.5 + slowest + 0.25, f"{result.elapsed:.2f} s for 0.5 s; the slowest step {slowest:.3f} s"
 
 
 def test_generation_is_deterministic_for_a_seed_and_greedy_at_temperature_zero(corpus):
