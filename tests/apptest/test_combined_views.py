@@ -1,5 +1,6 @@
 """The playground's views "All heads combined" and "q·k by hand", and the explorer's tab
-"Heads and layers combined": their numbers are gpt_core's, in both languages, in the link."""
+"Heads and layers combined": their numbers are the traced ones (the mean over heads and the
+rollout computed in the test from their definition), in both languages, in the link."""
 
 from __future__ import annotations
 
