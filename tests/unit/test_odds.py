@@ -248,3 +248,76 @@ def test_the_bars_show_the_cut_faded_and_the_kept_renormalised():
 def test_the_bars_need_one_label_per_probability():
     with pytest.raises(ValueError):
         odds_figure(["a"], np.ones(2), np.ones(2), 1, WORDS)
+
+
+# --- boundaries and defaults, found by mutation testing (README, "Mutation score") ----------
+
+
+@pytest.mark.parametrize(
+    "temperature, top_k, top_p, code, value",
+    [(-0.5, None, None, "temperature_negative", -0.5), (1.0, 2.5, None, "top_k_too_small", 2.5),
+     (1.0, True, None, "top_k_too_small", True), (1.0, None, "0.5", "top_p_range", "0.5"),
+     (1.0, None, 1.5, "top_p_range", 1.5)],
+)  # fmt: skip
+def test_a_bad_value_is_named_in_its_error(temperature, top_k, top_p, code, value):
+    """A fractional or boolean top-k and a top-p that is no number are refused as such (not
+    a TypeError later), and the message quotes the value the student gave."""
+    with pytest.raises(InputError) as caught:
+        next_token_odds(LOGITS, temperature, top_k, top_p)
+    assert caught.value.code == code and caught.value.params == {"value": value}
+
+
+def test_the_default_temperature_is_one_and_cuts_nothing():
+    odds = next_token_odds(LOGITS)
+    expected = torch.exp(LOGITS) / torch.exp(LOGITS).sum()
+    torch.testing.assert_close(odds.by_id(odds.before), expected, rtol=0, atol=1e-7)
+    assert (odds.temperature, odds.top_k, odds.top_p, odds.kept) == (1.0, None, None, 8)
+
+
+@pytest.mark.parametrize("temperature", [0.0, 0.8])
+def test_the_odds_remember_the_settings_they_were_cut_with(temperature):
+    odds = next_token_odds(LOGITS, temperature, top_k=5, top_p=0.7)
+    assert (odds.temperature, odds.top_k, odds.top_p) == (temperature, 5, 0.7)
+    assert isinstance(odds.temperature, float)
+
+
+def test_many_tied_logits_keep_their_id_order():
+    """Ties are ordered by id however many there are (an unstable sort reorders a few thousand)."""
+    logits = torch.tensor([float(i % 3) for i in range(6000)])
+    odds = next_token_odds(logits, 1.0, top_k=2500)
+    expected = [i for value in (2.0, 1.0, 0.0) for i in range(6000) if i % 3 == value]
+    assert odds.ids.tolist() == expected
+    assert odds.ids[:2500].tolist() == expected[:2500], "top-k keeps the lower ids of a tie"
+
+
+def test_top_p_of_one_keeps_even_tokens_whose_odds_round_to_nothing():
+    """At p = 1 nothing is cut, even where the odds before a token already add up to 1.0 in
+    float32 (the tokens 100 logits below the best)."""
+    logits = torch.tensor([0.0, -100.0, -100.0, -100.0])
+    odds = next_token_odds(logits, 1.0, top_p=1.0)
+    assert odds.kept == 4 and torch.equal(odds.after, odds.before)
+
+
+def test_top_p_reached_exactly_stops_there():
+    """Odds 0.5, 0.25, 0.25 (exact in float32): the first token alone adds up to p = 0.5, so it
+    is the smallest set; p = 0.75 needs two."""
+    logits = torch.log(torch.tensor([2.0, 1.0, 1.0]))
+    assert torch.softmax(logits, -1).tolist() == [0.5, 0.25, 0.25]
+    assert next_token_odds(logits, 1.0, top_p=0.5).kept == 1
+    assert next_token_odds(logits, 1.0, top_p=0.75).kept == 2
+
+
+def test_the_default_seed_is_zero():
+    odds = next_token_odds(_logits(6), 1.3, top_k=10)
+    drawn = int(torch.multinomial(odds.by_id(odds.after), 1, generator=torch.Generator().manual_seed(0)))
+    assert sample(odds) == sample(odds, 0) == drawn
+    assert any(sample(odds, seed) != drawn for seed in range(1, 20)), "other seeds draw otherwise"
+
+
+def test_the_rows_behind_the_odds_are_the_last_querys(tiny):
+    """The last query reads every token of the context (causal: no weight is masked), unlike
+    any earlier query, whose row ends in zeros."""
+    model, vocabulary = tiny
+    step = next_token(model, vocabulary, "abcdefgh")
+    assert step.rows.shape == (2, 2, 8)
+    assert torch.all(step.rows > 0), "the last query's row has a weight for every key"
