@@ -53,12 +53,15 @@ def test_a_position_outside_the_tokens_and_odd_shapes_are_refused(layers):
         token_attention(layers, 7)
     with pytest.raises(IndexError):
         token_attention(layers, -8)
-    with pytest.raises(ValueError):
+    # Each misuse is named with the shapes it got (a developer's error, not a student's).
+    with pytest.raises(ValueError, match=r"^weights of shape \(2, 3, 4, 4\): one sequence \(a batch of 1\)"):
         token_attention([torch.rand(2, 3, 4, 4)], 0)  # two sequences
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^weights of shape \(3, 4, 5\), expected \(h, T, T\) or \(1, h, T, T\)$"):
         token_attention([torch.rand(3, 4, 5)], 0)  # not square
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^the layers' weights differ in shape: \[\(2, 4, 4\), \(3, 4, 4\)\]$"):
         token_attention([torch.rand(3, 4, 4), torch.rand(2, 4, 4)], 0)
+    with pytest.raises(ValueError, match="^no layers$"):
+        token_attention([], 0)
 
 
 @pytest.mark.parametrize("direction", ["reads", "read_by"])
@@ -89,7 +92,7 @@ def test_links_never_name_a_masked_entry_and_ties_come_in_order():
     assert [(link.head, link.other, link.weight) for link in read_by] == [(0, 1, 0.5), (0, 2, 0.5), (1, 1, 0.5),
                                                                           (1, 2, 0.5)]  # fmt: skip
     assert strongest_links(token, "reads", n=0) == []
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^direction 'sideways': one of \('reads', 'read_by'\)$"):
         strongest_links(token, "sideways")
 
 
