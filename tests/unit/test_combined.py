@@ -96,9 +96,10 @@ def test_numpy_weights_are_read_too():
 @pytest.mark.parametrize(
     ("weights", "message"),
     [
-        ([], "at least one layer"),
-        ([torch.ones(2, 3, 3) / 3, torch.ones(2, 4, 4) / 4], "same tokens"),
-        ([torch.ones(2, 2, 3, 3) / 3], "one sequence"),
+        ([], r"^attention rollout needs the weights of at least one layer \(got an empty list\)$"),
+        ([torch.ones(2, 3, 3) / 3, torch.ones(2, 4, 4) / 4],
+         "^layer 1 has T = 4 tokens, layer 0 has T = 3: every layer must read the same tokens$"),
+        ([torch.ones(2, 4, 3, 3) / 3], r"^layer 0: weights \(B, h, T, T\) must hold one sequence, got B = 2$"),
         ([torch.ones(3, 3)], "shape"),
         ([torch.ones(2, 3, 4)], "shape"),
     ],

@@ -199,6 +199,30 @@ def test_induction_text_is_a_seeded_random_sequence_twice():
     text = induction_text(vocabulary, 10, seed=1)
     assert len(text) == 20 and text[:10] == text[10:] and set(text) <= set("abcdefgh")
     assert text == induction_text(vocabulary, 10, seed=1) != induction_text(vocabulary, 10, seed=2)
+    picks = torch.randint(8, (10,), generator=torch.Generator().manual_seed(0)).tolist()
+    assert induction_text(vocabulary, 10) == "".join("abcdefgh"[i] for i in picks) * 2, "seed 0 by default"
+
+
+def test_generation_is_greedy_with_seed_0_by_default(shipped):
+    """The defaults are temperature 0 (greedy: each character the argmax of the model's
+    logits, computed here) and seed 0."""
+    model, vocabulary = shipped.model, shipped.vocabulary
+    prompt = "ROMEO:\nBut soft"
+    steps = generate_with_attention(model, vocabulary, prompt, 5)
+    text = prompt
+    for step in steps:
+        with torch.no_grad():
+            logits, _ = model(torch.tensor([vocabulary.encode(text[-model.config.context_length :])]))
+        assert step.char == vocabulary.decode([int(logits[0, -1].argmax())])
+        text += step.char
+    sampled = "".join(step.char for step in generate_with_attention(model, vocabulary, prompt, 8, temperature=1.0))
+    assert sampled == vocabulary.decode(generate(model, vocabulary.encode(prompt), 8, temperature=1.0, seed=0))
+
+
+def test_a_prompt_of_unknown_characters_says_how_many_it_had(shipped):
+    with pytest.raises(InputError) as raised:
+        generate_with_attention(shipped.model, shipped.vocabulary, "éé👩", 2)
+    assert raised.value.code == "no_known_characters" and raised.value.params == {"characters": 3}
 
 
 def test_an_induction_score_over_the_threshold_names_an_induction_head():
