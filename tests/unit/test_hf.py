@@ -245,15 +245,74 @@ def test_importing_gpt_core_and_the_pages_loads_no_transformers():
     assert out.split() == ["False", "False"]
 
 
-@pytest.mark.parametrize(("count", "text"), [(548_000_000, "548 MB"), (1_200_000_000, "1.2 GB"), (900, "900 B")])
+@pytest.mark.parametrize(
+    ("count", "text"),
+    [(548_000_000, "548 MB"), (1_200_000_000, "1.2 GB"), (900, "900 B"), (999, "999 B"), (1000, "1.0 kB"),
+     (9_949, "9.9 kB"), (10_000, "10 kB"), (10_500, "10 kB"), (999_999, "1000 kB"), (1_000_000, "1.0 MB"),
+     (10_000_000, "10 MB"), (1_000_000_000, "1.0 GB"), (12_000_000_000, "12 GB")],
+)  # fmt: skip
 def test_sizes_read_as_a_person_reads_them(count, text):
+    """One decimal below ten units, none from ten on; each unit from exactly its size."""
     assert hf.format_bytes(count) == text
 
 
-def test_parameters_read_short():
-    assert (hf.parameters_text(124_439_808), hf.parameters_text(494_032_768), hf.parameters_text(37_120)) == (
-        "124M", "494M", "37k",
-    )  # fmt: skip
+@pytest.mark.parametrize(
+    ("count", "text"),
+    [(124_439_808, "124M"), (494_032_768, "494M"), (37_120, "37k"), (999, "999"), (1000, "1.0k"), (9_950, "9.9k"),
+     (10_000, "10k"), (1_000_000, "1.0M"), (9_900_000, "9.9M"), (10_000_000, "10M"), (1_000_000_000, "1.0B"),
+     (7_600_000_000, "7.6B"), (70_000_000_000, "70B")],
+)  # fmt: skip
+def test_parameters_read_short(count, text):
+    assert hf.parameters_text(count) == text
+
+
+def _description(heads: int, kv_heads: int) -> hf.ModelDescription:
+    return hf.ModelDescription(name="tiny", family="qwen2", layers=2, heads=heads, kv_heads=kv_heads, head_dim=8,
+                               hidden=48, context=64, parameters=1000, bytes=4000, download_bytes=5000)  # fmt: skip
+
+
+def test_a_real_models_shapes_are_the_chapters_split_and_merge():
+    """Written out by hand for B = 1, T = 5, h = 4 query heads of d = 8 on a stream of 48."""
+    steps = [(s.name, s.code, s.before, s.after, s.letters) for s in hf.shape_steps(1, 5, _description(4, 4))]
+    assert steps == [
+        ("project Q, K, V", "q_proj(x), k_proj(x), v_proj(x)", (1, 5, 48), (1, 5, 32), "B T C"),
+        ("split heads", ".view(B, T, h, d)", (1, 5, 32), (1, 5, 4, 8), "B T h d"),
+        ("heads first", ".transpose(1, 2)", (1, 5, 4, 8), (1, 4, 5, 8), "B h T d"),
+        ("scores", "queries @ keys.transpose(-2, -1)", (1, 4, 5, 8), (1, 4, 5, 5), "B h T T"),
+        ("scale", "* scaling  (1/√8)", (1, 4, 5, 5), (1, 4, 5, 5), "B h T T"),
+        ("causal mask", "+ mask  (shown as -inf)", (1, 4, 5, 5), (1, 4, 5, 5), "B h T T"),
+        ("softmax", "torch.softmax(dim=-1)", (1, 4, 5, 5), (1, 4, 5, 5), "B h T T"),
+        ("context", "weights @ values", (1, 4, 5, 5), (1, 4, 5, 8), "B h T d"),
+        ("tokens first", ".transpose(1, 2)", (1, 4, 5, 8), (1, 5, 4, 8), "B T h d"),
+        ("merge heads", ".reshape(B, T, C)", (1, 5, 4, 8), (1, 5, 32), "B T C"),
+        ("output projection", "o_proj(context)", (1, 5, 32), (1, 5, 48), "B T C_out"),
+    ]
+
+
+def test_grouped_query_attention_adds_the_key_value_heads_and_their_repeat():
+    steps = [(s.name, s.code, s.before, s.after, s.letters) for s in hf.shape_steps(1, 5, _description(4, 2))]
+    assert steps[3:5] == [
+        ("key/value heads", "k_proj(x).view(B, T, h_kv, d).transpose(1, 2)", (1, 5, 48), (1, 2, 5, 8), "B h_kv T d"),
+        ("repeat", "repeat_kv(keys, 2)", (1, 2, 5, 8), (1, 4, 5, 8), "B h T d"),
+    ]
+    assert [s[0] for s in steps[5:]] == ["scores", "scale", "causal mask", "softmax", "context", "tokens first",
+                                          "merge heads", "output projection"]  # fmt: skip
+
+
+def test_a_description_names_its_layers_sizes_as_the_playground_does():
+    description = _description(4, 2)
+    config = description.layer_config()
+    assert (config.heads, config.head_dim, config.input_dim, config.tokenizer, config.kv_heads) == (4, 8, 48, "tiny", 2)
+    assert (config.output_dim, config.embedding_dim, description.groups, description.width) == (32, 48, 2, 32)
+    assert (config.dropout, config.training, config.qkv_bias, config.scale) == (0.0, False, False, True)
+
+
+def test_a_folder_is_named_by_its_last_part_and_found_where_it_is(tmp_path):
+    folder = tmp_path / "models" / "tiny-gpt2"
+    folder.mkdir(parents=True)
+    assert hf.short_name(str(folder)) == "tiny-gpt2"
+    assert hf.local_folder(str(folder)) == folder
+    assert hf.short_name("org/not-a-folder") == "org/not-a-folder", "a Hub id is its own name"
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -371,3 +430,32 @@ def test_induction_weights_repeat_a_seeded_random_sequence(tiny_models):
     assert all(torch.equal(a, b) for a, b in zip(weights, again, strict=True))
     scores = induction_scores(weights[0][0], hf.INDUCTION_TOKENS, offset)
     assert scores.shape == (4,) and ((scores >= 0) & (scores <= 1)).all()
+
+
+@pytest.mark.parametrize(("family", "bos"), [("gpt2", False), ("llama", True), ("llama-sp", True)])
+def test_the_induction_sequence_is_seed_0s_ordinary_tokens_twice(family, bos, tiny_models):
+    """The sequence written out in the test: ``n`` ids drawn with seed 0 from the tokens that
+    are not special, twice, after the BOS token only where the tokenizer adds one."""
+    loaded = tiny_models[family]
+    tokenizer = loaded.tokenizer
+    ordinary = [i for i in range(len(tokenizer)) if i not in set(tokenizer.all_special_ids)]
+    n = 6
+    drawn = [ordinary[i] for i in torch.randint(len(ordinary), (n,), generator=torch.Generator().manual_seed(0))]
+    ids = ([tokenizer.bos_token_id] if bos else []) + drawn + drawn
+    weights, offset = hf.induction_weights(loaded, n)
+    assert offset == int(bos)
+    expected = hf.trace_ids(loaded, ids).weights
+    assert all(torch.equal(a, b) for a, b in zip(weights, expected, strict=True))
+    other, _ = hf.induction_weights(loaded, n, seed=1)
+    assert not torch.equal(other[0], weights[0]), "another seed, another sequence"
+
+
+def test_the_byte_alphabet_is_gpt2s():
+    """Every one of the 256 bytes has GPT-2's character, as transformers' own table spells it
+    (a different implementation: its byte-to-unicode map, inverted)."""
+    from transformers.convert_slow_tokenizer import bytes_to_unicode
+
+    expected = {char: byte for byte, char in bytes_to_unicode().items()}
+    assert len(expected) == 256
+    assert hf._BYTE_DECODER == expected
+    assert hf._BYTE_DECODER["Ġ"] == 0x20 and hf._BYTE_DECODER["!"] == 0x21 and hf._BYTE_DECODER["Ā"] == 0x00
