@@ -56,6 +56,7 @@ def test_an_unreachable_hub_says_so_at_once(tmp_path, monkeypatch):
     with pytest.raises(InputError) as caught:
         hf.load(REPO)
     assert caught.value.code == "model_unreachable" and REPO in str(caught.value)
+    assert caught.value.params == {"name": REPO, "detail": "ConnectError"}, "what failed, named for a host"
     assert time.monotonic() - started < 5  # no minute of retries while a student waits
 
 
@@ -67,6 +68,7 @@ def test_offline_mode_with_an_empty_cache_says_so(tmp_path, monkeypatch):
     with pytest.raises(InputError) as caught:
         hf.load(REPO)
     assert caught.value.code == "model_offline" and "fetch_models.py" in str(caught.value)
+    assert caught.value.params == {"name": REPO}
 
 
 def test_only_safe_files_are_fetched(hub, tmp_path):
