@@ -112,3 +112,99 @@ def test_a_cache_folder_that_cannot_be_made_is_a_readable_error(tmp_path):
         download_tiny_shakespeare(blocker / "cache", url=unused_local_url())
     assert info.value.code == "cache_unwritable"
     assert info.value.params["path"] == str(blocker / "cache") and info.value.params["reason"]
+
+
+# --- the details mutation testing found untested (README, "Mutation score") ------------------
+
+
+def test_the_cache_folder_is_made_with_its_parents(served, tmp_path):
+    url, digest = served
+    cache = tmp_path / "a" / "b" / "cache"
+    assert download_tiny_shakespeare(cache, url=f"{url}/{TINY_SHAKESPEARE_FILE}", sha256=digest).is_file()
+
+
+def test_a_cache_that_cannot_be_made_says_why(tmp_path, monkeypatch):
+    blocked = tmp_path / "a-file"
+    blocked.write_text("x")
+    with pytest.raises(InputError) as info:
+        download_tiny_shakespeare(blocked / "cache", url=unused_local_url())
+    assert info.value.code == "cache_unwritable"
+    assert info.value.params == {"path": str(blocked / "cache"), "reason": "Not a directory"}
+
+    def refuse(*_, **__):
+        raise OSError("the disk is read-only")  # no errno: its words are the reason
+
+    monkeypatch.setattr(gpt_core.data.Path, "mkdir", refuse)
+    with pytest.raises(InputError) as info:
+        download_tiny_shakespeare(tmp_path / "cache", url=unused_local_url())
+    assert info.value.params["reason"] == "the disk is read-only"
+
+
+def test_a_failed_download_names_the_cause_not_the_wrapper(tmp_path):
+    """A refused connection says 'Connection refused' (URLError's reason); a URL that is no
+    URL says what is wrong with it."""
+    url = unused_local_url()
+    with pytest.raises(InputError) as info:
+        download_tiny_shakespeare(tmp_path / "cache", url=url)
+    assert info.value.params["url"] == url and info.value.params["reason"].endswith("] Connection refused")
+    assert not info.value.params["reason"].startswith("<urlopen error"), "the cause, not its wrapper"
+    with pytest.raises(InputError) as info:
+        download_tiny_shakespeare(tmp_path / "cache", url="nope")
+    assert info.value.params == {"url": "nope", "reason": "unknown url type: 'nope'"}
+
+
+def test_a_wrong_download_says_both_checksums_and_where_it_came_from(served, tmp_path):
+    url, digest = served
+    corrupted = (tmp_path / "www" / "corrupted.txt").read_bytes()
+    with pytest.raises(InputError) as info:
+        download_tiny_shakespeare(tmp_path / "cache", url=f"{url}/corrupted.txt", sha256=digest)
+    assert info.value.params == {"path": f"{url}/corrupted.txt", "expected": digest[:12],
+                                 "actual": hashlib.sha256(corrupted).hexdigest()[:12]}  # fmt: skip
+
+
+def test_a_download_reads_at_most_the_corpus_limit(tmp_path, monkeypatch):
+    """A server sending more than MAX_CORPUS_BYTES is cut there: the cut file cannot match the
+    whole file's checksum, so it is refused (never a larger file in memory)."""
+    folder = tmp_path / "www"
+    folder.mkdir()
+    whole = SMALL.encode() * 4
+    (folder / TINY_SHAKESPEARE_FILE).write_bytes(whole)
+    monkeypatch.setattr(gpt_core.data, "MAX_CORPUS_BYTES", len(whole) // 2)
+    with serve_folder(folder) as url, pytest.raises(InputError) as info:
+        download_tiny_shakespeare(tmp_path / "cache", url=f"{url}/{TINY_SHAKESPEARE_FILE}",
+                                  sha256=hashlib.sha256(whole).hexdigest())  # fmt: skip
+    assert info.value.code == "checksum_mismatch"
+    assert info.value.params["actual"] == hashlib.sha256(whole[: len(whole) // 2]).hexdigest()[:12]
+
+
+def test_a_server_that_never_answers_times_out(tmp_path, monkeypatch):
+    import socket
+    import time
+
+    monkeypatch.setattr(gpt_core.data, "DOWNLOAD_TIMEOUT_S", 0.5)
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()  # accepts the connection, never sends a byte
+        url = f"http://127.0.0.1:{silent.getsockname()[1]}/{TINY_SHAKESPEARE_FILE}"
+        started = time.monotonic()
+        with pytest.raises(InputError) as info:
+            download_tiny_shakespeare(tmp_path / "cache", url=url)
+    assert info.value.code == "download_failed" and info.value.params["reason"] == "timed out"
+    assert time.monotonic() - started < 20, "the timeout, not a hang"
+
+
+def test_the_places_searched_are_the_apps_own(monkeypatch, tmp_path):
+    """Without settings: data/ beside app.py, the cache (~/.cache/seeing-attention), then the
+    course's shared folder beside the checkout; the paths written out from this file's place."""
+    from pathlib import Path
+
+    for name in ("TINY_SHAKESPEARE", "GPT_DATA_DIR", "GPT_CACHE_DIR", "XDG_CACHE_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    root = Path(__file__).resolve().parents[2]
+    assert corpus_cache_dir() == tmp_path / ".cache" / "seeing-attention"
+    assert gpt_core.data.tiny_shakespeare_candidates() == [
+        root / "data" / "tinyshakespeare.txt",
+        tmp_path / ".cache" / "seeing-attention" / "tinyshakespeare.txt",
+        root.parent / "shared" / "data" / "tinyshakespeare.txt",
+    ]

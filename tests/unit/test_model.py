@@ -149,6 +149,33 @@ def test_bad_corpora_are_refused_with_a_reason(text, code):
     assert info.value.code == code
 
 
+def test_a_refused_corpus_says_its_numbers():
+    with pytest.raises(InputError) as info:
+        build_corpus("user", "abc" * 20, context_length=32)
+    assert info.value.params == {"chars": 60, "context_length": 32, "minimum": 330}
+    with pytest.raises(InputError) as info:
+        build_corpus("user", "".join(chr(0x4E00 + i) for i in range(600)) * 3, context_length=32)
+    assert info.value.params == {"size": 600, "limit": 256}
+
+
+def test_a_corpus_carries_its_name_text_checksum_and_stride():
+    import hashlib
+
+    text = "the cat sat on the mat. " * 20
+    corpus = build_corpus("mine", text, context_length=8, stride=3)
+    assert (corpus.name, corpus.text) == ("mine", text)
+    assert corpus.sha256 == hashlib.sha256(text.encode("utf-8")).hexdigest()
+    assert corpus.train.stride == corpus.test.stride == 3
+    default = build_corpus("mine", text, context_length=8)
+    assert default.train.stride == default.test.stride == 4, "context / 2"
+
+
+def test_dataset_ids_are_long_and_the_shortest_context_moves_one_id_at_a_time():
+    dataset = CharDataset(torch.arange(10, dtype=torch.int32), context_length=1)
+    assert dataset.ids.dtype == torch.long, "embeddings index with long ids"
+    assert dataset.stride == 1 and dataset.starts.tolist() == list(range(9))
+
+
 @pytest.mark.parametrize(
     ("data", "code"),
     [(b"\xff\xfe\x00a", "not_text"), (b"caf\xe9 au lait", "not_utf8"), (b"x" * 101, "corpus_too_large")],
