@@ -528,3 +528,47 @@ def test_measured_step_times_are_positive_for_every_head_count_whatever_the_budg
     times = measure_step_times(corpus, base, TrainConfig(steps=300, batch_size=8, max_seconds=5.0), head_counts=(1, 4))
     assert sorted(times) == [1, 4]
     assert all(item.train_step > 0 and item.forward > 0 and item.sample_token > 0 for item in times.values())
+
+
+def _untrained_runs(corpus, seeds_and_heads) -> list:
+    """Runs as the experiment returns them, untrained (what is saved is what matters here)."""
+    from gpt_core import GPT
+    from gpt_core.experiment import HeadsRun
+
+    runs = []
+    for seed, heads in seeds_and_heads:
+        config = GPTConfig(vocab_size=corpus.vocabulary.size, context_length=8, embedding_dim=8, heads=heads, blocks=1)
+        summary = RunSummary(heads=heads, parameters=1, steps=0, wall_time=0.5, tokens_per_second=1.0,
+                             final_test_loss=3.0, seed=seed)  # fmt: skip
+        runs.append(HeadsRun(summary, GPT(config, seed=seed), {0: torch.full((1, heads, 4, 4), 0.25)}))
+    return runs
+
+
+def test_the_first_seeds_checkpoints_are_saved_in_float16_with_the_corpus_named(tmp_path):
+    """The first seed is the first run's, whatever its number (here 3); its checkpoints name
+    the corpus and its checksum; folders are made with their parents; results.json is
+    indented by one and keeps a Chinese name as it is."""
+    from gpt_core import load_checkpoint
+    from gpt_core.results import save_experiment
+
+    corpus = build_corpus("莎士比亚", synthetic_text("previous", 2000), context_length=8)
+    base = GPTConfig(vocab_size=corpus.vocabulary.size, context_length=8, embedding_dim=8, heads=1, blocks=1)
+    folder = tmp_path / "a" / "b"
+    save_experiment(folder, corpus, base, TrainConfig(steps=1), _untrained_runs(corpus, [(3, 1), (4, 1), (3, 2)]))
+    assert sorted(path.name for path in folder.glob("*.pt")) == ["heads1.pt", "heads2.pt"]
+    state = torch.load(folder / "heads2.pt", weights_only=True)["state_dict"]
+    assert {tensor.dtype for tensor in state.values() if tensor.is_floating_point()} == {torch.float16}
+    meta = load_checkpoint(folder / "heads2.pt").meta
+    assert (meta.corpus, meta.corpus_sha256, meta.run.seed) == ("莎士比亚", corpus.sha256, 3)
+    text = (folder / "results.json").read_text(encoding="utf-8")
+    assert text.startswith('{\n "corpus": "莎士比亚",\n "corpus_sha256": ')
+
+
+def test_an_experiment_without_runs_is_saved_empty(tmp_path):
+    from gpt_core.results import save_experiment
+
+    corpus = build_corpus("copy", synthetic_text("copy", 2000), context_length=8)
+    base = GPTConfig(vocab_size=corpus.vocabulary.size, context_length=8, embedding_dim=8, heads=1, blocks=1)
+    assert save_experiment(tmp_path, corpus, base, TrainConfig(steps=1), []) == []
+    assert json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))["runs"] == []
+    assert list(tmp_path.glob("*.pt")) == []

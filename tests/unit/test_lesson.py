@@ -58,6 +58,24 @@ def test_without_scaling_the_scores_spread_and_the_softmax_saturates_as_head_dim
         assert row.scaled_max_weight < 0.5
 
 
+def test_the_scaling_table_is_one_query_against_the_keys_per_sample_from_the_seed():
+    """The numbers recomputed here from the definition: for each head_dim in turn, 2000 rows of
+    one unit-variance query against ``tokens`` keys, drawn in that order from seed 0; the
+    spread of the scores, then of the scores ÷ √d; the mean largest weight of each row."""
+    generator = torch.Generator().manual_seed(0)
+    rows = scaling_table(tokens=6, head_dims=(4, 16))
+    for row, d in zip(rows, (4, 16), strict=True):
+        q = torch.randn(2000, d, generator=generator)
+        k = torch.randn(2000, 6, d, generator=generator)
+        scores = torch.einsum("sd,std->st", q, k)
+        scaled = scores / d**0.5
+        assert row.head_dim == d
+        assert row.score_std == pytest.approx(scores.std().item(), rel=1e-5)
+        assert row.scaled_std == pytest.approx(scaled.std().item(), rel=1e-5)
+        assert row.max_weight == pytest.approx(torch.softmax(scores, 1).max(1).values.mean().item(), rel=1e-5)
+        assert row.scaled_max_weight == pytest.approx(torch.softmax(scaled, 1).max(1).values.mean().item(), rel=1e-5)
+
+
 @pytest.mark.parametrize(("heads", "head_dim"), [(1, 4), (4, 8), (8, 4)])
 def test_the_shapes_the_lesson_asks_about_are_the_traced_ones(heads, head_dim):
     trace = trace_attention(BOOK_TEXT, PlaygroundConfig(heads=heads, head_dim=head_dim)).trace

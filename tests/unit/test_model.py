@@ -376,6 +376,31 @@ def test_a_checkpoint_of_another_format_version_is_refused_with_a_message(corpus
         with pytest.raises(InputError, match="format version") as caught:
             load_checkpoint(out.getvalue())
         assert caught.value.code == "checkpoint_format"
+        assert caught.value.params == {"found": version, "expected": FORMAT_VERSION}
+
+
+def test_a_torch_file_that_is_not_a_checkpoint_is_refused_by_its_format():
+    out = io.BytesIO()
+    torch.save(torch.zeros(3), out)  # loads with weights_only, but is no record at all
+    with pytest.raises(InputError) as caught:
+        load_checkpoint(out.getvalue())
+    assert caught.value.code == "checkpoint_format" and caught.value.params["found"] is None
+
+
+def test_a_checkpoint_naming_a_far_larger_model_is_refused_before_it_is_built(corpus):
+    """The file's config says 2**40 tokens of vocabulary (terabytes of weights); its weights are
+    a small model's. The sizes are compared on the meta device: nothing is allocated."""
+    model = small_model(corpus.vocabulary.size)
+    run = RunSummary(heads=2, parameters=1, steps=1, wall_time=1.0, tokens_per_second=1.0, final_test_loss=2.0)
+    record = torch.load(io.BytesIO(checkpoint_bytes(model, corpus.vocabulary, CheckpointMeta("copy", "x", run))),
+                        weights_only=True)  # fmt: skip
+    record["config"]["vocab_size"] = 2**40
+    out = io.BytesIO()
+    torch.save(record, out)
+    with pytest.raises(InputError) as caught:
+        load_checkpoint(out.getvalue())
+    assert caught.value.code == "checkpoint_mismatch"
+    assert caught.value.params["given"] == sum(t.numel() for t in model.state_dict().values())
 
 
 def test_a_budget_in_both_steps_and_seconds_or_neither_is_an_input_error():
@@ -591,6 +616,10 @@ def test_save_checkpoint_stores_float16_weights_only_when_asked(corpus, tmp_path
     assert dtypes == ({torch.float16} if half else {torch.float32})
     loaded = load_checkpoint(path).model
     assert all(p.dtype == torch.float32 for p in loaded.parameters()), "loaded back as float32"
+    if not half:  # the default keeps float32
+        save_checkpoint(tmp_path / "default.pt", model, corpus.vocabulary, CheckpointMeta("copy", corpus.sha256, run))
+        state = torch.load(tmp_path / "default.pt", weights_only=True)["state_dict"]
+        assert {t.dtype for t in state.values() if t.is_floating_point()} == {torch.float32}
 
 
 def _replayed_logits(model: GPT, prompt: list[int], new: list[int]) -> list[torch.Tensor]:
