@@ -572,3 +572,12 @@ def test_an_experiment_without_runs_is_saved_empty(tmp_path):
     assert save_experiment(tmp_path, corpus, base, TrainConfig(steps=1), []) == []
     assert json.loads((tmp_path / "results.json").read_text(encoding="utf-8"))["runs"] == []
     assert list(tmp_path.glob("*.pt")) == []
+
+
+def test_a_run_summary_from_a_result_has_no_sample_and_seed_0_unless_given():
+    from gpt_core.train import TrainResult
+
+    result = TrainResult(steps=3, elapsed=1.5, tokens_per_second=10.0, final_test_loss=2.5, stopped_early=False)
+    summary = RunSummary.from_result(2, 100, result)
+    assert (summary.sample, summary.seed, summary.steps, summary.wall_time) == ("", 0, 3, 1.5)
+    assert RunSummary.from_dict({k: v for k, v in summary.to_dict().items() if k != "history"}).history == []

@@ -149,6 +149,40 @@ def test_bad_corpora_are_refused_with_a_reason(text, code):
     assert info.value.code == code
 
 
+def test_a_window_longer_than_the_text_says_both_lengths():
+    with pytest.raises(InputError) as info:
+        CharDataset(list(range(5)), context_length=8)
+    assert info.value.code == "corpus_too_short_for_window"
+    assert info.value.params == {"chars": 5, "context_length": 8}
+
+
+def test_an_unknown_synthetic_corpus_names_the_choices():
+    with pytest.raises(InputError) as info:
+        synthetic_text("random")
+    assert info.value.params == {"name": "kind", "choices": ["copy", "previous", "induction"], "value": "random"}
+
+
+@pytest.mark.parametrize("kind", ["copy", "previous", "induction"])
+def test_synthetic_corpora_have_exactly_the_asked_length_and_seed_0_by_default(kind):
+    assert all(len(synthetic_text(kind, length)) == length for length in range(1, 120))
+    assert len(synthetic_text(kind)) == 60_000
+    assert synthetic_text(kind, 500) == synthetic_text(kind, 500, seed=0) != synthetic_text(kind, 500, seed=1)
+
+
+def test_the_copy_corpus_repeats_words_of_three_to_six_of_the_first_eight_letters():
+    pieces = synthetic_text("copy", 20_000).split(".")[:-1]
+    words = [piece.split("=") for piece in pieces]
+    assert all(first == second for first, second in words)
+    assert {len(first) for first, _ in words} == {3, 4, 5, 6}
+    assert set("".join(first for first, _ in words)) == set("abcdefgh")
+
+
+def test_the_previous_corpus_runs_four_to_seven_letters_from_a_to_t():
+    runs = synthetic_text("previous", 20_000).split(".")[:-1]
+    assert {run[0] for run in runs} == set("abcdefghijklmnopqrst"), "every start a..t, none later"
+    assert {len(run) for run in runs if run[0] <= "q"} == {4, 5, 6, 7}, "cut only at z"
+
+
 def test_a_refused_corpus_says_its_numbers():
     with pytest.raises(InputError) as info:
         build_corpus("user", "abc" * 20, context_length=32)
