@@ -154,3 +154,12 @@ def test_generation_depends_only_on_its_seed(corpus):
     first = generate(model, prompt, 30, temperature=1.0, seed=5)
     torch.manual_seed(12345)
     assert generate(model, prompt, 30, temperature=1.0, seed=5) == first
+
+
+def test_the_dropout_mask_is_drawn_in_the_inputs_precision():
+    """A float64 input's mask is the generator's float64 draw (written out here), kept where it
+    is at least p; the survivors scaled by 1 / (1 − p)."""
+    x = torch.rand(4, 6, dtype=torch.float64, generator=torch.Generator().manual_seed(3)) + 1
+    layer = nn.Dropout(0.4).train()
+    keep = torch.rand(x.shape, generator=torch.Generator().manual_seed(5), dtype=torch.float64) >= 0.4
+    assert torch.equal(dropout(x, layer, seeded_generator(5)), x * keep / 0.6)

@@ -100,3 +100,10 @@ def test_an_unknown_tokenizer_error_names_the_choices():
         tokenize("abc", "bpe")  # type: ignore[arg-type]
     assert info.value.code == "unknown_choice"
     assert info.value.params["choices"] == ["char", "word"] and info.value.params["value"] == "bpe"
+
+
+def test_a_text_of_exactly_the_limit_is_kept_whole_with_its_trailing_space():
+    from gpt_core.tokens import truncate_text
+
+    assert truncate_text("the cat ", "word", 2) == "the cat "
+    assert truncate_text("the cat sat", "word", 2).rstrip() == "the cat"
