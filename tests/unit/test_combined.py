@@ -146,8 +146,37 @@ def test_the_softmax_of_the_scaled_scores_of_a_row_is_the_traces_weights():
     torch.testing.assert_close(torch.softmax(scaled, -1), trace.weights[0, 2, row, : row + 1].double(), atol=1e-6, rtol=0)
 
 
-@pytest.mark.parametrize(("head", "row", "col"), [(4, 0, 0), (0, 6, 0), (0, 0, -1)])
-def test_a_cell_outside_the_trace_raises_a_clear_error(head, row, col):
+@pytest.mark.parametrize(
+    ("head", "row", "col", "message"),
+    [(4, 0, 0, "head must be between 0 and 3 (got 4)"), (0, 6, 0, "row must be between 0 and 5 (got 6)"),
+     (0, 0, -1, "col must be between 0 and 5 (got -1)")],
+)  # fmt: skip
+def test_a_cell_outside_the_trace_raises_a_clear_error(head, row, col, message):
     trace = trace_attention("动手学大模型", PlaygroundConfig()).trace
-    with pytest.raises(ValueError, match="must be between"):
+    with pytest.raises(ValueError) as raised:
         qk_products(trace, head, row, col)
+    assert str(raised.value) == message
+
+
+@pytest.mark.parametrize("missing", ["queries_heads", "keys_heads", "scores", "scaled_scores"])
+def test_a_trace_without_one_of_its_parts_says_so(missing):
+    import dataclasses
+
+    trace = trace_attention("动手学大模型", PlaygroundConfig()).trace
+    partial = dataclasses.replace(trace, **{missing: None})
+    with pytest.raises(ValueError) as raised:
+        qk_products(partial, 0, 1, 0)
+    assert str(raised.value) == "the trace has no per-head queries, keys and scores (was it filled by a forward pass?)"
+
+
+def test_the_divisor_is_read_from_the_layers_own_numbers():
+    """1 when nothing was divided, √d within float tolerance (relative 1e-4, or 1e-6 for
+    tiny scores), else the factor itself, read at the largest score."""
+    from gpt_core.analysis import _divisor
+
+    scores = torch.tensor([[1.5, -4.0], [0.25, 3.0]])
+    assert _divisor(scores, scores.clone(), 4) == 1.0
+    assert _divisor(scores, scores / 3, 4) == pytest.approx(3.0, rel=1e-6), "another factor than √4"
+    assert _divisor(scores, scores / 2 * (1 + 5e-5), 4) == 2.0, "√d within the relative tolerance"
+    tiny = torch.tensor([[1e-4, -2e-4], [3e-4, 1e-4]])
+    assert _divisor(tiny, tiny / 2 + 5e-7, 4) == 2.0, "√d within the absolute tolerance"

@@ -155,3 +155,17 @@ def test_dropout_in_training_mode_follows_the_seed():
     first = trace_attention("abcdef", config).trace.dropped_weights
     assert torch.equal(first, trace_attention("abcdef", config).trace.dropped_weights)
     assert (first == 0).sum() > (trace_attention("abcdef", PlaygroundConfig(seed=2)).trace.dropped_weights == 0).sum()
+
+
+def test_bad_settings_name_what_was_given():
+    with pytest.raises(InputError) as raised:
+        PlaygroundConfig(tokenizer="bpe")
+    assert raised.value.params == {"name": "tokenizer", "choices": ["char", "word"], "value": "bpe"}
+    with pytest.raises(InputError) as raised:
+        PlaygroundConfig(dropout=1.5)
+    assert raised.value.params == {"dropout": 1.5}
+
+
+def test_a_trace_may_read_more_tokens_than_the_pages_limit_when_asked():
+    result = trace_attention("a" * 300, PlaygroundConfig(), max_tokens=MAX_TOKENS + 20)
+    assert result.trace.weights.shape == (1, 4, MAX_TOKENS + 20, MAX_TOKENS + 20)
