@@ -106,8 +106,29 @@ def test_config_validates_itself():
 
 def test_sequence_longer_than_the_context_is_refused(corpus):
     model = small_model(corpus.vocabulary.size)
-    with pytest.raises(InputError, match="context_length"):
+    with pytest.raises(InputError, match="context_length") as info:
         model(torch.zeros(1, 17, dtype=torch.long))
+    assert info.value.params == {"tokens": 17, "context_length": 16}
+    with pytest.raises(InputError) as info:
+        model(torch.zeros(2, 3, 4, dtype=torch.long))
+    assert info.value.code == "input_rank" and info.value.params == {"ndim": 3, "shape": (2, 3, 4)}
+
+
+def test_without_targets_there_is_no_loss_and_the_default_seed_is_0(corpus):
+    model = small_model(corpus.vocabulary.size)
+    _, loss = model(torch.zeros(1, 5, dtype=torch.long))
+    assert loss is None
+    config = model.config
+    assert all(torch.equal(a, b) for a, b in zip(GPT(config).state_dict().values(),
+                                                 GPT(config, seed=0).state_dict().values(), strict=True))  # fmt: skip
+    assert not torch.equal(GPT(config).token_embedding.weight, GPT(config, seed=1).token_embedding.weight)
+
+
+def test_the_models_blocks_use_the_fused_kernel_when_not_traced(corpus):
+    """Training takes torch's fused attention (proven equal to the readable path in
+    test_attention.py); a traced forward takes the readable one."""
+    model = small_model(corpus.vocabulary.size)
+    assert all(block.attention.fused is True for block in model.blocks)
 
 
 # --- data ---------------------------------------------------------------------------
