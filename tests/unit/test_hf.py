@@ -459,3 +459,288 @@ def test_the_byte_alphabet_is_gpt2s():
     assert len(expected) == 256
     assert hf._BYTE_DECODER == expected
     assert hf._BYTE_DECODER["Ġ"] == 0x20 and hf._BYTE_DECODER["!"] == 0x21 and hf._BYTE_DECODER["Ā"] == 0x00
+
+
+# ---------------------------------------------------------------- found by mutation testing
+# A session fixture loads each model once, in whichever test comes first: what ``load`` does is
+# checked below on models each test loads itself.
+
+
+def _copy_model(folder: Path, destination: Path, **config_changes) -> Path:
+    """A copy of a tiny model's folder with its config.json changed."""
+    import shutil
+
+    shutil.copytree(folder, destination)
+    config = json.loads((destination / "config.json").read_text())
+    (destination / "config.json").write_text(json.dumps({**config, **config_changes}))
+    return destination
+
+
+@pytest.mark.parametrize(("family", "kv_heads", "byte_level"), [("gpt2", 4, True), ("llama", 1, True),
+                                                                 ("qwen2", 2, True), ("llama-sp", 1, False)])  # fmt: skip
+def test_a_loaded_model_is_described_from_its_config_and_read_only(family, kv_heads, byte_level, tiny_model_folders):
+    folder = tiny_model_folders[family]
+    loaded = hf.load(str(folder))
+    model, description = loaded.model, loaded.description
+    assert description.name == str(folder) and loaded.folder == folder
+    assert description.family == json.loads((folder / "config.json").read_text())["model_type"]
+    assert (description.layers, description.heads, description.kv_heads) == (2, 4, kv_heads)
+    assert (description.head_dim, description.hidden, description.context) == (8, 32, 64)
+    assert all(type(n) is int for n in (description.kv_heads, description.head_dim, description.context))
+    parameters = sum(tensor.numel() for tensor in {id(p): p for p in model.parameters()}.values())
+    assert description.parameters == parameters
+    assert description.bytes == 4 * parameters  # float32
+    assert description.download_bytes == sum(path.stat().st_size for path in folder.iterdir() if path.is_file())
+    assert not model.training and all(not p.requires_grad for p in model.parameters())
+    assert all(p.dtype == torch.float32 for p in model.parameters())
+    assert loaded.spelling.byte_level is byte_level
+    assert loaded.spelling.size == len(loaded.tokenizer)
+    assert loaded.spelling.special == frozenset(loaded.tokenizer.all_special_ids)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_each_layers_input_and_output_are_its_attentions(family, tiny_model_folders):
+    """The recorded x and output are what each attention module received and returned (hooks
+    of the test's own on a model it loaded itself)."""
+    loaded = hf.load(str(tiny_model_folders[family]))
+    modules = [m for name, m in loaded.model.named_modules() if name.endswith((".attn", ".self_attn"))]
+    assert len(modules) == 2
+    seen: dict[int, dict[str, torch.Tensor]] = {}
+    for index, module in enumerate(modules):
+
+        def before(module, args, kwargs, index=index):
+            seen.setdefault(index, {})["x"] = (args[0] if args else kwargs["hidden_states"]).clone()
+
+        def after(module, args, kwargs, output, index=index):
+            seen.setdefault(index, {})["output"] = output[0].clone()
+
+        module.register_forward_pre_hook(before, with_kwargs=True)
+        module.register_forward_hook(after, with_kwargs=True)
+    traced = hf.trace(loaded, TEXT)
+    for index, layer in enumerate(traced.layers):
+        assert torch.equal(layer.x, seen[index]["x"])
+        assert torch.equal(layer.output, seen[index]["output"])
+        assert layer.output.shape == layer.x.shape == (1, len(traced.pieces), 32)
+    with torch.no_grad():  # outside a trace nothing is kept, and nothing fails
+        loaded.model(input_ids=torch.tensor([traced.token_ids]))
+
+
+class _FakeAttention(torch.nn.Module):
+    """An attention module that is called with keywords and returns a tensor, not a tuple."""
+
+    def __init__(self, layer_idx: int) -> None:
+        super().__init__()
+        self.layer_idx = layer_idx
+
+    def forward(self, hidden_states):
+        return hidden_states * 2
+
+
+class _Block(torch.nn.Module):
+    def __init__(self, layer_idx: int) -> None:
+        super().__init__()
+        self.layer_idx = layer_idx  # a layer index, but no attention
+        self.attn = _FakeAttention(layer_idx)
+
+    def forward(self, hidden_states):
+        return self.attn(hidden_states=hidden_states) + 1
+
+
+def test_only_attention_modules_are_hooked_and_a_tensor_output_is_kept_whole():
+    model = torch.nn.Sequential(_Block(0), _Block(1))
+    assert hf._attention_modules(model) == [model[0].attn, model[1].attn]
+    hf._hook_inputs_and_outputs(model)
+    x = torch.arange(6.0).reshape(1, 3, 2)
+    recorder = hf._Recorder()
+    token = hf._RECORDER.set(recorder)
+    try:
+        model(x)
+    finally:
+        hf._RECORDER.reset(token)
+    assert torch.equal(recorder.layers[0].x, x) and torch.equal(recorder.layers[0].output, 2 * x)
+    assert torch.equal(recorder.layers[1].x, 2 * x + 1) and torch.equal(recorder.layers[1].output, 4 * x + 2)
+
+
+def _eager_attention(module, query, key, value, mask, scaling, dropout=0.0):
+    from transformers.models.llama.modeling_llama import eager_attention_forward
+
+    return eager_attention_forward(module, query, key, value, mask, scaling=scaling, dropout=dropout)
+
+
+def _attention_inputs(dtype=torch.float32, B=1, h=4, h_kv=2, T=5, d=6):
+    generator = torch.Generator().manual_seed(0)
+    query = torch.randn(B, h, T, d, generator=generator).to(dtype)
+    key = torch.randn(B, h_kv, T, d, generator=generator).to(dtype)
+    value = torch.randn(B, h_kv, T, d, generator=generator).to(dtype)
+    future = torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1)
+    mask = torch.zeros(1, 1, T, T, dtype=dtype).masked_fill(future, torch.finfo(dtype).min)
+    module = torch.nn.Module()
+    module.num_key_value_groups, module.layer_idx = h // h_kv, 0
+    return module, query, key, value, mask
+
+
+@pytest.mark.parametrize("training", [False, True])
+def test_the_attention_is_transformers_eager_attention(training):
+    """The registered function against transformers' own eager attention: with the scaling it
+    is given, with 1/√d when none is (d = 6 differs from h = 4 and T = 5), and dropout only in
+    training and only as given (none by default)."""
+    module, query, key, value, mask = _attention_inputs()
+    module.train(training)
+    for scaling in (0.3, None):
+        expected = _eager_attention(module, query, key, value, mask, 6**-0.5 if scaling is None else scaling)
+        output, weights = hf._attention(module, query, key, value, mask, scaling=scaling)
+        assert torch.equal(weights, expected[1]) and torch.equal(output, expected[0])
+        assert output.shape == (1, 5, 4, 6)
+    module.eval()
+    output, weights = hf._attention(module, query, key, value, mask, scaling=0.3, dropout=0.5)
+    expected = _eager_attention(module, query, key, value, mask, 0.3, dropout=0.5)
+    assert torch.equal(weights, expected[1]) and torch.equal(output, expected[0]), "no dropout in eval mode"
+
+
+def test_the_softmax_is_taken_in_float32_and_given_back_in_the_querys_precision():
+    module, query, key, value, mask = _attention_inputs(torch.bfloat16, T=24, d=16)
+    scores, scaled, weights = hf._stages(query, key[:, [0, 0, 1, 1]], 0.25, mask)
+    assert weights.dtype == torch.bfloat16
+    expected = torch.softmax((scaled + mask).float(), dim=-1).to(torch.bfloat16)
+    assert torch.equal(weights, expected)
+    assert torch.equal(weights, _eager_attention(module, query, key, value, mask, 0.25)[1])
+
+
+def test_the_blocked_cells_are_those_the_mask_pushes_below_half_the_dtypes_minimum():
+    blocked = hf._blocked(None, torch.float32, 3)
+    assert blocked.dtype == torch.bool and blocked.shape == (1, 1, 3, 3) and not blocked.any()
+    low = torch.finfo(torch.float32).min
+    mask = torch.tensor([[[[0.0, low / 2, low * 0.4, low, -1e30]]]])
+    assert hf._blocked(mask, torch.float32, 5).tolist() == [[[[False, True, False, True, False]]]]
+
+
+def test_the_attention_is_registered_once(monkeypatch):
+    from transformers import AttentionInterface
+    from transformers.masking_utils import AttentionMaskInterface
+
+    calls: list[str] = []
+    monkeypatch.setattr(AttentionInterface, "register", lambda key, value: calls.append(("attention", key)))
+    monkeypatch.setattr(AttentionMaskInterface, "register", lambda key, value: calls.append(("mask", key)))
+    monkeypatch.setattr(hf, "_REGISTERED", False)
+    hf._register()
+    hf._register()
+    assert calls == [("attention", hf.IMPLEMENTATION), ("mask", hf.IMPLEMENTATION)]
+
+
+@pytest.mark.parametrize("family", ["gpt2", "qwen2"])
+def test_every_field_of_a_layer_trace_is_its_heads_side_by_side(family, tiny_models):
+    traced = hf.trace(tiny_models[family], TEXT)
+    T, h, h_kv = len(traced.pieces), traced.description.heads, traced.description.kv_heads
+
+    def side_by_side(heads):  # (1, n, T, d) -> (1, T, n·d): head 0's channels first
+        return torch.cat([heads[:, i] for i in range(heads.shape[1])], dim=-1)
+
+    for layer in traced.layers:
+        assert layer.queries.shape == (1, T, h * 8) and torch.equal(layer.queries, side_by_side(layer.queries_heads))
+        kv_heads = layer.keys_heads[:, :: h // h_kv]  # one of each group: the heads before the repeat
+        assert layer.keys.shape == (1, T, h_kv * 8) and torch.equal(layer.keys, side_by_side(kv_heads))
+        assert torch.equal(layer.values, side_by_side(layer.values_heads[:, :: h // h_kv]))
+        assert torch.equal(layer.context, side_by_side(layer.context_heads))
+        assert torch.equal(layer.dropped_weights, layer.weights)
+
+
+def test_trace_ids_reads_the_ids_as_given(tiny_models):
+    loaded = tiny_models["llama"]
+    ids = [piece.token_id for piece in hf.read(loaded, "the cat sat")[0]]
+    traced = hf.trace_ids(loaded, ids)
+    assert traced.logits is None and traced.cut == 0 and traced.description is loaded.description
+    assert traced.text_used == loaded.tokenizer.decode(ids) and traced.token_ids == ids
+    by_text = hf.trace(loaded, "the cat sat")
+    assert len(traced.layers) == 2
+    for mine, theirs in zip(traced.layers, by_text.layers, strict=True):
+        assert torch.equal(mine.scores, theirs.scores) and mine.shape_steps == theirs.shape_steps
+    with pytest.raises(InputError) as caught:
+        hf.trace_ids(loaded, [])
+    assert caught.value.code == "empty_text"
+
+
+def test_a_piece_read_alone_has_no_source(tiny_models):
+    loaded = tiny_models["gpt2"]
+    byte = hf.piece(loaded, loaded.tokenizer.convert_tokens_to_ids("å"))
+    assert (byte.kind, byte.text, byte.label, byte.source) == ("bytes", "e5", "‹e5›", "")
+    cat = loaded.tokenizer.convert_tokens_to_ids("Ġcat")
+    word = hf.piece(loaded, cat)
+    assert (word.token_id, word.kind, word.text, word.label, word.source) == (cat, "text", " cat", "␣cat", "")
+    first = hf.piece(loaded, 0)  # id 0 is a token like any other
+    assert first.kind == "special" and first.text == loaded.tokenizer.convert_ids_to_tokens(0)
+    for token_id in (-1, len(loaded.tokenizer)):
+        outside = hf.piece(loaded, token_id)
+        assert (outside.token_id, outside.kind, outside.label) == (token_id, "none", f"<id {token_id}>")
+    assert hf._token_bytes("", True) is None, "an empty token stands for no bytes"
+
+
+def _cleaned(loaded, pattern: str):
+    """``loaded`` with a copy of its tokenizer whose normalizer deletes ``pattern``."""
+    import copy
+    import dataclasses
+
+    from tokenizers import Regex, normalizers
+
+    tokenizer = copy.deepcopy(loaded.tokenizer)
+    tokenizer.backend_tokenizer.normalizer = normalizers.Replace(Regex(pattern), "")
+    return dataclasses.replace(loaded, tokenizer=tokenizer)
+
+
+def test_a_text_read_whole_is_used_whole_even_where_no_token_covers_its_end(tiny_models):
+    loaded = _cleaned(tiny_models["gpt2"], "!")
+    pieces, cut, used = hf.read(loaded, "the cat!!")
+    assert cut == 0 and used == "the cat!!"
+    pieces, cut, used = hf.read(loaded, "the cat!!", max_tokens=len(pieces))  # exactly the limit
+    assert cut == 0 and used == "the cat!!"
+    pieces, cut, used = hf.read(loaded, "the cat!!", max_tokens=len(pieces) - 1)
+    assert cut == 1 and used == "the"
+
+
+def test_a_text_with_no_tokens_is_refused_in_words(tiny_models):
+    loaded = _cleaned(tiny_models["gpt2"], "x")
+    with pytest.raises(InputError) as caught:
+        hf.read(loaded, "xxx")
+    assert caught.value.code == "no_tokens" and caught.value.params == {"tokenizer": "gpt2"}
+
+
+def test_a_text_cut_after_its_bos_covers_nothing(tiny_models):
+    loaded = tiny_models["llama"]
+    pieces, cut, used = hf.read(loaded, "the cat", max_tokens=1)
+    assert [piece.kind for piece in pieces] == ["special"] and used == ""
+    assert cut == len(loaded.tokenizer("the cat")["input_ids"]) - 1
+
+
+def test_a_byte_level_spelling_is_found_inside_a_sequence():
+    from tokenizers import decoders, pre_tokenizers
+
+    sequence = pre_tokenizers.Sequence([pre_tokenizers.Whitespace(), pre_tokenizers.ByteLevel()])
+    assert list(hf._types(sequence)) == ["Sequence", "Whitespace", "ByteLevel"]
+    assert list(hf._types(decoders.ByteLevel())) == ["ByteLevel"]
+    assert list(hf._types(None)) == []
+
+
+@pytest.mark.parametrize(("family", "byte_level"), [("gpt2", True), ("llama-sp", False)])
+def test_spelling_reads_whether_a_tokenizer_is_byte_level(family, byte_level, tiny_models):
+    tokenizer = tiny_models[family].tokenizer
+    spelled = hf.spelling(tokenizer)
+    assert spelled.byte_level is byte_level
+    assert spelled == hf.Spelling(byte_level, frozenset(tokenizer.all_special_ids), len(tokenizer))
+
+
+def test_sampling_without_a_seed_is_seed_0(tiny_models):
+    loaded = tiny_models["qwen2"]
+    drawn = [s.piece.token_id for s in hf.generate_with_attention(loaded, "the cat", 4, temperature=1.5)]
+    assert drawn == [s.piece.token_id for s in hf.generate_with_attention(loaded, "the cat", 4, 1.5, seed=0)]
+    assert drawn != [s.piece.token_id for s in hf.generate_with_attention(loaded, "the cat", 4, 1.5, seed=1)]
+
+
+def test_generation_uses_the_cache_even_where_the_config_turns_it_off(tiny_model_folders, tmp_path):
+    loaded = hf.load(str(_copy_model(tiny_model_folders["qwen2"], tmp_path / "no-cache", use_cache=False)))
+    steps = hf.generate_with_attention(loaded, "the cat", 3)
+    prompt = [piece.token_id for piece in hf.read(loaded, "the cat")[0]]
+    ids = prompt + [step.piece.token_id for step in steps]
+    full = hf.trace_ids(loaded, ids).weights
+    for k, step in enumerate(steps):
+        T = len(prompt) + k
+        assert step.rows.shape == (2, 4, T)
+        assert torch.allclose(step.rows, torch.stack([w[0, :, T - 1, :T] for w in full]), atol=1e-6)
