@@ -744,3 +744,110 @@ def test_generation_uses_the_cache_even_where_the_config_turns_it_off(tiny_model
         T = len(prompt) + k
         assert step.rows.shape == (2, 4, T)
         assert torch.allclose(step.rows, torch.stack([w[0, :, T - 1, :T] for w in full]), atol=1e-6)
+
+
+def _described(config: dict, dtype=torch.float32):
+    """``_describe`` of a linear layer (3 inputs, 2 outputs: 8 parameters) with ``config``."""
+    from types import SimpleNamespace
+
+    model = torch.nn.Linear(3, 2).to(dtype)
+    model.config = SimpleNamespace(model_type="fake", num_hidden_layers=3, hidden_size=32, **config)
+    return model
+
+
+def test_a_description_reads_each_number_where_the_config_has_it(tmp_path):
+    (tmp_path / "weights").write_bytes(b"12345")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "other").write_bytes(b"not counted")
+    full = dict(num_attention_heads=4, num_key_value_heads=2, head_dim=16, max_position_embeddings=100, n_positions=7)
+    described = hf._describe("fake-model", _described(full), tmp_path)
+    assert described == hf.ModelDescription(
+        name="fake-model", family="fake", layers=3, heads=4, kv_heads=2, head_dim=16, hidden=32, context=100,
+        parameters=8, bytes=32, download_bytes=5,
+    )  # fmt: skip
+    gpt2_like = hf._describe("gpt2-like", _described(dict(num_attention_heads=4, n_positions=50)), tmp_path)
+    assert (gpt2_like.kv_heads, gpt2_like.head_dim, gpt2_like.context) == (4, 8, 50)
+    assert type(gpt2_like.head_dim) is int
+    nothing = hf._describe("no-context", _described(dict(num_attention_heads=4), torch.float16), tmp_path)
+    assert (nothing.context, nothing.parameters, nothing.bytes) == (0, 8, 16)  # two bytes a float16
+
+
+def test_weights_saved_in_bfloat16_are_loaded_in_float32(tiny_model_folders, tmp_path):
+    from transformers import AutoModelForCausalLM
+
+    folder = tiny_model_folders["gpt2"]
+    destination = tmp_path / "bf16"
+    AutoModelForCausalLM.from_pretrained(folder).to(torch.bfloat16).save_pretrained(destination)
+    for path in folder.glob("tokenizer*"):
+        (destination / path.name).write_bytes(path.read_bytes())
+    assert "bfloat16" in (destination / "config.json").read_text()
+    loaded = hf.load(str(destination))
+    assert all(p.dtype == torch.float32 for p in loaded.model.parameters())
+    assert loaded.description.bytes == 4 * loaded.description.parameters
+
+
+def test_a_models_own_code_is_never_run(tiny_model_folders, tmp_path):
+    """A folder whose config and tokenizer name code of their own beside a model transformers
+    knows: the known classes are used, and the folder's code is never imported."""
+    folder = _copy_model(tiny_model_folders["gpt2"], tmp_path / "own-code",
+                         auto_map={"AutoConfig": "custom.CustomConfig", "AutoModelForCausalLM": "custom.CustomModel"})  # fmt: skip
+    ran = tmp_path / "the folder's code ran"
+    (folder / "custom.py").write_text(
+        f"from pathlib import Path\nPath({str(ran)!r}).write_text('ran')\n"
+        "from transformers import GPT2Config, GPT2LMHeadModel, PreTrainedTokenizerFast\n"
+        "class CustomConfig(GPT2Config):\n    pass\n"
+        "class CustomModel(GPT2LMHeadModel):\n    config_class = CustomConfig\n"
+        "class CustomTokenizer(PreTrainedTokenizerFast):\n    pass\n"
+    )
+    tokenizer_config = json.loads((folder / "tokenizer_config.json").read_text())
+    tokenizer_config["auto_map"] = {"AutoTokenizer": [None, "custom.CustomTokenizer"]}
+    (folder / "tokenizer_config.json").write_text(json.dumps(tokenizer_config))
+    loaded = hf.load(str(folder))
+    assert not ran.exists()
+    assert type(loaded.model).__name__ == "GPT2LMHeadModel" and "Custom" not in type(loaded.tokenizer).__name__
+
+
+def test_a_folder_transformers_cannot_load_is_named_with_the_first_line_of_its_error(tmp_path):
+    from transformers import AutoModelForCausalLM
+
+    (tmp_path / "config.json").write_text(json.dumps({"model_type": "x" * 300}))
+    with pytest.raises(Exception) as theirs:
+        AutoModelForCausalLM.from_pretrained(tmp_path)
+    first_line = str(theirs.value).splitlines()[0]
+    assert len(first_line) > 200 and len(str(theirs.value).splitlines()) > 1
+    with pytest.raises(InputError) as caught:
+        hf.load(str(tmp_path))
+    assert caught.value.code == "model_unsupported"
+    assert caught.value.params == {"name": str(tmp_path), "reason": first_line[:200]}
+
+
+def test_a_model_without_a_fast_tokenizer_is_refused(tiny_model_folders, tmp_path):
+    """A Python tokenizer (CTRL's) has no offsets to read a text with."""
+    folder = tmp_path / "slow"
+    folder.mkdir()
+    for name in ("config.json", "model.safetensors"):
+        (folder / name).write_bytes((tiny_model_folders["gpt2"] / name).read_bytes())
+    (folder / "vocab.json").write_text(json.dumps({"the": 0, "cat": 1}))
+    (folder / "merges.txt").write_text("#version: 0.2\nt h\n")
+    (folder / "tokenizer_config.json").write_text(json.dumps({"tokenizer_class": "CTRLTokenizer"}))
+    with pytest.raises(InputError) as caught:
+        hf.load(str(folder))
+    assert caught.value.code == "model_unsupported"
+    assert caught.value.params == {"name": str(folder), "reason": "no fast tokenizer"}
+
+
+def test_weights_only_in_a_pickle_are_refused(tiny_model_folders, tmp_path):
+    """A folder whose weights are a pytorch_model.bin alone: loading a pickle could run code."""
+    from transformers import AutoModelForCausalLM
+
+    folder = tiny_model_folders["gpt2"]
+    destination = tmp_path / "pickled"
+    model = AutoModelForCausalLM.from_pretrained(folder)
+    model.config.save_pretrained(destination)
+    torch.save(model.state_dict(), destination / "pytorch_model.bin")
+    for path in folder.glob("tokenizer*"):
+        (destination / path.name).write_bytes(path.read_bytes())
+    assert (destination / "pytorch_model.bin").exists() and not list(destination.glob("*.safetensors"))
+    with pytest.raises(InputError) as caught:
+        hf.load(str(destination))
+    assert caught.value.code == "model_unsupported" and caught.value.params["name"] == str(destination)
