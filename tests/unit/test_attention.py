@@ -378,3 +378,16 @@ def test_a_fused_layer_in_training_mode_without_a_generator_applies_dropout():
     torch.manual_seed(0)
     assert torch.equal(module(x), first), "the same global seed, the same mask"
     assert not torch.allclose(first, evaluated), "half the weights dropped changes the output"
+
+
+def test_the_trace_keeps_each_projection_as_the_layers_compute_it():
+    """Q, K and V before the split: the three linear layers applied to x in the test."""
+    torch.manual_seed(0)
+    layer = MultiHeadAttention(6, 8, 10, 0.0, 2).eval()
+    x = torch.randn(1, 5, 6)
+    trace = AttentionTrace()
+    layer(x, trace=trace)
+    with torch.no_grad():
+        for name, linear in (("queries", layer.query_layer), ("keys", layer.key_layer), ("values", layer.value_layer)):
+            expected = x @ linear.weight.T + (linear.bias if linear.bias is not None else 0)
+            assert_close(getattr(trace, name), expected, 1e-6, name)
