@@ -458,6 +458,7 @@ def test_the_byte_alphabet_is_gpt2s():
     expected = {char: byte for byte, char in bytes_to_unicode().items()}
     assert len(expected) == 256
     assert hf._BYTE_DECODER == expected
+    assert hf._byte_decoder() == expected, "the table as its function builds it (it runs once, at import)"
     assert hf._BYTE_DECODER["Ġ"] == 0x20 and hf._BYTE_DECODER["!"] == 0x21 and hf._BYTE_DECODER["Ā"] == 0x00
 
 
@@ -851,3 +852,14 @@ def test_weights_only_in_a_pickle_are_refused(tiny_model_folders, tmp_path):
     with pytest.raises(InputError) as caught:
         hf.load(str(destination))
     assert caught.value.code == "model_unsupported" and caught.value.params["name"] == str(destination)
+
+
+def test_a_model_whose_attention_is_not_traced_is_refused_in_words(tiny_model_folders):
+    """A model whose attention does not go through the app's registered function (here switched
+    to transformers' eager one after loading) records no layer: refused, never half-drawn."""
+    loaded = hf.load(str(tiny_model_folders["gpt2"]))
+    loaded.model.set_attn_implementation("eager")
+    with pytest.raises(InputError) as raised:
+        hf.trace(loaded, "the cat")
+    assert raised.value.code == "model_unsupported"
+    assert raised.value.params == {"name": str(tiny_model_folders["gpt2"]), "reason": "attention not traced"}

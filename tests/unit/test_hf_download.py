@@ -182,3 +182,5 @@ def test_a_cache_filled_by_the_hubs_own_tool_is_used_as_it_is(hub, tmp_path):
     fetched = snapshot_download(REPO, allow_patterns=list(hf.MODEL_FILES), **hf._hub())
     before = len(hub)
     assert hf.fetch(REPO) == Path(fetched) and len(hub) == before
+    assert hf.local_folder(REPO) == Path(fetched), "found on this computer"
+    assert hf.local_folder("tiny-org/never-fetched") is None, "a Hub id not in the cache is nowhere here"
