@@ -228,3 +228,14 @@ def test_a_prompt_of_unknown_characters_says_how_many_it_had(shipped):
 def test_an_induction_score_over_the_threshold_names_an_induction_head():
     metrics = {name: torch.tensor([0.1]) for name in ("previous", "first", "self")} | {"induction": torch.tensor([0.6])}
     assert head_kind(metrics, 0) == "induction"
+
+
+def test_a_text_of_unknown_characters_says_how_many_it_had():
+    from gpt_core import CharVocabulary
+    from gpt_core.explore import readable_characters
+
+    vocabulary = CharVocabulary(tuple("abc"))
+    assert readable_characters(vocabulary, "a😀b") == ("ab", ("😀",))
+    with pytest.raises(InputError) as raised:
+        readable_characters(vocabulary, "xyz!")
+    assert raised.value.code == "no_known_characters" and raised.value.params == {"characters": 4}
