@@ -39,6 +39,9 @@ def _choose(page, key: str, label: str) -> None:
     """Tab to select box ``key``, type the option's position and take it with Enter."""
     unseen = tab_to(page, f".st-key-{key} input")
     page.keyboard.type(label.split(" · ")[0])
+    # Enter takes the highlighted option: wait until the filtered list shows it (a busy
+    # machine draws the list after the keystroke; Enter before it commits nothing).
+    page.get_by_role("option", name=label, exact=True).wait_for(timeout=30_000)
     page.keyboard.press("Enter")
     page.wait_for_function(
         "([key, label]) => document.querySelector(`.st-key-${key} input`).value === label", arg=[key, label]

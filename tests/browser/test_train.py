@@ -186,7 +186,7 @@ def test_the_experiment_tab_says_how_long_first_and_its_snapshot_slider_steps_be
     from ui.strings import t
 
     page = browser_page
-    page.goto(f"{shared_server.url}/train")
+    page.goto(f"{shared_server.url}/train?corpus=copy")  # a generated corpus: every server has it
     wait_for_app(page)
     page.get_by_role("tab", name="The heads experiment").click()
     plan = page.get_by_text(
