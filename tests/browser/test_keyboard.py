@@ -7,6 +7,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlparse
 
 import numpy as np
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from gpt_core import PlaygroundConfig, trace_attention
 from harness.browser import exceptions_shown, wait_for_app, wait_for_rerun
@@ -38,10 +39,20 @@ def _replace(page, value: str) -> None:
 def _choose(page, key: str, label: str) -> None:
     """Tab to select box ``key``, type the option's position and take it with Enter."""
     unseen = tab_to(page, f".st-key-{key} input")
-    page.keyboard.type(label.split(" · ")[0])
-    # Enter takes the highlighted option: wait until the filtered list shows it (a busy
-    # machine draws the list after the keystroke; Enter before it commits nothing).
-    page.get_by_role("option", name=label, exact=True).wait_for(timeout=30_000)
+    # Enter takes the highlighted option of the filtered list. A rerun still in flight (the
+    # page's second run after a change) can redraw the box and close its list under the
+    # keystrokes: then type again, as a person would, until the option is listed.
+    option = page.get_by_role("option", name=label, exact=True)
+    for _ in range(4):
+        page.keyboard.type(label.split(" · ")[0])
+        try:
+            option.wait_for(timeout=10_000)
+            break
+        except PlaywrightTimeoutError:
+            wait_for_rerun(page)
+            page.focus(f".st-key-{key} input")
+            page.keyboard.press("Control+A")
+            page.keyboard.press("Backspace")
     page.keyboard.press("Enter")
     page.wait_for_function(
         "([key, label]) => document.querySelector(`.st-key-${key} input`).value === label", arg=[key, label]
