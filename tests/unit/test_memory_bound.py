@@ -14,7 +14,7 @@ import pytest
 
 from gpt_core import GPT, GPTConfig, InputError, TrainConfig, build_corpus, synthetic_text, train
 from gpt_core.errors import MESSAGES
-from gpt_core.train import estimate_training_bytes
+from gpt_core.memory import estimate_training_bytes
 from ui.strings import STRINGS, error_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,7 +27,7 @@ MEASURE = textwrap.dedent(
     import json, torch
     torch.set_num_threads(1)
     from gpt_core import GPT, GPTConfig, TrainConfig, build_corpus, synthetic_text, train
-    from gpt_core.train import estimate_training_bytes
+    from gpt_core.memory import estimate_training_bytes
 
     def status(field):
         for line in open("/proc/self/status"):

@@ -18,7 +18,7 @@ EXPERIMENT_DIR = Path(__file__).resolve().parents[2] / "assets" / "heads_experim
 # (each training computes with one thread, see ui/runtime.py).
 TRAINING_SLOTS = int(os.environ.get("TRAINING_SLOTS", max(1, os.cpu_count() or 2)))
 # The most memory one training may take, estimated before it starts (gpt_core.train's
-# estimate_training_bytes); a larger model is refused. Two slots stay under ~1.2-1.5 GB.
+# gpt_core.memory.estimate_training_bytes); a larger model is refused. Two slots stay under ~1.2-1.5 GB.
 TRAINING_MEMORY_MB = int(os.environ.get("TRAINING_MEMORY_MB", 600))
 TRAINING_MAX_BYTES = TRAINING_MEMORY_MB * 2**20
 SYNTHETIC_LENGTH = 60_000  # characters of a generated corpus
