@@ -279,6 +279,32 @@ class _Clock:
         return fitting if wanted is None else min(wanted, fitting)
 
 
+def _check_speed(model: GPT, cap: float, clock: _Clock) -> None:
+    """Refuse, before any step, a capped run whose model is too slow: fewer than
+    ``MIN_STEPS_IN_CAP`` steps (and the final evaluation) fit in ``cap``, or its blocks take
+    longer than ``STOP_CHECK_SECONDS`` between two stop checks. The refusal names the largest
+    model that would do (a step's time grows about as the parameters do)."""
+    needed = MIN_STEPS_IN_CAP * clock.step_seconds + clock.eval_batches * clock.eval_batch_seconds
+    if needed > cap:
+        parameters = sum(p.numel() for p in model.parameters())
+        raise InputError("too_slow_for_cap", step=round(clock.step_seconds, 1), steps=MIN_STEPS_IN_CAP,
+                         cap=round(cap, 1), parameters=parameters, largest=int(parameters * cap / needed))  # fmt: skip
+    interval = stop_interval(clock.step_seconds, model.config.blocks)
+    if interval > STOP_CHECK_SECONDS:
+        parameters = sum(p.numel() for p in model.parameters())
+        raise InputError("too_slow_to_stop", block=round(interval, 1), limit=STOP_CHECK_SECONDS,
+                         parameters=parameters, largest=int(parameters * STOP_CHECK_SECONDS / interval))  # fmt: skip
+
+
+def _final_batches(config: TrainConfig, clock: _Clock, stopped_early: bool) -> int | None:
+    """The final evaluation's batches: fewer when the cap is near, and a quick last look
+    (about STOP_CHECK_SECONDS of it) when Stop was pressed."""
+    batches = clock.evaluation_batches(config.eval_batches)
+    if stopped_early and clock.eval_batch_seconds > 0:
+        batches = min(batches or config.eval_batches or 1, max(1, int(STOP_CHECK_SECONDS / clock.eval_batch_seconds)))
+    return batches
+
+
 def _steps(model: GPT, corpus: Corpus, config: TrainConfig, optimizer: torch.optim.Optimizer, generators: Generators,
            clock: _Clock, checks: _StopChecks, history: list[HistoryPoint],
            on_progress: Callable[[Progress], None] | None, budget_used: Callable[[float], float]) -> bool:  # fmt: skip
@@ -338,19 +364,7 @@ def train(
     history: list[HistoryPoint] = []
     clock = _Clock(config, forward_seconds(model, corpus, config.batch_size) if config.max_seconds else 0.0)
     if config.max_seconds is not None:
-        needed = MIN_STEPS_IN_CAP * clock.step_seconds + clock.eval_batches * clock.eval_batch_seconds
-        if needed > config.max_seconds:
-            # A step's time grows about as the parameters do: the largest model that would fit.
-            parameters = sum(p.numel() for p in model.parameters())
-            raise InputError("too_slow_for_cap", step=round(clock.step_seconds, 1), steps=MIN_STEPS_IN_CAP,
-                             cap=round(config.max_seconds, 1), parameters=parameters,
-                             largest=int(parameters * config.max_seconds / needed))  # fmt: skip
-        interval = stop_interval(clock.step_seconds, model.config.blocks)
-        if interval > STOP_CHECK_SECONDS:
-            parameters = sum(p.numel() for p in model.parameters())
-            raise InputError("too_slow_to_stop", block=round(interval, 1), limit=STOP_CHECK_SECONDS,
-                             parameters=parameters,
-                             largest=int(parameters * STOP_CHECK_SECONDS / interval))  # fmt: skip
+        _check_speed(model, config.max_seconds, clock)
     start = clock.start
 
     def budget_used(elapsed: float) -> float:
@@ -365,11 +379,8 @@ def train(
         checks.remove()
     train_elapsed = time.perf_counter() - start  # the final evaluation is not training time
     if history and history[-1].test_loss is None:
-        batches = clock.evaluation_batches(config.eval_batches)  # fewer when the cap is near
-        if stopped_early and clock.eval_batch_seconds > 0:  # Stop was pressed: a quick last look
-            batches = min(batches or config.eval_batches or 1,
-                          max(1, int(STOP_CHECK_SECONDS / clock.eval_batch_seconds)))  # fmt: skip
-        test_loss = evaluate(model, corpus, batches, config.batch_size, generators.evaluation)
+        test_loss = evaluate(model, corpus, _final_batches(config, clock, stopped_early), config.batch_size,
+                             generators.evaluation)  # fmt: skip
         history[-1] = replace(history[-1], test_loss=test_loss)
     model.eval()
     steps = len(history)
