@@ -63,6 +63,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "{name} must be {low}–{high}; using {used}.",
         "zh": "{name} 必须在 {low}–{high} 之间；现在用 {used}。",
     },
+    "contained.failed": {
+        "en": "“{what}” could not be drawn: something went wrong on the server (it was logged). The rest of the page still works: try other settings here, or reload the page.",
+        "zh": "“{what}”无法显示：服务器上出了错（已记录到日志）。页面的其余部分仍可使用：请换一种设置再试，或刷新页面。",
+    },
     "list_sep": {"en": ", ", "zh": "、"},
     "train.loss": {"en": "cross-entropy loss", "zh": "交叉熵损失"},
     "train.train_loss": {"en": "train loss", "zh": "训练损失"},
