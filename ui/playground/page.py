@@ -24,6 +24,7 @@ from gpt_core import (
 from gpt_core.explore import ModelTrace
 
 from ..chart_events import listen, parse_click
+from ..contained import contained
 from ..first_screen import ask_for_the_rest, is_first_screen
 from ..lazy_tabs import lazy_tabs
 from ..markdown import literal
@@ -234,11 +235,13 @@ TABS_KEY = "pg_tab"
 
 def _below(view: View, query: dict[str, str], text: str, lang: str) -> None:
     """Below the first screen: one head stage by stage (its hover linked by the page's chart
-    events) and the tabs, of which only the open one is drawn (ui/lazy_tabs.py)."""
-    views.detail(view, lang)
+    events) and the tabs, of which only the open one is drawn (ui/lazy_tabs.py). A view that
+    fails says so in its place (ui/contained.py); the rest of the page stays."""
+    with contained(t("pg.detail_title", lang), lang):
+        views.detail(view, lang)
     open_tab, tabs = lazy_tabs(state.VIEWS, TABS_KEY, lang, "pg.tab", chosen=PAGE.get("view"),
                                on_choose=lambda name: PAGE.set("view", name))  # fmt: skip
-    with tabs[open_tab]:
+    with tabs[open_tab], contained(t(f"pg.tab.{open_tab}", lang), lang):
         if open_tab == "softmax":
             views.softmax_calculator(view, lang)
         elif open_tab == "shapes":
