@@ -12,7 +12,9 @@ import streamlit as st
 from gpt_core import InputError
 
 from ..chart_events import listen, parse_click
+from ..contained import contained
 from ..first_screen import ask_for_the_rest, is_first_screen
+from ..lazy_tabs import lazy_tabs
 from ..page_state.state import PageState
 from ..shared import models, real_models
 from ..shared.lanes import FIRST_SCREEN, REST_OF_PAGE, heavy_turn
@@ -199,22 +201,28 @@ def _first_screen(lang: str, loaded, prompt: str, identity: tuple, clicked, keys
     return view
 
 
+TABS_KEY = "ex_tab"
+
+
 def _rest(view, lang: str) -> None:
-    tabs = st.tabs([t(f"ex.tab.{name}", lang) for name in ("detail", "lines", "metrics", "training", "generate", "odds",
-                                                           "token", "combined")])  # fmt: skip
-    with tabs[0]:
-        views.detail(view, lang)
-    with tabs[1]:
-        views.lines(view, lang, widget_key)
-    with tabs[2]:
-        views.metrics(view, lang, widget_key)
-    with tabs[3]:
-        views.training(view, lang, widget_key, view.steps)
-    with tabs[4]:
-        views.generation(view, lang, widget_key)
-    with tabs[5]:
-        odds_view.odds(view, lang, widget_key)
-    with tabs[6]:
-        token_view.token_view(view, lang, widget_key)
-    with tabs[7]:
-        combined_view.combined(view, lang, widget_key)
+    """Below the grid: the tabs, of which only the open one is drawn (ui/lazy_tabs.py; the
+    link's ``view`` says which). A view that fails says so in its tab; the page stays."""
+    open_tab, tabs = lazy_tabs(state.VIEWS, TABS_KEY, lang, "ex.tab", chosen=PAGE.get("view"),
+                               on_choose=lambda name: PAGE.set("view", name))  # fmt: skip
+    with tabs[open_tab], contained(t(f"ex.tab.{open_tab}", lang), lang):
+        if open_tab == "detail":
+            views.detail(view, lang)
+        elif open_tab == "lines":
+            views.lines(view, lang, widget_key)
+        elif open_tab == "metrics":
+            views.metrics(view, lang, widget_key)
+        elif open_tab == "training":
+            views.training(view, lang, widget_key, view.steps)
+        elif open_tab == "generate":
+            views.generation(view, lang, widget_key)
+        elif open_tab == "odds":
+            odds_view.odds(view, lang, widget_key)
+        elif open_tab == "token":
+            token_view.token_view(view, lang, widget_key)
+        else:
+            combined_view.combined(view, lang, widget_key)

@@ -35,6 +35,8 @@ MAX_TEMPERATURE = 2.0
 MAX_TOP_K = 1_000_000  # 0: top-k off; above the model's vocabulary it keeps every token
 MIN_TOP_P = 0.05
 COMBINE_KINDS = ("mean", "rollout")  # the combined view: the chosen block's mean over heads, or rollout
+# The views below the grid, one open at a time (ui/lazy_tabs.py): the link says which.
+VIEWS = ("detail", "lines", "metrics", "training", "generate", "odds", "token", "combined")
 
 PARAMS: tuple[Param, ...] = (
     Param("model", "text", FALLBACK_MODEL, max_chars=MAX_MODEL_CHARS),
@@ -54,6 +56,7 @@ PARAMS: tuple[Param, ...] = (
     Param("sample_seed", "int", 0, 0, MAX_SEED),
     Param("combine", "choice", "mean", choices=COMBINE_KINDS),
     Param("token_dir", "choice", "both", choices=TOKEN_DIRECTIONS),  # the token view: the row, column or both
+    Param("view", "choice", VIEWS[0], choices=VIEWS),  # the open tab below the grid
 )
 PARAMS_BY_NAME = {param.name: param for param in PARAMS}
 
