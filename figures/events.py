@@ -11,8 +11,8 @@ that a click on it chooses something and a hover on it is shown in its other pan
 
 - A heatmap trace that only marks cells of the panel's values trace drawn under or over it
   carries ``meta[LAYER]``: ``MINUS_INF`` (the −∞ cells), ``DROPPED`` (cells dropout set to 0)
-  or ``BLANK`` (a transparent layer that only catches clicks). ``figures/describe.py`` reads
-  the values from the other traces and these cells from the layers.
+  or ``BLANK`` (a transparent layer that only catches clicks). ``figures/chart_reading.py``
+  reads the values from the other traces and these cells from the layers.
 
 The component reads the key names from ``EVENT_KEYS`` (the page passes them), so this module
 is the only place they are spelled.

@@ -24,7 +24,7 @@ BACKGROUND = "white"
 class FigureSpec:
     """A figure as its builder wrote it, plain dicts and arrays, before Plotly's Figure is
     made of it: what a page sends needs no Figure (figures/wire.py serializes this, and
-    figures/describe.py reads it), and making one costs more than the rest of the figure."""
+    figures/chart_reading.py reads it), and making one costs more than the rest of the figure."""
 
     data: list[dict]
     layout: dict
