@@ -115,6 +115,138 @@ def _plan(heads: int, short: list[str], position: int, width_px: float, y_room: 
     raise AssertionError("unreachable: the last choice always returns")
 
 
+@dataclass(frozen=True)
+class _Slot:
+    """One (layer, head) panel's place: its axes' number and its domain in the plot area."""
+
+    index: int  # 1-based, the axes' number ("x", "x2" …)
+    col: int
+    x0: float
+    y0: float
+    y1: float
+
+    @property
+    def suffix(self) -> str:
+        return "" if self.index == 1 else str(self.index)
+
+
+@dataclass(frozen=True)
+class _Sheet:
+    """The panels' grid in pixels: each row of panels is its titles, its bars and the token
+    labels under them; every layer starts a new row."""
+
+    plan: _Plan
+    title_room: float
+    panel_h: float
+    row_h: float
+    rows_per_layer: int
+    header: float
+    plot_w: float
+    plot_h: float
+    two_lines: bool  # the panels' titles as "block 1" over "head 2" (one line is too wide)
+
+    def slot(self, layer: int, head: int, heads: int) -> _Slot:
+        plan = self.plan
+        grid_row, col = layer * self.rows_per_layer + head // plan.cols, head % plan.cols
+        top = grid_row * self.row_h + self.title_room
+        x0 = col * (plan.panel_w + plan.gap) / self.plot_w
+        y0, y1 = 1.0 - (top + self.panel_h) / self.plot_h, 1.0 - top / self.plot_h
+        return _Slot(layer * heads + head + 1, col, x0, y0, y1)
+
+
+def _sheet(plan: _Plan, names: list[list[str]], named: bool, width_px: float, scale: float) -> _Sheet:
+    """Rows of ``plan.cols`` panels, each panel's title on one line if every title fits it."""
+    title_px = PANEL_TITLE_FONT_PX * scale
+    two_lines = named and any(text_px(name, title_px) > plan.panel_w + plan.gap - LABEL_PAD_PX
+                              for row in names for name in row)  # fmt: skip
+    title_room = (2 if two_lines else 1) * title_px * LINE_HEIGHT + 4
+    key_room = plan.ticks.extent_px + TICK_STANDOFF_PX
+    panel_h = PANEL_HEIGHT_PX * scale
+    row_h = title_room + panel_h + key_room + ROW_GAP_PX * scale
+    rows_per_layer = math.ceil(len(names[0]) / plan.cols)
+    header = TITLE_FONT_SIZE * scale * LINE_HEIGHT + MARGIN_PX * 2
+    plot_h = len(names) * rows_per_layer * row_h
+    return _Sheet(plan, title_room, panel_h, row_h, rows_per_layer, header, width_px - plan.left - plan.right, plot_h,
+                  two_lines)  # fmt: skip
+
+
+def _checked(rows: np.ndarray, columns: np.ndarray, position: int, T: int, direction: str) -> tuple[np.ndarray, ...]:
+    """rows and columns as float32 (layers, h, T); ValueError or IndexError for what cannot
+    be drawn."""
+    rows, columns = np.asarray(rows, dtype=np.float32), np.asarray(columns, dtype=np.float32)
+    if rows.ndim != 3 or rows.shape != columns.shape or rows.shape[-1] != T:
+        raise ValueError(f"rows {rows.shape} and columns {columns.shape}: expected (layers, h, {T}) each")
+    if not 0 <= position < T:
+        raise IndexError(f"position {position} is outside the {T} tokens")
+    if direction not in DIRECTIONS:
+        raise ValueError(f"direction {direction!r}: one of {DIRECTIONS}")
+    return rows, columns
+
+
+def _y_room(y_ticks: tuple[float, float], scale: float) -> float:
+    """The left margin the weight axis needs: its widest tick label and its title."""
+    tick_px = TICK_FONT_PX * scale
+    return (max(text_px(f"{tick:g}", tick_px) for tick in y_ticks) + LABEL_PAD_PX + TICK_STANDOFF_PX
+            + AXIS_TITLE_FONT_PX * scale * LINE_HEIGHT + MARGIN_PX)  # fmt: skip
+
+
+def _bars(rows: np.ndarray, columns: np.ndarray, layer: int, head: int, slot: _Slot, position: int, shown: tuple,
+          categories: list[str], names: list[str], weight_word: str) -> list[dict]:  # fmt: skip
+    """One panel's bars: the token's row up to it (what it reads), its column from it on
+    (who reads it, lighter); ``names`` the traces' names in the order of ``shown``."""
+    color, T = head_color(head), rows.shape[-1]
+    xaxis, yaxis = f"x{slot.suffix}", f"y{slot.suffix}"
+    traces = []
+    for which, name in zip(shown, names, strict=True):
+        span = slice(0, position + 1) if which == "reads" else slice(position, T)
+        values = (rows if which == "reads" else columns)[layer, head, span]
+        marker = dict(color=color) if which == "reads" else dict(color=color, opacity=READ_BY_OPACITY)
+        traces.append(dict(
+            type="bar", name=name, x=categories[span], y=values.tolist(), xaxis=xaxis, yaxis=yaxis, marker=marker,
+            showlegend=False,
+            hovertemplate=f"%{{x}}<br>{weight_word}: %{{y:.4f}}<extra>{plotly_safe(name)}</extra>",
+        ))  # fmt: skip
+    return traces
+
+
+def _axes(sheet: _Sheet, slot: _Slot, categories: list[str], y_ticks: tuple[float, float], weight_word: str,
+          scale: float) -> dict:  # fmt: skip
+    """A panel's token axis (the labels ``plan.ticks`` shows) and its weight axis, the same
+    scale in every panel, its numbers and title only on the first panel of a row."""
+    plan, suffix, T = sheet.plan, slot.suffix, len(categories)
+    first = slot.col == 0
+    xaxis = dict(
+        type="category", categoryorder="array", categoryarray=categories, range=[-0.5, T - 0.5],
+        domain=[max(0.0, slot.x0), min(1.0, slot.x0 + plan.panel_w / sheet.plot_w)], anchor=f"y{suffix}",
+        showgrid=False, zeroline=False, ticks="", fixedrange=True, tickmode="array", ticklabelstandoff=TICK_STANDOFF_PX,
+        tickvals=[categories[i] for i in plan.ticks.positions], ticktext=list(plan.ticks.texts),
+        tickfont=dict(size=plan.ticks.font_px), tickangle=plan.ticks.angle, showline=True, linecolor="#999",
+    )  # fmt: skip
+    yaxis = dict(
+        range=[0.0, y_ticks[-1] * Y_HEADROOM], domain=[max(0.0, slot.y0), min(1.0, slot.y1)], anchor=f"x{suffix}",
+        fixedrange=True, tickmode="array", tickvals=list(y_ticks), ticktext=[f"{tick:g}" for tick in y_ticks],
+        showticklabels=first, tickfont=dict(size=TICK_FONT_PX * scale), gridcolor="#eee", zeroline=False,
+        ticklabelstandoff=TICK_STANDOFF_PX,
+        **({"title": dict(text=weight_word, standoff=4, font=dict(size=AXIS_TITLE_FONT_PX * scale))} if first else {}),
+    )  # fmt: skip
+    return {f"xaxis{suffix}": xaxis, f"yaxis{suffix}": yaxis}
+
+
+def _panel_title(sheet: _Sheet, slot: _Slot, name: str, number: int | None, head: int, layer_word: str,
+                 text: Words, scale: float) -> dict:  # fmt: skip
+    """The panel's name over it in its head's colour: on two lines where one is too wide."""
+    title = (f"{plotly_safe(text[layer_word])} {number + 1}<br>{plotly_safe(text['fig.head'])} {head + 1}"
+             if sheet.two_lines else plotly_safe(name))  # fmt: skip
+    panel = Panel(slot.index, (slot.x0, slot.x0), (slot.y0, slot.y1))
+    return panel_title(title, panel, PANEL_TITLE_FONT_PX * scale, head_color(head), bold=True)
+
+
+def _chosen_shade(slot: _Slot, position: int) -> dict:
+    """The chosen token's slot, shaded under the bars."""
+    return dict(type="rect", xref=f"x{slot.suffix}", yref=f"y{slot.suffix} domain", x0=position - 0.5,
+                x1=position + 0.5, y0=0, y1=1, fillcolor=CHOSEN_FILL, line=dict(width=0), layer="below")  # fmt: skip
+
+
 def token_view_figure(
     rows: np.ndarray,
     columns: np.ndarray,
@@ -134,84 +266,30 @@ def token_view_figure(
     shaded in every panel and its label always shown. ``layer_word`` (such as
     "ex.col.block") names the layers in the panels' titles, numbered from ``first_layer``
     (0-based: the layer ``rows[0]`` is); None: one layer, heads only."""
-    rows, columns = np.asarray(rows, dtype=np.float32), np.asarray(columns, dtype=np.float32)
-    T = len(labels)
-    if rows.ndim != 3 or rows.shape != columns.shape or rows.shape[-1] != T:
-        raise ValueError(f"rows {rows.shape} and columns {columns.shape}: expected (layers, h, {T}) each")
-    if not 0 <= position < T:
-        raise IndexError(f"position {position} is outside the {T} tokens")
-    if direction not in DIRECTIONS:
-        raise ValueError(f"direction {direction!r}: one of {DIRECTIONS}")
+    rows, columns = _checked(rows, columns, position, len(labels), direction)
     layers, heads = rows.shape[:2]
-    named = layer_word is not None
+    named, word = layer_word is not None, layer_word or "ex.col.block"
     short, categories = short_labels(labels), categories_of(labels)
-    tick_px, axis_title_px, title_px = TICK_FONT_PX * scale, AXIS_TITLE_FONT_PX * scale, PANEL_TITLE_FONT_PX * scale
     weight_word = plotly_safe(text["ex.weight"])
     y_ticks = _weight_ticks(rows, columns, position, direction)
-    y_room = (max(text_px(f"{tick:g}", tick_px) for tick in y_ticks) + LABEL_PAD_PX + TICK_STANDOFF_PX
-              + axis_title_px * LINE_HEIGHT + MARGIN_PX)  # fmt: skip
-    plan = _plan(heads, short, position, width_px, y_room, scale)
-    names = [[panel_name(first_layer + layer if named else None, head, text, layer_word or "ex.col.block")
-              for head in range(heads)] for layer in range(layers)]  # fmt: skip
-    two_lines = named and any(text_px(name, title_px) > plan.panel_w + plan.gap - LABEL_PAD_PX
-                              for row in names for name in row)  # fmt: skip
-    title_room = (2 if two_lines else 1) * title_px * LINE_HEIGHT + 4
-    key_room = plan.ticks.extent_px + TICK_STANDOFF_PX
-    panel_h = PANEL_HEIGHT_PX * scale
-    row_h = title_room + panel_h + key_room + ROW_GAP_PX * scale
-    rows_per_layer = math.ceil(heads / plan.cols)
-    header = TITLE_FONT_SIZE * scale * LINE_HEIGHT + MARGIN_PX * 2
-    plot_w = width_px - plan.left - plan.right
-    plot_h = layers * rows_per_layer * row_h
-    height = header + plot_h + MARGIN_PX
+    plan = _plan(heads, short, position, width_px, _y_room(y_ticks, scale), scale)
+    layer_numbers = [first_layer + layer if named else None for layer in range(layers)]
+    names = [[panel_name(number, head, text, word) for head in range(heads)] for number in layer_numbers]
+    sheet = _sheet(plan, names, named, width_px, scale)
     shown = ("reads", "read_by") if direction == "both" else (direction,)
     traces, layout, annotations, shapes = [], {}, [], []
-    for layer in range(layers):
+    for layer, number in enumerate(layer_numbers):
         for head in range(heads):
-            index = layer * heads + head + 1
-            suffix = "" if index == 1 else str(index)
-            grid_row, col = layer * rows_per_layer + head // plan.cols, head % plan.cols
-            x0 = col * (plan.panel_w + plan.gap) / plot_w
-            top = grid_row * row_h + title_room
-            y1 = 1.0 - top / plot_h
-            y0 = 1.0 - (top + panel_h) / plot_h
-            xaxis, yaxis = f"x{suffix}", f"y{suffix}"
-            color = head_color(head)
-            for which in shown:
-                span = slice(0, position + 1) if which == "reads" else slice(position, T)
-                values = (rows if which == "reads" else columns)[layer, head, span]
-                name = trace_name(first_layer + layer if named else None, head, which, text,
-                                  layer_word or "ex.col.block")  # fmt: skip
-                marker = dict(color=color) if which == "reads" else dict(color=color, opacity=READ_BY_OPACITY)
-                traces.append(dict(
-                    type="bar", name=name, x=categories[span], y=values.tolist(), xaxis=xaxis, yaxis=yaxis, marker=marker,
-                    showlegend=False, hovertemplate=f"%{{x}}<br>{weight_word}: %{{y:.4f}}<extra>{plotly_safe(name)}</extra>",
-                ))  # fmt: skip
-            first = col == 0
-            layout[f"xaxis{suffix}"] = dict(
-                type="category", categoryorder="array", categoryarray=categories, range=[-0.5, T - 0.5],
-                domain=[max(0.0, x0), min(1.0, x0 + plan.panel_w / plot_w)], anchor=yaxis, showgrid=False,
-                zeroline=False, ticks="", fixedrange=True, tickmode="array", ticklabelstandoff=TICK_STANDOFF_PX,
-                tickvals=[categories[i] for i in plan.ticks.positions], ticktext=list(plan.ticks.texts),
-                tickfont=dict(size=plan.ticks.font_px), tickangle=plan.ticks.angle, showline=True, linecolor="#999",
-            )  # fmt: skip
-            layout[f"yaxis{suffix}"] = dict(
-                range=[0.0, y_ticks[-1] * Y_HEADROOM], domain=[max(0.0, y0), min(1.0, y1)], anchor=xaxis,
-                fixedrange=True, tickmode="array", tickvals=list(y_ticks), ticktext=[f"{tick:g}" for tick in y_ticks],
-                showticklabels=first, tickfont=dict(size=tick_px), gridcolor="#eee", zeroline=False,
-                ticklabelstandoff=TICK_STANDOFF_PX,
-                **({"title": dict(text=weight_word, standoff=4, font=dict(size=axis_title_px))} if first else {}),
-            )  # fmt: skip
-            name = names[layer][head]
-            title = (f"{plotly_safe(text[layer_word])} {first_layer + layer + 1}<br>{plotly_safe(text['fig.head'])} {head + 1}"
-                     if two_lines else plotly_safe(name))  # fmt: skip
-            annotations.append(panel_title(title, Panel(index, (x0, x0), (y0, y1)), title_px, color, bold=True))
-            shapes.append(dict(type="rect", xref=xaxis, yref=f"{yaxis} domain", x0=position - 0.5, x1=position + 0.5,
-                               y0=0, y1=1, fillcolor=CHOSEN_FILL, line=dict(width=0), layer="below"))  # fmt: skip
+            slot = sheet.slot(layer, head, heads)
+            bar_names = [trace_name(number, head, which, text, word) for which in shown]
+            traces += _bars(rows, columns, layer, head, slot, position, shown, categories, bar_names, weight_word)
+            layout.update(_axes(sheet, slot, categories, y_ticks, weight_word, scale))
+            annotations.append(_panel_title(sheet, slot, names[layer][head], number, head, word, text, scale))
+            shapes.append(_chosen_shade(slot, position))
     token = plotly_safe(position_label(position, short[position]))
     layout.update(
-        height=round(height), barmode="overlay", bargap=0.15, annotations=annotations, shapes=shapes,
-        margin=dict(l=round(plan.left), r=round(plan.right), t=round(header), b=MARGIN_PX),
+        height=round(sheet.header + sheet.plot_h + MARGIN_PX), barmode="overlay", bargap=0.15, annotations=annotations,
+        shapes=shapes, margin=dict(l=round(plan.left), r=round(plan.right), t=round(sheet.header), b=MARGIN_PX),
         font=dict(size=FONT_SIZE * scale, family=FONT_FAMILY), plot_bgcolor=BACKGROUND,
         hoverlabel=dict(font=dict(size=FONT_SIZE * scale)),
         title=figure_title(_title(direction, text).format(token=token), TITLE_FONT_SIZE * scale),
