@@ -127,6 +127,65 @@ def qk_names(query: str, key: str, text: Words) -> tuple[str, str, str]:
     )
 
 
+def _qk_bars(q: np.ndarray, k: np.ndarray, products: np.ndarray, head: int, names: tuple[str, str, str],
+             channel: str, text: Words) -> list[dict]:  # fmt: skip
+    """q and k side by side on the upper axes, the products below coloured by sign (their
+    legend: two squares, as one trace cannot show two colours in the legend)."""
+    q_name, k_name, product_name = names
+    channels = list(range(len(q)))
+    value_hover = f"{channel} %{{x}}: %{{y:.4f}}<extra>%{{fullData.name}}</extra>"
+    colors = [POSITIVE_COLOR if value >= 0 else NEGATIVE_COLOR for value in products]
+    return [
+        dict(type="bar", name=q_name, x=channels, y=q.tolist(), marker=dict(color=Q_COLOR), hovertemplate=value_hover,
+             meta=trace_meta(head)),
+        dict(type="bar", name=k_name, x=channels, y=k.tolist(), marker=dict(color=K_COLOR), hovertemplate=value_hover,
+             meta=trace_meta(head)),
+        dict(type="bar", name=product_name, x=channels, y=products.tolist(), xaxis="x2", yaxis="y2",
+             marker=dict(color=colors), showlegend=False, hovertemplate=value_hover, meta=trace_meta(head)),
+        _legend_square(plotly_safe(text["qkfig.positive"]), POSITIVE_COLOR),
+        _legend_square(plotly_safe(text["qkfig.negative"]), NEGATIVE_COLOR),
+    ]  # fmt: skip
+
+
+def _channel_axis(d: int, anchor: str, title: str | None, scale: float) -> dict:
+    """A channel axis of ``d`` bars, every channel numbered while they fit (then every 4th, 8th)."""
+    dtick = 1 if d <= 16 else (4 if d <= 64 else 8)
+    axis = dict(anchor=anchor, tickfont=dict(size=TICK_FONT_SIZE * scale), dtick=dtick, gridcolor=GRID_COLOR,
+                fixedrange=True, range=[-0.6, d - 0.4], zeroline=False)  # fmt: skip
+    if title is not None:
+        axis["title"] = dict(text=title, font=dict(size=FONT_SIZE * scale), standoff=4)
+    return axis
+
+
+def _qk_layout(d: int, title: str, product_name: str, channel: str, scale: float) -> dict:
+    """Two plots of ``QK_PLOT_PX`` one over the other: q and k above (the legend over them),
+    the products below, titled by an annotation over them, their axis the channels'."""
+    plot, gap = QK_PLOT_PX * scale, QK_GAP_PX * scale
+    top, bottom = QK_TOP_PX * scale, QK_BOTTOM_PX * scale
+    height = top + 2 * plot + gap + bottom
+    inner = 2 * plot + gap
+    tick = dict(size=TICK_FONT_SIZE * scale)
+    lower_top = plot / inner
+    return dict(
+        height=round(height),
+        margin=dict(l=round(70 * scale), r=round(MARGIN_PX * 2), t=round(top), b=round(bottom)),
+        font=dict(size=FONT_SIZE * scale, family=FONT_FAMILY), plot_bgcolor=BACKGROUND, barmode="group",
+        title=figure_title(title, TITLE_FONT_SIZE * scale),
+        legend=dict(orientation="h", x=0.0, xanchor="left", y=1.0, yanchor="bottom", font=dict(size=FONT_SIZE * scale)),
+        xaxis=_channel_axis(d, "y", None, scale),
+        yaxis=dict(domain=[1.0 - lower_top, 1.0], tickfont=tick, gridcolor=GRID_COLOR, zerolinecolor="#888",
+                   fixedrange=True),
+        xaxis2=_channel_axis(d, "y2", channel, scale),
+        yaxis2=dict(domain=[0.0, lower_top], tickfont=tick, gridcolor=GRID_COLOR, zerolinecolor="#888",
+                    fixedrange=True, anchor="x2"),
+        annotations=[
+            dict(text=product_name, x=0.0, xref="paper", xanchor="left", y=lower_top, yref="paper", yanchor="bottom",
+                 showarrow=False, font=dict(size=FONT_SIZE * scale)),
+        ],
+        hoverlabel=dict(font=dict(size=FONT_SIZE * scale)),
+    )  # fmt: skip
+
+
 def qk_figure(
     q: Sequence[float],
     k: Sequence[float],
@@ -144,53 +203,8 @@ def qk_figure(
     d = len(q)
     if not (len(k) == len(products) == d) or d == 0:
         raise ValueError(f"q, k and their products must have the same length d ≥ 1 (got {len(q)}, {len(k)}, {len(products)})")
-    channels = list(range(d))
-    q_name, k_name, product_name = qk_names(query, key, text)
+    names = qk_names(query, key, text)
     channel = plotly_safe(text["qkfig.channel_axis"])
-    value_hover = f"{channel} %{{x}}: %{{y:.4f}}<extra>%{{fullData.name}}</extra>"
-    colors = [POSITIVE_COLOR if value >= 0 else NEGATIVE_COLOR for value in products]
-    traces = [
-        dict(type="bar", name=q_name, x=channels, y=q.tolist(), marker=dict(color=Q_COLOR), hovertemplate=value_hover,
-             meta=trace_meta(head)),
-        dict(type="bar", name=k_name, x=channels, y=k.tolist(), marker=dict(color=K_COLOR), hovertemplate=value_hover,
-             meta=trace_meta(head)),
-        dict(type="bar", name=product_name, x=channels, y=products.tolist(), xaxis="x2", yaxis="y2",
-             marker=dict(color=colors), showlegend=False, hovertemplate=value_hover, meta=trace_meta(head)),
-        _legend_square(plotly_safe(text["qkfig.positive"]), POSITIVE_COLOR),
-        _legend_square(plotly_safe(text["qkfig.negative"]), NEGATIVE_COLOR),
-    ]  # fmt: skip
-    plot, gap = QK_PLOT_PX * scale, QK_GAP_PX * scale
-    top, bottom = QK_TOP_PX * scale, QK_BOTTOM_PX * scale
-    height = top + 2 * plot + gap + bottom
-    inner = 2 * plot + gap
-    tick = dict(size=TICK_FONT_SIZE * scale)
-    dtick = 1 if d <= 16 else (4 if d <= 64 else 8)
-    lower_top = plot / inner
-
-    def x_axis(anchor: str, titled: bool) -> dict:
-        axis = dict(anchor=anchor, tickfont=tick, dtick=dtick, gridcolor=GRID_COLOR, fixedrange=True,
-                    range=[-0.6, d - 0.4], zeroline=False)  # fmt: skip
-        if titled:
-            axis["title"] = dict(text=channel, font=dict(size=FONT_SIZE * scale), standoff=4)
-        return axis
-
-    layout = dict(
-        height=round(height),
-        margin=dict(l=round(70 * scale), r=round(MARGIN_PX * 2), t=round(top), b=round(bottom)),
-        font=dict(size=FONT_SIZE * scale, family=FONT_FAMILY), plot_bgcolor=BACKGROUND, barmode="group",
-        title=figure_title(plotly_safe(text["qkfig.title"].format(head=head + 1, query=query, key=key)),
-                           TITLE_FONT_SIZE * scale),
-        legend=dict(orientation="h", x=0.0, xanchor="left", y=1.0, yanchor="bottom", font=dict(size=FONT_SIZE * scale)),
-        xaxis=x_axis("y", False),
-        yaxis=dict(domain=[1.0 - lower_top, 1.0], tickfont=tick, gridcolor=GRID_COLOR, zerolinecolor="#888",
-                   fixedrange=True),
-        xaxis2=x_axis("y2", True),
-        yaxis2=dict(domain=[0.0, lower_top], tickfont=tick, gridcolor=GRID_COLOR, zerolinecolor="#888",
-                    fixedrange=True, anchor="x2"),
-        annotations=[
-            dict(text=product_name, x=0.0, xref="paper", xanchor="left", y=lower_top, yref="paper", yanchor="bottom",
-                 showarrow=False, font=dict(size=FONT_SIZE * scale)),
-        ],
-        hoverlabel=dict(font=dict(size=FONT_SIZE * scale)),
-    )  # fmt: skip
-    return build_figure(traces, layout)
+    title = plotly_safe(text["qkfig.title"].format(head=head + 1, query=query, key=key))
+    layout = _qk_layout(d, title, names[2], channel, scale)
+    return build_figure(_qk_bars(q, k, products, head, names, channel, text), layout)
