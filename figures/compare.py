@@ -50,6 +50,30 @@ def difference_range(diff: np.ndarray) -> float:
     return largest or 1.0
 
 
+def _panel_heatmaps(diff: np.ndarray, masked: np.ndarray, head: int, name: str, common: dict, limit: float,
+                    colorbar: dict | None, text: Words) -> list[dict]:  # fmt: skip
+    """One panel's heatmaps: the cells masked in either set-up (a layer of their own, drawn
+    first, only where there are any), then B − A on the shared scale (``colorbar``: the
+    first panel's, None on the others). ``common``: the panel's axes and categories."""
+    value_label = plotly_safe(text["cmp.fig.b_minus_a"])
+    trace_label = f"{value_label} · {name}"
+    where = f"{plotly_safe(text['fig.query'])} %{{y}}<br>{plotly_safe(text['fig.key'])} %{{x}}<br>"
+    traces = []
+    if masked.any():
+        traces.append(dict(
+            common, type="heatmap", z=np.where(masked, np.float32(1.0), np.float32(np.nan)),
+            colorscale=[[0.0, MASKED_COLOR], [1.0, MASKED_COLOR]], showscale=False,
+            name=f"{plotly_safe(text['fig.minus_inf'])} · {name}", meta=layer_meta(head, MINUS_INF_LAYER),
+            hovertemplate=f"{where}{plotly_safe(text['fig.masked_reason'])}<extra></extra>",
+        ))  # fmt: skip
+    traces.append(dict(
+        common, type="heatmap", z=diff, colorscale=SCORE_COLORSCALE, zmin=-limit, zmax=limit, zmid=0.0,
+        showscale=head == 0, colorbar=colorbar, name=trace_label, meta=trace_meta(head),
+        hovertemplate=f"{where}{value_label}: %{{z:+.4f}}<extra>{trace_label}</extra>",
+    ))  # fmt: skip
+    return traces
+
+
 def difference_figure(
     a: np.ndarray,
     b: np.ndarray,
@@ -71,27 +95,13 @@ def difference_figure(
         raise ValueError(f"set-ups of shape {diff.shape} do not match the {len(labels)} tokens {labels}")
     plan = plan_overview(diff.shape[0], labels, width_px or 800.0, scale)
     limit = difference_range(diff)
-    value_label = plotly_safe(text["cmp.fig.b_minus_a"])
-    where = f"{plotly_safe(text['fig.query'])} %{{y}}<br>{plotly_safe(text['fig.key'])} %{{x}}<br>"
     traces, layout, annotations, shapes = [], {}, [], []
     for head, panel in enumerate(plan.panels):
         name = plotly_safe(text["cmp.fig.mean_panel"]) if of_means else f"{plotly_safe(text['fig.head'])} {head + 1}"
-        trace_label = f"{value_label} · {name}"
         common = dict(x=plan.labels.categories, y=plan.labels.categories, xaxis=panel.xaxis, yaxis=panel.yaxis,
                       hoverongaps=False)  # fmt: skip
-        if masked[head].any():
-            traces.append(dict(
-                common, type="heatmap", z=np.where(masked[head], np.float32(1.0), np.float32(np.nan)),
-                colorscale=[[0.0, MASKED_COLOR], [1.0, MASKED_COLOR]], showscale=False,
-                name=f"{plotly_safe(text['fig.minus_inf'])} · {name}", meta=layer_meta(head, MINUS_INF_LAYER),
-                hovertemplate=f"{where}{plotly_safe(text['fig.masked_reason'])}<extra></extra>",
-            ))  # fmt: skip
-        traces.append(dict(
-            common, type="heatmap", z=diff[head], colorscale=SCORE_COLORSCALE, zmin=-limit, zmax=limit, zmid=0.0,
-            showscale=head == 0, colorbar=shared_colorbar(plan.frame, scale) if head == 0 else None,
-            name=trace_label, meta=trace_meta(head),
-            hovertemplate=f"{where}{value_label}: %{{z:+.4f}}<extra>{trace_label}</extra>",
-        ))  # fmt: skip
+        colorbar = shared_colorbar(plan.frame, scale) if head == 0 else None
+        traces += _panel_heatmaps(diff[head], masked[head], head, name, common, limit, colorbar, text)
         first_col = head % plan.cols == 0
         layout.update(
             panel_axes(panel, plan.labels, plan.labelled[head], first_col,
