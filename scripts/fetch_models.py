@@ -21,6 +21,7 @@ if str(ROOT) not in sys.path:  # run as `python scripts/fetch_models.py`
     sys.path.insert(0, str(ROOT))
 
 from gpt_core import InputError, hf  # noqa: E402
+from ui.numbers import format_bytes, parameters_text  # noqa: E402
 
 CHECK_TEXT = "The cat sat on the mat. 动手学大模型"
 
@@ -32,7 +33,7 @@ def _progress(name: str):
         percent = int(100 * done / total) if total else 100
         if percent != shown[0] and (percent % 5 == 0 or done == total):
             shown[0] = percent
-            sys.stdout.write(f"\r{name}: {hf.format_bytes(done)} of {hf.format_bytes(total)} ({percent} %)")
+            sys.stdout.write(f"\r{name}: {format_bytes(done)} of {format_bytes(total)} ({percent} %)")
             sys.stdout.flush()
 
     return report
@@ -49,8 +50,8 @@ def fetch_one(name: str) -> bool:
     d = loaded.description
     print(
         f"\r{name}: ready in {time.monotonic() - started:.1f} s · {d.family}, {d.layers} layers × {d.heads} heads "
-        f"({d.kv_heads} key/value) · {hf.parameters_text(d.parameters)} parameters · "
-        f"{hf.format_bytes(d.download_bytes)} on disk, {hf.format_bytes(d.bytes)} in memory · "
+        f"({d.kv_heads} key/value) · {parameters_text(d.parameters)} parameters · "
+        f"{format_bytes(d.download_bytes)} on disk, {format_bytes(d.bytes)} in memory · "
         f"reads the check text as {len(traced.pieces)} tokens · {loaded.folder}"
     )
     return True

@@ -16,6 +16,9 @@ import pytest
 import torch
 
 from gpt_core import InputError, hf
+from gpt_core.hf import generation, loading, reading, tracing
+from gpt_core.hf.reading import _BYTE_DECODER, _byte_decoder, _token_bytes, _types
+from gpt_core.hf.recording import _RECORDER, _attention, _blocked, _hook_inputs_and_outputs, _Recorder, _stages
 
 ROOT = Path(__file__).resolve().parents[2]
 FAMILIES = ("gpt2", "llama", "qwen2", "llama-sp")
@@ -169,7 +172,8 @@ def test_whether_a_tokenizer_is_byte_level_is_read_once_when_it_loads(family, by
     def again(tokenizer):
         raise AssertionError("the spelling is read at load, not per token")
 
-    monkeypatch.setattr(hf, "spelling", again)
+    for module in (hf, loading, reading, tracing, generation):  # wherever a per-token call could find it
+        monkeypatch.setattr(module, "spelling", again, raising=False)
     assert hf.trace(loaded, "the cat 动").labels
     assert hf.generate_with_attention(loaded, "the cat", 2)
 
@@ -243,27 +247,6 @@ def test_importing_gpt_core_and_the_pages_loads_no_transformers():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT).stdout
     assert out.split() == ["False", "False"]
-
-
-@pytest.mark.parametrize(
-    ("count", "text"),
-    [(548_000_000, "548 MB"), (1_200_000_000, "1.2 GB"), (900, "900 B"), (999, "999 B"), (1000, "1.0 kB"),
-     (9_949, "9.9 kB"), (10_000, "10 kB"), (10_500, "10 kB"), (999_999, "1000 kB"), (1_000_000, "1.0 MB"),
-     (10_000_000, "10 MB"), (1_000_000_000, "1.0 GB"), (12_000_000_000, "12 GB")],
-)  # fmt: skip
-def test_sizes_read_as_a_person_reads_them(count, text):
-    """One decimal below ten units, none from ten on; each unit from exactly its size."""
-    assert hf.format_bytes(count) == text
-
-
-@pytest.mark.parametrize(
-    ("count", "text"),
-    [(124_439_808, "124M"), (494_032_768, "494M"), (37_120, "37k"), (999, "999"), (1000, "1.0k"), (9_950, "9.9k"),
-     (10_000, "10k"), (1_000_000, "1.0M"), (9_900_000, "9.9M"), (10_000_000, "10M"), (1_000_000_000, "1.0B"),
-     (7_600_000_000, "7.6B"), (70_000_000_000, "70B")],
-)  # fmt: skip
-def test_parameters_read_short(count, text):
-    assert hf.parameters_text(count) == text
 
 
 def _description(heads: int, kv_heads: int) -> hf.ModelDescription:
@@ -457,9 +440,9 @@ def test_the_byte_alphabet_is_gpt2s():
 
     expected = {char: byte for byte, char in bytes_to_unicode().items()}
     assert len(expected) == 256
-    assert hf._BYTE_DECODER == expected
-    assert hf._byte_decoder() == expected, "the table as its function builds it (it runs once, at import)"
-    assert hf._BYTE_DECODER["Ġ"] == 0x20 and hf._BYTE_DECODER["!"] == 0x21 and hf._BYTE_DECODER["Ā"] == 0x00
+    assert _BYTE_DECODER == expected
+    assert _byte_decoder() == expected, "the table as its function builds it (it runs once, at import)"
+    assert _BYTE_DECODER["Ġ"] == 0x20 and _BYTE_DECODER["!"] == 0x21 and _BYTE_DECODER["Ā"] == 0x00
 
 
 # ---------------------------------------------------------------- found by mutation testing
@@ -547,19 +530,85 @@ class _Block(torch.nn.Module):
         return self.attn(hidden_states=hidden_states) + 1
 
 
-def test_only_attention_modules_are_hooked_and_a_tensor_output_is_kept_whole():
+def test_only_the_given_modules_are_hooked_and_a_tensor_output_is_kept_whole():
     model = torch.nn.Sequential(_Block(0), _Block(1))
-    assert hf._attention_modules(model) == [model[0].attn, model[1].attn]
-    hf._hook_inputs_and_outputs(model)
+    _hook_inputs_and_outputs([model[0].attn, model[1].attn])
     x = torch.arange(6.0).reshape(1, 3, 2)
-    recorder = hf._Recorder()
-    token = hf._RECORDER.set(recorder)
+    recorder = _Recorder()
+    token = _RECORDER.set(recorder)
     try:
         model(x)
     finally:
-        hf._RECORDER.reset(token)
+        _RECORDER.reset(token)
     assert torch.equal(recorder.layers[0].x, x) and torch.equal(recorder.layers[0].output, 2 * x)
     assert torch.equal(recorder.layers[1].x, 2 * x + 1) and torch.equal(recorder.layers[1].output, 4 * x + 2)
+
+
+def _llama_attention_named(monkeypatch, name: str, forward=None) -> type:
+    """transformers' Llama built with a subclass of its attention class named ``name`` (a name
+    that does not end in "Attention"), its forward replaced by ``forward`` where given."""
+    from transformers.models.llama import modeling_llama
+
+    renamed = type(name, (modeling_llama.LlamaAttention,), {} if forward is None else {"forward": forward})
+    monkeypatch.setattr(modeling_llama, "LlamaAttention", renamed)
+    return renamed
+
+
+def test_the_attention_modules_are_the_ones_the_registry_is_given_whatever_their_name(tiny_model_folders, monkeypatch):
+    """A Llama whose attention class is named otherwise is traced with the eager
+    implementation's numbers (transformers' own Llama, output_attentions=True), and each layer
+    keeps what its attention module received and returned (hooks of the test's own)."""
+    folder = tiny_model_folders["llama"]
+    renamed = _llama_attention_named(monkeypatch, "SelfMixing")
+    loaded = hf.load(str(folder))
+    monkeypatch.undo()  # the eager model below is transformers' own
+    modules = [m for m in loaded.model.modules() if type(m) is renamed]
+    assert len(modules) == 2 and not any(type(m).__name__.endswith("Attention") for m in loaded.model.modules())
+    seen: dict[int, dict[str, torch.Tensor]] = {}
+    for index, module in enumerate(modules):
+
+        def before(module, args, kwargs, index=index):
+            seen.setdefault(index, {})["x"] = (args[0] if args else kwargs["hidden_states"]).clone()
+
+        def after(module, args, kwargs, output, index=index):
+            seen.setdefault(index, {})["output"] = output[0].clone()
+
+        module.register_forward_pre_hook(before, with_kwargs=True)
+        module.register_forward_hook(after, with_kwargs=True)
+    traced = hf.trace(loaded, TEXT, logits=True)
+    eager = _eager(folder, traced.token_ids)
+    assert torch.equal(traced.logits, eager.logits)
+    assert len(traced.weights) == len(eager.attentions) == 2
+    for mine, theirs in zip(traced.weights, eager.attentions, strict=True):
+        assert torch.equal(mine, theirs)
+    for index, layer in enumerate(traced.layers):
+        assert torch.equal(layer.x, seen[index]["x"]) and torch.equal(layer.output, seen[index]["output"])
+
+
+@pytest.mark.parametrize(("failure", "reason"), [(None, "attention not traced"),
+                                                 ("cannot read one token\nsecond line", "cannot read one token")])  # fmt: skip
+def test_an_attention_that_skips_the_registry_is_refused_in_words(failure, reason, tiny_model_folders, monkeypatch):
+    """Layer 1's attention module computes a change of its own (none) and never calls the
+    registered function: one module found for two layers, so the model is refused when it is
+    loaded, never half-drawn. A model that fails on one token is refused with its error's
+    first line."""
+    from transformers.models.llama import modeling_llama
+
+    original = modeling_llama.LlamaAttention.forward
+
+    def forward(self, hidden_states, *args, **kwargs):
+        if self.layer_idx != 1:
+            return original(self, hidden_states, *args, **kwargs)
+        if failure is not None:
+            raise RuntimeError(failure)
+        return torch.zeros_like(hidden_states), None
+
+    _llama_attention_named(monkeypatch, "OwnMixing", forward)
+    folder = str(tiny_model_folders["llama"])
+    with pytest.raises(InputError) as raised:
+        hf.load(folder)
+    assert raised.value.code == "model_unsupported"
+    assert raised.value.params == {"name": folder, "reason": reason}
 
 
 def _eager_attention(module, query, key, value, mask, scaling, dropout=0.0):
@@ -589,18 +638,18 @@ def test_the_attention_is_transformers_eager_attention(training):
     module.train(training)
     for scaling in (0.3, None):
         expected = _eager_attention(module, query, key, value, mask, 6**-0.5 if scaling is None else scaling)
-        output, weights = hf._attention(module, query, key, value, mask, scaling=scaling)
+        output, weights = _attention(module, query, key, value, mask, scaling=scaling)
         assert torch.equal(weights, expected[1]) and torch.equal(output, expected[0])
         assert output.shape == (1, 5, 4, 6)
     module.eval()
-    output, weights = hf._attention(module, query, key, value, mask, scaling=0.3, dropout=0.5)
+    output, weights = _attention(module, query, key, value, mask, scaling=0.3, dropout=0.5)
     expected = _eager_attention(module, query, key, value, mask, 0.3, dropout=0.5)
     assert torch.equal(weights, expected[1]) and torch.equal(output, expected[0]), "no dropout in eval mode"
 
 
 def test_the_softmax_is_taken_in_float32_and_given_back_in_the_querys_precision():
     module, query, key, value, mask = _attention_inputs(torch.bfloat16, T=24, d=16)
-    scores, scaled, weights = hf._stages(query, key[:, [0, 0, 1, 1]], 0.25, mask)
+    scores, scaled, weights = _stages(query, key[:, [0, 0, 1, 1]], 0.25, mask)
     assert weights.dtype == torch.bfloat16
     expected = torch.softmax((scaled + mask).float(), dim=-1).to(torch.bfloat16)
     assert torch.equal(weights, expected)
@@ -608,11 +657,11 @@ def test_the_softmax_is_taken_in_float32_and_given_back_in_the_querys_precision(
 
 
 def test_the_blocked_cells_are_those_the_mask_pushes_below_half_the_dtypes_minimum():
-    blocked = hf._blocked(None, torch.float32, 3)
+    blocked = _blocked(None, torch.float32, 3)
     assert blocked.dtype == torch.bool and blocked.shape == (1, 1, 3, 3) and not blocked.any()
     low = torch.finfo(torch.float32).min
     mask = torch.tensor([[[[0.0, low / 2, low * 0.4, low, -1e30]]]])
-    assert hf._blocked(mask, torch.float32, 5).tolist() == [[[[False, True, False, True, False]]]]
+    assert _blocked(mask, torch.float32, 5).tolist() == [[[[False, True, False, True, False]]]]
 
 
 def test_the_attention_is_registered_once(monkeypatch):
@@ -622,9 +671,9 @@ def test_the_attention_is_registered_once(monkeypatch):
     calls: list[str] = []
     monkeypatch.setattr(AttentionInterface, "register", lambda key, value: calls.append(("attention", key)))
     monkeypatch.setattr(AttentionMaskInterface, "register", lambda key, value: calls.append(("mask", key)))
-    monkeypatch.setattr(hf, "_REGISTERED", False)
-    hf._register()
-    hf._register()
+    monkeypatch.setattr(loading, "_REGISTERED", False)
+    loading._register()
+    loading._register()
     assert calls == [("attention", hf.IMPLEMENTATION), ("mask", hf.IMPLEMENTATION)]
 
 
@@ -672,7 +721,7 @@ def test_a_piece_read_alone_has_no_source(tiny_models):
     for token_id in (-1, len(loaded.tokenizer)):
         outside = hf.piece(loaded, token_id)
         assert (outside.token_id, outside.kind, outside.label) == (token_id, "none", f"<id {token_id}>")
-    assert hf._token_bytes("", True) is None, "an empty token stands for no bytes"
+    assert _token_bytes("", True) is None, "an empty token stands for no bytes"
 
 
 def _cleaned(loaded, pattern: str):
@@ -715,9 +764,9 @@ def test_a_byte_level_spelling_is_found_inside_a_sequence():
     from tokenizers import decoders, pre_tokenizers
 
     sequence = pre_tokenizers.Sequence([pre_tokenizers.Whitespace(), pre_tokenizers.ByteLevel()])
-    assert list(hf._types(sequence)) == ["Sequence", "Whitespace", "ByteLevel"]
-    assert list(hf._types(decoders.ByteLevel())) == ["ByteLevel"]
-    assert list(hf._types(None)) == []
+    assert list(_types(sequence)) == ["Sequence", "Whitespace", "ByteLevel"]
+    assert list(_types(decoders.ByteLevel())) == ["ByteLevel"]
+    assert list(_types(None)) == []
 
 
 @pytest.mark.parametrize(("family", "byte_level"), [("gpt2", True), ("llama-sp", False)])
@@ -761,15 +810,15 @@ def test_a_description_reads_each_number_where_the_config_has_it(tmp_path):
     (tmp_path / "sub").mkdir()
     (tmp_path / "sub" / "other").write_bytes(b"not counted")
     full = dict(num_attention_heads=4, num_key_value_heads=2, head_dim=16, max_position_embeddings=100, n_positions=7)
-    described = hf._describe("fake-model", _described(full), tmp_path)
+    described = loading._describe("fake-model", _described(full), tmp_path)
     assert described == hf.ModelDescription(
         name="fake-model", family="fake", layers=3, heads=4, kv_heads=2, head_dim=16, hidden=32, context=100,
         parameters=8, bytes=32, download_bytes=5,
     )  # fmt: skip
-    gpt2_like = hf._describe("gpt2-like", _described(dict(num_attention_heads=4, n_positions=50)), tmp_path)
+    gpt2_like = loading._describe("gpt2-like", _described(dict(num_attention_heads=4, n_positions=50)), tmp_path)
     assert (gpt2_like.kv_heads, gpt2_like.head_dim, gpt2_like.context) == (4, 8, 50)
     assert type(gpt2_like.head_dim) is int
-    nothing = hf._describe("no-context", _described(dict(num_attention_heads=4), torch.float16), tmp_path)
+    nothing = loading._describe("no-context", _described(dict(num_attention_heads=4), torch.float16), tmp_path)
     assert (nothing.context, nothing.parameters, nothing.bytes) == (0, 8, 16)  # two bytes a float16
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from gpt_core import InputError, hf
+from gpt_core.hf.hub import _bar_class, _hub, _wanted
 from harness.file_server import unused_local_url
 from harness.hub_server import serve_hub
 from harness.tiny_models import build_tiny_model
@@ -91,18 +92,18 @@ def test_the_hub_and_the_cache_are_read_from_the_environment_now(tmp_path, monke
     monkeypatch.delenv("HF_HUB_CACHE", raising=False)
     monkeypatch.setenv("HF_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("HF_ENDPOINT", "http://hub.example/X/")
-    assert hf._hub() == {"endpoint": "http://hub.example/X", "cache_dir": str(tmp_path / "home" / "hub")}
+    assert _hub() == {"endpoint": "http://hub.example/X", "cache_dir": str(tmp_path / "home" / "hub")}
     monkeypatch.delenv("HF_HOME")
     monkeypatch.delenv("HF_ENDPOINT")
-    assert hf._hub() == {"endpoint": constants.ENDPOINT.rstrip("/"), "cache_dir": constants.HF_HUB_CACHE}
+    assert _hub() == {"endpoint": constants.ENDPOINT.rstrip("/"), "cache_dir": constants.HF_HUB_CACHE}
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "cache"))
     monkeypatch.setenv("HF_HOME", str(tmp_path / "home"))
-    assert hf._hub()["cache_dir"] == str(tmp_path / "cache"), "HF_HUB_CACHE before HF_HOME"
+    assert _hub()["cache_dir"] == str(tmp_path / "cache"), "HF_HUB_CACHE before HF_HOME"
 
 
 def test_only_a_repositorys_top_level_safe_files_are_wanted():
-    assert hf._wanted("config.json") and hf._wanted("model.safetensors") and hf._wanted("tokenizer.model")
-    assert not hf._wanted("onnx/config.json") and not hf._wanted("pytorch_model.bin")
+    assert _wanted("config.json") and _wanted("model.safetensors") and _wanted("tokenizer.model")
+    assert not _wanted("onnx/config.json") and not _wanted("pytorch_model.bin")
 
 
 class _Terminal:
@@ -123,7 +124,7 @@ class _Terminal:
 
 def test_a_download_bar_reports_its_bytes_and_draws_nothing():
     reported: list[int] = []
-    Bar = hf._bar_class(reported.append)
+    Bar = _bar_class(reported.append)
     terminal = _Terminal()
     bar = Bar(total=10, file=terminal, desc="model.safetensors")
     assert bar.total == 10 and bar.disable
@@ -165,7 +166,7 @@ def test_the_hub_is_asked_with_a_timeout(hub, monkeypatch):
 def test_progress_counts_the_bytes_of_the_safe_files_an_empty_one_included(hub, tmp_path):
     folder = tmp_path / "hub" / REPO
     (folder / "notes.txt").write_bytes(b"")
-    sizes = {path.name: path.stat().st_size for path in folder.iterdir() if hf._wanted(path.name)}
+    sizes = {path.name: path.stat().st_size for path in folder.iterdir() if _wanted(path.name)}
     seen: list[tuple[int, int]] = []
     hf.fetch(REPO, progress=lambda done, total: seen.append((done, total)))
     total = sum(sizes.values())
@@ -179,7 +180,7 @@ def test_a_cache_filled_by_the_hubs_own_tool_is_used_as_it_is(hub, tmp_path):
     from huggingface_hub import snapshot_download
 
     (tmp_path / "hub" / REPO / "pytorch_model.bin").write_bytes(b"a pickle could run code")
-    fetched = snapshot_download(REPO, allow_patterns=list(hf.MODEL_FILES), **hf._hub())
+    fetched = snapshot_download(REPO, allow_patterns=list(hf.MODEL_FILES), **_hub())
     before = len(hub)
     assert hf.fetch(REPO) == Path(fetched) and len(hub) == before
     assert hf.local_folder(REPO) == Path(fetched), "found on this computer"

@@ -18,13 +18,14 @@ INSTALL_TIMEOUT_S = 300
 CHECK = """
 import importlib.metadata, sys
 import gpt_core, figures
+from gpt_core import hf  # a package of its own: installed too
 from figures import channel_map_figure
 from gpt_core import PlaygroundConfig, trace_attention
 result = trace_attention("abc", PlaygroundConfig(heads=2, head_dim=2))
 assert result.trace.weights.shape == (1, 2, 3, 3)
 assert "ui" not in sys.modules and "streamlit" not in sys.modules
 requires = importlib.metadata.requires("seeing-attention")
-print(gpt_core.__file__, figures.__file__, sorted(r.split("=")[0] for r in requires), sep="\\n")
+print(gpt_core.__file__, figures.__file__, hf.__file__, sorted(r.split("=")[0] for r in requires), sep="\\n")
 """
 
 
@@ -46,7 +47,7 @@ def test_pip_install_gives_gpt_core_and_figures_outside_the_repo(tmp_path):
     out = subprocess.run(
         [str(python), "-c", CHECK], capture_output=True, text=True, check=True, cwd=outside
     ).stdout.splitlines()  # fmt: skip
-    core_file, figures_file, requires = out
-    for path in (core_file, figures_file):
+    core_file, figures_file, hf_file, requires = out
+    for path in (core_file, figures_file, hf_file):
         assert path.startswith(target), f"{path} is not the installed copy in {target}"
     assert requires == str(["numpy", "plotly", "torch"])

@@ -53,7 +53,7 @@ def test_every_input_error_the_core_raises_passes_exactly_its_messages_placehold
     import gpt_core
 
     sites = 0
-    for path in sorted(Path(gpt_core.__file__).parent.glob("*.py")):
+    for path in sorted(Path(gpt_core.__file__).parent.rglob("*.py")):  # gpt_core/hf/ too
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "InputError":
                 code = node.args[0].value

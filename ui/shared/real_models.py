@@ -19,6 +19,7 @@ import streamlit as st
 from gpt_core import InputError, hf
 from gpt_core.explore import ModelTrace
 
+from ..numbers import format_bytes, parameters_text
 from ..strings import error_text, t
 from .shared_cache import MISSING, SharedResults
 
@@ -90,7 +91,7 @@ def _download(entry: str, lang: str) -> None:
     bar = st.progress(0.0, text=t("real.downloading", lang, name=entry, done="0 B", total="…"))
 
     def show(done: int, total: int) -> None:
-        text = t("real.downloading", lang, name=entry, done=hf.format_bytes(done), total=hf.format_bytes(total))
+        text = t("real.downloading", lang, name=entry, done=format_bytes(done), total=format_bytes(total))
         bar.progress(done / total if total else 1.0, text=text)
 
     with _LOCK:  # two students choosing it at once: one download
@@ -158,7 +159,7 @@ def facts(loaded: RealLoaded, lang: str) -> str:
     d = loaded.description
     return t(
         "real.facts", lang, family=d.family, layers=d.layers, h=d.heads, h_kv=d.kv_heads, d=d.head_dim, C=d.width,
-        hidden=d.hidden, context=d.context, params=hf.parameters_text(d.parameters), size=hf.format_bytes(d.bytes),
+        hidden=d.hidden, context=d.context, params=parameters_text(d.parameters), size=format_bytes(d.bytes),
     )  # fmt: skip
 
 

@@ -1,0 +1,158 @@
+"""Loading a real model: its folder (fetched first when needed) through transformers, in eval
+mode and float32, its attention replaced by the registered tracing attention, with its
+tokenizer, its spelling and its description in the book's letters."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from ..errors import InputError
+from .hub import Progress, fetch
+from .reading import Spelling, spelling
+from .recording import _attention, _attention_modules, _hook_inputs_and_outputs
+
+IMPLEMENTATION = "seeing_attention_trace"  # the name this package's attention is registered under
+
+_REGISTER_LOCK = threading.Lock()
+_REGISTERED = False
+
+
+@dataclass(frozen=True)
+class ModelDescription:
+    """What a loaded model is, in the book's letters."""
+
+    name: str  # as it was asked for: a Hugging Face id or a folder
+    family: str  # transformers' model_type: "gpt2", "llama", "qwen2", …
+    layers: int
+    heads: int  # h: query heads
+    kv_heads: int  # h_kv: key/value heads (fewer than h: grouped-query attention)
+    head_dim: int  # d
+    hidden: int  # the width of the stream between layers
+    context: int  # the most tokens the model was built for
+    parameters: int
+    bytes: int  # the weights in memory (float32)
+    download_bytes: int  # the files of its folder
+
+    @property
+    def groups(self) -> int:
+        """Query heads per key/value head (1 without grouped-query attention)."""
+        return self.heads // self.kv_heads
+
+    @property
+    def width(self) -> int:
+        """C = h × d: the queries' width before the split."""
+        return self.heads * self.head_dim
+
+    def layer_config(self) -> RealConfig:
+        return RealConfig(self.heads, self.head_dim, self.hidden, self.name, self.kv_heads)
+
+
+@dataclass(frozen=True)
+class RealConfig:
+    """A real layer's sizes under the names of ``PlaygroundConfig`` (what a view of one
+    layer reads): fixed by the model, never chosen."""
+
+    heads: int
+    head_dim: int
+    input_dim: int  # the stream's width
+    tokenizer: str  # the model's name: it reads with its own tokenizer
+    kv_heads: int
+    dropout: float = 0.0
+    training: bool = False
+    qkv_bias: bool = False
+    scale: bool = True
+
+    @property
+    def output_dim(self) -> int:
+        return self.heads * self.head_dim
+
+    @property
+    def embedding_dim(self) -> int:
+        return self.input_dim
+
+
+@dataclass(frozen=True)
+class RealModel:
+    """A loaded model (eval mode, shared read-only), its tokenizer and its description."""
+
+    model: Any  # a transformers PreTrainedModel
+    tokenizer: Any
+    description: ModelDescription
+    folder: Path
+    spelling: Spelling
+
+
+def _register() -> None:
+    """Register the tracing attention and the eager mask with transformers (once)."""
+    global _REGISTERED
+    with _REGISTER_LOCK:
+        if _REGISTERED:
+            return
+        from transformers import AttentionInterface
+        from transformers.masking_utils import AttentionMaskInterface, eager_mask
+
+        AttentionInterface.register(IMPLEMENTATION, _attention)
+        AttentionMaskInterface.register(IMPLEMENTATION, eager_mask)
+        _REGISTERED = True
+
+
+def _describe(name: str, model, folder: Path) -> ModelDescription:
+    config = model.config
+    heads = config.num_attention_heads
+    kv_heads = getattr(config, "num_key_value_heads", None) or heads
+    head_dim = getattr(config, "head_dim", None) or config.hidden_size // heads
+    context = getattr(config, "max_position_embeddings", None) or getattr(config, "n_positions", 0)
+    parameters = sum(p.numel() for p in model.parameters())
+    size = sum(p.numel() * p.element_size() for p in model.parameters())
+    download = sum(path.stat().st_size for path in folder.iterdir() if path.is_file())
+    return ModelDescription(
+        name=name, family=config.model_type, layers=config.num_hidden_layers, heads=heads, kv_heads=kv_heads,
+        head_dim=head_dim, hidden=config.hidden_size, context=int(context), parameters=parameters, bytes=size,
+        download_bytes=download,
+    )  # fmt: skip
+
+
+def _hook_attention(name: str, model) -> None:
+    """Hook the modules transformers passes to the registered attention (one per layer, or the
+    model is refused: a layer it never passes could not be traced)."""
+    try:
+        modules = _attention_modules(model)
+    except Exception as error:  # noqa: BLE001 - a model that cannot read one token is not one the app can show
+        reason = (str(error).splitlines() or [type(error).__name__])[0][:200]
+        raise InputError("model_unsupported", name=name, reason=reason) from error
+    if len(modules) != model.config.num_hidden_layers:
+        raise InputError("model_unsupported", name=name, reason="attention not traced")
+    _hook_inputs_and_outputs(modules.values())
+
+
+def load(name: str, progress: Progress | None = None) -> RealModel:
+    """Model ``name`` (a Hugging Face id or a local folder) in eval mode, float32, traced
+    through this package's attention, with its tokenizer and description. Downloads it first
+    when needed (see ``fetch``). Raises ``InputError`` with a message that names the model."""
+    folder = fetch(name, progress)
+    _register()
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from transformers.utils import logging
+
+    logging.disable_progress_bar()  # gpt_core never prints: a caller shows its own progress
+    logging.set_verbosity_error()
+
+    try:
+        model = AutoModelForCausalLM.from_pretrained(
+            folder, attn_implementation=IMPLEMENTATION, dtype=torch.float32, trust_remote_code=False,
+            use_safetensors=True,
+        )  # fmt: skip
+        tokenizer = AutoTokenizer.from_pretrained(folder, trust_remote_code=False)
+    except Exception as error:  # noqa: BLE001 - an unknown architecture, missing files, remote code
+        raise InputError("model_unsupported", name=name, reason=str(error).splitlines()[0][:200]) from error
+    if not getattr(tokenizer, "is_fast", False):
+        raise InputError("model_unsupported", name=name, reason="no fast tokenizer")
+    model.eval()
+    model.requires_grad_(False)  # shared by every session: read only
+    _hook_attention(name, model)
+    return RealModel(model, tokenizer, _describe(name, model, folder), folder, spelling(tokenizer))
