@@ -7,6 +7,7 @@ B batch, T tokens (sequence length), C = output_dim = h * d channels, h heads, d
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 
 import torch
@@ -226,3 +227,22 @@ class MultiHeadAttention(nn.Module):
         )  # fmt: skip
         context = context_heads.transpose(1, 2).contiguous().view(B, T, C)  # (B, T, C)
         return self.output_layer(context)
+
+
+@dataclass
+class Trace:
+    """One text through a source: the tokens it read and every layer's attention."""
+
+    tokens: list[str]  # what each token stands for
+    labels: list[str]  # a visible label per token (a leading space as ␣, a byte piece with its character)
+    text_used: str  # the text the tokens cover (the readable part of the text, up to the cut)
+    layers: Sequence[AttentionTrace]  # one per layer (a real model's are built when asked for)
+    weights: list[torch.Tensor]  # per layer (B, h, T, T): the softmax weights, kept
+    cut: int = 0  # tokens of the text after the ones read (over the context or the app's limit)
+    left_out: tuple[str, ...] = ()  # characters the source cannot read (left out, sorted)
+    token_ids: list[int] = field(default_factory=list)
+
+    @property
+    def total_tokens(self) -> int:
+        """The tokens of the text, read or cut."""
+        return len(self.tokens) + self.cut

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import torch
 
 from .analysis import head_statistics
-from .attention import AttentionTrace
+from .attention import Trace
 from .data import CharVocabulary
 from .errors import InputError
 from .generate import generate
@@ -32,17 +32,6 @@ class GenerationStep:
     rows: torch.Tensor  # (blocks, h, T_ctx): the last query's softmax weights over the context
 
 
-@dataclass
-class ModelTrace:
-    """One prompt through a trained model."""
-
-    text_used: str  # the characters the model read: known ones, at most its context
-    left_out: tuple[str, ...]  # characters of the prompt the vocabulary lacks (left out, sorted)
-    cut: int  # known characters after the context (not read)
-    labels: list[str]  # a visible label per character read
-    layers: list[AttentionTrace]  # one per block: its input is the LayerNorm of the real stream
-
-
 def readable_characters(vocabulary: CharVocabulary, text: str) -> tuple[str, tuple[str, ...]]:
     """``text`` without the characters ``vocabulary`` lacks, and those characters (sorted).
     Raises ``InputError`` for empty text or when nothing readable is left."""
@@ -55,7 +44,7 @@ def readable_characters(vocabulary: CharVocabulary, text: str) -> tuple[str, tup
     return known, left_out
 
 
-def trace_model(model: GPT, vocabulary: CharVocabulary, text: str) -> ModelTrace:
+def trace_model(model: GPT, vocabulary: CharVocabulary, text: str) -> Trace:
     """Run ``text`` through ``model`` (eval mode, no gradients) and keep every block's trace.
 
     Characters the vocabulary lacks are left out (and listed); text longer than the model's
@@ -70,7 +59,9 @@ def trace_model(model: GPT, vocabulary: CharVocabulary, text: str) -> ModelTrace
     with torch.no_grad():
         model(torch.tensor([vocabulary.encode(used)]), trace=trace)
     model.train(was_training)
-    return ModelTrace(used, left_out, len(known) - len(used), display_labels(list(used)), list(trace.layers))
+    layers = list(trace.layers)
+    return Trace(list(used), display_labels(list(used)), used, layers, [layer.weights for layer in layers],
+                 cut=len(known) - len(used), left_out=left_out, token_ids=vocabulary.encode(used))  # fmt: skip
 
 
 def head_metrics(weights: torch.Tensor) -> dict[str, torch.Tensor]:
@@ -111,7 +102,7 @@ def head_kind(metrics: dict[str, torch.Tensor], head: int) -> str:
     return kind if weight >= KIND_THRESHOLD else "broad"
 
 
-def generate_with_attention(
+def generate_characters(
     model: GPT, vocabulary: CharVocabulary, prompt: str, n: int, temperature: float = 0.0, seed: int = 0
 ) -> list[GenerationStep]:
     """Continue ``prompt`` by ``n`` characters, as ``gpt_core.generate`` does with the same

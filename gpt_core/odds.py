@@ -113,7 +113,7 @@ def next_token(model: GPT, vocabulary: CharVocabulary, prompt: str) -> NextToken
     """The logits of the token after ``prompt`` and the attention rows that produced them.
 
     As ``gpt_core.generate`` reads a prompt: characters the vocabulary lacks are left out
-    (as ``generate_with_attention`` does), and the model reads the last ``context_length``
+    (as ``generate_characters`` does), and the model reads the last ``context_length``
     of the rest. Raises ``InputError`` when nothing readable is left."""
     known, left_out = readable_characters(vocabulary, prompt)
     context = known[-model.config.context_length :]

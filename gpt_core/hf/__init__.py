@@ -23,7 +23,7 @@ text into the tokenizer's pieces, ``tracing`` traces a text through every layer,
 
 from __future__ import annotations
 
-from .generation import GeneratedToken, generate_with_attention
+from .generation import GeneratedPiece, generate_tokens
 from .hub import (
     DEFAULT_MODELS,
     HUB_TIMEOUT_S,
@@ -55,7 +55,7 @@ __all__ = [
     "INDUCTION_TOKENS",
     "MAX_REAL_TOKENS",
     "MODEL_FILES",
-    "GeneratedToken",
+    "GeneratedPiece",
     "LayerTraces",
     "ModelDescription",
     "Piece",
@@ -65,7 +65,7 @@ __all__ = [
     "RealTrace",
     "Spelling",
     "fetch",
-    "generate_with_attention",
+    "generate_tokens",
     "induction_weights",
     "is_folder",
     "layer_trace",

@@ -14,7 +14,7 @@ from .tracing import _run
 
 
 @dataclass
-class GeneratedToken:
+class GeneratedPiece:
     """One generated token and the attention that chose it."""
 
     piece: Piece
@@ -22,9 +22,9 @@ class GeneratedToken:
     rows: torch.Tensor  # (layers, h, T_ctx): the last query's softmax weights over the context
 
 
-def generate_with_attention(
+def generate_tokens(
     loaded: RealModel, text: str, n: int, temperature: float = 0.0, seed: int = 0
-) -> list[GeneratedToken]:
+) -> list[GeneratedPiece]:
     """Continue ``text`` by up to ``n`` tokens (greedy at temperature 0, else sampled with a
     generator seeded by ``seed``), keeping for each the attention row of the last query in
     every layer. Stops at the context (or the app's limit). Uses the model's key/value cache,
@@ -34,7 +34,7 @@ def generate_with_attention(
     n = max(0, min(n, limit - len(pieces)))
     ids, labels = [piece.token_id for piece in pieces], [piece.label for piece in pieces]
     generator = torch.Generator().manual_seed(seed)
-    steps: list[GeneratedToken] = []
+    steps: list[GeneratedPiece] = []
     records, out = _run(loaded, ids, True, use_cache=True)
     for _ in range(n):
         scores = token_logits(loaded, out.logits[0, -1].float())
@@ -44,7 +44,7 @@ def generate_with_attention(
             new = int(scores.argmax())
         rows = torch.stack([r.weights[0, :, -1, :] for r in records])  # (layers, h, T_ctx)
         chosen = piece(loaded, new)  # a new byte piece has no character yet
-        steps.append(GeneratedToken(chosen, list(labels), rows))
+        steps.append(GeneratedPiece(chosen, list(labels), rows))
         ids.append(new)
         labels.append(chosen.label)
         records, out = _run(loaded, [new], True, use_cache=True, cache=out.cache)

@@ -10,13 +10,12 @@ from typing import Any
 
 import torch
 
-from ..attention import AttentionTrace, ShapeStep
+from ..attention import AttentionTrace, ShapeStep, Trace
 from ..errors import InputError
+from ..source import INDUCTION_TOKENS
 from .loading import ModelDescription, RealModel
 from .reading import MAX_REAL_TOKENS, Piece, piece, read
 from .recording import _RECORDER, _LayerRecord, _Recorder, _repeat, _stages
-
-INDUCTION_TOKENS = 24  # the random sequence of the induction test, repeated once
 
 
 def shape_steps(B: int, T: int, description: ModelDescription) -> list[ShapeStep]:
@@ -90,28 +89,22 @@ class LayerTraces(Sequence[AttentionTrace]):
 
 
 @dataclass
-class RealTrace:
-    """One text through a real model: what it read and every layer's attention."""
+class RealTrace(Trace):
+    """One text through a real model: a ``Trace`` (what it read, every layer's attention) with
+    the model's description, the pieces it read and, when asked for, its logits."""
 
-    description: ModelDescription
-    pieces: list[Piece]
-    cut: int  # tokens of the text after the ones read (over the context or the app's limit)
-    text_used: str  # the text the pieces cover (all of it unless cut)
-    weights: list[torch.Tensor]  # per layer (B, h, T, T), the model's softmax weights
-    layers: LayerTraces = field(repr=False)
+    description: ModelDescription | None = None
+    pieces: list[Piece] = field(default_factory=list)
     logits: torch.Tensor | None = None  # (B, T, vocabulary), when asked for
 
-    @property
-    def tokens(self) -> list[str]:
-        return [piece.text for piece in self.pieces]
-
-    @property
-    def labels(self) -> list[str]:
-        return [piece.label for piece in self.pieces]
-
-    @property
-    def token_ids(self) -> list[int]:
-        return [piece.token_id for piece in self.pieces]
+    @classmethod
+    def of(cls, description: ModelDescription, pieces: list[Piece], cut: int, text_used: str,
+           records: list[_LayerRecord], logits: torch.Tensor | None) -> RealTrace:  # fmt: skip
+        return cls(
+            tokens=[piece.text for piece in pieces], labels=[piece.label for piece in pieces], text_used=text_used,
+            layers=LayerTraces(records, description), weights=[r.weights for r in records], cut=cut,
+            token_ids=[piece.token_id for piece in pieces], description=description, pieces=pieces, logits=logits,
+        )  # fmt: skip
 
     @property
     def h_kv(self) -> int:
@@ -143,10 +136,7 @@ def trace(loaded: RealModel, text: str, *, logits: bool = False, max_tokens: int
     ``logits=True`` runs the language-model head too (the next-token scores)."""
     pieces, cut, used = read(loaded, text, max_tokens)
     records, out = _run(loaded, [piece.token_id for piece in pieces], logits, use_cache=False)
-    return RealTrace(
-        loaded.description, pieces, cut, used, [r.weights for r in records], LayerTraces(records, loaded.description),
-        out.logits if logits else None,
-    )  # fmt: skip
+    return RealTrace.of(loaded.description, pieces, cut, used, records, out.logits if logits else None)
 
 
 def trace_ids(loaded: RealModel, ids: list[int], *, logits: bool = False) -> RealTrace:
@@ -156,10 +146,8 @@ def trace_ids(loaded: RealModel, ids: list[int], *, logits: bool = False) -> Rea
         raise InputError("empty_text")
     pieces = [piece(loaded, i) for i in ids]
     records, out = _run(loaded, list(ids), logits, use_cache=False)
-    return RealTrace(
-        loaded.description, pieces, 0, loaded.tokenizer.decode(ids), [r.weights for r in records],
-        LayerTraces(records, loaded.description), out.logits if logits else None,
-    )  # fmt: skip
+    return RealTrace.of(loaded.description, pieces, 0, loaded.tokenizer.decode(ids), records,
+                        out.logits if logits else None)  # fmt: skip
 
 
 def induction_weights(loaded: RealModel, n: int = INDUCTION_TOKENS, seed: int = 0) -> tuple[list[torch.Tensor], int]:
