@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from figures.lines import LINE_THRESHOLD
-from gpt_core.explore import generate_with_attention, head_metrics, trace_model
+from gpt_core.explore import generate_characters, head_metrics, trace_model
 from harness.charts import decode, traces_by_name
 from tests.apptest.conftest import open_page
 from tests.apptest.test_explorer import _tiny_model
@@ -208,14 +208,14 @@ def test_generation_is_gpt_cores_and_follows_its_settings():
     at.number_input(key="ex_seed").set_value(7).run()
     at.slider(key="ex_temp").set_value(1.0).run()
     checkpoint = shipped_model(4)
-    steps = generate_with_attention(checkpoint.model, checkpoint.vocabulary, PROMPT, 5, 1.0, 7)
+    steps = generate_characters(checkpoint.model, checkpoint.vocabulary, PROMPT, 5, 1.0, 7)
     assert (PROMPT + "".join(step.char for step in steps)).rstrip("\n") in shown_code(at)
     z = decode(traces_by_name(chart(at, GENERATION_CHART_KEY))["block 2 · head 3"]["z"]).reshape(5, -1)
     for i, step in enumerate(steps):
         row = step.rows[1, 2].numpy()
         np.testing.assert_allclose(z[i, : len(row)], row, atol=1e-6)
     at.slider(key="ex_n").set_value(8).run()
-    longer = generate_with_attention(checkpoint.model, checkpoint.vocabulary, PROMPT, 8, 1.0, 7)
+    longer = generate_characters(checkpoint.model, checkpoint.vocabulary, PROMPT, 8, 1.0, 7)
     assert (PROMPT + "".join(step.char for step in longer)).rstrip("\n") in shown_code(at)
 
 

@@ -300,7 +300,7 @@ def test_stage_control_switches_the_overview(page):
 
 
 def test_focus_head_row_and_column_change_the_view_without_recomputing(page, monkeypatch):
-    import ui.playground.page
+    import gpt_core.sources
 
     calls = []
 
@@ -308,7 +308,7 @@ def test_focus_head_row_and_column_change_the_view_without_recomputing(page, mon
         calls.append(args)
         return trace_attention(*args, **kwargs)
 
-    monkeypatch.setattr(ui.playground.page, "trace_attention", counting_trace_attention)
+    monkeypatch.setattr(gpt_core.sources, "trace_attention", counting_trace_attention)
     page.number_input(key="pg_seed").set_value(7).run()
     assert len(calls) == 1, "a number change computes once"
     page.selectbox(key="pg_head").set_value(3).run()

@@ -134,7 +134,7 @@ def test_the_explorer_scores_induction_and_generates_token_by_token(offered, tin
     expected = np.stack([induction_scores(w[0], hf.INDUCTION_TOKENS, offset).numpy() for w in weights])
     mapped = decode(next(iter(_chart(at, MAP_CHART_KEY).values()))["z"]).reshape(2, 4)
     np.testing.assert_allclose(mapped, expected, atol=1e-6)
-    steps = hf.generate_with_attention(tiny_models["llama"], "the cat", 4)
+    steps = hf.generate_tokens(tiny_models["llama"], "the cat", 4)
     generated = "the cat" + tiny_models["llama"].tokenizer.decode([step.piece.token_id for step in steps])
     assert any(code.value == generated for code in at.code)
 

@@ -71,7 +71,7 @@ def test_the_explorer_opens_every_tab_of_a_padded_model(offered, tiny_models):  
     assert not at.error, [error.value for error in at.error]
     logits = hf.trace(loaded, "the cat", logits=True).logits[0, -1]
     assert int(logits.argmax()) >= PADDED_TOKENS, "the cut matters here"
-    steps = hf.generate_with_attention(loaded, "the cat", 4, temperature=1.5, seed=2)
+    steps = hf.generate_tokens(loaded, "the cat", 4, temperature=1.5, seed=2)
     assert all(step.piece.token_id < PADDED_TOKENS for step in steps)
     generated = "the cat" + loaded.tokenizer.decode([step.piece.token_id for step in steps])
     assert any(code.value == generated for code in at.code)

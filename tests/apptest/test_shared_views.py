@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+import gpt_core.sources
 import ui.playground.page
 import ui.playground.views
 from gpt_core import trace_attention
@@ -26,7 +27,7 @@ def counted(monkeypatch):
 
         return wrapper
 
-    monkeypatch.setattr(ui.playground.page, "trace_attention", counting("trace", trace_attention))
+    monkeypatch.setattr(gpt_core.sources, "trace_attention", counting("trace", trace_attention))
     views = ui.playground.views
     monkeypatch.setattr(views, "heads_overview_figure", counting("overview", views.heads_overview_figure))
     monkeypatch.setattr(views, "head_detail_figure", counting("detail", views.head_detail_figure))

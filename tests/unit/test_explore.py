@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from gpt_core import InputError, display_labels, generate
-from gpt_core.explore import generate_with_attention, head_kind, head_metrics, trace_model
+from gpt_core.explore import generate_characters, head_kind, head_metrics, trace_model
 from gpt_core.results import load_experiment
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets" / "heads_experiment"
@@ -90,7 +90,7 @@ def test_metrics_and_kinds_on_hand_made_patterns():
 def test_generation_gives_generates_characters_for_the_same_seed_and_temperature(shipped, temperature, seed):
     model, vocabulary = shipped.model, shipped.vocabulary
     prompt = "ROMEO:\nBut soft"
-    steps = generate_with_attention(model, vocabulary, prompt, 12, temperature=temperature, seed=seed)
+    steps = generate_characters(model, vocabulary, prompt, 12, temperature=temperature, seed=seed)
     expected = generate(model, vocabulary.encode(prompt), 12, temperature=temperature, seed=seed)
     assert "".join(step.char for step in steps) == vocabulary.decode(expected)
 
@@ -99,7 +99,7 @@ def test_each_generated_characters_row_is_the_last_row_of_the_trace_of_its_conte
     model, vocabulary = shipped.model, shipped.vocabulary
     context_length = model.config.context_length
     prompt = "ROMEO:\nBut soft, what light thr"  # near the context: later steps slide the window
-    steps = generate_with_attention(model, vocabulary, prompt, 6, temperature=1.0, seed=5)
+    steps = generate_characters(model, vocabulary, prompt, 6, temperature=1.0, seed=5)
     text = prompt
     for step in steps:
         assert step.context == text[-context_length:]
@@ -113,11 +113,11 @@ def test_each_generated_characters_row_is_the_last_row_of_the_trace_of_its_conte
 
 def test_generation_leaves_out_unknown_characters_and_refuses_empty_prompts(shipped):
     model, vocabulary = shipped.model, shipped.vocabulary
-    steps = generate_with_attention(model, vocabulary, "Hé", 2)
+    steps = generate_characters(model, vocabulary, "Hé", 2)
     assert steps[0].context == "H"
     for prompt in ("  ", "éé"):
         with pytest.raises(InputError):
-            generate_with_attention(model, vocabulary, prompt, 2)
+            generate_characters(model, vocabulary, prompt, 2)
 
 
 def test_a_long_prompt_keeps_its_first_characters_and_counts_only_known_ones_as_cut(shipped):
@@ -163,7 +163,7 @@ def test_tracing_and_generating_leave_the_models_mode_as_it_was(shipped, trainin
     try:
         trace_model(model, vocabulary, "ROMEO:")
         assert model.training == training
-        steps = generate_with_attention(model, vocabulary, "ROMEO:", 2)
+        steps = generate_characters(model, vocabulary, "ROMEO:", 2)
         assert model.training == training
         torch.testing.assert_close(steps[0].rows.sum(-1), torch.ones(len(model.blocks), model.config.heads))
     finally:
@@ -208,20 +208,20 @@ def test_generation_is_greedy_with_seed_0_by_default(shipped):
     logits, computed here) and seed 0."""
     model, vocabulary = shipped.model, shipped.vocabulary
     prompt = "ROMEO:\nBut soft"
-    steps = generate_with_attention(model, vocabulary, prompt, 5)
+    steps = generate_characters(model, vocabulary, prompt, 5)
     text = prompt
     for step in steps:
         with torch.no_grad():
             logits, _ = model(torch.tensor([vocabulary.encode(text[-model.config.context_length :])]))
         assert step.char == vocabulary.decode([int(logits[0, -1].argmax())])
         text += step.char
-    sampled = "".join(step.char for step in generate_with_attention(model, vocabulary, prompt, 8, temperature=1.0))
+    sampled = "".join(step.char for step in generate_characters(model, vocabulary, prompt, 8, temperature=1.0))
     assert sampled == vocabulary.decode(generate(model, vocabulary.encode(prompt), 8, temperature=1.0, seed=0))
 
 
 def test_a_prompt_of_unknown_characters_says_how_many_it_had(shipped):
     with pytest.raises(InputError) as raised:
-        generate_with_attention(shipped.model, shipped.vocabulary, "éé👩", 2)
+        generate_characters(shipped.model, shipped.vocabulary, "éé👩", 2)
     assert raised.value.code == "no_known_characters" and raised.value.params == {"characters": 3}
 
 

@@ -175,7 +175,7 @@ def test_whether_a_tokenizer_is_byte_level_is_read_once_when_it_loads(family, by
     for module in (hf, loading, reading, tracing, generation):  # wherever a per-token call could find it
         monkeypatch.setattr(module, "spelling", again, raising=False)
     assert hf.trace(loaded, "the cat 动").labels
-    assert hf.generate_with_attention(loaded, "the cat", 2)
+    assert hf.generate_tokens(loaded, "the cat", 2)
 
 
 def test_a_word_learned_whole_is_one_token(tiny_models):
@@ -303,7 +303,7 @@ def test_generation_rows_are_the_attention_that_chose_each_token(family, tiny_mo
     """With the key/value cache each step computes one query; its row must be the last row of
     a full pass over the same tokens, and the token the full pass's argmax."""
     loaded = tiny_models[family]
-    steps = hf.generate_with_attention(loaded, "the cat", 4)
+    steps = hf.generate_tokens(loaded, "the cat", 4)
     assert len(steps) == 4
     prompt = [piece.token_id for piece in hf.read(loaded, "the cat")[0]]
     for k, step in enumerate(steps):
@@ -323,7 +323,7 @@ def test_sampled_generation_follows_its_seed(tiny_models, tiny_model_folders):
     loaded = tiny_models["qwen2"]
 
     def generated(**kwargs) -> list[int]:
-        return [s.piece.token_id for s in hf.generate_with_attention(loaded, "the cat", 6, **kwargs)]
+        return [s.piece.token_id for s in hf.generate_tokens(loaded, "the cat", 6, **kwargs)]
 
     first = generated(temperature=1.5, seed=3)
     assert first == generated(temperature=1.5, seed=3)
@@ -366,12 +366,12 @@ def test_generation_never_chooses_an_id_beyond_the_tokenizer(tiny_models):
     prompt = [piece.token_id for piece in hf.read(loaded, "the cat")[0]]
     logits = hf.trace_ids(loaded, prompt, logits=True).logits[0, -1]
     assert logits.shape == (PADDED_ROWS,) and int(logits.argmax()) >= PADDED_TOKENS, "the cut matters here"
-    greedy = hf.generate_with_attention(loaded, "the cat", 8)
+    greedy = hf.generate_tokens(loaded, "the cat", 8)
     assert greedy[0].piece.token_id == int(logits[:PADDED_TOKENS].argmax())
     for step in greedy:
         assert step.piece.token_id < PADDED_TOKENS and not step.piece.label.startswith("<id ")
     for seed in range(6):
-        drawn = hf.generate_with_attention(loaded, "the cat", 8, temperature=2.0, seed=seed)
+        drawn = hf.generate_tokens(loaded, "the cat", 8, temperature=2.0, seed=seed)
         assert all(step.piece.token_id < PADDED_TOKENS for step in drawn), seed
 
 
@@ -399,7 +399,7 @@ def test_generation_stops_at_the_context(tiny_models):
     loaded = tiny_models["gpt2"]
     text = "the cat sat on the mat. " * 12
     read = len(hf.read(loaded, text)[0])
-    steps = hf.generate_with_attention(loaded, text, 40)
+    steps = hf.generate_tokens(loaded, text, 40)
     assert len(steps) == loaded.description.context - read
 
 
@@ -779,14 +779,14 @@ def test_spelling_reads_whether_a_tokenizer_is_byte_level(family, byte_level, ti
 
 def test_sampling_without_a_seed_is_seed_0(tiny_models):
     loaded = tiny_models["qwen2"]
-    drawn = [s.piece.token_id for s in hf.generate_with_attention(loaded, "the cat", 4, temperature=1.5)]
-    assert drawn == [s.piece.token_id for s in hf.generate_with_attention(loaded, "the cat", 4, 1.5, seed=0)]
-    assert drawn != [s.piece.token_id for s in hf.generate_with_attention(loaded, "the cat", 4, 1.5, seed=1)]
+    drawn = [s.piece.token_id for s in hf.generate_tokens(loaded, "the cat", 4, temperature=1.5)]
+    assert drawn == [s.piece.token_id for s in hf.generate_tokens(loaded, "the cat", 4, 1.5, seed=0)]
+    assert drawn != [s.piece.token_id for s in hf.generate_tokens(loaded, "the cat", 4, 1.5, seed=1)]
 
 
 def test_generation_uses_the_cache_even_where_the_config_turns_it_off(tiny_model_folders, tmp_path):
     loaded = hf.load(str(_copy_model(tiny_model_folders["qwen2"], tmp_path / "no-cache", use_cache=False)))
-    steps = hf.generate_with_attention(loaded, "the cat", 3)
+    steps = hf.generate_tokens(loaded, "the cat", 3)
     prompt = [piece.token_id for piece in hf.read(loaded, "the cat")[0]]
     ids = prompt + [step.piece.token_id for step in steps]
     full = hf.trace_ids(loaded, ids).weights

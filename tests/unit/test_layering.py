@@ -50,7 +50,7 @@ def _imports(path: Path) -> set[str]:
 
 def test_relative_imports_resolve_to_absolute_modules():
     resolved = _modules(ROOT / "ui" / "explorer" / "page.py")
-    assert "ui.shared.models" in resolved and "ui.page_state.state" in resolved
+    assert "ui.shared.sources" in resolved and "ui.page_state.state" in resolved
 
 
 @pytest.mark.parametrize("page", sorted(PAGE_PACKAGES))
@@ -99,3 +99,24 @@ def test_importing_a_lower_layer_loads_nothing_above_it(package, absent):
     code = f"import sys, {package}; print(sorted(m for m in {sorted(absent)!r} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT).stdout
     assert out.strip() == "[]"
+
+
+# The model backends: the pages that show attention speak only the source interface
+# (gpt_core.source, ui/shared/sources.py). The Train page trains the book's GPT itself and
+# keeps its catalogue of trained models (ui/shared/models.py), so it is not in this list.
+BACKENDS = ("ui.shared.models", "ui.shared.real_models", "gpt_core.hf", "gpt_core.sources", "gpt_core.explore.trace_model",
+            "gpt_core.explore.generate_characters", "gpt_core.explore.induction_text", "gpt_core.next_token",
+            "gpt_core.odds.next_token", "gpt_core.trace_attention", "gpt_core.playground.trace_attention")  # fmt: skip
+BACKEND_NAMES = ("RealLoaded", "RealTrace", "RealModel", "real_models", "is_real", "LoadedModel", "ModelTrace",
+                 "compute_real", "compute_trained", "TinyGPT", "HubModel", "RandomWeights")  # fmt: skip
+SOURCE_PAGES = ("playground", "explorer")
+
+
+@pytest.mark.parametrize("page", SOURCE_PAGES)
+def test_the_attention_pages_speak_only_the_source_interface(page):
+    for path in sorted((ROOT / "ui" / page).glob("*.py")):
+        imported = {m for m in _modules(path) if any(m == b or m.startswith(b + ".") for b in BACKENDS)}
+        assert not imported, f"{path.relative_to(ROOT)} imports a backend: {sorted(imported)}"
+        text = path.read_text(encoding="utf-8")
+        named = [name for name in BACKEND_NAMES if name in text]
+        assert not named, f"{path.relative_to(ROOT)} names a backend: {named}"

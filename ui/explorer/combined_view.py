@@ -14,7 +14,7 @@ from ..charts import show_chart, sized_for_page
 from ..figure_text import figure_words
 from ..strings import t
 from .state import COMBINE_KINDS
-from .views import ExplorerView, file_name, is_real
+from .views import ExplorerView, file_name
 
 COMBINED_CHART_KEY = "ex_combined_chart"
 
@@ -22,8 +22,7 @@ COMBINED_CHART_KEY = "ex_combined_chart"
 def combined(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     """A choice (in the link: ``combine``) of the chosen block's mean over heads or the
     rollout through all blocks, one T × T heatmap, and a note on what rollout assumes."""
-    real = is_real(view.loaded)
-    unit, units = (t("ex.col.layer", lang), t("cb.layers", lang)) if real else (t("ex.col.block", lang), t("cb.blocks", lang))
+    unit, units = t(f"ex.col.{view.about.unit}", lang), t(f"cb.{view.about.unit}s", lang)
     st.segmented_control(t("ex.combine", lang), COMBINE_KINDS, key=key("combine"), required=True,
                          format_func=lambda kind: t(f"ex.combine.{kind}", lang))  # fmt: skip
     kind = st.session_state[key("combine")]

@@ -3,21 +3,20 @@ bars, cut and renormalised by temperature, top-k and top-p, a seeded draw that a
 to the prompt (the link keeps the longer prompt), and the attention row of the last query
 in the chosen block and head, the row behind the odds.
 
-The numbers are gpt_core's (``gpt_core.odds``); the logits of a (model, prompt) are
-computed once for every session."""
+The numbers are gpt_core's (the source's ``next_step``, ``gpt_core.odds``); the logits of
+a (model, prompt) are computed once for every session."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
-import torch
 
 from figures import generation_figure, odds_figure
-from gpt_core import InputError, display_label, hf, next_token, next_token_odds, sample
+from gpt_core import InputError, display_label, next_token_odds, sample
 from gpt_core.playground import MAX_SEED
+from gpt_core.source import AttentionSource, NextStep
 
 from ..charts import show_chart, sized_for_page, type_scale
 from ..figure_text import figure_words
@@ -34,58 +33,17 @@ TEMPERATURE_STEP = 0.1
 TOP_P_STEP = 0.05
 
 
-@dataclass(frozen=True)
-class Token:
-    """One token of the vocabulary as the page shows it and adds it to the prompt."""
-
-    label: str  # visible (whitespace and newlines drawn)
-    text: str | None  # what it adds to the prompt; None: not text (a byte of a character, a special token)
-
-
-@dataclass(frozen=True)
-class NextStep:
-    """A prompt through a model: the next token's logits and the attention behind them."""
-
-    logits: torch.Tensor | None  # (vocab,); None: the model gave none
-    rows: torch.Tensor  # (blocks, h, T_ctx) the last query's weights
-    context: list[str]  # the tokens read: a character model's characters, a real model's labels
-    padding: int = 0  # the model's scores of ids its tokenizer has no token for (left out of the odds)
-
-
-# (model, serial, prompt) -> NextStep: the same for everyone.
+# (source, prompt) -> NextStep: the same for everyone.
 SHARED_STEPS: SharedResults[NextStep] = SharedResults(max_entries=64)
 
 
-def _compute(loaded, prompt: str) -> NextStep:
-    if views.is_real(loaded):
-        traced = hf.trace(loaded.real, prompt, logits=True)
-        rows = torch.stack([weights[0, :, -1, :] for weights in traced.weights])
-        if traced.logits is None:
-            return NextStep(None, rows, traced.labels)
-        scores = traced.logits[0, -1].float()
-        logits = hf.token_logits(loaded.real, scores)  # a padded embedding's extra ids are no token
-        return NextStep(logits, rows, traced.labels, scores.numel() - logits.numel())
-    step = next_token(loaded.model, loaded.vocabulary, prompt)
-    return NextStep(step.logits, step.rows, list(step.context))
+def _compute(source: AttentionSource, prompt: str) -> NextStep:
+    return source.next_step(prompt)
 
 
-def next_step(loaded, prompt: str) -> NextStep:
-    """The next token's logits of ``prompt`` through ``loaded``, computed once for everyone."""
-    identity = (loaded.key, getattr(loaded, "serial", 0), prompt)
-    return SHARED_STEPS.get(identity, lambda: _compute(loaded, prompt))
-
-
-def token(loaded, token_id: int) -> Token:
-    """How token ``token_id`` of ``loaded``'s vocabulary is shown and written."""
-    if views.is_real(loaded):
-        piece = hf.piece(loaded.real, token_id)
-        return Token(piece.label, piece.text if piece.kind == "text" else None)
-    char = loaded.vocabulary.decode([token_id])
-    return Token(display_label(char), char)
-
-
-def vocabulary_size(loaded, step: NextStep) -> int:
-    return int(step.logits.numel()) if step.logits is not None else 0
+def next_step(source: AttentionSource, prompt: str) -> NextStep:
+    """The next token's logits of ``prompt`` through ``source``, computed once for everyone."""
+    return SHARED_STEPS.get((source.identity, prompt), lambda: _compute(source, prompt))
 
 
 def _append(prompt_key: str, longer: str) -> None:
@@ -112,17 +70,17 @@ def _controls(lang: str, key: Callable[[str], str], vocab: int) -> tuple[float, 
 def odds(view: views.ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     """The next-token odds tab."""
     st.caption(t("odds.intro", lang))
-    loaded = view.loaded
-    prompt = view.identity[2] if len(view.identity) > 2 else view.trace.text_used
+    source = view.source
+    prompt = view.identity[-1] if view.identity else view.trace.text_used
     try:
-        step = next_step(loaded, prompt)
+        step = next_step(source, prompt)
     except InputError as error:
         st.error(error_text(error, lang))
         return
     if step.logits is None:
         st.info(t("odds.no_logits", lang), icon=":material/info:")
         return
-    vocab = vocabulary_size(loaded, step)
+    vocab = int(step.logits.numel())
     if step.padding:
         st.info(t("odds.padded", lang, rows=vocab + step.padding, vocab=vocab, extra=step.padding),
                 icon=":material/info:")  # fmt: skip
@@ -134,7 +92,7 @@ def odds(view: views.ExplorerView, lang: str, key: Callable[[str], str]) -> None
         return
     shown = min(SHOWN, vocab)
     ids = found.ids[:shown].tolist()
-    tokens = [token(loaded, i) for i in ids]
+    tokens = [source.token(i) for i in ids]
     labels = [item.label for item in tokens]
     last = display_label(step.context[-1]) if step.context else ""
     title = t("odds.title", lang, last=last, T=len(step.context))
@@ -146,13 +104,13 @@ def odds(view: views.ExplorerView, lang: str, key: Callable[[str], str]) -> None
 
     show_chart(build, ODDS_CHART_KEY, sized=True, file_name=views.file_name(view, "odds", temp=temperature, k=top_k, p=top_p))
     st.caption(t("odds.kept", lang, kept=found.kept, vocab=vocab, shown=shown))
-    _sample(found, seed, loaded, prompt, lang, key)
+    _sample(found, seed, source, prompt, lang, key)
     _row(view, step, lang)
 
 
-def _sample(found, seed: int, loaded, prompt: str, lang: str, key: Callable[[str], str]) -> None:
+def _sample(found, seed: int, source: AttentionSource, prompt: str, lang: str, key: Callable[[str], str]) -> None:
     drawn = sample(found, seed)
-    item = token(loaded, drawn)
+    item = source.token(drawn)
     p = float(found.by_id(found.after)[drawn])
     st.markdown(t("odds.drawn", lang, seed=seed, token=literal(item.label), p=p))
     if item.text is None:

@@ -1,7 +1,8 @@
 """The trained-heads explorer: choose a model and a prompt, see every head of every block,
 open one head stage by stage, as lines, by its metrics, during training, and while it
-generates. The prompt's trace is computed once per (model, prompt) (ui/models.trace);
-choosing a block, a head or a view only reads it."""
+generates. Any model a source stands for (ui/shared/sources.py): the shipped ones, the
+session's, a real one. The prompt's trace is computed once per (model, prompt) for every
+session; choosing a block, a head or a view only reads it."""
 
 from __future__ import annotations
 
@@ -10,15 +11,15 @@ from contextlib import nullcontext
 import streamlit as st
 
 from gpt_core import InputError
+from gpt_core.source import AttentionSource
 
 from ..chart_events import listen, parse_click
 from ..contained import contained
 from ..first_screen import ask_for_the_rest, is_first_screen
 from ..lazy_tabs import lazy_tabs
 from ..page_state.state import PageState
-from ..shared import models, real_models
+from ..shared import sources
 from ..shared.lanes import FIRST_SCREEN, REST_OF_PAGE, heavy_turn
-from ..shared.resources import shipped_snapshots
 from ..shared.shared_cache import MISSING, SharedResults
 from ..shell import page_title, setup_page
 from ..strings import error_text, t
@@ -37,43 +38,19 @@ CLICK_CHARTS = {views.GRID_CHART_KEY: "grid", views.MAP_CHART_KEY: "map", views.
 widget_key = PAGE.key
 
 
-def default_prompt(loaded) -> str:
-    """The model's own prompt, as much of it as the model reads (no note about a cut)."""
-    if views.is_real(loaded):
-        return loaded.default_prompt
-    return loaded.default_prompt[: loaded.context_length]
-
-
-def _default_prompt_of(key: str) -> str | None:
-    """The default prompt of the model ``key`` names, without loading a real one."""
-    if real_models.is_real(key):
-        return real_models.DEFAULT_PROMPT
-    loaded = models.load(key)
-    return default_prompt(loaded) if loaded is not None else None
-
-
 def _on_model_change() -> None:
     """Another model: its own prompt when the old model's default was shown."""
-    old = _default_prompt_of(PAGE.last_values().get("model", ""))
+    old = sources.default_prompt_of(PAGE.last_values().get("model", ""))
     if old is not None and PAGE.get("prompt") == old:
-        new = _default_prompt_of(PAGE.get("model"))
+        new = sources.default_prompt_of(PAGE.get("model"))
         if new is not None:
             PAGE.set("prompt", new)
     PAGE.clear_notes()
     st.session_state.pop(FELL_BACK_STATE, None)
 
 
-def available() -> list[str]:
-    """The models there are here: the shipped ones, this session's, then the real ones offered."""
-    return [*models.model_keys(), *real_models.offered()]
-
-
-def _load(key: str, lang: str):
-    return real_models.load(key, lang) if real_models.is_real(key) else models.load(key)
-
-
-def _choose_model(lang: str):
-    keys = available()
+def _choose_model(lang: str) -> AttentionSource | None:
+    keys = sources.model_names()
     if not keys:
         st.error(t("ex.no_models", lang))
         return None
@@ -81,25 +58,19 @@ def _choose_model(lang: str):
     if notes:
         PAGE.add_notes(notes)
         PAGE.fit({"model": key})
-    loaded = _load(key, lang)
-    if loaded is None:  # a real model that cannot be had (its message is shown): the shipped one instead
-        fallback, _ = state.resolve_model(state.FALLBACK_MODEL, models.model_keys())
-        loaded = models.load(fallback)
-        if loaded is None:
+    source = sources.load(key, lang)
+    if source is None:  # a real model that cannot be had (its message is shown): the shipped one instead
+        fallback, _ = state.resolve_model(state.FALLBACK_MODEL, sources.model_names(real=False))
+        source = sources.load(fallback, lang)
+        if source is None:
             return None
         st.session_state[FELL_BACK_STATE] = key
         PAGE.fit({"model": fallback})
-    elif st.session_state.get(FELL_BACK_STATE) and not real_models.is_real(key):
-        real_models.show_failure(lang)  # fell back on an earlier run: the reason stays in view
+    elif st.session_state.get(FELL_BACK_STATE) not in (None, key):
+        sources.show_failure(lang)  # fell back on an earlier run: the reason stays in view
     if PAGE.get("prompt") is None:
-        PAGE.fit({"prompt": default_prompt(loaded)})
-    return loaded
-
-
-def _trace(loaded, prompt: str):
-    if views.is_real(loaded):
-        return real_models.RealModelTrace(real_models.trace(loaded, prompt))
-    return models.trace(loaded, prompt)
+        PAGE.fit({"prompt": source.default_prompt})
+    return source
 
 
 def _apply_click(payload: object, shape: ModelShape) -> None:
@@ -121,19 +92,14 @@ def _apply_click(payload: object, shape: ModelShape) -> None:
     PAGE.set("head", click.head + 1)
 
 
-def _label(key: str, lang: str) -> str:
-    return real_models.label(key, lang) if real_models.is_real(key) else models.label(key, lang)
-
-
 def _fit(shape: ModelShape) -> None:
     """Keep block, head, token and step inside the model; a link's odd values say so."""
     fitted, notes = state.fit_to_model(PAGE.values(), shape)
     PAGE.fit({name: fitted[name] for name in ("block", "head", "token", "step")}, notes)
 
 
-def _show_notes(lang: str) -> None:
-    fallback = models.load(PAGE.get("model"))
-    PAGE.show_notes(lang, fallback=fallback.heads if fallback is not None else "")
+def _show_notes(lang: str, source: AttentionSource) -> None:
+    PAGE.show_notes(lang, fallback=source.description.heads)
 
 
 def render() -> None:
@@ -142,25 +108,25 @@ def render() -> None:
     page_title(PAGE_KEY, lang)
     st.caption(t("page.explorer.blurb", lang))
     PAGE.restore()
-    loaded = _choose_model(lang)
-    if loaded is None:
+    source = _choose_model(lang)
+    if source is None:
         return
     notes_slot = st.container()
     model_col, prompt_col = st.columns([2, 3], vertical_alignment="top")
-    keys = available()
-    model_col.selectbox(t("ex.model", lang), keys, key=widget_key("model"), format_func=lambda key: _label(key, lang),
-                        on_change=_on_model_change)  # fmt: skip
+    keys = sources.model_names()
+    model_col.selectbox(t("ex.model", lang), keys, key=widget_key("model"),
+                        format_func=lambda key: sources.label(key, lang), on_change=_on_model_change)  # fmt: skip
     prompt_col.text_area(t("ex.prompt", lang), key=widget_key("prompt"), height=68, max_chars=state.MAX_PROMPT_CHARS,
                          help=t("ex.prompt_help", lang))  # fmt: skip
     prompt = PAGE.get("prompt")
     clicked = listen(CLICK_CHARTS, CLICKS_KEY)
-    identity = (loaded.key, getattr(loaded, "serial", 0), prompt)
+    identity = (source.identity, prompt)
     # A prompt no session has seen yet is heavy work (its trace, every figure of the page):
     # in the lane, so a class opening new prompts at once cannot stall light reruns.
     heavy = DRAWN_PAGES.peek(identity) is MISSING
     priority = FIRST_SCREEN if first_screen else REST_OF_PAGE
     with heavy_turn(lang, priority=priority) if heavy else nullcontext():
-        view = _first_screen(lang, loaded, prompt, identity, clicked, keys, notes_slot)
+        view = _first_screen(lang, source, prompt, identity, clicked, keys, notes_slot)
         if view is None:
             return
         if first_screen:
@@ -173,30 +139,30 @@ def render() -> None:
     PAGE.reread_after_restart()
 
 
-def _first_screen(lang: str, loaded, prompt: str, identity: tuple, clicked, keys: list[str], notes_slot):
+def _first_screen(lang: str, source: AttentionSource, prompt: str, identity: tuple, clicked, keys: list[str],
+                  notes_slot) -> views.ExplorerView | None:  # fmt: skip
     """The trace's notes and the grid of every head; None after a message (a prompt the
     model cannot read)."""
     try:
-        trace = _trace(loaded, prompt)
+        trace = sources.trace(source, prompt)
     except InputError as error:
         with notes_slot:
-            _show_notes(lang)
+            _show_notes(lang, source)
         st.error(error_text(error, lang))
         PAGE.settle(PAGE.values())
         PAGE.write_url(PAGE.values(), lang)
         return None
-    shipped = loaded.key in models.shipped_keys()
-    steps = tuple(sorted(shipped_snapshots(loaded.heads))) if shipped else ()
-    shape = ModelShape(tuple(keys), loaded.blocks, loaded.heads, len(trace.labels), steps)
+    steps, d = sources.snapshot_steps(source), source.description
+    shape = ModelShape(tuple(keys), d.layers, d.heads, len(trace.labels), steps)
     _fit(shape)
     _apply_click(clicked, shape)
     values = PAGE.values()
     PAGE.settle(values)  # once the student changes the view, the link's notes are old news
     PAGE.write_url(values, lang)
     with notes_slot:
-        _show_notes(lang)
-    views.read_notes(loaded, trace, lang)
-    view = views.ExplorerView(loaded, trace, values["block"] - 1, values["head"] - 1, identity, steps)
+        _show_notes(lang, source)
+    views.read_notes(source, trace, lang)
+    view = views.ExplorerView(source, trace, values["block"] - 1, values["head"] - 1, identity, steps)
     views.grid(view, lang, widget_key)
     return view
 

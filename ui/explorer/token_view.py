@@ -21,7 +21,7 @@ from ..figure_text import figure_words
 from ..shared.token_strip import direction_choice, link_sentences, token_strip
 from ..strings import t
 from .state import ALL_TOKENS, TOKEN_DIRECTIONS
-from .views import file_name, is_real
+from .views import file_name
 
 STRIP_KEY = "ex_tv_strip"  # the strip's own key: the lines view draws the "token" parameter's widget
 CHART_KEY = "ex_token_chart"
@@ -44,12 +44,12 @@ def token_view(view, lang: str, key: Callable[[str], str]) -> None:
     token_strip(labels, position, STRIP_KEY, on_strip, lang)
     token = token_attention(view.weights, position)
     blocks = view.weights.shape[0]
-    real = is_real(view.loaded)
+    unit = view.about.unit  # "block" (the book's GPT) or "layer"
     one_layer = blocks * view.weights.shape[1] > MAX_PANELS
     first = view.block if one_layer else 0
     shown = slice(first, first + 1) if one_layer else slice(0, blocks)
     rows, columns = token.rows.numpy()[shown], token.columns.numpy()[shown]
-    word = "ex.col.layer" if real else "ex.col.block"
+    word = f"ex.col.{unit}"
     sized, words = sized_for_page(), figure_words(lang)
 
     def build():
@@ -63,4 +63,4 @@ def token_view(view, lang: str, key: Callable[[str], str]) -> None:
                file_name=file_name(view, "token", direction, position=position))  # fmt: skip
     st.caption(t("tv.help", lang))
     shown_directions = ("reads", "read_by") if direction == "both" else (direction,)
-    link_sentences(token, labels, shown_directions, lang, "layer" if real else "block")
+    link_sentences(token, labels, shown_directions, lang, unit)

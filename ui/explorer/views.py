@@ -23,24 +23,16 @@ from figures import (
 )
 from figures.export import export_name
 from figures.lines import LINE_THRESHOLD
-from gpt_core import STAGES, display_label, display_labels, hf, position_label
-from gpt_core.explore import (
-    ModelTrace,
-    generate_with_attention,
-    head_kind,
-    head_metrics,
-    induction_scores,
-    induction_text,
-    trace_model,
-)
+from gpt_core import STAGES, display_label, display_labels, position_label
+from gpt_core.attention import Trace
+from gpt_core.explore import head_kind
 from gpt_core.playground import MAX_SEED
+from gpt_core.source import INDUCTION_TOKENS, AttentionSource, generate_with_attention, layer_metrics
 
 from ..charts import show_chart, sized_for_page, type_scale
 from ..figure_text import figure_words
 from ..markdown import literal
-from ..shared import real_models
-from ..shared.models import SESSION_KEY, LoadedModel
-from ..shared.resources import shipped_experiment, shipped_snapshots
+from ..shared import sources
 from ..shared.shared_cache import SharedResults
 from ..strings import t
 from .state import ALL_TOKENS, LINE_MODES, MAX_GENERATE, MAX_TEMPERATURE, METRICS
@@ -49,7 +41,6 @@ GRID_CHART_KEY = "ex_grid_chart"
 MAP_CHART_KEY = "ex_map_chart"
 LAYER_CHART_KEY = "ex_layer_chart"
 MAP_CELL_PX = 30  # the layer × head map's cells: 24 layers stay under a screen's height
-INDUCTION_STATE = "ex_induction_session"  # (serial, scores): this session's model's induction scores
 DETAIL_CHART_KEY = "ex_detail_chart"
 LINES_CHART_KEY = "ex_lines_chart"
 METRIC_CHART_KEY = "ex_metric_chart"
@@ -63,42 +54,10 @@ SHARED_NUMBER_ENTRIES = 128  # (model, prompt) weights and metrics kept for ever
 SHARED_NUMBER_MB = 128  # and their memory (a real model's 12 × 12 heads of a long text: tens of MB)
 
 
-def is_real(loaded) -> bool:
-    return isinstance(loaded, real_models.RealLoaded)
-
-
-def _layer_weights(trace: ModelTrace) -> list[torch.Tensor]:
-    """Every layer's (B, h, T, T) weights (a real model's are kept; its other stages are built
-    when a view asks)."""
-    kept = getattr(trace, "weights", None)
-    return list(kept) if kept is not None else [layer.weights for layer in trace.layers]
-
-
-@st.cache_resource(max_entries=16, show_spinner=False)
-def _shared_induction(key: str, serial: int, _loaded) -> torch.Tensor:
-    return _induction(_loaded)
-
-
-def _induction(loaded) -> torch.Tensor:
-    """(blocks, h) induction scores of ``loaded`` on a repeated random sequence."""
-    if is_real(loaded):
-        weights, offset = hf.induction_weights(loaded.real)
-        return torch.stack([induction_scores(w[0], hf.INDUCTION_TOKENS, offset) for w in weights])
-    n = min(hf.INDUCTION_TOKENS, loaded.context_length // 2)
-    traced = trace_model(loaded.model, loaded.vocabulary, induction_text(loaded.vocabulary, n))
-    return torch.stack([induction_scores(layer.weights[0], n) for layer in traced.layers])
-
-
-def induction(loaded) -> torch.Tensor:
-    """The induction scores of a model, computed once: shared for shipped and real models, in
-    the session for its own."""
-    if loaded.key != SESSION_KEY:
-        return _shared_induction(loaded.key, loaded.serial, loaded)
-    kept = st.session_state.get(INDUCTION_STATE)
-    if kept is None or kept[0] != loaded.serial:
-        kept = (loaded.serial, _induction(loaded))
-        st.session_state[INDUCTION_STATE] = kept
-    return kept[1]
+def has_map(view: ExplorerView) -> bool:
+    """A model of "layers" (a real one: many of them) opens on a map of one number per head;
+    the book's GPT, of a few "blocks", on the grid of every head."""
+    return view.about.unit == "layer"
 
 
 # Generations by (model, serial, prompt, n, temperature, seed): the same for everyone.
@@ -112,8 +71,8 @@ SHARED_NUMBERS: SharedResults[tuple] = SharedResults(SHARED_NUMBER_ENTRIES, SHAR
 class ExplorerView:
     """One trace and the head looked at (0-based), with the numbers every view reads."""
 
-    loaded: LoadedModel | real_models.RealLoaded
-    trace: ModelTrace
+    source: AttentionSource
+    trace: Trace
     block: int
     head: int
     identity: tuple = ()  # (model, serial, prompt): the view's figures are shared under it (ui/charts.py)
@@ -126,10 +85,13 @@ class ExplorerView:
         self.weights, self.metrics = numbers
 
     def _numbers(self) -> tuple[np.ndarray, list[dict[str, torch.Tensor]]]:
-        layers = _layer_weights(self.trace)
-        weights = np.stack([weights[0].numpy() for weights in layers])
-        scores = induction(self.loaded)
-        return weights, [head_metrics(weights[0]) | {"induction": scores[b]} for b, weights in enumerate(layers)]
+        weights = np.stack([weights[0].numpy() for weights in self.trace.weights])
+        return weights, layer_metrics(self.trace, sources.induction(self.source))
+
+    @property
+    def about(self):
+        """The source's description (``gpt_core.source.Description``)."""
+        return self.source.description
 
     def shared(self, *what) -> tuple | None:
         """The key under which every session shares one of this view's figures."""
@@ -143,30 +105,30 @@ def _chars(chars: tuple[str, ...], lang: str) -> str:
     return t("list_sep", lang).join(f"“{literal(display_label(char))}”" for char in chars)
 
 
-def read_notes(loaded, trace: ModelTrace, lang: str) -> None:
+def read_notes(source: AttentionSource, trace: Trace, lang: str) -> None:
     """What the model read of the prompt: characters left out, text cut, the sizes."""
-    if is_real(loaded):
-        if trace.cut:
-            st.info(t("real.cut", lang, tokens=len(trace.labels), cut=trace.cut), icon=":material/content_cut:")
-        st.markdown(real_models.facts(loaded, lang))
-        note = real_models.gqa_note(loaded, lang)
-        st.caption((note + " " if note else "") + t("real.tokens_note", lang, name=loaded.key))
-        st.markdown(t("ex.read_line_real", lang, T=len(trace.labels), blocks=loaded.blocks, heads=loaded.heads,
-                      d=loaded.head_dim, context=loaded.context_length))  # fmt: skip
-        return
+    d = source.description
     if trace.left_out:
         st.warning(t("ex.left_out", lang, chars=_chars(trace.left_out, lang)), icon=":material/block:")
+    if d.origin == "hub":  # a real model: its facts, its tokenizer, its context in tokens
+        if trace.cut:
+            st.info(t("real.cut", lang, tokens=len(trace.labels), cut=trace.cut), icon=":material/content_cut:")
+        st.markdown(sources.facts(source, lang))
+        note = sources.gqa_note(source, lang)
+        st.caption((note + " " if note else "") + t("real.tokens_note", lang, name=d.name))
+        st.markdown(t("ex.read_line_real", lang, T=len(trace.labels), blocks=d.layers, heads=d.heads, d=d.head_dim,
+                      context=d.reads))  # fmt: skip
+        return
     if trace.cut:
-        st.info(t("ex.cut", lang, context=loaded.context_length, cut=trace.cut), icon=":material/content_cut:")
+        st.info(t("ex.cut", lang, context=d.reads, cut=trace.cut), icon=":material/content_cut:")
     st.markdown(
-        t("ex.read_line", lang, T=len(trace.labels), blocks=loaded.blocks, heads=loaded.heads, d=loaded.head_dim,
-          context=loaded.context_length)
+        t("ex.read_line", lang, T=len(trace.labels), blocks=d.layers, heads=d.heads, d=d.head_dim, context=d.reads)
     )  # fmt: skip
 
 
 def file_name(view: ExplorerView, kind: str, *words, **parts) -> str:
     """A chart's download name: what it shows, the model's name and the tokens' number."""
-    return export_name(kind, view.loaded.key, *words, **parts, T=len(view.trace.labels))
+    return export_name(kind, view.about.name, *words, **parts, T=len(view.trace.labels))
 
 
 def _metric_values(view: ExplorerView, metric: str) -> np.ndarray:
@@ -181,7 +143,7 @@ def _entropy_limit(view: ExplorerView) -> float:
 def layer_map(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     """A real model's entry point: one number per head of every layer (the chosen metric), a
     click opens that head; below, every head of the chosen layer."""
-    st.caption(t("ex.map_help", lang, layers=view.loaded.blocks, heads=view.loaded.heads))
+    st.caption(t("ex.map_help", lang, layers=view.about.layers, heads=view.about.heads))
     st.segmented_control(t("ex.metric", lang), METRICS, key=key("metric"), required=True,
                          format_func=lambda m: t(f"ex.metric.{m}", lang))  # fmt: skip
     metric = st.session_state[key("metric")]
@@ -191,9 +153,9 @@ def layer_map(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
                            focus=(view.block, view.head), rows_word="ex.col.layer")  # fmt: skip
     show_chart(figure, MAP_CHART_KEY, sized=True, file_name=file_name(view, "map", metric))
     block_col, head_col, _ = st.columns([1, 1, 3])
-    block_col.selectbox(t("ex.layer", lang), list(range(1, view.loaded.blocks + 1)), key=key("block"),
+    block_col.selectbox(t("ex.layer", lang), list(range(1, view.about.layers + 1)), key=key("block"),
                         format_func=lambda n: t("ex.layer_n", lang, n=n))  # fmt: skip
-    head_col.selectbox(t("ex.head", lang), list(range(1, view.loaded.heads + 1)), key=key("head"),
+    head_col.selectbox(t("ex.head", lang), list(range(1, view.about.heads + 1)), key=key("head"),
                        format_func=lambda n: t("ex.head_n", lang, n=n))  # fmt: skip
     st.subheader(t("ex.layer_heads_title", lang, layer=view.block + 1))
     figure = heads_overview_figure(view.weights[view.block], view.trace.labels, "weights", figure_words(lang),
@@ -202,13 +164,13 @@ def layer_map(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
 
 
 def grid(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
-    if is_real(view.loaded):
+    if has_map(view):
         layer_map(view, lang, key)
         return
     block_col, head_col, _ = st.columns([1, 1, 3])
-    block_col.selectbox(t("ex.block", lang), list(range(1, view.loaded.blocks + 1)), key=key("block"),
+    block_col.selectbox(t("ex.block", lang), list(range(1, view.about.layers + 1)), key=key("block"),
                         format_func=lambda n: t("ex.block_n", lang, n=n))  # fmt: skip
-    head_col.selectbox(t("ex.head", lang), list(range(1, view.loaded.heads + 1)), key=key("head"),
+    head_col.selectbox(t("ex.head", lang), list(range(1, view.about.heads + 1)), key=key("head"),
                        format_func=lambda n: t("ex.head_n", lang, n=n))  # fmt: skip
     sized = sized_for_page()
     focus = (view.block, view.head)
@@ -243,7 +205,7 @@ def lines(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     token_col.selectbox(t("ex.token", lang), [ALL_TOKENS, *range(len(labels))], key=key("token"),
                         format_func=lambda i: t("ex.all_tokens", lang) if i == ALL_TOKENS else position_label(i, labels[i]))  # fmt: skip
     mode, token = st.session_state[key("lines")], st.session_state[key("token")]
-    heads = [view.head] if mode == "head" else list(range(view.loaded.heads))
+    heads = [view.head] if mode == "head" else list(range(view.about.heads))
     st.caption(t("ex.lines_help", lang, threshold=LINE_THRESHOLD))
     chosen, scale = None if token == ALL_TOKENS else token, type_scale()
 
@@ -261,8 +223,8 @@ def lines(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
 def metrics_table(view: ExplorerView, lang: str) -> pd.DataFrame:
     rows = []
     for block, values in enumerate(view.metrics):
-        for head in range(view.loaded.heads):
-            row = {t("ex.col.layer" if is_real(view.loaded) else "ex.col.block", lang): block + 1,
+        for head in range(view.about.heads):
+            row = {t(f"ex.col.{view.about.unit}", lang): block + 1,
                    t("ex.col.head", lang): head + 1,
                    t("ex.col.kind", lang): t(f"ex.kind.{view.kind(block, head)}", lang)}  # fmt: skip
             row.update({t(f"ex.metric_short.{metric}", lang): float(values[metric][head]) for metric in METRICS})
@@ -273,12 +235,12 @@ def metrics_table(view: ExplorerView, lang: str) -> pd.DataFrame:
 def metrics(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     st.caption(t("ex.metrics_intro", lang))
     st.markdown(t("ex.kinds_help", lang))
-    if not is_real(view.loaded):  # a real model's map, above, is this chart (its buttons choose the metric)
+    if not has_map(view):  # a real model's map, above, is this chart (its buttons choose the metric)
         st.segmented_control(t("ex.metric", lang), METRICS, key=key("metric"), required=True,
                              format_func=lambda metric: t(f"ex.metric.{metric}", lang))  # fmt: skip
     metric = st.session_state[key("metric")]
     T, limit = len(view.trace.labels), _entropy_limit(view)
-    if not is_real(view.loaded):
+    if not has_map(view):
         scale = type_scale()
         show_chart(lambda: metric_figure(_metric_values(view, metric), metric, figure_words(lang), limit=limit,
                                          scale=scale),
@@ -287,7 +249,7 @@ def metrics(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     if metric == "entropy":
         st.caption(t("ex.entropy_limit", lang, limit=f"{limit:.2f}", T=T))
     if metric == "induction":
-        st.caption(t("ex.induction_help", lang, n=hf.INDUCTION_TOKENS))
+        st.caption(t("ex.induction_help", lang, n=INDUCTION_TOKENS))
     table = metrics_table(view, lang)
     config = {t(f"ex.metric_short.{m}", lang): st.column_config.NumberColumn(format=f"%.{METRIC_DECIMALS}f")
               for m in METRICS}  # fmt: skip
@@ -296,14 +258,13 @@ def metrics(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
 
 def training(view: ExplorerView, lang: str, key: Callable[[str], str], steps: tuple[int, ...]) -> None:
     if not steps:
-        st.info(t("ex.no_snapshots_real" if is_real(view.loaded) else "ex.no_snapshots", lang), icon=":material/history:")
+        st.info(t("ex.no_snapshots_real" if view.about.origin == "hub" else "ex.no_snapshots", lang),
+                icon=":material/history:")  # fmt: skip
         return
-    st.caption(t("ex.training_intro", lang, heads=view.loaded.heads, block=view.block + 1))
+    st.caption(t("ex.training_intro", lang, heads=view.about.heads, block=view.block + 1))
     st.select_slider(t("ex.training_step", lang), steps, key=key("step"))
     step = st.session_state[key("step")]
-    snapshot = shipped_snapshots(view.loaded.heads)[step]  # (blocks, h, T, T)
-    T = snapshot.shape[-1]
-    prompt = shipped_experiment().snapshot_prompt[:T]
+    snapshot, prompt = sources.snapshot(view.source, step)  # (blocks, h, T, T), the prompt it was taken on
     sized = sized_for_page()
 
     def build():
@@ -311,9 +272,9 @@ def training(view: ExplorerView, lang: str, key: Callable[[str], str], steps: tu
                                      figure_words(lang), focus=view.head, **sized)  # fmt: skip
 
     # The same for every prompt: shared by the model's snapshot, not by the view.
-    shared = ("snapshot", view.loaded.key, step, view.block, view.head, tuple(sized.items()))
+    shared = ("snapshot", view.about.name, step, view.block, view.head, tuple(sized.items()))
     show_chart(build, TRAINING_CHART_KEY, sized=True, share=shared,
-               file_name=export_name("snapshot", view.loaded.key, step=step, block=view.block + 1, head=view.head + 1))
+               file_name=export_name("snapshot", view.about.name, step=step, block=view.block + 1, head=view.head + 1))
     st.caption(t("ex.snapshot_prompt", lang))
     st.code(prompt, language=None)
 
@@ -321,25 +282,21 @@ def training(view: ExplorerView, lang: str, key: Callable[[str], str], steps: tu
 def _generate(view: ExplorerView, n: int, temperature: float, seed: int) -> tuple[str, list, list, list]:
     """(the text with its continuation, the rows, the new tokens' labels, the contexts' labels)."""
     prompt = view.trace.text_used
-    if is_real(view.loaded):
-        steps = hf.generate_with_attention(view.loaded.real, prompt, n, temperature, seed)
-        new = view.loaded.real.tokenizer.decode([step.piece.token_id for step in steps])
-        return (prompt + new, [step.rows for step in steps], [step.piece.label for step in steps],
-                [step.context for step in steps])  # fmt: skip
-    steps = generate_with_attention(view.loaded.model, view.loaded.vocabulary, prompt, n, temperature, seed)
-    return (prompt + "".join(step.char for step in steps), [step.rows for step in steps],
-            [step.char for step in steps], [step.context for step in steps])  # fmt: skip
+    steps = generate_with_attention(view.source, prompt, n, temperature, seed)
+    new = view.source.decode([step.token.token_id for step in steps])
+    return (prompt + new, [step.rows for step in steps], [step.token.label for step in steps],
+            [step.context for step in steps])  # fmt: skip
 
 
 def generation(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
-    st.caption(t("ex.generate_intro_real" if is_real(view.loaded) else "ex.generate_intro", lang))
+    st.caption(t("ex.generate_intro_real" if view.about.origin == "hub" else "ex.generate_intro", lang))
     n_col, temp_col, seed_col = st.columns(3)
     n_col.slider(t("ex.generate_n", lang), 1, MAX_GENERATE, key=key("n"))
     temp_col.slider(t("ex.temperature", lang), 0.0, MAX_TEMPERATURE, step=TEMPERATURE_STEP, key=key("temp"))
     seed_col.number_input(t("ex.seed", lang), 0, MAX_SEED, step=1, key=key("seed"))
     ss = st.session_state
     n, temperature, seed = ss[key("n")], round(float(ss[key("temp")]), 2), int(ss[key("seed")])
-    settings = (view.loaded.key, view.loaded.serial, view.trace.text_used, n, temperature, seed)
+    settings = (view.source.identity, view.trace.text_used, n, temperature, seed)
     kept = ss.get(GENERATION_STATE)
     if kept is None or kept[0] != settings:  # the same settings give every session the same text: made once
         kept = (settings, SHARED_GENERATIONS.get(settings, lambda: _generate(view, n, temperature, seed)))

@@ -7,8 +7,8 @@ column shows all heads of the chosen stage with the chosen cell (query row, key 
 outlined; under both, B − A cell by cell where the shapes match (same tokens, same heads),
 of the heads' means where only the head counts differ, and a plain sentence where the
 tokens differ. A's computation is the page's own (``page._computed_view``); B's goes
-through the same shared caches (``page.compute``, ``page.compute_trained``), so a class on
-one compare link computes each set-up once.
+through the same shared cache (``computed.compute``), so a class on one compare link
+computes each set-up once.
 """
 
 from __future__ import annotations
@@ -20,23 +20,24 @@ import streamlit as st
 
 from figures import difference_figure, heads_overview_figure
 from figures.export import export_name
-from gpt_core import MAX_TOKENS, STAGES, InputError, PlaygroundConfig, truncate_text
+from gpt_core import STAGES, InputError, PlaygroundConfig
+from gpt_core.source import AttentionSource
 
 from ..chart_events import listen, parse_click
 from ..charts import page_width, show_chart, type_scale
 from ..figure_text import figure_words
 from ..first_screen import ask_for_the_rest
-from ..shared import models
+from ..shared import sources
 from ..shell import is_presenting
 from ..strings import error_text, t
-from . import state
+from . import computed, state
 from .controls import (
     LOOKING,
     PAGE,
-    _trained_facts,
-    _weights_label,
+    block_choice,
     current_values,
     draw_controls,
+    model_facts,
     show_notes,
     widget_key,
     write_url,
@@ -67,7 +68,7 @@ def config_b(values: dict[str, Any]) -> PlaygroundConfig:
 
 
 def b_weights_options() -> list[str]:
-    return [state.RANDOM_WEIGHTS, *models.model_keys()]
+    return [state.RANDOM_WEIGHTS, *sources.model_names(real=False)]
 
 
 def resolve_b_weights() -> None:
@@ -79,20 +80,16 @@ def resolve_b_weights() -> None:
         PAGE.add_notes([state.Note("b_weights", str(key), "b_model_missing")])
 
 
-def _b_controls(lang: str) -> models.LoadedModel | None:
+def _b_controls(lang: str, config: PlaygroundConfig) -> AttentionSource | None:
     k = widget_key
     st.selectbox(
         t("pg.weights", lang), b_weights_options(), key=k("b_weights"), help=t("cmp.b_weights_real", lang),
-        format_func=lambda key: _weights_label(key, lang),
+        format_func=lambda key: sources.label(key, lang),
     )  # fmt: skip
-    key = PAGE.get("b_weights")
-    loaded = None if key == state.RANDOM_WEIGHTS else models.load(key)
-    if loaded is not None:
-        if st.session_state[k("b_block")] > loaded.blocks:
-            st.session_state[k("b_block")] = 1
-        st.selectbox(t("pg.block", lang), list(range(1, loaded.blocks + 1)), key=k("b_block"),
-                     format_func=lambda b: t("pg.block_of", lang, block=b, blocks=loaded.blocks))  # fmt: skip
-        _trained_facts(loaded, lang)
+    source = sources.load(PAGE.get("b_weights"), lang, config)
+    if source is not None and not source.capabilities.chooses_heads:
+        block_choice(source, "b_block", lang)
+        model_facts(source, lang)
     else:
         heads_col, dim_col = st.columns(2)
         PAGE.number_input(heads_col, "b_heads", t("pg.heads", lang), lang)
@@ -106,19 +103,16 @@ def _b_controls(lang: str) -> models.LoadedModel | None:
         st.toggle(t("pg.scale", lang), key=k("b_scale"), help=t("pg.scale_help", lang))
         st.slider(t("pg.dropout", lang), 0.0, state.MAX_DROPOUT, step=state.DROPOUT_STEP, key=k("b_dropout"))
     st.caption(t("cmp.shared_note", lang))
-    return loaded
+    return source
 
 
-def view_b(values: dict[str, Any], text: str, loaded: models.LoadedModel | None, lang: str) -> View | None:
+def view_b(values: dict[str, Any], text: str, source: AttentionSource | None, lang: str) -> View | None:
     """Set-up B's view of ``text`` (the text A used), or None after a message."""
-    from . import page  # the page imports this module: its computations are read when called
-
+    if source is None:
+        return None
+    layer = min(values["b_block"], source.description.layers) - 1 if source.capabilities.layers else 0
     try:
-        if loaded is not None:
-            block = min(values["b_block"], loaded.blocks)
-            return page.compute_trained(text, loaded, block)[0]
-        config = config_b(values)
-        return page.compute(truncate_text(text, config.tokenizer, MAX_TOKENS), config)
+        return computed.compute(source, text, layer)
     except InputError as error:
         st.error(t("cmp.error_b", lang, error=error_text(error, lang)))
         return None
@@ -211,28 +205,28 @@ def _focus_controls(view_a: View, lang: str) -> None:
 
 def render(lang: str, first_screen: bool) -> None:
     """The compare page below the toggle: A's and B's controls, both charts, the difference."""
-    from . import page
+    from . import page  # the page imports this module: its functions are read when called
 
     resolve_b_weights()
     notes_slot = st.container()
     a_col, b_col = st.columns(2, gap="medium")
     with a_col:
         st.subheader(t("cmp.a_title", lang))
-        loaded_a = draw_controls(lang)
+        source_a = draw_controls(lang)
     with b_col:
         st.subheader(t("cmp.b_title", lang))
-        loaded_b = _b_controls(lang)
+        source_b = _b_controls(lang, config_b(PAGE.values()))
     values = current_values()
     PAGE.settle(values, looking=LOOKING)
     with notes_slot:
         show_notes(lang)
     clicked = listen(CLICK_CHARTS, CLICKS_KEY)
-    computed = page._computed_view(values, lang, loaded_a)
-    if computed is None:
+    shown = page._computed_view(values, lang, source_a)
+    if shown is None:
         return
-    view_a, text_used = computed
+    view_a, text_used = shown
     page._sync_focus(view_a, values["text"])
-    computed_b = view_b(values, text_used, loaded_b, lang)
+    computed_b = view_b(values, values["text"] if text_used is None else text_used, source_b, lang)
     if computed_b is None:
         write_url(values, text_used)
         return

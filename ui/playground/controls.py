@@ -8,10 +8,11 @@ from typing import Any
 import streamlit as st
 
 from gpt_core import DETAIL_STAGES, MAX_TOKENS
+from gpt_core.source import AttentionSource
 
 from ..page_state.state import NOTE_VALUE_CHARS as NOTE_CHARS
 from ..page_state.state import PageState
-from ..shared import models, real_models
+from ..shared import sources
 from ..shell import LANGUAGE_STATE
 from ..strings import DEFAULT_LANGUAGE, t
 from . import state
@@ -102,67 +103,49 @@ def resolve_weights() -> None:
     model, a head count that was not shipped. Fall back to random weights, with a note."""
     ss = st.session_state
     key = ss.get(widget_key("weights"), state.RANDOM_WEIGHTS)
-    if key != state.RANDOM_WEIGHTS and key not in models.model_keys() and not real_models.is_real(key):
+    if not sources.is_offered(key):
         ss[widget_key("weights")] = state.RANDOM_WEIGHTS
-        reason = "session_model_missing" if key == models.SESSION_KEY else "model_missing"
+        reason = "session_model_missing" if key == sources.SESSION else "model_missing"
         PAGE.add_notes([state.Note("weights", key, reason)])
-
-
-Chosen = models.LoadedModel | real_models.RealLoaded
 
 
 def weights_key() -> str:
     return st.session_state.get(widget_key("weights"), state.RANDOM_WEIGHTS)
 
 
-def trained_choice(lang: str) -> Chosen | None:
-    """The model the controls chose (a real one loaded first, with a message when it cannot
-    be), or None for random weights (or a real model that could not be loaded)."""
-    key = weights_key()
-    if key == state.RANDOM_WEIGHTS:
-        return None
-    if real_models.is_real(key):
-        return real_models.load(key, lang)
-    return models.load(key)
+def chosen_source(lang: str) -> AttentionSource | None:
+    """The source the controls chose: random weights with their settings, or a model (a real
+    one loaded first, with a message when it cannot be: then None)."""
+    return sources.load(weights_key(), lang, state.config_of(PAGE.values()))
 
 
-def _weights_label(key: str, lang: str) -> str:
-    if key == state.RANDOM_WEIGHTS:
-        return t("pg.weights.random", lang)
-    return real_models.label(key, lang) if real_models.is_real(key) else models.label(key, lang)
+def block_choice(source: AttentionSource, block_name: str, lang: str) -> None:
+    """A model's layer (block) box, kept inside the model."""
+    d, k = source.description, widget_key(block_name)
+    if st.session_state[k] > d.layers:
+        st.session_state[k] = 1
+    title, item = ("pg.layer", "pg.layer_of") if d.unit == "layer" else ("pg.block", "pg.block_of")
+    st.selectbox(t(title, lang), list(range(1, d.layers + 1)), key=k,
+                 format_func=lambda b: t(item, lang, block=b, blocks=d.layers))  # fmt: skip
 
 
-def _weights_control(lang: str) -> Chosen | None:
-    k = widget_key
-    options = [state.RANDOM_WEIGHTS, *models.model_keys(), *real_models.offered()]
+def _weights_control(lang: str) -> AttentionSource | None:
     st.selectbox(
-        t("pg.weights", lang), options, key=k("weights"), help=t("pg.weights_help", lang),
-        format_func=lambda key: _weights_label(key, lang),
+        t("pg.weights", lang), [state.RANDOM_WEIGHTS, *sources.model_names()], key=widget_key("weights"),
+        help=t("pg.weights_help", lang), format_func=lambda key: sources.label(key, lang),
     )  # fmt: skip
-    loaded = trained_choice(lang)
-    if loaded is not None:
-        if st.session_state[k("block")] > loaded.blocks:
-            st.session_state[k("block")] = 1
-        name = "pg.layer_of" if isinstance(loaded, real_models.RealLoaded) else "pg.block_of"
-        st.selectbox(
-            t("pg.layer" if name == "pg.layer_of" else "pg.block", lang), list(range(1, loaded.blocks + 1)),
-            key=k("block"), format_func=lambda b: t(name, lang, block=b, blocks=loaded.blocks),
-        )  # fmt: skip
-    return loaded
+    source = chosen_source(lang)
+    if source is not None and source.capabilities.layers:
+        block_choice(source, "block", lang)
+    return source
 
 
-def _trained_facts(loaded: Chosen, lang: str) -> None:
+def model_facts(source: AttentionSource, lang: str) -> None:
     """What the model fixes, shown instead of the random weights' controls."""
-    if isinstance(loaded, real_models.RealLoaded):
-        st.markdown(real_models.facts(loaded, lang))
-        note = real_models.gqa_note(loaded, lang)
-        if note:
-            st.caption(note)
-        return
-    st.markdown(
-        t("pg.trained_facts", lang, h=loaded.heads, d=loaded.head_dim, C=loaded.embedding_dim,
-          context=loaded.context_length, chars=len(loaded.vocabulary.chars))
-    )  # fmt: skip
+    st.markdown(sources.facts(source, lang))
+    note = sources.gqa_note(source, lang)
+    if note:
+        st.caption(note)
 
 
 def _size_controls(lang: str) -> None:
@@ -188,18 +171,18 @@ def _size_controls(lang: str) -> None:
         )  # fmt: skip
 
 
-def draw_controls(lang: str) -> Chosen | None:
+def draw_controls(lang: str) -> AttentionSource | None:
     """The controls, one above the other: they stand in a column beside the first chart.
-    With a trained or real model, what the model fixes is shown instead of its controls.
-    Returns the model chosen (None: random weights, or a model that could not be loaded)."""
+    With a model, what the model fixes is shown instead of the settings random weights take.
+    Returns the source chosen (None: a model that could not be loaded, its message shown)."""
     _text_controls(lang)
-    loaded = _weights_control(lang)
-    if loaded is None and weights_key() == state.RANDOM_WEIGHTS:
+    source = _weights_control(lang)
+    if source is not None and source.capabilities.chooses_heads:
         _tokenizer_control(lang)
         _size_controls(lang)
-    elif loaded is not None:
-        _trained_facts(loaded, lang)
-    return loaded
+    elif source is not None:
+        model_facts(source, lang)
+    return source
 
 
 def show_notes(lang: str) -> None:

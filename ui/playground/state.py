@@ -35,8 +35,8 @@ MAX_DROPOUT = 0.9
 DROPOUT_STEP = 0.05
 MODES = ("eval", "train")
 # The weights: random (seeded), a shipped model of the heads experiment (h1 … h8), the model
-# this session trained (ui/shared/models.py), or a real model the server offers, by its
-# Hugging Face id (ui/shared/real_models.py). The page checks the name against what is here.
+# this session trained, or a real model the server offers, by its Hugging Face id: a source's
+# name (ui/shared/sources.py). The page checks the name against what is here.
 RANDOM_WEIGHTS = "random"
 MAX_WEIGHTS_CHARS = 200
 MAX_BLOCKS = 64  # a trained model's blocks, a real model's layers

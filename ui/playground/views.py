@@ -14,6 +14,7 @@ from figures import channel_map_figure, head_detail_figure, heads_overview_figur
 from figures.events import MIN_WIDTH
 from figures.export import export_name
 from gpt_core import DETAIL_STAGES, STAGES, PlaygroundTrace, position_label, softmax_steps
+from gpt_core.source import Description
 
 from ..charts import page_width, prepared, show_chart, type_scale
 from ..figure_text import figure_words
@@ -41,11 +42,22 @@ class View:
     stages: dict[str, np.ndarray]  # stage -> (h, T, T) float32
     dropped_weights: np.ndarray  # (h, T, T)
     statistics: dict[str, np.ndarray]  # name -> (h,)
-    source: str = "random"  # the weights: random, or a trained or real model's key (ui/shared)
-    kv_heads: int | None = None  # a real model's key/value heads (grouped-query attention when fewer)
+    about: Description  # the source of the numbers: random weights, a trained or a real model
+    text_used: str = ""  # the text the tokens cover
+    left_out: tuple[str, ...] = ()  # characters of the text the source cannot read
     # What the numbers are of, in full (text, config, model): every session showing the same
     # identity shares its figures (ui/charts.py); empty: never shared.
     identity: tuple = ()
+
+    @property
+    def source(self) -> str:
+        """The weights' name as the link carries it: random, or a trained or real model's."""
+        return self.about.name
+
+    @property
+    def kv_heads(self) -> int | None:
+        """A real model's key/value heads (grouped-query attention when fewer than h)."""
+        return self.about.kv_heads if self.about.origin == "hub" else None
 
 
 def _position_label(labels: list[str]):
@@ -78,7 +90,7 @@ def file_name(view: View, kind: str, *words, **parts) -> str:
     """A chart's download name: what it shows, then the computation's sizes (and the model
     whose weights these are, where not random ones)."""
     config = view.result.config
-    source = None if view.source == "random" else view.source
+    source = None if view.about.origin == "seed" else view.source
     return export_name(kind, *words, source, **parts, T=len(view.result.labels), h=config.heads, d=config.head_dim)
 
 
@@ -207,11 +219,11 @@ def share(view: View, query: dict[str, str], text: str, lang: str) -> None:
         t("pg.download_npz", lang), lambda: trace_npz(result), file_name="attention_trace.npz",
         mime="application/octet-stream", key="pg_download_npz", icon=":material/data_array:",
     )  # fmt: skip
-    if view.kv_heads is not None:  # a real model: its weights come from the Hub, its numbers from gpt_core.hf
+    if view.about.origin == "hub":  # its weights come from the Hub: the snippet loads them by name
         st.caption(t("pg.snippet_real", lang))
         st.code(real_snippet(view.source, text, int(query.get("block", 1))), language="python")
         return
-    if view.source != "random":  # the snippet rebuilds random weights; a trained model's are in its checkpoint
+    if view.about.origin != "seed":  # the snippet rebuilds random weights; a trained model's are in its checkpoint
         st.caption(t("pg.snippet_trained", lang))
         return
     snippet = python_snippet(text, result.config)

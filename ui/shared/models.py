@@ -3,8 +3,7 @@ count, shared read-only by every user) and the model this session trained (its o
 st.session_state). A model is named by a short key that a link can carry: ``h4`` for the
 shipped 4-head model, ``session`` for this session's model.
 
-The trace of a prompt through a model is computed once per (model, prompt) and kept:
-shared for shipped models, in the session for the session's own.
+Pages reach them through ui/shared/sources.py, which wraps each in a ``gpt_core.sources.TinyGPT``.
 """
 
 from __future__ import annotations
@@ -15,17 +14,13 @@ from dataclasses import dataclass, field
 import streamlit as st
 
 from gpt_core import GPT, CharVocabulary, CheckpointMeta, RunSummary, checkpoint_bytes
-from gpt_core.explore import ModelTrace, trace_model
 
 from ..memory import JANITOR
 from ..strings import t
 from .resources import shipped_experiment, shipped_model
-from .shared_cache import MISSING, SharedResults
 
 SESSION_KEY = "session"
 SHIPPED_PREFIX = "h"
-TRACES_SHARED = 64  # (shipped model, prompt) traces kept for everyone
-SESSION_TRACE_STATE = "models_session_trace"  # (model serial, prompt) -> ModelTrace, this session's model
 MODEL_STATE = "tr_model"  # this session's trained model (a TrainedModel)
 _SERIALS = itertools.count(1)  # never reused, unlike id(): a new model never gets an old one's traces
 
@@ -124,29 +119,3 @@ def label(key: str, lang: str) -> str:
     if key == SESSION_KEY:
         return t("models.session", lang)
     return t("models.shipped", lang, heads=key.removeprefix(SHIPPED_PREFIX))
-
-
-# (shipped model, prompt) traces, for everyone (the tensors are only read).
-SHIPPED_TRACES: SharedResults[ModelTrace] = SharedResults(TRACES_SHARED)
-
-
-def is_traced(loaded: LoadedModel, prompt: str) -> bool:
-    """Whether ``prompt`` through ``loaded`` is already computed (then reading it is light)."""
-    if loaded.key != SESSION_KEY:
-        return SHIPPED_TRACES.peek((loaded.key, prompt)) is not MISSING
-    memo = st.session_state.get(SESSION_TRACE_STATE)
-    return memo is not None and memo[0] == (loaded.serial, prompt)
-
-
-def trace(loaded: LoadedModel, prompt: str) -> ModelTrace:
-    """The trace of ``prompt`` through ``loaded``, computed once per (model, prompt).
-    Raises gpt_core.InputError for a prompt the model cannot read (empty, no known character)."""
-    if loaded.key != SESSION_KEY:
-        return SHIPPED_TRACES.get((loaded.key, prompt), lambda: trace_model(loaded.model, loaded.vocabulary, prompt))
-    memo_key = (loaded.serial, prompt)
-    memo = st.session_state.get(SESSION_TRACE_STATE)
-    if memo is not None and memo[0] == memo_key:
-        return memo[1]
-    result = trace_model(loaded.model, loaded.vocabulary, prompt)
-    st.session_state[SESSION_TRACE_STATE] = (memo_key, result)
-    return result

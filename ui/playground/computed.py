@@ -1,0 +1,99 @@
+"""The playground's computation, whatever the weights: one layer of a source's trace as the
+views read it, computed once per (source, text, layer) for every session of the server, and
+what the source read of the text (left out, cut) in words.
+
+The source is any ``gpt_core.source.AttentionSource`` (ui/shared/sources.py): random
+weights, a shipped or trained tiny GPT, a real model. Nothing here asks which."""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+
+import streamlit as st
+
+from gpt_core import STAGES, InputError, PlaygroundTrace, display_labels, head_statistics
+from gpt_core.attention import Trace
+from gpt_core.source import AttentionSource
+
+from ..markdown import literal
+from ..shared import sources
+from ..shared.lanes import heavy_turn
+from ..shared.shared_cache import SharedResults
+from ..strings import error_text, t
+from .views import View
+
+MEMO_STATE = "pg_memo"
+SHARED_VIEW_ENTRIES = 128  # (source, text, layer) computations kept for every session of the server
+SHARED_VIEW_MB = 64  # and the memory they may hold (random weights: 16 heads × 128 tokens, ~6 MB)
+
+
+def _view_bytes(view: View) -> int:
+    tensors = view.result.trace.tensors().values()
+    return sum(tensor.nbytes for tensor in tensors) + sum(array.nbytes for array in view.statistics.values())
+
+
+# Views shared by every session, by (source, text, layer): the arrays are only read.
+SHARED_VIEWS: SharedResults[View] = SharedResults(SHARED_VIEW_ENTRIES, SHARED_VIEW_MB * 2**20, _view_bytes)
+
+
+def layer_view(source: AttentionSource, trace: Trace, layer: int, identity: tuple = ()) -> View:
+    """Layer ``layer`` (0-based) of ``trace`` as numpy arrays, ready for the figures."""
+    traced = trace.layers[layer]
+    result = PlaygroundTrace(tokens=trace.tokens, labels=trace.labels, total_tokens=trace.total_tokens,
+                             config=source.layer_sizes(layer), trace=traced)  # fmt: skip
+    return View(
+        result=result,
+        stages={stage: getattr(traced, stage)[0].numpy() for stage in STAGES},
+        dropped_weights=traced.dropped_weights[0].numpy(),
+        statistics={name: value.numpy() for name, value in head_statistics(traced.weights[0]).items()},
+        about=source.description,
+        text_used=trace.text_used,
+        left_out=trace.left_out,
+        identity=identity,
+    )
+
+
+def compute(source: AttentionSource, text: str, layer: int = 0) -> View:
+    """Layer ``layer`` of ``text`` through ``source``: computed only when one of them changed,
+    and once for every session of the server that asks for the same (a class on one link).
+    Raises ``InputError`` for a text the source cannot read."""
+    key = (source.identity, text, layer)
+    memo = st.session_state.get(MEMO_STATE)
+    if memo is not None and memo[0] == key:
+        return memo[1]
+    view = SHARED_VIEWS.get(key, lambda: layer_view(source, sources.trace(source, text), layer, key))
+    st.session_state[MEMO_STATE] = (key, view)
+    return view
+
+
+def readable_view(source: AttentionSource, text: str, layer: int, lang: str) -> View | None:
+    """The view of ``text``, or None after the message a student reads (no text yet, or a text
+    the source refuses). A text no session has put through a model yet is heavy work: in the
+    lane (ui/shared/lanes.py), so a class opening new texts at once cannot stall light reruns."""
+    if not text.strip():
+        st.info(t("pg.empty", lang), icon=":material/edit:")
+        return None
+    heavy = source.capabilities.layers and not sources.is_traced(source, text)
+    try:
+        with heavy_turn(lang) if heavy else nullcontext():
+            return compute(source, text, layer)
+    except InputError as error:
+        st.error(error_text(error, lang))
+        return None
+
+
+def read_notes(view: View, lang: str) -> None:
+    """What the source did not read of the text: characters it lacks, tokens past its reach."""
+    about, T = view.about, len(view.result.tokens)
+    cut = view.result.total_tokens - T
+    if view.left_out:
+        shown = " ".join(display_labels(list(view.left_out)))
+        st.warning(t("pg.left_out", lang, chars=literal(shown), count=len(view.left_out)), icon=":material/block:")
+    if cut and about.origin == "seed":
+        st.warning(t("pg.truncated", lang, total=view.result.total_tokens, shown=T), icon=":material/content_cut:")
+    elif cut and about.tokens_word == "characters":
+        st.warning(t("pg.context_cut", lang, context=about.context, cut=cut), icon=":material/content_cut:")
+    elif cut:
+        st.warning(t("real.cut", lang, tokens=T, cut=cut), icon=":material/content_cut:")
+    if about.origin == "hub":
+        st.caption(t("real.tokens_note", lang, name=about.name))
