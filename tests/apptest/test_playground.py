@@ -433,3 +433,24 @@ def test_the_values_switch_writes_values_in_the_cells_and_is_in_the_link(page):
     assert query(page)["cells"] == "0"
     again = open_page(PAGE, cells="0")
     assert again.toggle(key="pg_cells").value is False
+
+
+def test_a_link_is_read_through_the_rules_its_tests_prove():
+    """The page parses its link with ``state.parse_query``: a head beyond random weights' heads
+    is a note and head 1, as the unit test of the rules says, not a silent clamp to the last."""
+    at = open_page(PAGE, heads="2", head="5")
+    assert not at.exception
+    assert at.selectbox(key="pg_head").value == 1
+    assert query(at)["head"] == "1"
+    note = " ".join(w.value for w in at.warning)
+    assert "head" in note and "5" in note and "1 … 2" in note
+
+
+def test_a_models_head_is_not_judged_by_random_weights_heads():
+    """A shipped 8-head model's head 6: the link omits random weights' heads (4 by default),
+    and head 6 is the model's own, kept."""
+    at = open_page(PAGE, weights="h8", head="6", block="2", text="ROMEO: what")
+    assert not at.exception
+    assert at.selectbox(key="pg_head").value == 6
+    assert "softmax weights · head 6" in all_traces(at)
+    assert not [w for w in at.warning if "head" in w.value]

@@ -17,7 +17,7 @@ prefix; each parameter's widget has the key ``prefix + name``. The usual run::
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import streamlit as st
@@ -42,7 +42,8 @@ class PageState:
     the values last shown under ``prefix + "values"``, the link's notes under ``prefix + "notes"``."""
 
     def __init__(
-        self, prefix: str, params: Sequence[Param], extra_widgets: Sequence[str] = (), note_chars: int = NOTE_VALUE_CHARS
+        self, prefix: str, params: Sequence[Param], extra_widgets: Sequence[str] = (), note_chars: int = NOTE_VALUE_CHARS,
+        parse: Callable[[Mapping[str, str | list[str]]], tuple[dict[str, Any], list[Note]]] | None = None,
     ) -> None:
         self.prefix = prefix
         self.note_chars = note_chars
@@ -56,6 +57,10 @@ class PageState:
         # Widgets of the page that are not parameters (a preset box) but that the browser
         # may send after a restart: restore leaves them to the browser too.
         self.extra_widgets = tuple(extra_widgets)
+        # How a link becomes values and notes: the page's own rules when it has rules across
+        # parameters (the playground's head within its heads), else each parameter's. The page
+        # and its tests read a link through this one function.
+        self.parse_query = parse or (lambda query: parse_query(self.params, query))
 
     def key(self, name: str) -> str:
         return self.prefix + name
@@ -89,7 +94,7 @@ class PageState:
         ss = st.session_state
         from_browser = self.sent_by_browser() - {self.key(name) for name in late}
         if self.values_key not in ss:
-            values, notes = parse_query(self.params, st.query_params.to_dict())
+            values, notes = self.parse_query(st.query_params.to_dict())
             ss[self.values_key] = values
             ss[self.notes_key] = notes
             ss[self.fresh_key] = True

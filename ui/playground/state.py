@@ -102,9 +102,12 @@ def defaults() -> dict[str, Any]:
 
 
 def parse_query(query: Mapping[str, str | list[str]]) -> tuple[dict[str, Any], list[Note]]:
-    """Values for every control from a query string, and notes about what was not used."""
+    """Values for every control from a query string, and notes about what was not used: each
+    parameter's own rules, then random weights' head within their heads (a model's heads are
+    its own: the page keeps the head inside them once the model is loaded). The page reads
+    its link through this function (controls.PAGE)."""
     values, notes = rules.parse_query(PARAMS, query)
-    if values["head"] > values["heads"]:
+    if values["weights"] == RANDOM_WEIGHTS and values["head"] > values["heads"]:
         notes.append(Note("head", str(values["head"]), "invalid", f"1 … {values['heads']}", "1"))
         values["head"] = 1
     return values, notes
