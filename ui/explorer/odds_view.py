@@ -71,6 +71,9 @@ def odds(view: views.ExplorerView, lang: str, key: Callable[[str], str]) -> None
     """The next-token odds tab."""
     st.caption(t("odds.intro", lang))
     source = view.source
+    if not source.capabilities.generates:
+        st.info(t("ex.no_generation", lang), icon=":material/info:")
+        return
     prompt = view.identity[-1] if view.identity else view.trace.text_used
     try:
         step = next_step(source, prompt)

@@ -289,6 +289,9 @@ def _generate(view: ExplorerView, n: int, temperature: float, seed: int) -> tupl
 
 
 def generation(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
+    if not view.source.capabilities.generates:
+        st.info(t("ex.no_generation", lang), icon=":material/info:")
+        return
     st.caption(t("ex.generate_intro_real" if view.about.origin == "hub" else "ex.generate_intro", lang))
     n_col, temp_col, seed_col = st.columns(3)
     n_col.slider(t("ex.generate_n", lang), 1, MAX_GENERATE, key=key("n"))

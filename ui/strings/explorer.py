@@ -113,6 +113,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "A downloaded model comes without training snapshots: choose a shipped model to watch heads form.",
         "zh": "下载的模型没有训练快照：请选择随应用提供的模型，观察注意力头如何形成。",
     },
+    "ex.no_generation": {
+        "en": "This model gives no next-token scores, so it cannot predict or generate: the other views still show "
+        "its attention.",
+        "zh": "这个模型不给出下一个词元的分数，所以无法预测或生成：其他视图仍然显示它的注意力。",
+    },
     "ex.generate_intro_real": {
         "en": "The model continues the text, one token at a time. Each row shows where the chosen head looked (the "
         "last query's weights) when it chose that token.",
