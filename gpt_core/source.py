@@ -55,6 +55,7 @@ class Description:
     vocabulary: int  # the tokens (characters) it can read; 0: any text (random weights)
     parameters: int
     bytes: int = 0  # its weights in memory
+    padding: int = 0  # ids past its tokenizer (a padded embedding's extra rows): never predicted nor generated
     tokens_word: str = "tokens"  # what it reads a text into: "tokens", or "characters" (the tiny GPT)
 
     @property

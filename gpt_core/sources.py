@@ -152,8 +152,12 @@ class HubModel:
             name=self.name, family=d.family, origin="hub", unit="layer", layers=d.layers, heads=d.heads,
             kv_heads=d.kv_heads, head_dim=d.head_dim, hidden=d.hidden, context=d.context,
             reads=min(d.context or hf.MAX_REAL_TOKENS, hf.MAX_REAL_TOKENS), vocabulary=self.real.spelling.size,
-            parameters=d.parameters, bytes=d.bytes,
+            parameters=d.parameters, bytes=d.bytes, padding=max(0, self._rows() - self.real.spelling.size),
         )  # fmt: skip
+
+    def _rows(self) -> int:
+        """The rows of its output embedding: the ids it has scores for."""
+        return int(self.real.model.get_output_embeddings().weight.shape[0])
 
     def trace(self, text: str) -> Trace:
         """The tokens the model reads of ``text`` (at most its context or the app's limit)."""

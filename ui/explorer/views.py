@@ -292,6 +292,9 @@ def generation(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None
     if not view.source.capabilities.generates:
         st.info(t("ex.no_generation", lang), icon=":material/info:")
         return
+    padding, vocab = view.about.padding, view.about.vocabulary
+    if padding:  # its extra ids are never chosen (gpt_core.hf.token_logits)
+        st.info(t("odds.padded", lang, rows=vocab + padding, vocab=vocab, extra=padding), icon=":material/info:")
     st.caption(t("ex.generate_intro_real" if view.about.origin == "hub" else "ex.generate_intro", lang))
     n_col, temp_col, seed_col = st.columns(3)
     n_col.slider(t("ex.generate_n", lang), 1, MAX_GENERATE, key=key("n"))
