@@ -19,6 +19,7 @@ import torch
 from . import hf
 from .attention import Trace
 from .data import CharVocabulary
+from .errors import InputError
 from .explore import generate_characters, induction_text, trace_model
 from .model import GPT
 from .odds import next_token
@@ -103,10 +104,11 @@ class TinyGPT:
         """The characters it knows of ``text``, at most its context (the rest is noted)."""
         return trace_model(self.model, self.vocabulary, text)
 
-    def layer_sizes(self, layer: int) -> PlaygroundConfig:
+    def layer_sizes(self, layer: int) -> LayerSizes:
+        """Its sizes as they are, whatever the playground's limits for random weights."""
         d = self.description
         bias = self.model.blocks[layer].attention.query_layer.bias is not None
-        return PlaygroundConfig(heads=d.heads, head_dim=d.head_dim, input_dim=d.hidden, tokenizer="char", qkv_bias=bias)
+        return LayerSizes(d.heads, d.head_dim, d.hidden, "char", d.kv_heads, qkv_bias=bias)
 
     def decode(self, token_ids: list[int]) -> str:
         return self.vocabulary.decode(token_ids)
@@ -171,9 +173,14 @@ class HubModel:
         return self.real.tokenizer.decode(token_ids)
 
     def next_step(self, text: str) -> NextStep:
-        """The scores of the tokenizer's ids (a padded embedding's extra rows are no token:
-        ``padding`` counts them)."""
-        traced = hf.trace(self.real, text, logits=True)
+        """The scores of the tokenizer's ids after ``text`` (a padded embedding's extra rows are no
+        token: ``padding`` counts them). A text longer than it reads: its last tokens."""
+        if not text.strip():
+            raise InputError("empty_text")
+        ids = self.real.tokenizer(text, add_special_tokens=True)["input_ids"]
+        reads = self.description.reads
+        traced = hf.trace(self.real, text, logits=True) if len(ids) <= reads else \
+            hf.trace_ids(self.real, ids[-reads:], logits=True)  # fmt: skip
         rows = torch.stack([weights[0, :, -1, :] for weights in traced.weights])
         if traced.logits is None:
             return NextStep(None, rows, traced.labels)

@@ -591,17 +591,12 @@ def test_a_hub_model_reads_at_most_its_context_or_512_tokens(context, reads, tin
     assert (d.context, d.reads) == (context, reads)
 
 
-# --- found while testing: the interface's contract broken (left unfixed, see the reasons) -----
+# --- found while testing the interface, and fixed ----------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=InputError,
-    reason="TinyGPT.layer_sizes builds a PlaygroundConfig, which refuses head_dim > 64 (MAX_HEAD_DIM) and "
-    "heads > 16: a valid GPT whose heads are wider (GPTConfig has no such limit) has no layer sizes, so a "
-    "layer view of it raises InputError; HubModel returns LayerSizes (no limits) for that reason.",
-)
 def test_tiny_gpt_layer_sizes_of_a_head_wider_than_the_playgrounds():
+    """A GPT's heads may be wider than random weights' limits (head_dim ≤ 64): its sizes are
+    its own, not a PlaygroundConfig's."""
     config = GPTConfig(vocab_size=len(CHARS), context_length=8, embedding_dim=256, heads=2, blocks=1)
     source = TinyGPT(GPT(config, seed=0), CharVocabulary(CHARS), "wide", "the cat")
     assert source.description.head_dim == 128
@@ -609,15 +604,10 @@ def test_tiny_gpt_layer_sizes_of_a_head_wider_than_the_playgrounds():
     assert (sizes.heads, sizes.head_dim, sizes.embedding_dim) == (2, 128, 256)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="HubModel.next_step reads a text's FIRST reads (min(context, 512)) tokens (hf.trace cuts the end), "
-    "so for a longer text its logits are the odds of the token after the middle of the text, not after the "
-    "text as AttentionSource.next_step says ('the next token's logits after text'); TinyGPT.next_step reads "
-    "the LAST context characters, and the odds page appends the drawn token to the end of the prompt.",
-)
 def test_hub_next_step_of_a_long_text_is_the_token_after_its_end(hub, tiny_models):
+    """The odds after a text longer than the model reads are those after its end (its last
+    tokens), as the tiny GPT's are and as the odds tab, which adds the drawn token to the end,
+    needs."""
     real = tiny_models["gpt2"]
     text = "the cat sat on the mat. " * 12
     ids = real.tokenizer(text)["input_ids"]
@@ -631,7 +621,7 @@ def test_hub_next_step_of_a_long_text_is_the_token_after_its_end(hub, tiny_model
 
 
 def test_the_hooked_model_called_directly_gives_the_traced_logits(hub, tiny_models):
-    """The xfail above computes its expected logits by calling the loaded model directly (outside
+    """The test above computes its expected logits by calling the loaded model directly (outside
     a trace): that call gives the same logits as a traced read of a short text."""
     real = tiny_models["gpt2"]
     ids = real.tokenizer("the cat sat")["input_ids"]
