@@ -27,7 +27,7 @@ from gpt_core import STAGES, display_label, display_labels, position_label
 from gpt_core.attention import Trace
 from gpt_core.explore import head_kind
 from gpt_core.playground import MAX_SEED
-from gpt_core.source import INDUCTION_TOKENS, AttentionSource, generate_with_attention, layer_metrics
+from gpt_core.source import INDUCTION_TOKENS, AttentionSource, Description, generate_with_attention, layer_metrics
 
 from ..charts import show_chart, sized_for_page, type_scale
 from ..figure_text import figure_words
@@ -60,9 +60,9 @@ def has_map(view: ExplorerView) -> bool:
     return view.about.unit == "layer"
 
 
-# Generations by (model, serial, prompt, n, temperature, seed): the same for everyone.
+# Generations by (source, prompt, n, temperature, seed): the same for everyone.
 SHARED_GENERATIONS: SharedResults[tuple] = SharedResults(max_entries=64)
-# Every layer's weights and every head's metrics of a (model, serial, prompt), for everyone.
+# Every layer's weights and every head's metrics of a (source, prompt), for everyone.
 SHARED_NUMBERS: SharedResults[tuple] = SharedResults(SHARED_NUMBER_ENTRIES, SHARED_NUMBER_MB * 2**20,
                                                      lambda numbers: numbers[0].nbytes)  # fmt: skip
 
@@ -75,7 +75,7 @@ class ExplorerView:
     trace: Trace
     block: int
     head: int
-    identity: tuple = ()  # (model, serial, prompt): the view's figures are shared under it (ui/charts.py)
+    identity: tuple = ()  # (the source's identity, prompt): the view's figures are shared under it (ui/charts.py)
     steps: tuple[int, ...] = ()  # the shipped model's training snapshots
     weights: np.ndarray = field(init=False)  # (blocks, h, T, T) float32
     metrics: list[dict[str, torch.Tensor]] = field(init=False)  # per block: metric -> (h,)
@@ -89,8 +89,8 @@ class ExplorerView:
         return weights, layer_metrics(self.trace, sources.induction(self.source))
 
     @property
-    def about(self):
-        """The source's description (``gpt_core.source.Description``)."""
+    def about(self) -> Description:
+        """What the source is: its sizes, and what its layers are called."""
         return self.source.description
 
     def shared(self, *what) -> tuple | None:
