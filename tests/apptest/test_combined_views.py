@@ -18,7 +18,7 @@ from ui.playground.state import PRESETS
 from ui.strings import t
 
 PLAYGROUND = "pages/1_playground.py"
-EXPLORER = "pages/4_explorer.py"
+EXPLORER = "pages/4_explorer.py"  # opened on its combined tab (view=combined): only the open tab is drawn
 LANGS = ("en", "zh")
 
 
@@ -132,7 +132,7 @@ def test_the_qk_view_follows_the_chosen_cell():
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_explorer_combines_the_chosen_blocks_heads_or_rolls_out_all_blocks(lang):
-    at = open_page(EXPLORER, model="h4", prompt=PROMPT, block="2", lang=lang)
+    at = open_page(EXPLORER, view="combined", model="h4", prompt=PROMPT, block="2", lang=lang)
     assert not at.exception, at.exception
     assert t("ex.tab.combined", lang) in [tab.label for tab in at.tabs]
     layers = [layer.weights for layer in expected_trace(4).layers]
@@ -149,10 +149,10 @@ def test_the_explorer_combines_the_chosen_blocks_heads_or_rolls_out_all_blocks(l
 
 
 def test_an_explorer_link_opens_the_rollout_and_a_bad_choice_falls_back_with_a_note():
-    at = open_page(EXPLORER, model="h2", prompt=PROMPT, combine="rollout")
+    at = open_page(EXPLORER, view="combined", model="h2", prompt=PROMPT, combine="rollout")
     assert not at.exception and at.segmented_control(key="ex_combine").value == "rollout"
     assert chart(at, COMBINED_CHART_KEY)["data"][0]["name"] == "attention rollout"
-    bad = open_page(EXPLORER, model="h2", prompt=PROMPT, combine="<b>median</b>")
+    bad = open_page(EXPLORER, view="combined", model="h2", prompt=PROMPT, combine="<b>median</b>")
     assert not bad.exception and bad.segmented_control(key="ex_combine").value == "mean"
     assert any("combine" in warning.value for warning in bad.warning), [w.value for w in bad.warning]
 
@@ -181,7 +181,7 @@ def test_a_real_models_qk_and_rollout_are_its_own(family, tiny_model_folders, ti
     total, scaled = bold_numbers(at)
     assert total == pytest.approx(layer.scores[0, 1, 3, 1].item(), abs=1e-4)
     assert scaled == pytest.approx(layer.scaled_scores[0, 1, 3, 1].item(), abs=1e-4)
-    explorer = open_page(EXPLORER, model=f"tiny-{family}", prompt=text, combine="rollout")
+    explorer = open_page(EXPLORER, view="combined", model=f"tiny-{family}", prompt=text, combine="rollout")
     assert not explorer.exception, explorer.exception
     rollout = chart(explorer, COMBINED_CHART_KEY)["data"][0]
     np.testing.assert_allclose(square(rollout), rollout_by_hand(list(expected.weights)), atol=1e-6)

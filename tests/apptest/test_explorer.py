@@ -12,12 +12,13 @@ import torch
 from gpt_core import GPT, CharVocabulary, GPTConfig, RunSummary
 from gpt_core.explore import trace_model
 from harness.charts import decode, traces_by_name
-from tests.apptest.conftest import open_page
+from tests.apptest.conftest import open_page, open_tab
 from ui.explorer.views import DETAIL_CHART_KEY, GRID_CHART_KEY, TRAINING_CHART_KEY
 from ui.shared.models import MODEL_STATE, TrainedModel
 from ui.shared.resources import shipped_model
 
 PAGE = "pages/4_explorer.py"
+VIEW_KEY = "ex_view"  # the open tab below the grid (lazy: only it is drawn); the link's view=
 
 
 def _charts(at) -> dict[str, dict]:
@@ -64,21 +65,27 @@ def test_the_view_goes_into_the_url_and_a_link_reproduces_it():
     at.selectbox(key="ex_model").set_value("h8").run()
     at.selectbox(key="ex_block").set_value(2).run()
     at.selectbox(key="ex_head").set_value(7).run()
+    open_tab(at, "metrics", VIEW_KEY)
     at.segmented_control(key="ex_metric").set_value("entropy").run()
+    open_tab(at, "training", VIEW_KEY)
     at.select_slider(key="ex_step").set_value(100).run()
     assert not at.exception
     query = {key: (value[-1] if isinstance(value, list) else value) for key, value in at.query_params.items()}
-    assert (query["model"], query["block"], query["head"], query["metric"], query["step"]) == (
+    assert (query["model"], query["block"], query["head"], query["metric"], query["step"], query["view"]) == (
         "h8",
         "2",
         "7",
         "entropy",
         "100",
+        "training",
     )
     again = open_page(PAGE, **query)
     assert not again.exception
+    assert again.session_state[VIEW_KEY] == "training"  # the link's tab is the open one
     assert (again.selectbox(key="ex_model").value, again.selectbox(key="ex_block").value,
             again.selectbox(key="ex_head").value, again.select_slider(key="ex_step").value) == ("h8", 2, 7, 100)  # fmt: skip
+    open_tab(again, "metrics", VIEW_KEY)
+    assert again.segmented_control(key="ex_metric").value == "entropy"
     assert not again.warning
 
 
@@ -112,7 +119,7 @@ def test_the_model_trained_in_this_session_is_explored_and_has_no_snapshots():
     at.session_state[MODEL_STATE] = trained
     at.run()
     at.selectbox(key="ex_model").set_value("session").run()
-    assert not at.exception
+    open_tab(at, "training", VIEW_KEY)  # the scrubber's tab: here a note instead
     assert at.query_params["model"] in ("session", ["session"])
     expected = trace_model(trained.model, trained.vocabulary, "abcabc")
     grid = _charts(at)[GRID_CHART_KEY]
@@ -132,7 +139,7 @@ def test_a_link_to_another_sessions_model_shows_h4_with_a_note():
 
 
 def test_odd_values_in_a_link_fall_back_visibly():
-    at = open_page(PAGE, model="h2", head="5", block="x", step="7", metric="<b>", token="99")
+    at = open_page(PAGE, model="h2", head="5", block="x", step="7", metric="<b>", token="99", view="training")
     assert not at.exception
     shown = " ".join(w.value for w in at.warning)
     for name in ("head", "block", "step", "metric", "token"):

@@ -18,7 +18,7 @@ from ui.explorer.odds_view import ODDS_CHART_KEY, ODDS_ROW_CHART_KEY
 from ui.shared.resources import shipped_model
 from ui.strings import t
 
-PAGE = "pages/4_explorer.py"
+PAGE = "pages/4_explorer.py"  # opened on its odds tab (view=odds): only the open tab is drawn
 PROMPT = "ROMEO:\nBut soft"  # every character is in the shipped models' vocabulary
 
 
@@ -46,7 +46,7 @@ def expected(prompt: str, temperature: float, top_k=None, top_p=None, heads: int
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_bars_are_gpt_cores_odds_in_both_languages(lang):
-    at = open_page(PAGE, model="h4", prompt=PROMPT, lang=lang)
+    at = open_page(PAGE, view="odds", model="h4", prompt=PROMPT, lang=lang)
     assert not at.exception, at.exception
     assert t("ex.tab.odds", lang) in [tab.label for tab in at.tabs]
     odds, _ = expected(PROMPT, 1.0)
@@ -79,7 +79,7 @@ def cut_by_hand(logits, temperature: float, top_k: int, top_p: float) -> tuple[n
 def test_the_controls_cut_the_bars_and_are_in_the_link_and_back():
     """T = 1.5, k = 6, p = 0.8 keep 4 tokens here; top-p on the untempered odds would keep
     2, and top-p without top-k 8: the bars tell them apart."""
-    at = open_page(PAGE, model="h2", prompt=PROMPT)
+    at = open_page(PAGE, view="odds", model="h2", prompt=PROMPT)
     at.slider(key="ex_odds_temp").set_value(1.5).run()
     at.number_input(key="ex_top_k").set_value(6).run()
     at.slider(key="ex_top_p").set_value(0.8).run()
@@ -96,19 +96,20 @@ def test_the_controls_cut_the_bars_and_are_in_the_link_and_back():
     assert abs(sum(after[:kept]) - 1) <= 1e-5
     link = query(at)
     assert (link["odds_temp"], link["top_k"], link["top_p"]) == ("1.5", "6", "0.8")
+    assert link["view"] == "odds"
     again = open_page(PAGE, **link)
     assert not again.exception
     assert bars(again) == bars(at)
 
 
 def test_greedy_puts_all_the_mass_on_the_likeliest():
-    at = open_page(PAGE, model="h4", prompt=PROMPT, odds_temp="0")
+    at = open_page(PAGE, view="odds", model="h4", prompt=PROMPT, odds_temp="0")
     before, after = bars(at)
     assert before[0] == after[0] == 1.0 and not any(before[1:]) and after[1:] == [None] * 19
 
 
 def test_sample_adds_the_drawn_token_to_the_prompt_reproducibly():
-    at = open_page(PAGE, model="h4", prompt=PROMPT, sample_seed="5", top_k="10")
+    at = open_page(PAGE, view="odds", model="h4", prompt=PROMPT, sample_seed="5", top_k="10")
     odds, checkpoint = expected(PROMPT, 1.0, 10)
     drawn = checkpoint.vocabulary.decode([sample(odds, 5)])
     at.button(key="ex_odds_sample").click().run()
@@ -119,13 +120,13 @@ def test_sample_adds_the_drawn_token_to_the_prompt_reproducibly():
     odds_after, _ = expected(PROMPT + drawn, 1.0, 10)
     np.testing.assert_allclose(bars(at)[0], odds_after.before[:20].numpy(), atol=1e-6)
     # Another session with the same link and seed draws the same token.
-    other = open_page(PAGE, model="h4", prompt=PROMPT, sample_seed="5", top_k="10")
+    other = open_page(PAGE, view="odds", model="h4", prompt=PROMPT, sample_seed="5", top_k="10")
     other.button(key="ex_odds_sample").click().run()
     assert query(other)["prompt"] == PROMPT + drawn
 
 
 def test_the_row_behind_the_odds_is_the_last_querys_in_the_chosen_head():
-    at = open_page(PAGE, model="h4", prompt=PROMPT, block="2", head="3")
+    at = open_page(PAGE, view="odds", model="h4", prompt=PROMPT, block="2", head="3")
     checkpoint = shipped_model(4)
     step = next_token(checkpoint.model, checkpoint.vocabulary, PROMPT)
     z = chart(at, ODDS_ROW_CHART_KEY)["block 2 · head 3"]["z"]
@@ -134,7 +135,7 @@ def test_the_row_behind_the_odds_is_the_last_querys_in_the_chosen_head():
 
 def test_a_real_model_shows_its_odds(offered, tiny_models):  # noqa: F811 - the fixture
     text = "the cat sat"
-    at = open_page(PAGE, model=offered["gpt2"], prompt=text, top_k="3")
+    at = open_page(PAGE, view="odds", model=offered["gpt2"], prompt=text, top_k="3")
     assert not at.exception, at.exception
     traced = hf.trace(tiny_models["gpt2"], text, logits=True)
     odds = next_token_odds(traced.logits[0, -1].float(), 1.0, 3)
@@ -144,7 +145,7 @@ def test_a_real_model_shows_its_odds(offered, tiny_models):  # noqa: F811 - the 
 
 
 def test_a_links_values_out_of_range_fall_back_with_a_note():
-    at = open_page(PAGE, model="h4", prompt=PROMPT, top_p="7", odds_temp="-1", top_k="abc")
+    at = open_page(PAGE, view="odds", model="h4", prompt=PROMPT, top_p="7", odds_temp="-1", top_k="abc")
     assert not at.exception, at.exception
     warnings = " ".join(w.value for w in at.warning)
     assert all(part in warnings for part in ("top\\_p = 7", "odds\\_temp", "top\\_k = abc"))
@@ -158,7 +159,7 @@ def test_a_model_without_next_token_scores_says_so(monkeypatch):
     import ui.explorer.odds_view as odds_view
 
     monkeypatch.setattr(odds_view, "_compute", lambda loaded, prompt: odds_view.NextStep(None, torch.zeros(1, 1, 1), ["a"]))
-    at = open_page(PAGE, model="h4", prompt=PROMPT, lang="zh")
+    at = open_page(PAGE, view="odds", model="h4", prompt=PROMPT, lang="zh")
     assert not at.exception, at.exception
     assert t("odds.no_logits", "zh") in [info.value for info in at.info]
     assert not [c for c in at.get("plotly_chart") if c.proto.id.endswith(ODDS_CHART_KEY)]

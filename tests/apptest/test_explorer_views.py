@@ -26,7 +26,7 @@ from ui.shared.models import MODEL_STATE
 from ui.shared.resources import shipped_experiment, shipped_model, shipped_snapshots
 from ui.strings import t
 
-PAGE = "pages/4_explorer.py"
+PAGE = "pages/4_explorer.py"  # a view below the grid is drawn only when its tab is open (view=)
 PROMPT = "ROMEO:\nBut soft"  # every character is in the shipped models' vocabulary
 
 
@@ -161,7 +161,7 @@ def lines_of(weights: np.ndarray, heads, queries) -> set[tuple[int, int, int, fl
 
 
 def test_the_lines_are_the_chosen_heads_weights_over_the_threshold():
-    at = open_page(PAGE, model="h4", prompt=PROMPT, block="2", head="3")
+    at = open_page(PAGE, model="h4", prompt=PROMPT, block="2", head="3", view="lines")
     weights = expected_trace(4).layers[1].weights[0].numpy()
     T = len(PROMPT)
     assert drawn_lines(chart(at, LINES_CHART_KEY)) == lines_of(weights, [2], range(T))
@@ -173,7 +173,7 @@ def test_the_lines_are_the_chosen_heads_weights_over_the_threshold():
 
 
 def test_the_metrics_table_and_the_entropy_limit_are_gpt_cores():
-    at = open_page(PAGE, model="h2", prompt=PROMPT)
+    at = open_page(PAGE, model="h2", prompt=PROMPT, view="metrics")
     table = next(frame.value for frame in at.dataframe if t("ex.col.kind") in frame.value.columns)
     for block, layer in enumerate(expected_trace(2).layers):
         metrics = head_metrics(layer.weights[0])
@@ -187,7 +187,7 @@ def test_the_metrics_table_and_the_entropy_limit_are_gpt_cores():
 
 
 def test_the_training_snapshot_is_the_chosen_blocks_at_the_chosen_step():
-    at = open_page(PAGE, model="h4", block="2", head="3")
+    at = open_page(PAGE, model="h4", block="2", head="3", view="training")
     steps = sorted(shipped_snapshots(4))
     at.select_slider(key="ex_step").set_value(steps[1]).run()
     snapshot = shipped_snapshots(4)[steps[1]][1]  # block 2: (h, T, T)
@@ -203,7 +203,7 @@ def test_the_training_snapshot_is_the_chosen_blocks_at_the_chosen_step():
 
 
 def test_generation_is_gpt_cores_and_follows_its_settings():
-    at = open_page(PAGE, model="h4", prompt=PROMPT, block="2", head="3")
+    at = open_page(PAGE, model="h4", prompt=PROMPT, block="2", head="3", view="generate")
     at.slider(key="ex_n").set_value(5).run()
     at.number_input(key="ex_seed").set_value(7).run()
     at.slider(key="ex_temp").set_value(1.0).run()

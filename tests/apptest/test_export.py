@@ -121,6 +121,7 @@ def test_every_view_and_compare_mode_name_their_charts_for_what_they_show():
     """The views below the playground's charts, compare mode and the explorer's tabs: each
     chart's download name says what it shows and the sizes, never the fallback name."""
     from figures.export import FALLBACK_NAME
+    from ui.explorer.state import VIEWS as EX_VIEWS
     from ui.playground.state import VIEWS
 
     names = {}
@@ -131,7 +132,9 @@ def test_every_view_and_compare_mode_name_their_charts_for_what_they_show():
     at = open_page(PLAYGROUND, cmp="1", heads="2", b_heads="2")
     names.update({f"cmp:{key}": config["toImageButtonOptions"]["filename"] for key, config in configs(at).items()})
     at = open_page(EXPLORER, model="h4")
-    names.update({f"ex:{key}": config["toImageButtonOptions"]["filename"] for key, config in configs(at).items()})
+    for tab in EX_VIEWS:  # the explorer's tabs are lazy: each in turn
+        open_tab(at, tab, "ex_view")
+        names.update({f"ex:{key}": config["toImageButtonOptions"]["filename"] for key, config in configs(at).items()})
     assert len(names) >= 12, names
     for key, name in names.items():
         assert name != FALLBACK_NAME and key.split(":")[-1] not in name, (key, name)

@@ -126,7 +126,7 @@ def test_the_explorer_maps_every_layer_and_head_of_a_real_model(family, offered,
 
 
 def test_the_explorer_scores_induction_and_generates_token_by_token(offered, tiny_models):
-    at = open_page(EXPLORER, model=offered["llama"], prompt="the cat", metric="induction", n="4")
+    at = open_page(EXPLORER, model=offered["llama"], prompt="the cat", metric="induction", n="4", view="generate")
     assert not at.exception, at.exception
     from gpt_core.explore import induction_scores
 

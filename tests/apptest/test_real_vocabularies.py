@@ -12,11 +12,13 @@ import pytest
 
 from gpt_core import hf
 from harness.charts import traces_by_name
-from tests.apptest.conftest import open_page
+from tests.apptest.conftest import open_page, open_tab
 from tests.apptest.test_real_models import offered  # noqa: F401 - the fixture of the real models offered
 from ui.explorer.odds_view import ODDS_CHART_KEY
+from ui.explorer.state import VIEWS
 from ui.explorer.views import DETAIL_CHART_KEY, GENERATION_CHART_KEY, LAYER_CHART_KEY
 from ui.playground.views import DETAIL_CHART_KEY as PG_DETAIL_KEY
+from ui.strings import t
 
 PLAYGROUND = "pages/1_playground.py"
 EXPLORER = "pages/4_explorer.py"
@@ -61,21 +63,31 @@ def test_the_explorer_shows_a_sentencepiece_models_tokens(offered):  # noqa: F81
 
 
 def test_the_explorer_opens_every_tab_of_a_padded_model(offered, tiny_models):  # noqa: F811
-    """Every tab is drawn in one run (st.tabs): the grid, detail, lines, metrics, training,
-    generation, odds, token and combined views. The model's likeliest next token is one of
-    the ids its tokenizer lacks: generation and odds choose among the tokenizer's only."""
+    """Every tab opens in turn (they are lazy: only the open one is drawn): the grid with the
+    detail, lines, metrics, training, generation, odds, token and combined views. The model's
+    likeliest next token is one of the ids its tokenizer lacks: generation and odds choose
+    among the tokenizer's only."""
     loaded = tiny_models["qwen2-padded"]
     at = open_page(EXPLORER, model=offered["qwen2-padded"], prompt="the cat", n="4", temp="1.5", seed="2",
                    odds_temp="2.0", top_k="5")  # fmt: skip
     assert not at.exception, at.exception
     assert not at.error, [error.value for error in at.error]
+    for name in VIEWS:
+        open_tab(at, name, "ex_view")  # no exception (open_tab asserts it)
+        assert at.session_state["ex_tab"] == t(f"ex.tab.{name}"), name
+        assert not at.exception, (name, at.exception)
+        assert not at.error, (name, [error.value for error in at.error])
     logits = hf.trace(loaded, "the cat", logits=True).logits[0, -1]
+    open_tab(at, "generate", "ex_view")
     assert int(logits.argmax()) >= PADDED_TOKENS, "the cut matters here"
     steps = hf.generate_tokens(loaded, "the cat", 4, temperature=1.5, seed=2)
     assert all(step.piece.token_id < PADDED_TOKENS for step in steps)
     generated = "the cat" + loaded.tokenizer.decode([step.piece.token_id for step in steps])
     assert any(code.value == generated for code in at.code)
     assert GENERATION_CHART_KEY in " ".join(chart.proto.id for chart in at.get("plotly_chart"))
+    notes = " ".join(info.value for info in at.info)
+    assert "scores for 337 token ids but its tokenizer has only 300 tokens" in notes
+    open_tab(at, "odds", "ex_view")
     odds = _chart(at, ODDS_CHART_KEY)
     labels = [label for trace in odds.values() for label in trace["y"]]
     assert len(labels) == 40 and not any("&lt;id" in label or "<id" in label for label in labels)
@@ -84,9 +96,10 @@ def test_the_explorer_opens_every_tab_of_a_padded_model(offered, tiny_models):  
     notes = " ".join(info.value for info in at.info)
     assert "scores for 337 token ids but its tokenizer has only 300 tokens" in notes
     assert any("of 300 tokens kept" in caption.value for caption in at.caption)
-    zh = open_page(EXPLORER, model=offered["qwen2-padded"], prompt="the cat", lang="zh")
-    assert not zh.exception, zh.exception
-    assert any("它的分词器只有 300 个词元" in info.value for info in zh.info)
+    for view in ("generate", "odds"):  # both tabs say so
+        zh = open_page(EXPLORER, model=offered["qwen2-padded"], prompt="the cat", lang="zh", view=view)
+        assert not zh.exception, zh.exception
+        assert any("它的分词器只有 300 个词元" in info.value for info in zh.info), view
 
 
 def test_the_playground_opens_a_padded_model(offered):  # noqa: F811
@@ -98,7 +111,8 @@ def test_the_playground_opens_a_padded_model(offered):  # noqa: F811
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_model_without_padding_shows_no_padding_note(offered, lang):  # noqa: F811
-    at = open_page(EXPLORER, model=offered["qwen2"], prompt="the cat", lang=lang)
-    assert not at.exception, at.exception
-    assert not any("300" in info.value and ("337" in info.value) for info in at.info)
-    assert not any("填充" in info.value or "padding rows" in info.value for info in at.info)
+    for view in ("generate", "odds"):  # the tabs that would say so (only the open one is drawn)
+        at = open_page(EXPLORER, model=offered["qwen2"], prompt="the cat", lang=lang, view=view)
+        assert not at.exception, at.exception
+        assert not any("300" in info.value and ("337" in info.value) for info in at.info)
+        assert not any("填充" in info.value or "padding rows" in info.value for info in at.info)

@@ -13,7 +13,7 @@ import ui.explorer.token_view
 from gpt_core import PlaygroundConfig, display_labels, hf, position_label, token_attention, tokenize, trace_attention
 from gpt_core.explore import trace_model
 from harness.charts import decode
-from tests.apptest.conftest import chart_traces, open_page
+from tests.apptest.conftest import chart_traces, open_page, open_tab
 from tests.apptest.test_literal_text import assert_no_raw_trap
 from tests.apptest.test_real_models import offered  # noqa: F401  # the fixture of the real models offered
 from tests.markup import MARKDOWN_TRAPS
@@ -23,7 +23,7 @@ from ui.shared.token_strip import LINKS
 from ui.strings import t
 
 PLAYGROUND = "pages/1_playground.py"
-EXPLORER = "pages/4_explorer.py"
+EXPLORER = "pages/4_explorer.py"  # opened on its token tab (view=token): only the open tab is drawn
 TEXT = "the cat sat on the mat"
 LINK = {"text": TEXT, "tok": "word", "heads": "3", "head_dim": "4", "seed": "5", "view": "token"}
 LABELS = ["the", "cat", "sat", "on", "the", "mat"]
@@ -116,7 +116,7 @@ def explorer_expected(heads: int, position: int):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_explorer_view_shows_the_linked_token_in_every_block_and_head(lang):
-    at = open_page(EXPLORER, model="h2", prompt=PROMPT, token="2", lang=lang)
+    at = open_page(EXPLORER, model="h2", prompt=PROMPT, token="2", lang=lang, view="token")
     assert not at.exception, at.exception
     assert t("ex.tab.token", lang) in [tab.label for tab in at.tabs]
     assert strip(at, "ex_tv_strip").value == 2
@@ -134,20 +134,22 @@ def test_the_explorer_view_shows_the_linked_token_in_every_block_and_head(lang):
 
 
 def test_choosing_a_token_in_the_explorer_writes_the_link_and_the_lines_view_follows():
-    at = open_page(EXPLORER, model="h2", prompt=PROMPT)
+    at = open_page(EXPLORER, model="h2", prompt=PROMPT, view="token")
     assert not at.exception, at.exception
     last = len(PROMPT) - 1
     assert strip(at, "ex_tv_strip").value == last, "every token for the lines: the last one here"
     strip(at, "ex_tv_strip").set_value(4).run()
     assert not at.exception, at.exception
-    assert query(at)["token"] == "4" and at.selectbox(key="ex_token").value == 4
+    assert query(at)["token"] == "4"
     assert list(chart_traces(at)["block 1 · head 1 · reads"]["x"])[-1] == position_label(4, "O")
     at.button_group(key="ex_token_dir").set_value("read_by").run()
     assert query(at)["token_dir"] == "read_by" and "block 1 · head 1 · reads" not in chart_traces(at)
+    open_tab(at, "lines", "ex_view")  # the lines view (its own tab) follows the token chosen on the strip
+    assert query(at)["token"] == "4" and at.selectbox(key="ex_token").value == 4
 
 
 def test_an_explorer_token_beyond_the_prompt_falls_back_with_a_note():
-    at = open_page(EXPLORER, model="h2", prompt=PROMPT, token="99")
+    at = open_page(EXPLORER, model="h2", prompt=PROMPT, token="99", view="token")
     assert not at.exception, at.exception
     assert any("token" in w.value for w in at.warning), [w.value for w in at.warning]
     assert strip(at, "ex_tv_strip").value == len(PROMPT) - 1
@@ -159,7 +161,7 @@ REAL_TEXT = "the cat sat on the mat"
 
 
 def test_a_real_models_token_view_names_layers_and_links_every_layer(offered, tiny_models, monkeypatch):  # noqa: F811
-    at = open_page(EXPLORER, model=offered["qwen2"], prompt=REAL_TEXT, token="3", block="2")
+    at = open_page(EXPLORER, model=offered["qwen2"], prompt=REAL_TEXT, token="3", block="2", view="token")
     assert not at.exception, at.exception
     expected = hf.trace(tiny_models["qwen2"], REAL_TEXT)
     token = token_attention(list(expected.weights), 3)

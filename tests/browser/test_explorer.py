@@ -76,6 +76,11 @@ def test_the_scrubber_changes_the_step_shown(shared_server, browser_page):
     page.goto(f"{shared_server.url}/explorer?model=h2&block=1&head=2&step=0")
     wait_for_app(page)
     page.get_by_role("tab", name="During training").click()
+    # The tabs are lazy: the click reruns the page to draw the training tab. Until that run
+    # ends the detail tab's chart (a trace of the same name) is still on screen.
+    page.wait_for_function("() => location.search.includes('view=training')")
+    wait_for_rerun(page)
+    page.wait_for_selector(".st-key-ex_training_chart .js-plotly-plot")
     wait_for_trace(page, "softmax weights · head 2")
     before = _matrix(page.evaluate(CHART_TRACES_JS, "ex_training_chart")["softmax weights · head 2"])
     snapshots = EXPERIMENT.snapshots(2)

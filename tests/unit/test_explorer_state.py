@@ -23,12 +23,12 @@ SHAPE = ModelShape(SHIPPED, blocks=2, heads=4, tokens=32, steps=(0, 25, 50, 100,
 def test_a_full_link_parses_to_its_values_and_back():
     query = {"model": "h8", "prompt": "ROMEO:\n<b>x</b>", "block": "2", "head": "7", "token": "5", "lines": "block",
              "metric": "entropy", "step": "100", "n": "12", "temp": "0.7", "seed": "3", "odds_temp": "1.3", "top_k": "5", "top_p": "0.85",
-             "sample_seed": "9", "combine": "rollout", "token_dir": "read_by", "lang": "zh", "present": "1"}  # fmt: skip
+             "sample_seed": "9", "combine": "rollout", "token_dir": "read_by", "view": "odds", "lang": "zh", "present": "1"}  # fmt: skip
     values, notes = parse_query(query)
     assert notes == []
     assert values == {"model": "h8", "prompt": "ROMEO:\n<b>x</b>", "block": 2, "head": 7, "token": 5, "lines": "block",
                       "metric": "entropy", "step": 100, "n": 12, "temp": 0.7, "seed": 3, "odds_temp": 1.3, "top_k": 5,
-                      "top_p": 0.85, "sample_seed": 9, "combine": "rollout", "token_dir": "read_by"}  # fmt: skip
+                      "top_p": 0.85, "sample_seed": 9, "combine": "rollout", "token_dir": "read_by", "view": "odds"}  # fmt: skip
     assert parse_query(to_query(values)) == (values, [])
 
 
