@@ -100,8 +100,12 @@ class PageState:
             ss[self.fresh_key] = True
         for name, value in ss[self.values_key].items():
             key = self.key(name)
-            if key not in ss and key not in from_browser:
-                ss[key] = value
+            if key in from_browser:
+                continue
+            # A widget's value set here outlives the widget; the value the student gave it does
+            # not (Streamlit drops it on a run that does not draw the widget: a lazy tab not
+            # open). Set each one anew, so that a closed tab's controls keep the student's value.
+            ss[key] = ss[key] if key in ss else value
         self.repair(from_browser)
         ss[self.browser_key] = from_browser
         return from_browser
