@@ -116,3 +116,12 @@ def test_a_model_without_padding_shows_no_padding_note(offered, lang):  # noqa: 
         assert not at.exception, at.exception
         assert not any("300" in info.value and ("337" in info.value) for info in at.info)
         assert not any("填充" in info.value or "padding rows" in info.value for info in at.info)
+
+
+@pytest.mark.parametrize("view", VIEWS)
+def test_the_explorer_opens_every_tab_of_a_sentencepiece_model(offered, view):  # noqa: F811
+    at = open_page(EXPLORER, model=offered["llama-sp"], prompt=SP_TEXT, view=view, n="3")
+    assert not at.exception, at.exception
+    assert not at.error, [error.value for error in at.error]
+    assert at.query_params["view"] in (view, [view])
+    assert "‹e9›" not in _text(at)
