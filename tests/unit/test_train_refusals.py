@@ -97,3 +97,157 @@ def _clock(eval_batches: int | None, eval_batch_seconds: float) -> _Clock:
 def test_the_final_evaluation_is_a_quick_look_after_stop(eval_batches, batch_seconds, stopped, expected):
     config = TrainConfig(steps=10, eval_batches=eval_batches)
     assert _final_batches(config, _clock(eval_batches, batch_seconds), stopped) == expected
+
+
+# --- the smaller parts of a run ---------------------------------------------------------------
+
+
+def test_a_budget_of_both_kinds_is_refused_naming_both():
+    with pytest.raises(InputError) as caught:
+        TrainConfig(steps=10, seconds=5.0)
+    assert caught.value.code == "budget_kind" and caught.value.params == {"steps": 10, "seconds": 5.0}
+
+
+def test_the_last_test_loss_is_the_latest_of_several():
+    from gpt_core.train import HistoryPoint, last_test_loss
+
+    history = [HistoryPoint(1, 0.1, 3.0, 2.9), HistoryPoint(2, 0.2, 2.5), HistoryPoint(3, 0.3, 2.0, 1.9),
+               HistoryPoint(4, 0.4, 1.5, 1.2)]  # fmt: skip
+    assert last_test_loss(history) == 1.2
+
+
+def test_the_runs_streams_are_those_of_its_seed_plus_zero_one_and_two():
+    """The batches follow the seed itself (as after torch.manual_seed(seed)), the evaluations
+    seed + 1, dropout seed + 2 (the design: one stream per use, all from the run's seed)."""
+    import torch
+
+    from gpt_core.train import Generators
+
+    streams = Generators.from_seed(7)
+    for offset, stream in enumerate((streams.batches, streams.evaluation, streams.dropout)):
+        expected = torch.rand(5, generator=torch.Generator().manual_seed(7 + offset))
+        assert torch.equal(torch.rand(5, generator=stream), expected)
+
+
+def test_the_optimizer_starts_at_the_configured_rate_with_decay_on_matrices_only(model):
+    from gpt_core.train import _optimizer
+
+    optimizer = _optimizer(model, TrainConfig(steps=10, learning_rate=0.02, weight_decay=0.3))
+    decay, no_decay = optimizer.param_groups
+    assert decay["lr"] == no_decay["lr"] == 0.02
+    assert decay["weight_decay"] == 0.3 and no_decay["weight_decay"] == 0.0
+    assert all(p.dim() >= 2 for p in decay["params"]) and all(p.dim() < 2 for p in no_decay["params"])
+
+
+def test_a_budget_of_exactly_the_estimate_is_enough_and_one_byte_less_is_refused(model):
+    from gpt_core.memory import estimate_training_bytes
+    from gpt_core.train import _check_memory
+
+    estimate = estimate_training_bytes(model, 4)
+    _check_memory(model, TrainConfig(steps=10, batch_size=4, max_bytes=estimate))
+    with pytest.raises(InputError) as caught:
+        _check_memory(model, TrainConfig(steps=10, batch_size=4, max_bytes=estimate - 1))
+    params = caught.value.params
+    assert caught.value.code == "too_large_for_memory"
+    assert params["estimate_mb"] == round(estimate / 1_048_576) and params["budget_mb"] == round((estimate - 1) / 1_048_576)
+    assert params["parameters"] == parameters(model)
+
+
+def test_a_budget_in_megabytes_is_named_in_megabytes(model):
+    from gpt_core.train import _check_memory
+
+    with pytest.raises(InputError) as caught:
+        _check_memory(model, TrainConfig(steps=10, batch_size=4, max_bytes=5 * 1_048_576))  # the model needs ~8 MiB
+    assert caught.value.params["budget_mb"] == 5 and caught.value.params["estimate_mb"] >= 8
+
+
+@pytest.mark.parametrize(("step", "blocks", "expected"), [(1.2, 3, 1.2 / 3 * 2 / 3), (1.2, 1, 0.8), (0.9, 0, 0.6)])
+def test_a_blocks_forward_and_backward_are_two_thirds_of_its_share_of_a_step(step, blocks, expected):
+    from gpt_core.train import stop_interval
+
+    assert stop_interval(step, blocks) == pytest.approx(expected)
+
+
+@pytest.fixture
+def frozen_time(monkeypatch):
+    """perf_counter stands still: a clock's elapsed time is 0 and what is left is its cap."""
+    import sys
+
+    module = sys.modules["gpt_core.train"]  # the module (the package exports a function of that name)
+    monkeypatch.setattr(module.time, "perf_counter", lambda: 100.0)
+
+
+def test_a_clock_counts_one_evaluation_batch_for_the_whole_split():
+    assert _Clock(TrainConfig(steps=10, eval_batches=None), forward=0.1).eval_batches == 1
+    assert _Clock(TrainConfig(steps=10, eval_batches=8), forward=0.1).eval_batches == 8
+
+
+def test_a_step_starts_while_it_and_the_evaluation_fit_exactly(frozen_time):
+    # a step costs 3 forwards (0.375 s), two evaluation batches one each (0.25 s): 0.625 s
+    assert _Clock(TrainConfig(steps=10, eval_batches=2, max_seconds=0.625), forward=0.125).room_for_a_step()
+    assert not _Clock(TrainConfig(steps=10, eval_batches=2, max_seconds=0.62), forward=0.125).room_for_a_step()
+
+
+@pytest.mark.parametrize(
+    ("cap", "wanted", "expected"),
+    [(None, 5, 5), (None, None, None), (1.0, 5, 5), (1.0, None, 8), (1.0, 20, 8), (0.1, 5, 1), (0.1, None, 1)],
+)  # 1.0 s left at 0.125 s a batch: 8 fit; 0.1 s: none whole, but one look at least
+def test_the_evaluation_takes_as_many_batches_as_fit_before_the_cap(frozen_time, cap, wanted, expected):
+    clock = _Clock(TrainConfig(steps=10, max_seconds=cap), forward=0.125)
+    assert clock.evaluation_batches(wanted) == expected
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    from gpt_core import build_corpus, synthetic_text
+
+    return build_corpus("copy", synthetic_text("copy", 6000, seed=1), context_length=16)
+
+
+def _small(corpus, blocks: int = 1) -> GPT:
+    config = GPTConfig(vocab_size=corpus.vocabulary.size, context_length=16, embedding_dim=8, heads=2, blocks=blocks)
+    return GPT(config, seed=0)
+
+
+def test_stop_is_asked_before_each_step_and_each_blocks_passes_never_during_evaluation(corpus):
+    from gpt_core import train
+
+    calls = []
+
+    def should_stop() -> bool:
+        calls.append(1)
+        return False
+
+    train(_small(corpus), corpus, TrainConfig(steps=2, batch_size=2, eval_every=1, eval_batches=1),
+          should_stop=should_stop)  # fmt: skip
+    # per step: once before it, once before the block's forward, once before its backward;
+    # the evaluation after each step asks nothing
+    assert len(calls) == 2 * 3
+
+
+def test_the_first_step_is_one_adamw_step_at_the_warmup_rate(corpus):
+    """One step of the run equals one written here: the batch its seed draws, the loss's
+    gradients clipped to norm 1, AdamW at learning_rate × 1 / warmup_steps, decay on matrices."""
+    import copy
+
+    import torch
+
+    from gpt_core import train
+
+    model = _small(corpus)
+    twin = copy.deepcopy(model)
+    config = TrainConfig(steps=1, batch_size=4, learning_rate=0.01, warmup_steps=10, weight_decay=0.1, grad_clip=1.0,
+                         eval_every=100, eval_batches=1, seed=3)  # fmt: skip
+    train(model, corpus, config)
+    indices = torch.randint(len(corpus.train), (4,), generator=torch.Generator().manual_seed(3))
+    inputs, targets = corpus.train.batch(indices)
+    twin.train()
+    _, loss = twin(inputs, targets)
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(twin.parameters(), 1.0)
+    matrices = [p for p in twin.parameters() if p.dim() >= 2]
+    others = [p for p in twin.parameters() if p.dim() < 2]
+    torch.optim.AdamW([{"params": matrices, "weight_decay": 0.1}, {"params": others, "weight_decay": 0.0}],
+                      lr=0.01 / 10).step()  # fmt: skip
+    for (name, trained), (_, by_hand) in zip(model.state_dict().items(), twin.state_dict().items(), strict=True):
+        torch.testing.assert_close(trained, by_hand, rtol=0, atol=1e-7, msg=name)
