@@ -55,7 +55,7 @@ def _on_reveal(step: int) -> None:
 def _answer_label(question: Question) -> str:
     if question.many:
         return ", ".join(question.label(option) for option in question.correct) or "–"
-    return question.label(question.correct)
+    return ", ".join(question.label(option) for option in question.accepted or (question.correct,))
 
 
 def _on_check(step: int) -> None:

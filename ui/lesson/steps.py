@@ -244,20 +244,32 @@ def trained(lang: str, layout: StepLayout) -> Question | None:
     heads = st.select_slider(t("ls.heads", lang), counts, value=TRAINED_HEADS, key="ls_h_8")
     snapshots = shipped_snapshots(heads)
     step = max(snapshots)
-    layout.lead(t("ls.8.body", lang, heads=heads, step=step, seeds=len(experiment.seeds)))
+    C = experiment.config["embedding_dim"]
+    layout.lead(t("ls.8.body", lang, heads=heads, step=step, seeds=len(experiment.seeds), C=C))
     weights = snapshots[step][-1]  # the last block: (h, T, T)
     labels = display_labels(list(experiment.snapshot_prompt[: weights.shape[-1]]))
     with layout.figure():
         layout.chart(heads_overview_figure(weights, labels, "weights", figure_words(lang), **layout.overview(heads)),
                    "ls_chart_8", sized=True)  # fmt: skip
-    comparison = answer(experiment.runs).at_steps
-    best, accepted = comparison.best, (comparison.best, *comparison.ties)
-    why = t("ls.8.why", lang, best=best)
-    if comparison.ties:  # what the shipped statistics cannot tell apart is right too
-        why += " " + t("ls.8.tied", lang, tied=", ".join(str(h) for h in sorted(accepted)))
-    return Question(8, t("ls.8.q", lang), experiment.head_counts, best, why, label=lambda h: f"h = {h}",
-                    after=answer_text(experiment.runs, lang), hint=t("ls.8.hint", lang),
+    verdict = answer(experiment.runs)
+    accepted = tuple(sorted((verdict.at_steps.best, *verdict.at_steps.ties)))
+    return Question(8, t("ls.8.q", lang), experiment.head_counts, verdict.at_steps.best, _trained_why(verdict, lang),
+                    label=lambda h: f"h = {h}", after=answer_text(experiment.runs, lang), hint=t("ls.8.hint", lang, C=C),
                     accepted=accepted)  # fmt: skip
+
+
+def _trained_why(verdict, lang: str) -> str:
+    """Step 8's verdict: the lowest mean, the head counts the seeds cannot tell from it (each
+    a right answer) and those clearly worse, as the shipped statistics decide."""
+    steps = verdict.at_steps
+    best = next(item for item in verdict.stats if item.heads == steps.best)
+    heads = lambda counts: t("list_sep", lang).join(f"h = {h}" for h in counts)  # noqa: E731
+    said = [t("ls.8.why", lang, steps=verdict.steps, best=steps.best, mean=f"{best.mean:.3f}")]
+    if steps.ties:  # what the shipped statistics cannot tell apart is right too
+        said.append(t("ls.8.tied", lang, tied=heads(steps.ties), all=heads(sorted((steps.best, *steps.ties)))))
+    if steps.worse:
+        said.append(t("ls.8.worse", lang, worse=heads(steps.worse)))
+    return " ".join(said)
 
 
 STEPS = (one_head, split, mask, merge, parameters, parallel, scaling, trained)

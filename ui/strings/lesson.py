@@ -45,8 +45,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "ls.6.hint": {"en": 'Each head uses its own slice of the same weight matrices, and the slices do not overlap.', "zh": '每个头用的是同一组权重矩阵中属于自己的一份，这些份互不重叠。'},
     "ls.7.lead": {"en": "A score is a sum of d products of a query's and a key's numbers. What happens to a row's softmax when d grows and nothing divides the scores? The measurements appear once you have answered.", "zh": '一个分数是查询与键的 d 个数两两相乘再相加。如果 d 变大而分数不做除法，一行的 softmax 会怎样？回答之后才会显示测量结果。'},
     "ls.7.hint": {"en": 'Without the division the scores spread further apart as d grows; think of what a softmax does with numbers far apart.', "zh": '不做除法时，d 越大分数越分散；想一想 softmax 遇到相差很大的数时会怎样。'},
-    "ls.8.hint": {"en": "Compare each head count's mean loss with how much it varies over the seeds.", "zh": '把每种头数的平均损失和它在不同随机种子之间的波动比较一下。'},
-    "ls.8.tied": {"en": 'the shipped statistics cannot tell h = {tied} apart from the best (the differences are within the spread over seeds), so each of them is an answer.', "zh": '随应用提供的统计数据无法把 h = {tied} 与最好的区分开（差异在随机种子的波动之内），所以它们都算对。'},
+    "ls.8.hint": {"en": "Move the slider and look at the trained heads: they split the work, one following the previous character, another the recent past. One head can follow one such pattern at a time; more heads share the same C = {C} channels, d = C / h each.", "zh": '拖动滑块，看看训练后的头：它们分了工，有的跟着前一个字符，有的看最近的一段。一个头一次只能跟一种这样的模式；头更多时，它们分的是同样的 C = {C} 个通道，每个头 d = C / h 个。'},
     "ls.1.title": {"en": "One head: queries, keys, values and the weighted sum", "zh": "一个头：查询、键、值与加权求和"},
     "ls.1.body": {
         "en": "Each token's vector x is multiplied by three weight matrices: Q = x W_q asks *what am I looking for?*, K = x W_k says *what do I contain?*, V = x W_v is *what I pass on*. The scores QKᵀ compare every query with every key; they are divided by √d, the future is masked, and the softmax turns each row into weights that sum to 1. The output of a token is the weighted sum of the values. Here: T = {T} tokens, d = {d}: Q, K and V are {T}×{d}.",
@@ -121,11 +120,13 @@ STRINGS: dict[str, dict[str, str]] = {
     # 8. trained heads
     "ls.8.title": {"en": "What trained heads do, and are more heads better?", "zh": "训练后的头在做什么？头越多越好吗？"},
     "ls.8.body": {
-        "en": "Random weights give pale, nearly uniform rows. After training on Tiny Shakespeare (the shipped {heads}-head model, step {step}), heads specialise: some look at the previous character, some spread over the recent past. The book's question, answered by the shipped heads experiment (1, 2, 4 and 8 heads, the same parameters, {seeds} seeds each):",
-        "zh": "随机权重下，每一行都浅淡、几乎均匀。在 Tiny Shakespeare 上训练之后（随应用提供的 {heads} 头模型，第 {step} 步），各个头开始分工：有的看前一个字符，有的分散在最近的一段上。书中的问题，由随应用提供的多头实验回答（1、2、4、8 个头，参数量相同，每种 {seeds} 个随机种子）：",
+        "en": "Random weights give pale, nearly uniform rows. After training on Tiny Shakespeare (the shipped {heads}-head model, step {step}), heads specialise: some look at the previous character, some spread over the recent past. The book's question, answered by the shipped heads experiment (1, 2, 4 and 8 heads, the same parameters: C = {C} channels, d = C / h per head; {seeds} seeds each):",
+        "zh": "随机权重下，每一行都浅淡、几乎均匀。在 Tiny Shakespeare 上训练之后（随应用提供的 {heads} 头模型，第 {step} 步），各个头开始分工：有的看前一个字符，有的分散在最近的一段上。书中的问题，由随应用提供的多头实验回答（1、2、4、8 个头，参数量相同：C = {C} 个通道，每个头 d = C / h 个；每种 {seeds} 个随机种子）：",
     },
-    "ls.8.q": {"en": "Which head count reached the lowest mean held-out loss?", "zh": "哪一种头数的平均验证损失最低？"},
-    "ls.8.why": {"en": "h = {best} has the lowest mean; see the full answer below.", "zh": "h = {best} 的平均值最低；完整的回答见下文。"},
+    "ls.8.q": {"en": "At the same parameters, which head count learns best, judged by its held-out loss after training?", "zh": "参数量相同时，按训练后的验证损失来看，哪一种头数学得最好？"},
+    "ls.8.why": {"en": "after {steps} steps, h = {best} has the lowest mean held-out loss ({mean}).", "zh": "训练 {steps} 步之后，h = {best} 的平均验证损失最低（{mean}）。"},
+    "ls.8.tied": {"en": "{tied}: within the seed spread of it, so the experiment cannot tell {all} apart, and each is a right answer.", "zh": "{tied}：与它的差距在随机种子的波动之内，所以实验无法区分 {all}，它们都算对。"},
+    "ls.8.worse": {"en": "{worse}: clearly worse (by more than the seed spread).", "zh": "{worse}：明显更差（差距超过随机种子的波动）。"},
     "ls.8.no_model": {"en": "The shipped model is missing from assets/: this step cannot show trained heads.", "zh": "assets/ 中缺少随应用提供的模型：这一步无法显示训练后的头。"},
     # presentation mode
     "app.present": {"en": "Presentation mode", "zh": "演示模式"},
