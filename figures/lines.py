@@ -39,10 +39,11 @@ LINE_MAX_WIDTH_PX = 4.0
 # crossing lines do not blend); enough to still show which colour it is.
 LINE_MIN_STRENGTH = 0.35
 LEGEND_LINE_WIDTH_PX = 3.0
-# Plotly's named patterns, each clear on a thin line. With 16 colours and 6 patterns a
-# pattern would come back with the same colour at head 49: the pattern shifts by one each
-# time the colours start over, so no two of up to 16 × 6 heads share both.
-LINE_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+# Plotly's named patterns and two more (dash-dot-dot, long dash-dot-dot), each clear on a thin
+# line: as many as the heads' colours. The pattern shifts by one each time the colours start
+# over (past the eighth head), so no two of up to 8 × 8 heads share both.
+LINE_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot", "9px,3px,3px,3px,3px,3px",
+               "15px,4px,3px,4px,3px,4px")  # fmt: skip
 LINE_ROW_PX = 22  # vertical room per token
 LINE_LABEL_FONT_PX = 14
 LINE_COLUMN_GAP_PX = 220  # between the query column and the key column

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from plotly.colors import get_colorscale
 
-# 16 colours, one per head, told apart with normal colour vision and under a simulated
-# deuteranopia, protanopia and tritanopia (tests/unit/test_palette.py measures them): the
-# first eight, the most any chart of 8 heads shows, further apart than the rest. Each has at
-# least 3:1 contrast on white (a bold title, a border, a line on a projector). Blue and
-# vermilion come first: the pair every colour vision tells apart.
+# Eight colours, one per head, each of its own hue family for normal colour vision (blue,
+# brown, magenta, teal, red, olive green, black, grey: no two only lighter and darker of one
+# hue, as a blue and a navy were), and told apart under a simulated deuteranopia, protanopia
+# and tritanopia too (tests/unit/test_palette.py measures them). Each has at least 3:1
+# contrast on white (a bold title, a border, a line on a projector). More heads than eight
+# repeat them in order: head 9 has head 1's colour, head 10 head 2's, and so on (a chart of
+# more than eight heads says so: "fig.head_colors_repeat"; its lines also differ by dash).
 HEAD_COLORS: tuple[str, ...] = (
-    "#1f77b4", "#d55e00", "#000f8d", "#5f0000", "#a04f66", "#4f094b", "#6f00ce", "#679851",
-    "#c8002c", "#843385", "#9085e3", "#830441", "#00a4a8", "#b635fd", "#0d6119", "#de6ca1",
+    "#0e488b", "#865301", "#d04ec6", "#2c937c", "#790d17", "#758d18", "#181818", "#5e5e5e",
 )  # fmt: skip
 
 # Scores are signed: a diverging scale with white at 0. Weights are in [0, 1]: white to blue.
@@ -32,5 +33,10 @@ HIGHLIGHT_COLOR = "#33ff00"
 
 
 def head_color(head: int) -> str:
-    """The colour of head ``head`` (0-based)."""
+    """The colour of head ``head`` (0-based): past the eighth, the colours repeat in order."""
     return HEAD_COLORS[head % len(HEAD_COLORS)]
+
+
+def colors_repeat(heads: int) -> bool:
+    """Whether ``heads`` heads share colours (more heads than colours)."""
+    return heads > len(HEAD_COLORS)

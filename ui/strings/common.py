@@ -130,6 +130,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Q: h = {h} heads of d = {d} · K, V: h_kv = {h_kv} heads, each shared by {groups} query heads",
         "zh": "Q：h = {h} 个头，每个 d = {d} · K、V：h_kv = {h_kv} 个头，每个由 {groups} 个查询头共用",
     },
+    "fig.head_colors_repeat": {
+        "en": "Head colours repeat after {n}: head {n_next} has head 1's colour, head {n_next2} head 2's, and so on.",
+        "zh": "头的颜色每 {n} 个重复一次：头 {n_next} 与头 1 同色，头 {n_next2} 与头 2 同色，依此类推。",
+    },
     "alt.chart": {"en": "Chart", "zh": "图表"},
     "alt.heatmap": {"en": "{title}: a heatmap of {rows} × {cols} cells.", "zh": "{title}：一张 {rows} × {cols} 个单元格的热力图。"},
     "alt.heatmaps": {
