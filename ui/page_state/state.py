@@ -32,6 +32,16 @@ NOTE_VALUE_CHARS = 40  # a link's odd value is shown up to this many characters
 ICONS = {"older_version": ":material/history:", "newer_version": ":material/history:"}
 
 
+def send_to_browser(key: str, value: Any) -> None:
+    """Give the widget ``key`` its value before it is drawn, so that this run sends the value
+    to the browser. Every choice widget's value goes through here on every run: a keyed select
+    box's identity is its key alone, not its options, and Streamlit sends a value only when it
+    changed or was set by the page. A box whose labels change (other tokens, another model,
+    another language) while its value stays would otherwise keep showing the old label (row 3
+    still "3 · ␣" once row 3 is "on")."""
+    st.session_state[key] = value
+
+
 def shown_value(value: str, chars: int = NOTE_VALUE_CHARS) -> str:
     """A link's value as a note shows it: literal, cut to ``chars`` characters."""
     return literal(value if len(value) <= chars else value[: chars - 1] + "…")
@@ -104,8 +114,9 @@ class PageState:
                 continue
             # A widget's value set here outlives the widget; the value the student gave it does
             # not (Streamlit drops it on a run that does not draw the widget: a lazy tab not
-            # open). Set each one anew, so that a closed tab's controls keep the student's value.
-            ss[key] = ss[key] if key in ss else value
+            # open). Set each one anew, so that a closed tab's controls keep the student's value
+            # and every box shows the label its value has now (send_to_browser).
+            send_to_browser(key, ss[key] if key in ss else value)
         self.repair(from_browser)
         ss[self.browser_key] = from_browser
         return from_browser
