@@ -11,7 +11,7 @@ from gpt_core import DETAIL_STAGES, MAX_TOKENS
 from gpt_core.source import AttentionSource
 
 from ..page_state.state import NOTE_VALUE_CHARS as NOTE_CHARS
-from ..page_state.state import PageState
+from ..page_state.state import PageState, send_to_browser
 from ..shared import sources
 from ..shell import LANGUAGE_STATE
 from ..strings import DEFAULT_LANGUAGE, t
@@ -22,6 +22,7 @@ VALUES_STATE = PAGE.values_key  # the controls' values, kept across page switche
 NOTES_STATE = PAGE.notes_key  # what the link held that could not be used
 CSV_STAGE = "pg_csv_stage"
 CSV_HEAD = "pg_csv_head"
+CSV_KEPT = "pg_csv_kept"  # (the head chosen above, the CSV's stage, its head) when the share tab was last drawn
 TEXT_BOX_PX = 90
 NOTE_VALUE_CHARS = NOTE_CHARS  # a link's odd value is shown up to this many characters
 # The focus controls (head, stage, row, col, cells) are drawn with the views, after the
@@ -43,10 +44,27 @@ def restore_controls() -> None:
         key for key, preset in state.PRESETS.items() if preset == text and state.PRESET_TOKENIZERS[key] == tok
     ]  # a preset is its text and its tokens: the same words as characters are the student's own
     ss[widget_key("preset")] = matching[0] if matching else state.CUSTOM_PRESET
-    if ss.get(CSV_STAGE, DETAIL_STAGES[0]) not in DETAIL_STAGES:
-        ss[CSV_STAGE] = DETAIL_STAGES[0]
-    if not isinstance(ss.get(CSV_HEAD, 1), int):
-        ss[CSV_HEAD] = 1
+
+
+def share_choices(heads: int) -> None:
+    """Before the share tab's boxes are drawn: the CSV's stage, and its head, which follows
+    the head chosen above (a new choice there moves it; the student may still pick another).
+    Both are kept outside the widgets too: a closed tab drops a widget's value."""
+    ss = st.session_state
+    chosen = PAGE.get("head")
+    followed, kept_stage, kept_head = ss.get(CSV_KEPT, (None, DETAIL_STAGES[0], chosen))
+    stage = ss.get(CSV_STAGE, kept_stage)
+    head = ss.get(CSV_HEAD, kept_head) if followed == chosen else chosen
+    if type(head) is not int or not 1 <= head <= heads:
+        head = min(chosen, heads)
+    send_to_browser(CSV_STAGE, stage if stage in DETAIL_STAGES else DETAIL_STAGES[0])
+    send_to_browser(CSV_HEAD, head)
+
+
+def keep_share_choices() -> None:
+    """After the share tab's boxes are drawn: what they hold, and the head they followed."""
+    ss = st.session_state
+    ss[CSV_KEPT] = (PAGE.get("head"), ss[CSV_STAGE], ss[CSV_HEAD])
 
 
 def current_values() -> dict[str, Any]:

@@ -20,7 +20,7 @@ from ..charts import page_width, prepared, show_chart, type_scale
 from ..figure_text import figure_words
 from ..shell import is_presenting
 from ..strings import t
-from .controls import CSV_HEAD, CSV_STAGE, widget_key
+from .controls import CSV_HEAD, CSV_STAGE, keep_share_choices, share_choices, widget_key
 from .exports import matrix_csv, python_snippet, real_snippet, trace_npz
 
 CSV_MIME = "text/csv"
@@ -203,12 +203,12 @@ def share(view: View, query: dict[str, str], text: str, lang: str) -> None:
     st.code(f"{base}?{urlencode(query)}", language=None, wrap_lines=True)
     result = view.result
     stage_col, head_col = st.columns(2)
-    if st.session_state.get(CSV_HEAD, 1) > result.config.heads:
-        st.session_state[CSV_HEAD] = 1
+    share_choices(result.config.heads)
     stage = stage_col.selectbox(t("pg.csv_stage", lang), DETAIL_STAGES, key=CSV_STAGE,
                                 format_func=lambda s: t(f"stage.{s}", lang))  # fmt: skip
     head = head_col.selectbox(t("pg.csv_head", lang), list(range(1, result.config.heads + 1)), key=CSV_HEAD,
                               format_func=_head_label(lang))  # fmt: skip
+    keep_share_choices()
     matrix = getattr(result.trace, stage)[0, head - 1].numpy()
     buttons = st.columns(3)
     buttons[0].download_button(
