@@ -65,10 +65,10 @@ def test_characters_the_model_lacks_and_text_beyond_its_context_are_noted():
     np.testing.assert_array_equal(_matrix(again, "softmax weights · head 2"), _matrix(at, "softmax weights · head 2"))
 
 
-def test_a_text_the_model_cannot_read_gets_a_message_not_a_traceback():
+def test_a_text_the_model_cannot_read_gets_its_own_example_not_a_traceback():
     at = open_page(PAGE, weights="h4", text="你好世界")
     assert not at.exception
-    assert at.error and not at.get("plotly_chart")
+    assert not at.error and at.get("plotly_chart")  # the note and the example: test_playground_fallback_text.py
 
 
 def test_a_link_to_another_sessions_model_falls_back_to_random_weights_with_a_note():

@@ -66,20 +66,38 @@ def compute(source: AttentionSource, text: str, layer: int = 0) -> View:
     return view
 
 
-def readable_view(source: AttentionSource, text: str, layer: int, lang: str) -> View | None:
-    """The view of ``text``, or None after the message a student reads (no text yet, or a text
-    the source refuses). A text no session has put through a model yet is heavy work: in the
-    lane (ui/shared/lanes.py), so a class opening new texts at once cannot stall light reruns."""
+def readable_view(source: AttentionSource, text: str, layer: int, lang: str) -> tuple[View, str] | None:
+    """The view of ``text`` and the text it is of, or None after the message a student reads
+    (no text yet, a text the source refuses and no example of its own it reads). A text the
+    source cannot read (the book's Chinese example for a model of Tiny Shakespeare) gives the
+    view of the source's own example, with a note: the student's text stays in the box. A text
+    no session has put through a model yet is heavy work: in the lane (ui/shared/lanes.py), so
+    a class opening new texts at once cannot stall light reruns."""
     if not text.strip():
         st.info(t("pg.empty", lang), icon=":material/edit:")
         return None
-    heavy = source.capabilities.layers and not sources.is_traced(source, text)
     try:
-        with heavy_turn(lang) if heavy else nullcontext():
-            return compute(source, text, layer)
+        return _view_in_turn(source, text, layer, lang), text
     except InputError as error:
-        st.error(error_text(error, lang))
-        return None
+        refused = error
+    own = source.default_prompt
+    if own.strip() and own != text:
+        try:
+            view = _view_in_turn(source, own, layer, lang)
+        except InputError:
+            pass
+        else:
+            reason = error_text(refused, lang)
+            st.warning(t("pg.own_example", lang, reason=reason, example=literal(own)), icon=":material/swap_horiz:")
+            return view, own
+    st.error(error_text(refused, lang))
+    return None
+
+
+def _view_in_turn(source: AttentionSource, text: str, layer: int, lang: str) -> View:
+    heavy = source.capabilities.layers and not sources.is_traced(source, text)
+    with heavy_turn(lang) if heavy else nullcontext():
+        return compute(source, text, layer)
 
 
 def read_notes(view: View, lang: str) -> None:

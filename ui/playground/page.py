@@ -54,12 +54,15 @@ def _computed_view(values: dict, lang: str, source) -> tuple[View, str | None] |
     if source is None:  # a model that could not be loaded: its message is shown
         write_url(values, None)
         return None
-    view = computed.readable_view(source, values["text"], values["block"] - 1 if source.capabilities.layers else 0,
-                                  lang)  # fmt: skip
-    if view is None:
+    shown = computed.readable_view(source, values["text"], values["block"] - 1 if source.capabilities.layers else 0,
+                                   lang)  # fmt: skip
+    if shown is None:
         write_url(values, None)
         return None
+    view, text = shown
     computed.read_notes(view, lang)
+    if text != values["text"]:  # the source's own example, drawn instead of a text it cannot read
+        return view, text
     # Random weights' link carries the text they read (the numbers are redrawn from it); a
     # model's keeps the student's text, what it left out noted above.
     return view, view.text_used if source.description.origin == "seed" else None

@@ -162,6 +162,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "pg.download_csv": {"en": "Matrix as CSV", "zh": "矩阵 CSV"},
     "pg.download_npz": {"en": "Whole trace as NPZ", "zh": "完整过程 NPZ"},
     "pg.download_py": {"en": "Python that reproduces it", "zh": "重现它的 Python 代码"},
+    "pg.own_example": {
+        "en": "This model cannot read your text: {reason} It shows its own example instead: “{example}”. "
+        "Your text stays in the box above: edit it to see it here.",
+        "zh": "这个模型读不了你的文字：{reason} 这里改为显示它自己的示例：“{example}”。"
+        "你的文字还在上面的输入框里：修改后就会显示在这里。",
+    },
     "pg.empty": {
         "en": "Type a sequence above (or pick an example) to see its attention.",
         "zh": "在上面输入一段文字（或选择一个示例），就能看到它的注意力。",
