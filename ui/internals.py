@@ -35,7 +35,12 @@ NEW_WIDGET_STATE = Internal(
     "after a server restart, the values an open page sends win over its link (ui/playground/controls.py)",
     "after a restart a student's first change is replaced by the link's value",
 )
-INTERNALS: tuple[Internal, ...] = (ASYNCIO_NODELAY, NEW_WIDGET_STATE)
+HISTORY_NAVIGATION = Internal(
+    "streamlit ScriptRunContext.is_history_navigation",
+    "a run started by the browser's Back or Forward shows the page as it was left (ui/page_state/state.py)",
+    "after Back a box may show a value older than the one the student left",
+)
+INTERNALS: tuple[Internal, ...] = (ASYNCIO_NODELAY, NEW_WIDGET_STATE, HISTORY_NAVIGATION)
 WIDGET_ID_PREFIX = "$$ID-"  # Streamlit's id of a keyed widget: "$$ID-<hash>-<key>"
 _warned: set[str] = set()
 
@@ -74,6 +79,19 @@ def widget_states_sent() -> dict[str, object]:
     except Exception as error:  # noqa: BLE001  # any change of these internals: degrade, say so
         _missing(NEW_WIDGET_STATE, error)
         return {}
+
+
+def is_history_navigation() -> bool:
+    """True when the browser's Back or Forward started this run (Streamlit's
+    ``ScriptRunContext.is_history_navigation``); False, with a log line, when unreadable."""
+    try:
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+        ctx = get_script_run_ctx()
+        return ctx is not None and bool(ctx.is_history_navigation)
+    except Exception as error:  # noqa: BLE001  # any change of these internals: degrade, say so
+        _missing(HISTORY_NAVIGATION, error)
+        return False
 
 
 def keys_sent_by_browser() -> set[str]:

@@ -66,6 +66,37 @@ def test_unreadable_widget_states_degrade_to_none_sent(monkeypatch, caplog):
     assert "_new_widget_state" in caplog.text
 
 
+HISTORY_SCRIPT = """
+import streamlit as st
+from ui.internals import is_history_navigation
+st.session_state["back"] = is_history_navigation()
+"""
+
+
+def test_streamlit_still_tells_a_run_started_by_back_or_forward():
+    from streamlit.runtime.scriptrunner_utils.script_run_context import ScriptRunContext
+
+    assert "is_history_navigation" in ScriptRunContext.__dataclass_fields__, (
+        f"{internals.HISTORY_NAVIGATION.name}: Streamlit no longer says which run Back or Forward started "
+        f"(checked on {internals.CHECKED_STREAMLIT}); after Back a box may show an older value"
+    )
+    at = AppTest.from_string(HISTORY_SCRIPT, default_timeout=30)
+    at.run()
+    assert at.session_state["back"] is False, "a plain run is not a history navigation"
+
+
+def test_an_unreadable_run_context_is_no_history_navigation(monkeypatch, caplog):
+    import streamlit.runtime.scriptrunner as scriptrunner
+
+    def broken():
+        raise AttributeError("no context here")
+
+    monkeypatch.setattr(scriptrunner, "get_script_run_ctx", broken)
+    with caplog.at_level("WARNING"):
+        assert internals.is_history_navigation() is False
+    assert "is_history_navigation" in caplog.text
+
+
 @pytest.mark.parametrize("internal", internals.INTERNALS, ids=lambda internal: internal.name.split()[0])
 def test_every_internal_is_listed_in_the_readme(internal):
     with open(README, encoding="utf-8") as handle:

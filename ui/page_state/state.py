@@ -13,6 +13,13 @@ prefix; each parameter's widget has the key ``prefix + name``. The usual run::
     page.settle(values)            # the link's notes go once the student changes the view
     page.write_url(values, lang)
     page.show_notes(lang)
+
+The browser's Back and Forward buttons move between pages, not through a page's own changes:
+each page visit is one history entry, and its link is the page as the student left it.
+Streamlit pushes an entry for every link a page writes (``st.query_params``); a small script
+(``ui/page_state/history.py``) turns a push that keeps the page into a replacement, and a run
+that Back or Forward started shows the values last shown (the entry's link), whatever a
+widget kept. A page's own changes are undone with its own controls.
 """
 
 from __future__ import annotations
@@ -22,10 +29,11 @@ from typing import Any
 
 import streamlit as st
 
-from ..internals import keys_sent_by_browser
+from ..internals import is_history_navigation, keys_sent_by_browser
 from ..markdown import literal
 from ..shell import LANGUAGE_STATE, carried_params
 from ..strings import DEFAULT_LANGUAGE, has_text, t
+from .history import one_entry_per_page
 from .rules import LINK_TEXT_CHARS, Note, Param, by_name, parse_query, repairs, to_query, too_long_for_a_link
 
 NOTE_VALUE_CHARS = 40  # a link's odd value is shown up to this many characters
@@ -102,21 +110,25 @@ class PageState:
         drawn after the page reads them (they follow the link). Returns the keys left to
         the browser: those widgets can't be read before they are drawn."""
         ss = st.session_state
+        one_entry_per_page()  # Back returns to the page before as it was left (ui/page_state/history.py)
         from_browser = self.sent_by_browser() - {self.key(name) for name in late}
         if self.values_key not in ss:
             values, notes = self.parse_query(st.query_params.to_dict())
             ss[self.values_key] = values
             ss[self.notes_key] = notes
             ss[self.fresh_key] = True
+        # Back or Forward: the view last shown, which the entry's link holds, wins over a value
+        # a widget kept (Streamlit may hand back an older one after another page).
+        back = is_history_navigation()
         for name, value in ss[self.values_key].items():
             key = self.key(name)
-            if key in from_browser:
+            if key in from_browser and not back:
                 continue
             # A widget's value set here outlives the widget; the value the student gave it does
             # not (Streamlit drops it on a run that does not draw the widget: a lazy tab not
             # open). Set each one anew, so that a closed tab's controls keep the student's value
             # and every box shows the label its value has now (send_to_browser).
-            send_to_browser(key, ss[key] if key in ss else value)
+            send_to_browser(key, ss[key] if key in ss and not back else value)
         self.repair(from_browser)
         ss[self.browser_key] = from_browser
         return from_browser

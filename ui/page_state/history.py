@@ -1,0 +1,32 @@
+"""The browser's Back and Forward buttons: one history entry per page visit.
+
+Streamlit (1.67) pushes a history entry each time a page writes its link with
+``st.query_params``, and on Back it runs the page again with the older link, which a page
+that keeps its view in the session does not replay: Back seemed to undo nothing, and the
+entries it passed were overwritten with the page's current view. A small script in the page
+(``assets/history.js``, a components-v2 element) makes a push that keeps the page a
+replacement: each page visit is one entry, and its link is always the page as the student
+left it. Back and Forward move between pages, each shown as it was left; a page's own
+changes are undone with its own controls, not with Back.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import streamlit as st
+
+HISTORY_JS = Path(__file__).resolve().parents[2] / "assets" / "history.js"
+HISTORY_KEY = "one_entry_per_page"
+
+
+@cache  # registered once per process; Streamlit carries it to each runtime (AppTest's too)
+def _component():
+    return st.components.v2.component("one_entry_per_page", js=HISTORY_JS.read_text(encoding="utf-8"))
+
+
+def one_entry_per_page() -> None:
+    """Put the script in the sidebar (it draws nothing; once per run)."""
+    with st.sidebar:
+        _component()(key=HISTORY_KEY, data={})
