@@ -19,7 +19,13 @@ from .generate import generate
 from .model import GPT, GPTTrace
 from .tokens import display_labels
 
-KIND_THRESHOLD = 0.5  # a head is of a kind when it puts at least this much weight there on average
+# A head is of a kind when it puts at least KIND_THRESHOLD of its weight there on average (more
+# than on any other kind's place) and at least KIND_OVER_EVEN times what attention spread evenly
+# over the visible keys would put there: on two tokens even attention gives the previous token,
+# the first token and itself 0.5 each, which says nothing of the head.
+KIND_THRESHOLD = 0.4
+KIND_OVER_EVEN = 2.0
+POSITIONAL_KINDS = ("previous", "first", "self")  # measured on the text (induction: on its own test)
 HEAD_KINDS = ("previous", "first", "self", "induction", "broad")
 
 
@@ -66,12 +72,19 @@ def trace_model(model: GPT, vocabulary: CharVocabulary, text: str) -> Trace:
 
 def head_metrics(weights: torch.Tensor) -> dict[str, torch.Tensor]:
     """Per head, from (h, T, T) softmax weights: the mean weight on the previous token, on
-    the first token and on itself (over queries 1..T-1, which have a choice), and the mean
-    row entropy in nats."""
+    the first token and on itself (over queries 1..T-1, which have a choice), the mean row
+    entropy in nats, and what even attention would give one of those keys (``even_share``)."""
     stats = head_statistics(weights)
     T = weights.shape[-1]
     own = torch.diagonal(weights, dim1=-2, dim2=-1)[:, 1:].mean(-1) if T > 1 else torch.zeros(weights.shape[0])
-    return {"previous": stats["previous_token"], "first": stats["first_token"], "self": own, "entropy": stats["entropy"]}
+    return {"previous": stats["previous_token"], "first": stats["first_token"], "self": own, "entropy": stats["entropy"],
+            "even": torch.full((weights.shape[0],), even_share(T))}  # fmt: skip
+
+
+def even_share(T: int) -> float:
+    """The mean weight one key (the previous, the first, itself) gets from attention spread
+    evenly over the visible keys, over queries 1..T-1: the mean of 1/(i+1); 0 when T = 1."""
+    return sum(1 / (i + 1) for i in range(1, T)) / (T - 1) if T > 1 else 0.0
 
 
 def induction_scores(weights: torch.Tensor, n: int, offset: int = 0) -> torch.Tensor:
@@ -95,11 +108,14 @@ def induction_text(vocabulary: CharVocabulary, n: int, seed: int = 0) -> str:
 
 def head_kind(metrics: dict[str, torch.Tensor], head: int) -> str:
     """"previous" (a previous-token head), "first" (a first-token sink), "self", "induction"
-    (when ``metrics`` has induction scores), or "broad": the kind whose mean weight is largest
-    and at least KIND_THRESHOLD, else broad."""
+    (when ``metrics`` has induction scores), or "broad": the kind whose mean weight is largest,
+    when it is at least KIND_THRESHOLD and, for the kinds measured on the text, at least
+    KIND_OVER_EVEN times what even attention gives there (``metrics["even"]``, when given);
+    else broad."""
     weights = {kind: metrics[kind][head].item() for kind in ("previous", "first", "self", "induction") if kind in metrics}
     kind, weight = max(weights.items(), key=lambda item: item[1])
-    return kind if weight >= KIND_THRESHOLD else "broad"
+    even = metrics["even"][head].item() if kind in POSITIONAL_KINDS and "even" in metrics else 0.0
+    return kind if weight >= KIND_THRESHOLD and weight >= KIND_OVER_EVEN * even else "broad"
 
 
 def generate_characters(

@@ -57,8 +57,13 @@ STRINGS: dict[str, dict[str, str]] = {
     "ex.queries": {"en": "queries", "zh": "查询"},
     "ex.keys": {"en": "keys", "zh": "键"},
     "ex.metrics_intro": {
-        "en": "Averaged over the queries that have a choice (every one but the first). A head is of a kind when at least half of its weight goes there on average.",
-        "zh": "对有选择的查询（除第一个外）取平均。若一个头平均至少一半的权重落在某处，就称它为那一类。",
+        "en": "Averaged over the queries that have a choice (every one but the first). A head is of a kind when, on "
+        "average, at least 40% of its weight goes there, more than to any other kind's place, and at least twice what "
+        "attention spread evenly over the visible keys would give it (on a short text even attention already gives "
+        "each place much).",
+        "zh": "对有选择的查询（除第一个外）取平均。若一个头平均至少 40% 的权重落在某处、多于落在其他类型的位置上，"
+        "并且至少是“把注意力平均分给所有可见键”时那里所得的两倍（文字很短时，平均分配也会给每个位置不少权重），"
+        "就称它为那一类。",
     },
     "ex.metric": {"en": "Metric", "zh": "指标"},
     "ex.metric.previous": {"en": "weight on the previous token", "zh": "前一个词元上的权重"},
@@ -129,14 +134,14 @@ STRINGS: dict[str, dict[str, str]] = {
             "- **first-token sink**: puts most weight on the first character, a place to park attention when nothing else matters.\n"
             "- **self head**: mostly looks at its own position.\n"
             "- **induction head**: in a repeated sequence, looks at the token that followed the current one last time.\n"
-            "- **broad head**: spreads its weight over several keys (no single place gets half)."
+            "- **broad head**: spreads its weight over several keys (no single place gets 40%, or twice its even share)."
         ),
         "zh": (
             "- **前一词元头**：主要看向前一步（紧挨着的前一个字符）。\n"
             "- **首词元汇聚头**：把大部分权重放在第一个字符上，没有别的可看时就“停放”在那里。\n"
             "- **自身头**：主要看自己所在的位置。\n"
             "- **归纳头**：在重复的序列中，看向当前词元上一次出现时紧跟其后的那个词元。\n"
-            "- **广泛关注头**：权重分散在多个键上（没有哪个位置拿到一半）。"
+            "- **广泛关注头**：权重分散在多个键上（没有哪个位置拿到 40%，或平均分配时所得的两倍）。"
         ),
     },
     "ex.training_intro": {
