@@ -11,7 +11,9 @@ progress bar. transformers is imported only when a model is chosen.
 from __future__ import annotations
 
 import itertools
+import os
 import threading
+import time
 
 import streamlit as st
 
@@ -27,6 +29,8 @@ DEFAULT_PROMPT = "The cat sat on the mat because it was tired. 动手学大模�
 _LOCK = threading.Lock()
 FAILED_STATE = "real_model_failed"  # (key, InputError): the last real model that could not be had
 _SERIALS = itertools.count(1)
+HERE_TTL_S = 30.0  # how long "is this model on this computer" is taken as known
+_HERE: dict[tuple, tuple[bool, float]] = {}  # (entry, cache settings) -> (here, when looked)
 
 
 def offered() -> dict[str, str]:
@@ -38,9 +42,25 @@ def is_real(key: str | None) -> bool:
     return key is not None and key in offered()
 
 
+def is_here(key: str) -> bool:
+    """True when the model is on this computer (a folder, or the cache's complete copy): it
+    opens without the network. Looked up at most every HERE_TTL_S seconds per cache: a model
+    downloaded meanwhile loses its mark by then (the box's label does not change under the
+    run that downloads it)."""
+    entry = offered().get(key, key)
+    where = (entry, os.environ.get("HF_HUB_CACHE"), os.environ.get("HF_HOME"))
+    seen = _HERE.get(where)
+    if seen is None or time.monotonic() - seen[1] > HERE_TTL_S:
+        seen = _HERE[where] = (hf.local_folder(entry) is not None, time.monotonic())
+    return seen[0]
+
+
 def label(key: str, lang: str) -> str:
-    """"gpt2 (real model)" for a select box."""
-    return t("models.real", lang, name=key)
+    """"gpt2 (real model)" for a select box; one not on this computer says so, with the
+    command that fetches it ahead (a server without the network cannot)."""
+    if is_here(key):
+        return t("models.real", lang, name=key)
+    return t("models.real_not_here", lang, name=key, command=f"python scripts/fetch_models.py {offered().get(key, key)}")
 
 
 @st.cache_resource(max_entries=MODELS_LOADED, show_spinner=False)
@@ -60,9 +80,11 @@ def _download(entry: str, lang: str) -> None:
         text = t("real.downloading", lang, name=entry, done=format_bytes(done), total=format_bytes(total))
         bar.progress(done / total if total else 1.0, text=text)
 
-    with _LOCK:  # two students choosing it at once: one download
-        hf.fetch(entry, progress=show)
-    bar.empty()
+    try:
+        with _LOCK:  # two students choosing it at once: one download
+            hf.fetch(entry, progress=show)
+    finally:  # a failed download leaves its message, never a bar
+        bar.empty()
 
 
 def load(key: str, lang: str) -> HubModel | None:

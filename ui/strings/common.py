@@ -159,6 +159,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "chart.table": {"en": "Show as table", "zh": "以表格显示"},
     "chart.table_part": {"en": "Part of the chart", "zh": "图表的部分"},
     "models.real": {"en": "{name} (real model)", "zh": "{name}（真实模型）"},
+    "models.real_not_here": {
+        "en": "{name} (real model, not downloaded here: {command})",
+        "zh": "{name}（真实模型，这里尚未下载：{command}）",
+    },
     "real.downloading": {
         "en": "Downloading {name} from Hugging Face, once for this server: {done} of {total}",
         "zh": "正在从 Hugging Face 下载 {name}（本服务器只下载一次）：{done} / {total}",
