@@ -1,7 +1,8 @@
 """Plotly's toolbar (the download button and the rest) covers no text of its chart: hovered
 (the toolbar shows whole), on every chart of the playground (each tab), of the lesson's
 steps with charts by their titles (1, 2, 5, 7), and of a real model's playground with
-grouped-query attention (its channel map), in English and in Chinese."""
+grouped-query attention (its channel map), in English and in Chinese; that model's charts
+are also checked for harness/legibility.py's rules (the channel map's row names not cut off)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 from harness.browser import APP_READY_TIMEOUT_MS, new_context, wait_for_app, wait_for_rerun
 from harness.charts import wait_for_charts
 from harness.file_server import unused_local_url
-from harness.legibility import modebar_problems, read_modebar, settled_charts
+from harness.legibility import modebar_problems, problems, read_modebar, settled_charts
 from harness.server import ARTIFACTS, Server, start_server, stop_server
 from ui.strings import t
 
@@ -52,8 +53,9 @@ def _covered(page, checked: set[int], seen: list[str] | None = None) -> list[str
             chart.hover(position={"x": 5, "y": 5})  # a corner: no hover label over the texts
             page.wait_for_timeout(300)  # Plotly's fade in
             checked.add(index)
-            if seen is not None:
+            if seen is not None:  # and the chart's own legibility (harness/legibility.py)
                 seen += [text.text for text in drawn.texts]
+                lines += problems(drawn)
             lines += modebar_problems(drawn, read_modebar(page, index))
     return lines
 
@@ -113,5 +115,5 @@ def test_the_toolbar_covers_no_text_of_a_real_grouped_query_model(gqa_server, pa
     checked: set[int] = set()
     seen: list[str] = []
     lines = _every_tab(page, checked, seen)
-    assert t("fig.kv_row", lang) in seen, "the grouped-query channel map was checked"
+    assert t("fig.kv_row", lang) in seen, "the grouped-query channel map was checked (its K, V row named whole)"
     _fail_on(lines, f"real grouped-query model ({lang})")
