@@ -84,6 +84,35 @@ def softmax_bars_figure(unscaled: np.ndarray, scaled: np.ndarray, labels: list[s
     return build_figure(traces, layout)
 
 
+def row_scores_figure(scores: np.ndarray, labels: list[str], text: Words) -> go.Figure:
+    """One row's raw scores (before the softmax, not divided), a bar per key: how far apart
+    they lie, before the question of what the softmax makes of them."""
+    trace = dict(type="bar", name=text["lsfig.unscaled"], x=axis_labels(labels), y=np.asarray(scores, dtype=float).tolist(),
+                 marker=dict(color=UNSCALED_COLOR), hovertemplate="%{x}: %{y:.2f}<extra></extra>")  # fmt: skip
+    layout = _layout(text["lsfig.scores_title"], text["fig.key_axis"], text["lsfig.score_axis"], showlegend=False)
+    layout["xaxis"].update(type="category")
+    return build_figure([trace], layout)
+
+
+def _head_marks(columns: int, heads: int, axis: str = "") -> list[dict]:
+    """A coloured run under each head's channels."""
+    width = columns // heads
+    return [dict(type="rect", xref=f"x{axis}", yref="paper", x0=h * width - 0.5, x1=(h + 1) * width - 0.5, y0=-0.02,
+                 y1=0.0, fillcolor=head_color(h), line=dict(width=0)) for h in range(heads)]  # fmt: skip
+
+
+def output_figure(batched: np.ndarray, labels: list[str], heads: int, text: Words) -> go.Figure:
+    """The layer's output (T, C), computed by the layer itself, its heads' channels marked."""
+    limit = float(np.abs(batched).max() or 1e-9)
+    trace = dict(type="heatmap", z=np.asarray(batched, dtype=float).tolist(), y=axis_labels(labels),
+                 x=list(range(batched.shape[1])), zmin=-limit, zmax=limit, colorscale=SCORE_COLORSCALE,
+                 hovertemplate=f"%{{y}} · {text['lsfig.channel']} %{{x}}: %{{z:.4f}}<extra></extra>")  # fmt: skip
+    layout = _layout(text["lsfig.output_title"], text["lsfig.channel"], text["fig.query_axis"])
+    layout["yaxis"].update(autorange="reversed", type="category")
+    layout.update(shapes=_head_marks(batched.shape[1], heads))
+    return build_figure([trace], layout)
+
+
 def two_ways_figure(batched: np.ndarray, by_head: np.ndarray, labels: list[str], heads: int,
                     text: Words) -> go.Figure:  # fmt: skip
     """The same output (T, C) computed by the batched layer and head by head, as two heatmaps
@@ -99,16 +128,13 @@ def two_ways_figure(batched: np.ndarray, by_head: np.ndarray, labels: list[str],
             showscale=index == 1, hovertemplate=f"{name}<br>%{{y}} · {text['lsfig.channel']} %{{x}}: %{{z:.6f}}<extra></extra>",
         ))  # fmt: skip
     layout = _layout(text["lsfig.two_ways_title"], text["lsfig.channel"], text["fig.query_axis"])
-    width = batched.shape[1] // heads  # channels per head
     layout.update(
         xaxis=dict(domain=[0, 0.47], title=dict(text=two_lines(text["lsfig.batched"], HALF_TITLE_CHARS)), automargin=True),
         xaxis2=dict(domain=[0.53, 1], title=dict(text=two_lines(text["lsfig.by_head"], HALF_TITLE_CHARS)),
                     automargin=True),
         yaxis=dict(autorange="reversed", type="category", automargin=True),
         yaxis2=dict(autorange="reversed", type="category", anchor="x2", showticklabels=False),
-        shapes=[dict(type="rect", xref=f"x{axis}", yref="paper", x0=h * width - 0.5, x1=(h + 1) * width - 0.5, y0=-0.02,
-                     y1=0.0, fillcolor=head_color(h), line=dict(width=0))
-                for axis in ("", "2") for h in range(heads)],
+        shapes=[*_head_marks(batched.shape[1], heads), *_head_marks(batched.shape[1], heads, "2")],
     )  # fmt: skip
     return build_figure(traces, layout)
 

@@ -38,6 +38,7 @@ LESSON_WORDS = (
     "lsfig.parameters_axis", "lsfig.scaled", "lsfig.unscaled", "lsfig.scaling_title", "lsfig.head_dim_axis",
     "lsfig.max_weight_axis", "lsfig.row_title", "fig.key_axis", "fig.query_axis", "lsfig.weight_axis",
     "lsfig.two_ways_title", "lsfig.batched", "lsfig.by_head", "lsfig.channel", "lsfig.qkv_title", "lsfig.token_axis",
+    "lsfig.output_title", "lsfig.scores_title", "lsfig.score_axis",
 )  # fmt: skip
 ODDS_WORDS = ("odds.before", "odds.after", "odds.prob_axis")
 DESCRIBE_WORDS = (

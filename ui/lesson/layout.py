@@ -12,6 +12,7 @@ from contextlib import contextmanager
 import streamlit as st
 
 from figures.export import export_name
+from figures.overview import plan_overview
 
 from ..charts import page_width, show_chart, type_scale
 
@@ -29,6 +30,12 @@ NAV_BAR_REM = 3.6
 # about 64 characters, whole and without sideways scrolling.
 CODE_REM = 0.68
 PRESENT_MAX_COLUMNS = 4  # the heads overview: in one row up to 4 heads, so it fits the screen's height
+# Presentation mode's heads overview: up to 4 heads in two rows of two (panels large enough to
+# read from the back of a room), more in rows of PRESENT_MAX_COLUMNS; the tallest figure that
+# leaves the step's title and the bar of previous/next on a 768-pixel screen.
+PRESENT_PAIRED_HEADS = 4
+PRESENT_FIGURE_MAX_PX = 560
+WIDTH_STEP_PX = 10
 # Presentation mode: the step starts near the top (the header holds only the sidebar's
 # button, at the left, beside the content's margin), and the bar stays on screen.
 PRESENT_LESSON_CSS = f"""<style>
@@ -49,11 +56,13 @@ class StepLayout:
     """The containers a step draws into: ``text`` (controls, explanation, question),
     ``figure()`` (one chart or a pair; in presentation mode each call replaces the last)."""
 
-    def __init__(self, presenting: bool, revealed: bool = False) -> None:
+    def __init__(self, presenting: bool, revealed: bool = False, retrying: bool = False) -> None:
         self.presenting = presenting
         # Presentation mode, once answered: the screen shows the answer in place of the
         # question and its lead (both were read), so the step still fits the screen.
         self.compact = presenting and revealed
+        # Presentation mode, after a wrong answer: the hint takes the lead's place (read).
+        self.hinted = presenting and retrying and not revealed
         if presenting:
             st.html(PRESENT_LESSON_CSS)
             left, right = st.columns([TEXT_SHARE, FIGURE_SHARE], gap="medium")
@@ -72,11 +81,13 @@ class StepLayout:
             with self._slot.container():
                 yield
 
-    def chart(self, figure, key: str, sized: bool = False) -> None:
+    def chart(self, figure, key: str, sized: bool = False, width_px: float | None = None) -> None:
         """A step's chart; presenting, without the "show as table" option (the step is one
-        screen, and the table is there in normal mode; the text alternative stays)."""
-        show_chart(figure, key, sized=sized, table=not self.presenting,
-                   file_name=export_name("lesson", key.removeprefix("ls_chart_")))
+        screen, and the table is there in normal mode; the text alternative stays).
+        ``width_px``: drawn that wide (a figure planned narrower than its column)."""
+        with st.container(width=int(width_px)) if width_px and self.presenting else st.container():
+            show_chart(figure, key, sized=sized, table=not self.presenting,
+                       file_name=export_name("lesson", key.removeprefix("ls_chart_")))
 
     def answer_text(self, text: str) -> None:
         """A longer answer in Markdown: in presentation mode it takes the figure's place (the
@@ -91,13 +102,22 @@ class StepLayout:
             width = (width - COLUMN_GAP_PX) * FIGURE_SHARE / (TEXT_SHARE + FIGURE_SHARE)
         return {"width_px": width, "scale": type_scale()}
 
-    def overview(self, heads: int) -> dict:
-        """The heads overview's size arguments: presentation mode's in as few rows as fit."""
-        return {**self.sized(), "cols": min(heads, PRESENT_MAX_COLUMNS) if self.presenting else None}
+    def overview(self, heads: int, labels: list[str]) -> dict:
+        """The heads overview's size arguments; presentation mode's as large as fits the
+        screen's height, in two columns up to PRESENT_PAIRED_HEADS heads."""
+        sized = self.sized()
+        if not self.presenting:
+            return {**sized, "cols": None}
+        cols = min(heads, 2) if heads <= PRESENT_PAIRED_HEADS else PRESENT_MAX_COLUMNS
+        width = sized["width_px"]
+        while width > WIDTH_STEP_PX and plan_overview(heads, labels, width, sized["scale"], cols).frame.height > PRESENT_FIGURE_MAX_PX:
+            width -= WIDTH_STEP_PX
+        return {**sized, "width_px": width, "cols": cols}
 
     def lead(self, text: str) -> None:
-        """The step's lead: what to look at before answering (not drawn in ``compact``)."""
-        if not self.compact:
+        """The step's lead: what to look at before answering (not drawn in ``compact`` or
+        ``hinted``)."""
+        if not (self.compact or self.hinted):
             st.markdown(text)
 
     def stages(self, stages: dict, shown: tuple[str, ...]) -> dict:

@@ -12,7 +12,7 @@ from ..shell import is_presenting, page_title, setup_page
 from ..strings import t
 from .keys import pressed
 from .layout import NAV_BAR_KEY, StepLayout
-from .questions import ask, is_revealed
+from .questions import ask, is_retrying, is_revealed
 from .steps import STEPS
 
 STEP_PARAM = "step"
@@ -68,7 +68,7 @@ def render() -> None:
         _navigation(step, lang, presenting)
     PAGE.write_url({STEP_PARAM: step}, lang)
     st.subheader(f"{step}. {t(f'ls.{step}.title', lang)}")
-    layout = StepLayout(presenting, is_revealed(step))
+    layout = StepLayout(presenting, is_revealed(step), is_retrying(step))
     with layout.text:
         question = STEPS[step - 1](lang, layout)
         if question is not None:

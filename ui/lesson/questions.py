@@ -48,14 +48,22 @@ def is_revealed(step: int) -> bool:
     return bool(st.session_state.get(REVEALED_PREFIX + str(step)))
 
 
+def is_retrying(step: int) -> bool:
+    """Whether the learner's checked answer is still the one chosen and the step's answer is
+    not revealed: a wrong answer, its hint on screen (or a right one about to be revealed)."""
+    checked_key = CHECKED_PREFIX + str(step)
+    checked = st.session_state.get(checked_key)
+    return (checked_key in st.session_state and checked is not None and not is_revealed(step)
+            and checked == st.session_state.get(answer_key(step)))  # fmt: skip
+
+
 def _on_reveal(step: int) -> None:
     st.session_state[REVEALED_PREFIX + str(step)] = SHOWN
 
 
-def _answer_label(question: Question) -> str:
-    if question.many:
-        return ", ".join(question.label(option) for option in question.correct) or "–"
-    return ", ".join(question.label(option) for option in question.accepted or (question.correct,))
+def _answer_label(question: Question, lang: str) -> str:
+    options = question.correct if question.many else question.accepted or (question.correct,)
+    return t("list_sep", lang).join(question.label(option) for option in options) or "–"
 
 
 def _on_check(step: int) -> None:
@@ -86,9 +94,11 @@ def ask(
         else:
             st.radio(question.prompt, question.options, key=key, index=None, format_func=question.label,
                      label_visibility="collapsed", horizontal=True)  # fmt: skip
-        st.button(t("ls.check", lang), key=f"ls_check_{question.step}", on_click=_on_check, args=(question.step,),
-                  icon=":material/fact_check:")  # fmt: skip
-        _verdict(question, lang, presenting)
+        # Presenting: "show the answer" beside the check button, so a wrong answer still fits.
+        buttons = st.container(horizontal=True) if presenting else st.container()
+        buttons.button(t("ls.check", lang), key=f"ls_check_{question.step}", on_click=_on_check, args=(question.step,),
+                       icon=":material/fact_check:")  # fmt: skip
+        _verdict(question, lang, presenting, buttons)
     if is_revealed(question.step):
         if question.reveal is not None:
             question.reveal()
@@ -104,10 +114,10 @@ def _answered(question: Question, lang: str) -> None:
 
 
 def _the_answer(question: Question, lang: str) -> None:
-    st.info(t("ls.the_answer", lang, answer=_answer_label(question), why=question.why), icon=":material/lightbulb:")
+    st.info(t("ls.the_answer", lang, answer=_answer_label(question, lang), why=question.why), icon=":material/lightbulb:")
 
 
-def _verdict(question: Question, lang: str, presenting: bool = False) -> None:
+def _verdict(question: Question, lang: str, presenting: bool, buttons) -> None:
     step, checked_key = question.step, CHECKED_PREFIX + str(question.step)
     checked = st.session_state.get(checked_key)
     if checked_key in st.session_state and checked == st.session_state.get(answer_key(step)):
@@ -123,8 +133,9 @@ def _verdict(question: Question, lang: str, presenting: bool = False) -> None:
         else:
             st.error(t("ls.wrong", lang, hint=question.hint), icon=":material/cancel:")
             if not is_revealed(step):
-                st.caption(t("ls.try_again", lang))
-                st.button(t("ls.show_answer", lang), key=f"ls_show_{step}", on_click=_on_reveal, args=(step,),
-                          icon=":material/visibility:")  # fmt: skip
+                if not presenting:  # presenting: the buttons say it, and the screen has no room
+                    st.caption(t("ls.try_again", lang))
+                (buttons if presenting else st).button(t("ls.show_answer", lang), key=f"ls_show_{step}",
+                                                       on_click=_on_reveal, args=(step,), icon=":material/visibility:")  # fmt: skip
     if is_revealed(step):
         _the_answer(question, lang)

@@ -17,6 +17,7 @@ from figures import (
     softmax_bars_figure,
     two_ways_figure,
 )
+from figures.lesson import output_figure, row_scores_figure
 from gpt_core import STAGES, PlaygroundConfig, build_attention, display_labels, embed, position_label, trace_attention
 from gpt_core.experiment import answer
 from gpt_core.lesson import (
@@ -47,6 +48,7 @@ SAME_TOLERANCE = 1e-6  # float32 rounding: the two ways agree below this
 MASK_ROW = 3
 LESSON_HEADS, LESSON_HEAD_DIM = 4, 8
 TRAINED_HEADS = 4
+PRESENT_TRAINED_TOKENS = 12  # step 8 presenting: "ROMEO:\nBut s" of the snapshot prompt
 MAX_LESSON_CHARS = 16
 # Presentation mode's revealed figures: the stages that answer the step, in one row.
 ONE_HEAD_SHOWN = ("scores", "weights")
@@ -141,8 +143,9 @@ def merge(lang: str, layout: StepLayout) -> Question:
     trace = result.trace
     layout.lead(t("ls.4.lead", lang, h=h))
     with layout.figure():
-        layout.chart(heads_overview_figure(trace.weights[0].numpy(), result.labels, "weights", figure_words(lang),
-                                         **layout.overview(h)), "ls_chart_4", sized=True)  # fmt: skip
+        sized = layout.overview(h, result.labels)
+        layout.chart(heads_overview_figure(trace.weights[0].numpy(), result.labels, "weights", figure_words(lang), **sized),
+                     "ls_chart_4", sized=True, width_px=sized["width_px"])  # fmt: skip
 
     def reveal() -> None:  # the merge's traced shapes, starting from the weights that go in
         st.markdown(t("ls.4.body", lang, C=h * d))
@@ -163,6 +166,8 @@ def parameters(lang: str, layout: StepLayout) -> Question:
     C = st.select_slider(t("ls.embedding", lang), EMBEDDING_CHOICES, value=64, key="ls_c_5")
     counts = parameter_counts(C)
     layout.lead(t("ls.5.lead", lang, C=C))
+    with layout.figure():  # the same C channels cut into the most heads: the counts are the answer
+        layout.chart(channel_map_figure(max(HEAD_CHOICES), C // max(HEAD_CHOICES), figure_words(lang)), "ls_chart_5_split")
 
     def reveal() -> None:  # every bar's height is the answer
         st.markdown(t("ls.5.body", lang, C=C))
@@ -185,6 +190,8 @@ def parallel(lang: str, layout: StepLayout) -> Question:
     largest = (batched - by_head).abs().max().item()
     diff = f"{largest:.1e}"
     layout.lead(t("ls.6.lead", lang))
+    with layout.figure():  # one way only: the second, and the difference, are the answer
+        layout.chart(output_figure(batched.numpy(), display_labels(tokens), h, figure_words(lang)), "ls_chart_6_output")
 
     def reveal() -> None:  # the difference, and the two pictures side by side
         st.markdown(t("ls.6.body", lang, diff=diff))
@@ -208,13 +215,16 @@ def scaling(lang: str, layout: StepLayout) -> Question:
     rows = _scaling(tokens)
     row = next(r for r in rows if r.head_dim == d)
     layout.lead(t("ls.7.lead", lang))
+    scores = example_scores(tokens, d)
+    with layout.figure():  # the raw scores only: what the softmax makes of them is the answer
+        layout.chart(row_scores_figure(scores.numpy(), display_labels(list(BOOK_TEXT)), figure_words(lang)),
+                     "ls_chart_7_scores")  # fmt: skip
 
     def reveal() -> None:  # the measured spreads and largest weights are the answer
         body = t("ls.7.body", lang, spread=f"{row.score_std:.1f}", d=d, scaled=f"{row.scaled_std:.2f}")
         if not layout.presenting:  # presenting shows the row's weights, not the line chart
             body += " " + t("ls.7.line_note", lang, samples=SCALING_SAMPLES, T=tokens)
         st.markdown(body)
-        scores = example_scores(tokens, d)
         unscaled, scaled = scores.softmax(0).numpy(), (scores / d**0.5).softmax(0).numpy()
         bars = softmax_bars_figure(unscaled, scaled, display_labels(list(BOOK_TEXT)), figure_words(lang))
         with layout.figure():
@@ -247,10 +257,13 @@ def trained(lang: str, layout: StepLayout) -> Question | None:
     C = experiment.config["embedding_dim"]
     layout.lead(t("ls.8.body", lang, heads=heads, step=step, seeds=len(experiment.seeds), C=C))
     weights = snapshots[step][-1]  # the last block: (h, T, T)
+    if layout.presenting:  # the prompt's start, in cells a room can see; causal, so exactly its weights
+        weights = weights[:, :PRESENT_TRAINED_TOKENS, :PRESENT_TRAINED_TOKENS]
     labels = display_labels(list(experiment.snapshot_prompt[: weights.shape[-1]]))
     with layout.figure():
-        layout.chart(heads_overview_figure(weights, labels, "weights", figure_words(lang), **layout.overview(heads)),
-                   "ls_chart_8", sized=True)  # fmt: skip
+        sized = layout.overview(heads, labels)
+        layout.chart(heads_overview_figure(weights, labels, "weights", figure_words(lang), **sized), "ls_chart_8",
+                     sized=True, width_px=sized["width_px"])
     verdict = answer(experiment.runs)
     accepted = tuple(sorted((verdict.at_steps.best, *verdict.at_steps.ties)))
     return Question(8, t("ls.8.q", lang), experiment.head_counts, verdict.at_steps.best, _trained_why(verdict, lang),

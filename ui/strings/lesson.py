@@ -158,4 +158,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "lsfig.channel": {"en": "channel", "zh": "通道"},
     "lsfig.qkv_title": {"en": "One head's queries Q, keys K and values V", "zh": "一个头的查询 Q、键 K 和值 V"},
     "lsfig.token_axis": {"en": "token", "zh": "词元"},
+    "lsfig.output_title": {"en": "The layer's output, all heads at once", "zh": "这一层的输出，所有头一起算"},
+    "lsfig.scores_title": {"en": "One query's scores over 6 keys, not divided", "zh": "一个查询在 6 个键上的分数（不做除法）"},
+    "lsfig.score_axis": {"en": "score", "zh": "分数"},
 }

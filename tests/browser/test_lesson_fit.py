@@ -1,0 +1,183 @@
+"""Presentation mode at a projector's 1366×768: every step of the lesson, in both languages,
+fits one screen in every state of its question: before an answer, after a wrong answer (the
+hint, "try again" and "show the answer"), after giving up (the answer shown) and after a
+right answer. Nothing of the step lies under the fixed bar of previous/next or below the
+screen (bounding boxes measured in the page), and every chart label is drawn whole
+(harness/legibility.py). Screenshots of every state are kept in test-artifacts/."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness.browser import FIRST_SCREEN_ONLY, IDLE, exceptions_shown, new_context, wait_for_rerun
+from harness.legibility import problems, settled_charts
+from harness.server import ARTIFACTS
+from ui.strings import t
+
+PROJECTOR = {"width": 1366, "height": 768}
+STEPS = range(1, 9)
+MASK_ROW, MASK_TOKENS = 3, 6  # step 3: row 3 of 动手学大模型's 6 tokens; its future keys are 4 and 5
+SETTLE_MS = 600
+# A heatmap's cell and tick label a room can read on a projector: a cell of at least 12 CSS
+# pixels (a 3-pixel cell is a speck), a label at least the smallest type presentation mode
+# uses for ticks (figures/panels.py MIN_TICK_FONT_PX, 11 px, times its 1.35), as the label's
+# box height (a line box is at least its font size).
+MIN_CELL_PX = 12
+MIN_TICK_PX = 11 * 1.35
+FUTURE_KEYS = list(range(MASK_ROW + 1, MASK_TOKENS))
+
+# Every visible box of the step (the bar's own excluded), in page coordinates (the main
+# area's scroll added), the bar's top, the screen's height, and code blocks cut sideways.
+EXTENT_JS = """() => {
+  const main = document.querySelector("[data-testid='stMain']");
+  const bar = document.querySelector(".st-key-ls_nav_bar").getBoundingClientRect();
+  const below = [];
+  let bottom = 0;
+  for (const element of document.querySelectorAll("[data-testid='stMainBlockContainer'] [data-testid='stElementContainer']")) {
+    if (element.closest(".st-key-ls_nav_bar")) continue;
+    const box = element.getBoundingClientRect();
+    if (box.height <= 0 || box.width <= 0) continue;
+    const end = box.bottom + main.scrollTop;
+    bottom = Math.max(bottom, end);
+    if (end > bar.top + 1) below.push((element.innerText || element.className).slice(0, 60) + " @ " + Math.round(end));
+  }
+  const wide = [...document.querySelectorAll("pre")].filter((pre) => pre.scrollWidth > pre.clientWidth + 1).length;
+  return {bottom, barTop: bar.top, barBottom: bar.bottom, height: window.innerHeight, below, wide};
+}"""
+
+
+class Browsing:
+    """One browser context at a time: a new one for each new session (a tab of the same
+    context, or a reload, resumes the last session with its answers)."""
+
+    def __init__(self, browser, server_url: str, lang: str) -> None:
+        self.browser, self.server_url, self.lang, self.context = browser, server_url, lang, None
+
+    def close(self) -> None:
+        if self.context is not None:
+            self.context.close()
+
+
+def _open(browsing: Browsing, lang: str, step: int):
+    """The step in a new browser context: a new session, its question not yet answered."""
+    browsing.close()
+    browsing.context = new_context(browsing.browser, viewport=PROJECTOR)
+    page = browsing.context.new_page()
+    page.server_url, page.lang = browsing.server_url, lang
+    page.goto(f"{page.server_url}/lesson?lang={lang}&present=1&step={step}")
+    page.get_by_text(t(f"ls.{step}.title", lang)).first.wait_for(timeout=60_000)
+    page.wait_for_selector(FIRST_SCREEN_ONLY, state="detached")  # the run that draws the rest
+    page.get_by_role("button", name=t("ls.check", lang)).wait_for()
+    page.wait_for_selector(IDLE)
+    return page
+
+
+def _options(page):
+    return page.locator("[data-testid='stRadio'] [role='radiogroup'] label")
+
+
+def _choose(page, step: int, index: int | list[int]) -> None:
+    """Choose an option (step 3: the set of options, by position) and check it."""
+    if step == 3:
+        box = page.locator("[data-testid='stMultiSelect']").first
+        for position in index:
+            box.click()
+            page.get_by_role("option").filter(has_text=f"{position} · ").first.click()
+            page.keyboard.press("Escape")
+            page.wait_for_selector(IDLE)
+    else:
+        _options(page).nth(index).click()
+        wait_for_rerun(page)
+    page.get_by_role("button", name=t("ls.check", page.lang)).click()
+    wait_for_rerun(page)  # not the last answer's verdict: this one's
+    verdict = page.locator("[data-testid='stAlertContentError'], [data-testid='stAlertContentSuccess']")
+    verdict.first.wait_for()
+    page.wait_for_selector(IDLE)
+
+
+def _is_wrong(page) -> bool:
+    return page.get_by_role("button", name=t("ls.show_answer", page.lang)).count() > 0
+
+
+def _measure(page, lang: str, step: int, state: str, failures: list[str]) -> None:
+    page.wait_for_timeout(SETTLE_MS)  # the charts' last layout
+    extent = page.evaluate(EXTENT_JS)
+    where = f"step {step} ({lang}) {state}"
+    if extent["bottom"] > extent["barTop"] + 1:
+        failures.append(f"{where}: the step ends at {extent['bottom']:.0f} px, the bar starts at "
+                        f"{extent['barTop']:.0f} px; under it: {extent['below']}")  # fmt: skip
+    if extent["barBottom"] > extent["height"]:
+        failures.append(f"{where}: the bar ends below the screen")
+    if extent["wide"]:
+        failures.append(f"{where}: a code block's lines are cut")
+    for index in range(page.locator(".js-plotly-plot").count()):
+        for chart in settled_charts(page, index):
+            failures += [f"{where}: {line}" for line in problems(chart)]
+    if exceptions_shown(page):
+        failures.append(f"{where}: an exception")
+    page.screenshot(path=str(ARTIFACTS / f"lesson-fit-{lang}-step{step}-{state}-1366.png"))
+
+
+def _figure_beside(page, lang: str, step: int, failures: list[str]) -> None:
+    """Before the answer, the right-hand column shows a chart, legible from the back."""
+    where = f"step {step} ({lang}) before"
+    if not page.locator(".st-key-ls_figure_column .js-plotly-plot").count():
+        failures.append(f"{where}: nothing in the figure column before the answer")
+    for chart in settled_charts(page):
+        for subplot in chart.subplots:
+            if subplot.tokens:
+                cell = (subplot.box.x1 - subplot.box.x0) / subplot.tokens
+                if cell < MIN_CELL_PX:
+                    failures.append(f"{where}: heatmap cells of {cell:.1f} px in {subplot.id}")
+        small = [text for text in chart.texts if text.kind == "tick" and text.box.y1 - text.box.y0 < MIN_TICK_PX]
+        if small:
+            failures.append(f"{where}: tick labels smaller than {MIN_TICK_PX:.1f} px: {small[:3]}")
+
+
+def _right(page, lang: str, step: int, failures: list[str]) -> None:
+    """Options in turn until one is right (measured)."""
+    if step == 3:
+        _choose(page, step, FUTURE_KEYS)
+    else:
+        for index in range(_options(page).count()):
+            _choose(page, step, index)
+            if not _is_wrong(page):
+                break
+    if _is_wrong(page):
+        failures.append(f"step {step} ({lang}): no option was right")
+        return
+    page.get_by_role("button", name=t("ls.check", lang)).wait_for(state="detached")
+    page.wait_for_selector(IDLE)
+    _measure(page, lang, step, "right", failures)
+
+
+def _given_up(browsing: Browsing, lang: str, step: int, failures: list[str]) -> None:
+    """A wrong answer (measured), then "show the answer" (measured)."""
+    page = _open(browsing, lang, step)
+    for index in range(_options(page).count() if step != 3 else 1):
+        _choose(page, step, [0] if step == 3 else index)
+        if _is_wrong(page):
+            _measure(page, lang, step, "wrong", failures)
+            page.get_by_role("button", name=t("ls.show_answer", lang)).click()
+            page.get_by_role("button", name=t("ls.check", lang)).wait_for(state="detached")
+            page.wait_for_selector(IDLE)
+            _measure(page, lang, step, "shown", failures)
+            return
+        page = _open(browsing, lang, step)  # that one was right: a new session for the next
+    failures.append(f"step {step} ({lang}): no option was wrong")
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_step_fits_the_projector_screen_in_every_state_of_its_question(shared_server, playwright_browser, lang):
+    browsing = Browsing(playwright_browser, shared_server.url, lang)
+    failures: list[str] = []
+    try:
+        for step in STEPS:
+            page = _open(browsing, lang, step)
+            _measure(page, lang, step, "before", failures)
+            _figure_beside(page, lang, step, failures)
+            _right(page, lang, step, failures)
+            _given_up(browsing, lang, step, failures)
+    finally:
+        browsing.close()
+    assert not failures, "\n".join(failures)
