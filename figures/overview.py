@@ -3,6 +3,7 @@ and one colour range, laid out in pixels for the page (figures/sizing.py, figure
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -30,7 +31,7 @@ from .panels import (
     short_labels,
     top_legend,
 )
-from .sizing import DEFAULT_WIDTH_PX, LINE_HEIGHT, panel_grid
+from .sizing import DEFAULT_WIDTH_PX, LINE_HEIGHT, PanelGrid, panel_grid
 from .stage_colors import Look, is_weights, score_range
 from .style import TITLE_FONT_SIZE, build_figure
 from .words import Words
@@ -39,6 +40,8 @@ from .words import Words
 OVERVIEW_MIN_CELL_PX = 3
 OVERVIEW_MAX_CELL_PX = 34
 OVERVIEW_MIN_PANEL_PX = 125
+# Under a height limit (every head on the first screen), panels may be smaller, down to this.
+OVERVIEW_MIN_FIT_PANEL_PX = 96
 OVERVIEW_MAX_PANEL_PX = 280
 OVERVIEW_COLUMN_CHOICES = (4, 3, 2, 1)
 OVERVIEW_GAP_PX = 18
@@ -60,30 +63,73 @@ class OverviewPlan:
     labelled: list[bool]
 
 
+def _row_tops(heads: int, cols: int, panel_px: float, axes: AxisLabels, scale: float) -> tuple[list[float], float]:
+    """Each row's panel top below the header, and the rows' whole height (key labels under
+    the rows that have a panel with none below it)."""
+    title_room = TITLE_FONT_SIZE * scale * LINE_HEIGHT + 4
+    rows = math.ceil(heads / cols)
+    labelled = [head + cols >= heads for head in range(heads)]
+    row_tops, top = [], 0.0
+    for row in range(rows):
+        row_tops.append(top + title_room)
+        keys_below = any(labelled[row * cols : (row + 1) * cols])
+        top += title_room + panel_px + (axes.key_room if keys_below else 0.0) + ROW_GAP_PX
+    return row_tops, top
+
+
+def _chart_height(heads: int, cols: int, panel_px: float, axes: AxisLabels, scale: float) -> float:
+    return HEADER_PX * scale + _row_tops(heads, cols, panel_px, axes, scale)[1] + MARGIN_PX
+
+
+def _fitted_grid(heads: int, labels: list[str], room: float, gap: float, scale: float, max_height_px: float,
+                 choices: list[int]) -> PanelGrid | None:  # fmt: skip
+    """The grid whose panels are largest while the whole chart is at most ``max_height_px``
+    tall (ties: more to a row), or None when no grid keeps legible panels that low."""
+    T, best = len(labels), None
+    smallest = max(OVERVIEW_MIN_FIT_PANEL_PX * scale, T * OVERVIEW_MIN_CELL_PX * scale)
+    for cols in choices:
+        rows = math.ceil(heads / cols)
+        cols = math.ceil(heads / rows)
+        panel = min((room - (cols - 1) * gap) / cols, max(smallest, min(T * OVERVIEW_MAX_CELL_PX * scale,
+                                                                        OVERVIEW_MAX_PANEL_PX * scale)))  # fmt: skip
+        for _ in range(3):  # the key labels' room depends on the cell size, the size on the room
+            axes = plan_labels(labels, panel / T, scale)
+            fixed = _chart_height(heads, cols, 0.0, axes, scale)
+            panel = min(panel, (max_height_px - fixed) / rows)
+        if panel >= smallest and _chart_height(heads, cols, panel, plan_labels(labels, panel / T, scale), scale) \
+                <= max_height_px + 0.5 and (best is None or panel > best.panel_px + 0.5):  # fmt: skip
+            best = PanelGrid(cols, rows, panel)
+    return best
+
+
 def plan_overview(
-    heads: int, labels: list[str], width_px: float, scale: float, cols: int | None = None
-) -> OverviewPlan:
+    heads: int, labels: list[str], width_px: float, scale: float, cols: int | None = None,
+    max_height_px: float | None = None,
+) -> OverviewPlan:  # fmt: skip
     """Where each head's panel goes for a page ``width_px`` wide: as many to a row as keep
-    their cells legible, key labels under a panel with none below."""
+    their cells legible, key labels under a panel with none below. max_height_px: the chart
+    at most this tall where a grid of legible panels allows (the first screen holds every
+    head), the panels centred in the width they leave; else as the width alone would have it."""
     T = len(labels)
     left = query_label_room(short_labels(labels), TICK_FONT_PX * scale, AXIS_TITLE_FONT_PX * scale)
     right, gap = OVERVIEW_COLORBAR_PX * scale, OVERVIEW_GAP_PX * scale
     choices = [cols] if cols else [c for c in OVERVIEW_COLUMN_CHOICES if c <= heads] or [1]
-    grid = panel_grid(
-        heads, T, width_px - left - right, gap, OVERVIEW_MIN_CELL_PX * scale, OVERVIEW_MAX_CELL_PX * scale,
-        OVERVIEW_MIN_PANEL_PX * scale, OVERVIEW_MAX_PANEL_PX * scale, column_choices=choices,
-    )  # fmt: skip
+    room = width_px - left - right
+    grid = None if max_height_px is None else _fitted_grid(heads, labels, room, gap, scale, max_height_px, choices)
+    if grid is None:
+        grid = panel_grid(
+            heads, T, room, gap, OVERVIEW_MIN_CELL_PX * scale, OVERVIEW_MAX_CELL_PX * scale,
+            OVERVIEW_MIN_PANEL_PX * scale, OVERVIEW_MAX_PANEL_PX * scale, column_choices=choices,
+        )  # fmt: skip
     axes = plan_labels(labels, grid.cell_px(T), scale)
-    title_room = TITLE_FONT_SIZE * scale * LINE_HEIGHT + 4
     labelled = [head + grid.cols >= heads for head in range(heads)]
-    row_tops, top = [], 0.0
-    for row in range(grid.rows):
-        row_tops.append(top + title_room)
-        keys_below = any(labelled[row * grid.cols : (row + 1) * grid.cols])
-        top += title_room + grid.panel_px + (axes.key_room if keys_below else 0.0) + ROW_GAP_PX
+    row_tops, top = _row_tops(heads, grid.cols, grid.panel_px, axes, scale)
     frame = Frame(width_px, HEADER_PX * scale + top + MARGIN_PX, left, right, HEADER_PX * scale, MARGIN_PX)
+    spare = 0.0 if max_height_px is None else max(0.0, room - grid.cols * grid.panel_px - (grid.cols - 1) * gap) / 2
     panels = [
-        frame.panel(head + 1, (head % grid.cols) * (grid.panel_px + gap), row_tops[head // grid.cols], grid.panel_px)
+        frame.panel(
+            head + 1, spare + (head % grid.cols) * (grid.panel_px + gap), row_tops[head // grid.cols], grid.panel_px
+        )
         for head in range(heads)
     ]
     return OverviewPlan(frame, panels, axes, grid.cols, labelled)
@@ -108,6 +154,7 @@ def heads_overview_figure(
     scale: float = 1.0,
     title: str | None = None,
     highlight: tuple[int, int] | None = None,
+    max_height_px: float | None = None,
 ) -> go.Figure:
     """Small multiples: one stage for every head. matrices: (h, T, T). title: the figure's
     title (plain text; default the stage's), such as a training snapshot's step and block.
@@ -116,9 +163,10 @@ def heads_overview_figure(
     has a thicker border in its colour. Query labels are beside the first column, key labels
     under the panels with none below. width_px: the width the page gives the chart.
     highlight: a (query, key) cell outlined in every panel (two set-ups compared).
+    max_height_px: at most this tall where legible panels allow (``plan_overview``).
     """
     check_square("matrices", matrices, labels)
-    plan = plan_overview(matrices.shape[0], labels, width_px or DEFAULT_WIDTH_PX, scale, cols)
+    plan = plan_overview(matrices.shape[0], labels, width_px or DEFAULT_WIDTH_PX, scale, cols, max_height_px)
     look = stage_look(matrices, stage)
     traces, layout, annotations, shapes = [], {}, [], []
     for head, panel in enumerate(plan.panels):

@@ -123,6 +123,7 @@ def render() -> None:
     controls_col, chart_col = st.columns([views.CONTROLS_SHARE, views.CHART_SHARE], gap="medium")
     with controls_col:
         source = draw_controls(lang)
+        sizes_slot = st.empty()  # T, h, d and C under the controls: the chart's column keeps its height for the chart
     values = current_values()
     PAGE.settle(values, looking=LOOKING)
     with notes_slot:
@@ -140,9 +141,13 @@ def render() -> None:
         query = write_url(values, text_used)
         config = view.result.config
         T = len(view.result.tokens)
-        st.markdown(t("pg.tokens_line", lang, T=T, h=config.heads, d=config.head_dim, C=config.output_dim))
-        views.overview(view, lang)
-        if first_screen:
-            ask_for_the_rest(PAGE_KEY)
-            return
+        sizes_slot.markdown(t("pg.tokens_line", lang, T=T, h=config.heads, d=config.head_dim, C=config.output_dim))
+        beside = views.overview_fits_beside(view)
+        if beside:
+            views.overview(view, lang)
+    if not beside:  # too tall beside the controls: the page's width under them
+        views.overview(view, lang, beside=False)
+    if first_screen:
+        ask_for_the_rest(PAGE_KEY)
+        return
     _below(view, query, values["text"] if text_used is None else text_used, lang)

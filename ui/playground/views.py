@@ -13,6 +13,7 @@ import streamlit as st
 from figures import channel_map_figure, head_detail_figure, heads_overview_figure, shape_trace_code
 from figures.events import MIN_WIDTH
 from figures.export import export_name
+from figures.overview import plan_overview
 from gpt_core import DETAIL_STAGES, STAGES, PlaygroundTrace, position_label, softmax_steps
 from gpt_core.source import Description
 
@@ -32,6 +33,11 @@ CONTROLS_SHARE, CHART_SHARE = 2, 3
 COLUMN_GAP_REM = 2.0  # Streamlit's "medium" gap between columns
 ROOT_FONT_PX = 16
 PRESENT_ROOT_FONT_PX = 21  # ui/shell.py PRESENT_CSS
+# The first screen at 1366×768 (a classroom projector) holds every head beside the controls:
+# the overview starts this far down (the page's title, the compare switch, the stage buttons).
+FIRST_SCREEN_PX = 768
+ABOVE_OVERVIEW_PX = 340  # at 1366×768, the chart's toolbar strip (30 px) included, a little room kept
+SCREEN_CHART_PX = 700  # a chart seen whole once scrolled to: the screen less the app's header bar
 
 
 @dataclass
@@ -74,6 +80,23 @@ def first_chart_width() -> float:
     return (page_width() - gap) * CHART_SHARE / (CONTROLS_SHARE + CHART_SHARE)
 
 
+def overview_size(beside: bool) -> tuple[float, float]:
+    """The overview's width and greatest height: beside the controls, what the first screen
+    has left; under them, the page's width and one screen."""
+    if beside:
+        return first_chart_width(), FIRST_SCREEN_PX - ABOVE_OVERVIEW_PX
+    return page_width(), SCREEN_CHART_PX
+
+
+def overview_fits_beside(view: View) -> bool:
+    """Whether every head fits beside the controls on the first screen (else the overview
+    takes the page's width under them: a tall column beside short controls leaves half the
+    page empty)."""
+    width, height = overview_size(beside=True)
+    plan = plan_overview(view.result.config.heads, view.result.labels, width, type_scale(), max_height_px=height)
+    return plan.frame.height <= height + 0.5
+
+
 OVERVIEW_CHART_KEY = "pg_overview_chart"
 DETAIL_CHART_KEY = "pg_detail_chart"
 DETAIL_SCROLL_KEY = "pg_detail_scroll"
@@ -94,20 +117,22 @@ def file_name(view: View, kind: str, *words, **parts) -> str:
     return export_name(kind, *words, source, **parts, T=len(view.result.labels), h=config.heads, d=config.head_dim)
 
 
-def overview(view: View, lang: str) -> None:
+def overview(view: View, lang: str, beside: bool = True) -> None:
+    """All heads of the chosen stage, beside the controls or under them (``overview_fits_beside``)."""
     k = widget_key
     st.segmented_control(
         t("pg.stage", lang), STAGES, key=k("stage"), format_func=lambda s: t(f"stage_short.{s}", lang),
         required=True, label_visibility="collapsed",
     )  # fmt: skip
     stage = st.session_state[k("stage")]
-    focus, width, scale = st.session_state[k("head")] - 1, first_chart_width(), type_scale()
+    focus, (width, height), scale = st.session_state[k("head")] - 1, overview_size(beside), type_scale()
 
     def build():
         return heads_overview_figure(view.stages[stage], view.result.labels, stage, figure_words(lang), focus=focus,
-                                     width_px=width, scale=scale)  # fmt: skip
+                                     width_px=width, scale=scale, max_height_px=height)  # fmt: skip
 
-    show_chart(build, OVERVIEW_CHART_KEY, sized=True, share=_shared(view, "overview", stage, focus, width, scale),
+    show_chart(build, OVERVIEW_CHART_KEY, sized=True,
+               share=_shared(view, "overview", stage, focus, width, height, scale),
                file_name=file_name(view, "heads", stage))  # fmt: skip
     st.caption(t("pg.overview_help", lang, head=st.session_state[k("head")]))
 
