@@ -7,6 +7,7 @@ own rows and a hovered cell names its query and key.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
@@ -68,6 +69,8 @@ VALUE_FONT_PX = 11
 HEAD_TITLE_EXTRA_PX = 4  # the head's title is a little larger than the stage titles
 # The detail view: one panel per stage, all in one row while cells keep MIN_CELL_PX.
 DETAIL_MIN_CELL_PX = 8
+# Under a height limit (raw scores and softmax on one screen) cells may be smaller, values hidden.
+DETAIL_FIT_MIN_CELL_PX = 3
 DETAIL_MAX_CELL_PX = 48
 DETAIL_MIN_PANEL_PX = 150
 DETAIL_MAX_PANEL_PX = 440
@@ -196,11 +199,23 @@ class DetailPlan:
     width: float  # the width the layout needs: more than the page's when cells need it
 
 
+def _key_gap(short: list[str], cell: float, scale: float) -> float:
+    """The gap between panels of a row: wider when flat key labels reach over a panel's edge."""
+    T = len(short)
+    keys = key_ticks(short, cell, TICK_FONT_PX * scale, MIN_TICK_FONT_PX * scale)
+    overhang = 0.0
+    if keys.angle == 0:
+        first, last = keys.positions[0], keys.positions[-1]
+        half = [max(text_px(str(i), keys.font_px), text_px(short[i], keys.font_px)) / 2 for i in (first, last)]
+        overhang = max(0.0, half[1] - (T - last - 0.5) * cell) + max(0.0, half[0] - (first + 0.5) * cell)
+    return max(DETAIL_GAP_PX * scale, overhang + LABEL_PAD_PX * 2)
+
+
 def _detail_columns(stages: int, T: int, available: float, left: float, short: list[str], scale: float,
                     cells: tuple[float, float]) -> tuple[PanelGrid, float, float]:  # fmt: skip
     """The panels' grid, the gap between them (wider when key labels reach over) and the
     figure's width; the gap depends on the key labels, which depend on the cell size."""
-    tick_px, gap, width = TICK_FONT_PX * scale, DETAIL_GAP_PX * scale, left + available + MARGIN_PX
+    gap, width = DETAIL_GAP_PX * scale, left + available + MARGIN_PX
     for _ in range(2):
         grid = panel_grid(
             stages, T, available, gap, *cells,
@@ -209,32 +224,17 @@ def _detail_columns(stages: int, T: int, available: float, left: float, short: l
         legible = T * DETAIL_MIN_CELL_PX * scale
         if grid.panel_px < legible:  # one stage a row and still too narrow: wider than the page
             grid, width = PanelGrid(1, stages, legible), left + legible + MARGIN_PX
-        cell = grid.cell_px(T)
-        keys = key_ticks(short, cell, tick_px, MIN_TICK_FONT_PX * scale)
-        overhang = 0.0
-        if keys.angle == 0:
-            first, last = keys.positions[0], keys.positions[-1]
-            half = [max(text_px(str(i), keys.font_px), text_px(short[i], keys.font_px)) / 2 for i in (first, last)]
-            overhang = max(0.0, half[1] - (T - last - 0.5) * cell) + max(0.0, half[0] - (first + 0.5) * cell)
-        needed = overhang + LABEL_PAD_PX * 2
+        needed = _key_gap(short, grid.cell_px(T), scale)
         if needed <= gap:
             break
         gap = needed
     return grid, gap, width
 
 
-def plan_detail(names: list[str], labels: list[str], titles: Mapping[str, str], width_px: float,
-                scale: float, value_cell_px: float = 0.0) -> DetailPlan:  # fmt: skip
-    """Where each stage's panel, title and colour bar go for a page ``width_px`` wide.
-    value_cell_px: cells at least this large (values written in them), as long as a panel
-    of T such cells is no larger than the largest panel; the stages then take more rows."""
-    T, short = len(labels), short_labels(labels)
-    title_px, axis_title_px = TITLE_FONT_SIZE * scale, AXIS_TITLE_FONT_PX * scale
-    left = query_label_room(short, TICK_FONT_PX * scale, axis_title_px)
-    cells = (DETAIL_MIN_CELL_PX * scale, DETAIL_MAX_CELL_PX * scale)
-    if T * value_cell_px <= DETAIL_MAX_PANEL_PX * scale and value_cell_px > cells[0]:
-        cells = (value_cell_px, value_cell_px * VALUE_ROOM)  # no larger than that: the rows stay short
-    grid, gap, width = _detail_columns(len(names), T, width_px - left - MARGIN_PX, left, short, scale, cells)
+def _laid_out(names: list[str], labels: list[str], titles: Mapping[str, str], scale: float, left: float,
+              grid: PanelGrid, gap: float, width: float) -> DetailPlan:  # fmt: skip
+    """The plan of a chosen grid: labels, titles, the frame, each panel and colour bar."""
+    T, title_px = len(labels), TITLE_FONT_SIZE * scale
     axes = plan_labels(labels, grid.cell_px(T), scale)
     panel_px = grid.panel_px
     wrapped = {stage: wrapped_title(titles[stage], panel_px + gap - LABEL_PAD_PX, title_px) for stage in names}
@@ -249,6 +249,54 @@ def plan_detail(names: list[str], labels: list[str], titles: Mapping[str, str], 
         panels.append(frame.panel(index + 1, col * (panel_px + gap), top, panel_px))
         tops.append(frame.y_paper(top + panel_px + axes.key_room))
     return DetailPlan(frame, panels, axes, grid.cols, wrapped, tops, panel_px, width)
+
+
+def _fitted_detail(names: list[str], labels: list[str], titles: Mapping[str, str], width_px: float, scale: float,
+                   left: float, cells: tuple[float, float], max_height_px: float) -> DetailPlan | None:  # fmt: skip
+    """The plan whose panels are largest (ties: more to a row) while the whole chart is at
+    most ``max_height_px`` tall, in the page's width, with cells of at least ``cells[0]``;
+    None when there is none."""
+    count, T, short, best = len(names), len(labels), short_labels(labels), None
+    available = width_px - left - MARGIN_PX
+    for cols in sorted({count, math.ceil(count / 2), 1}, reverse=True):
+        rows = math.ceil(count / cols)
+        cols = math.ceil(count / rows)
+        panel = max(DETAIL_MIN_PANEL_PX * scale, min(T * cells[1], DETAIL_MAX_PANEL_PX * scale))
+        for _ in range(4):  # the labels' room depends on the cell size, the size on the room
+            gap = _key_gap(short, panel / T, scale)
+            panel = min(panel, (available - (cols - 1) * gap) / cols)
+            plan = _laid_out(names, labels, titles, scale, left, PanelGrid(cols, rows, panel), gap, width_px)
+            over = plan.frame.height - max_height_px
+            if over <= 0.5:
+                break
+            panel -= over / rows
+        fits = plan.frame.height <= max_height_px + 0.5 and plan.panel_px >= T * cells[0] - 1e-6
+        if fits and (best is None or plan.panel_px > best.panel_px + 0.5):
+            best = plan
+    return best
+
+
+def plan_detail(names: list[str], labels: list[str], titles: Mapping[str, str], width_px: float,
+                scale: float, value_cell_px: float = 0.0, max_height_px: float | None = None) -> DetailPlan:  # fmt: skip
+    """Where each stage's panel, title and colour bar go for a page ``width_px`` wide.
+    value_cell_px: cells at least this large (values written in them), as long as a panel
+    of T such cells is no larger than the largest panel; the stages then take more rows.
+    max_height_px: the whole chart at most this tall (every stage on one screen) where cells
+    of DETAIL_FIT_MIN_CELL_PX allow, the values' cells first; else as the width alone has it."""
+    T, short = len(labels), short_labels(labels)
+    left = query_label_room(short, TICK_FONT_PX * scale, AXIS_TITLE_FONT_PX * scale)
+    cells = (DETAIL_MIN_CELL_PX * scale, DETAIL_MAX_CELL_PX * scale)
+    roomy = T * value_cell_px <= DETAIL_MAX_PANEL_PX * scale and value_cell_px > cells[0]
+    if max_height_px is not None:
+        tries = [(value_cell_px, value_cell_px * VALUE_ROOM)] if roomy else []
+        for fit_cells in [*tries, (DETAIL_FIT_MIN_CELL_PX * scale, cells[1])]:
+            plan = _fitted_detail(names, labels, titles, width_px, scale, left, fit_cells, max_height_px)
+            if plan is not None:
+                return plan
+    if roomy:
+        cells = (value_cell_px, value_cell_px * VALUE_ROOM)  # no larger than that: the rows stay short
+    grid, gap, width = _detail_columns(len(names), T, width_px - left - MARGIN_PX, left, short, scale, cells)
+    return _laid_out(names, labels, titles, scale, left, grid, gap, width)
 
 
 def _stage_colorbar(plan: DetailPlan, index: int, note: str, scale: float) -> dict:
@@ -279,6 +327,7 @@ def head_detail_figure(
     scale: float = 1.0,
     show_values: bool = True,
     room_for_values: bool = False,
+    max_height_px: float | None = None,
 ) -> go.Figure:
     """All stages of one head, side by side while their cells stay legible, else in rows.
 
@@ -289,6 +338,7 @@ def head_detail_figure(
     type size (presentation mode is larger). show_values: write the values in the cells
     while they fit. room_for_values: with show_values, cells large enough for the values
     while a panel can hold T of them (a few tokens: the stages may take two rows).
+    max_height_px: at most this tall while cells allow (``plan_detail``).
     """
     names = [stage for stage in DETAIL_STAGES if stage in stages]
     for stage in names:
@@ -296,7 +346,7 @@ def head_detail_figure(
     values_px = VALUE_FONT_PX * scale
     value_cell = max(values_cell_px(stages[stage], stage, values_px) for stage in names) if room_for_values else 0.0
     plan = plan_detail(names, labels, _detail_titles(names, text, scaled), width_px or DEFAULT_WIDTH_PX, scale,
-                       value_cell if show_values else 0.0)  # fmt: skip
+                       value_cell if show_values else 0.0, max_height_px)  # fmt: skip
     looks, notes, dropped = stage_looks(stages, names), colorbar_notes(names, text), dropped_cells(stages)
     cell = plan.panel_px / len(labels)
     traces, layout, annotations = [], {}, []

@@ -160,7 +160,8 @@ def detail(view: View, lang: str) -> None:
 
     def build():
         return head_detail_figure(stages, labels, head, figure_words(lang), highlight=highlight, scaled=config.scale,
-                                  width_px=width, scale=scale, show_values=values, room_for_values=True)  # fmt: skip
+                                  width_px=width, scale=scale, show_values=values, room_for_values=True,
+                                  max_height_px=SCREEN_CHART_PX)  # fmt: skip
 
     drawn = prepared(build, sized=True, share=_shared(view, "detail", head, highlight, values, width, scale))
     name = file_name(view, "detail", head=head + 1, q=highlight[0], k=highlight[1])
