@@ -50,6 +50,7 @@ DIFF_CHART_KEY = "pg_cmp_diff_chart"
 CLICK_CHARTS = {A_CHART_KEY: "a", B_CHART_KEY: "b"}
 CLICKS_KEY = "pg_cmp_clicks"
 PAGE_KEY = "playground"
+SETTINGS_ICON = ":material/tune:"
 
 
 def toggle(lang: str) -> bool:
@@ -209,12 +210,12 @@ def render(lang: str, first_screen: bool) -> None:
 
     resolve_b_weights()
     notes_slot = st.container()
+    # Each set-up's controls folded away (the columns' lines below say what each computes):
+    # both charts start on the first screen at 1366×768.
     a_col, b_col = st.columns(2, gap="medium")
-    with a_col:
-        st.subheader(t("cmp.a_title", lang))
+    with a_col, st.expander(t("cmp.a_title", lang), icon=SETTINGS_ICON):
         source_a = draw_controls(lang)
-    with b_col:
-        st.subheader(t("cmp.b_title", lang))
+    with b_col, st.expander(t("cmp.b_title", lang), icon=SETTINGS_ICON):
         source_b = _b_controls(lang, config_b(PAGE.values()))
     values = current_values()
     PAGE.settle(values, looking=LOOKING)
