@@ -1,0 +1,98 @@
+"""The playground's charts fit the screens they are read on, measured in a real Chromium:
+on a fresh load every head of the overview is above the fold (1366×768, a classroom
+projector, and 1920×1080, in both languages); one head's raw scores and softmax are on one
+screen together for a sentence of fifteen words and for 50 tokens; a long text's overview
+takes the page's width rather than a tall column beside the controls; compare mode's two
+charts start on the first screen."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import pytest
+
+from harness.browser import new_context
+from harness.charts import wait_for_charts
+from ui.playground.compare import A_CHART_KEY, B_CHART_KEY
+from ui.playground.views import DETAIL_CHART_KEY, OVERVIEW_CHART_KEY
+
+SCREENS = [{"width": 1366, "height": 768}, {"width": 1920, "height": 1080}]
+PROJECTOR = SCREENS[0]
+FIFTEEN_WORDS = (
+    "attention mechanisms transform sequences through learned projections while transformers remember "
+    "positional information across many layers"
+)
+FIFTY_CHARACTERS = "the quick brown fox jumps over the lazy dog again!"
+
+# A chart's box in page coordinates (the page scrolls inside Streamlit's main section) and
+# each panel's plot area (Plotly's axes: offset and length), in the order of its y axes.
+CHART_JS = """key => {
+  const plot = document.querySelector(`.st-key-${key} .js-plotly-plot`);
+  const box = plot.getBoundingClientRect();
+  const scroller = document.querySelector('[data-testid="stMain"]') || document.scrollingElement;
+  const shift = scroller.scrollTop;
+  const layout = plot._fullLayout;
+  const names = Object.keys(layout).filter(name => /^yaxis\\d*$/.test(name))
+    .sort((a, b) => (Number(a.slice(5)) || 1) - (Number(b.slice(5)) || 1));
+  const panels = names.map(name => {
+    const axis = layout[name];
+    return [box.top + shift + axis._offset, box.top + shift + axis._offset + axis._length];
+  });
+  const tokens = (plot._fullData.find(trace => trace.type === 'heatmap') || {x: []}).x.length;
+  const main = document.querySelector('[data-testid="stMainBlockContainer"]'), style = getComputedStyle(main);
+  const content = main.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return {top: box.top + shift, bottom: box.bottom + shift, width: box.width, height: box.height, panels, tokens,
+          main: content};
+}"""
+
+
+def _chart(browser, server, viewport: dict, query: dict, *keys: str) -> list[dict]:
+    """The boxes of the charts ``keys`` on a fresh load of the playground at ``query``."""
+    context = new_context(browser, viewport=viewport)
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/playground?{urlencode(query)}")
+        wait_for_charts(page)
+        for key in keys:
+            page.wait_for_selector(f".st-key-{key} .js-plotly-plot .heatmaplayer")
+        page.wait_for_timeout(500)  # Plotly's last relayout
+        return [page.evaluate(CHART_JS, key) for key in keys]
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("viewport", SCREENS, ids=lambda size: f"{size['width']}x{size['height']}")
+def test_a_fresh_load_shows_every_head_of_the_overview_above_the_fold(shared_server, playwright_browser, viewport,
+                                                                     lang):  # fmt: skip
+    (overview,) = _chart(playwright_browser, shared_server, viewport, {"lang": lang}, OVERVIEW_CHART_KEY)
+    assert len(overview["panels"]) == 4, "the default: four heads"
+    assert overview["bottom"] <= viewport["height"], (overview["bottom"], viewport)
+    assert max(bottom for _, bottom in overview["panels"]) <= viewport["height"]
+
+
+@pytest.mark.parametrize(("query", "tokens"), [({"text": FIFTEEN_WORDS, "tok": "word"}, 15),
+                                               ({"text": FIFTY_CHARACTERS, "tok": "char"}, 50)],
+                         ids=["15-words", "50-tokens"])  # fmt: skip
+def test_raw_scores_and_softmax_of_one_head_are_on_one_screen(shared_server, playwright_browser, query, tokens):
+    (detail,) = _chart(playwright_browser, shared_server, PROJECTOR, query, DETAIL_CHART_KEY)
+    assert detail["tokens"] == tokens
+    assert detail["height"] <= PROJECTOR["height"], detail
+    raw, softmax = detail["panels"][0], detail["panels"][3]  # the stages' order: QKᵀ, ÷ √d, masked, softmax
+    assert max(raw[1], softmax[1]) - min(raw[0], softmax[0]) <= PROJECTOR["height"], detail["panels"]
+    assert softmax[1] - softmax[0] >= tokens * 3, "cells of at least 3 px"
+
+
+def test_a_long_texts_overview_takes_the_pages_width_not_a_column_beside_the_controls(shared_server,
+                                                                                      playwright_browser):  # fmt: skip
+    query = {"text": FIFTY_CHARACTERS, "tok": "char", "heads": "8"}
+    (overview,) = _chart(playwright_browser, shared_server, PROJECTOR, query, OVERVIEW_CHART_KEY)
+    assert len(overview["panels"]) == 8 and overview["tokens"] == 50
+    assert overview["width"] >= 0.9 * overview["main"], overview
+    assert overview["height"] <= PROJECTOR["height"], overview
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_compare_modes_two_charts_start_on_the_first_screen(shared_server, playwright_browser, lang):
+    a, b = _chart(playwright_browser, shared_server, PROJECTOR, {"cmp": "1", "lang": lang}, A_CHART_KEY, B_CHART_KEY)
+    assert a["top"] < PROJECTOR["height"] and b["top"] < PROJECTOR["height"], (a["top"], b["top"])
