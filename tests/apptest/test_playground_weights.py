@@ -93,7 +93,7 @@ def test_the_model_trained_in_this_session_can_be_chosen_and_random_weights_come
     trained = _tiny_model()
     at.session_state[MODEL_STATE] = trained
     at.run()
-    assert "Trained in this session" in at.selectbox(key="pg_weights").options
+    assert "Your model" in at.selectbox(key="pg_weights").options
     at.selectbox(key="pg_weights").set_value("session").run()
     at.selectbox(key="pg_block").set_value(2).run()
     assert not at.exception, at.exception

@@ -115,7 +115,7 @@ def load(key: str) -> LoadedModel | None:
 
 
 def label(key: str, lang: str) -> str:
-    """"Shipped, h = 4" / "Trained in this session": for select boxes."""
+    """"Shipped model, h = 4" / "Your model": every page's one name for it."""
     if key == SESSION_KEY:
         return t("models.session", lang)
     return t("models.shipped", lang, heads=key.removeprefix(SHIPPED_PREFIX))

@@ -75,7 +75,7 @@ def default_prompt_of(name: str) -> str | None:
 
 
 def label(name: str, lang: str) -> str:
-    """How a select box names a source: "Random weights", "Shipped, h = 4", "gpt2 (real model)"."""
+    """How a select box names a source: "Random weights", "Shipped model, h = 4", "gpt2 (real model)"."""
     if name == RANDOM:
         return t("pg.weights.random", lang)
     return real_models.label(name, lang) if real_models.is_real(name) else models.label(name, lang)

@@ -29,8 +29,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "What do the heads of a trained model attend to?",
         "zh": "训练好的模型中，各个头在关注什么？",
     },
-    "models.shipped": {"en": "Trained, h = {heads} (shipped)", "zh": "已训练，h = {heads}（随应用提供）"},
-    "models.session": {"en": "Trained in this session", "zh": "本次会话训练的模型"},
+    "models.shipped": {"en": "Shipped model, h = {heads}", "zh": "随附模型，h = {heads}"},
+    # Trained on the Train page, or uploaded there: the student's own.
+    "models.session": {"en": "Your model", "zh": "你的模型"},
     "page.lesson.blurb": {
         "en": "The chapter, step by step: implement GPT's multi-head attention layer.",
         "zh": "按章节一步步实现 GPT 的多头注意力层。",

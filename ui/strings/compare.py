@@ -14,8 +14,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "与 A 共用：文字、词元、输入宽度、位置编码和偏置。",
     },
     "cmp.b_weights_real": {
-        "en": "Set-up B takes random weights or a shipped or trained model (real models only in A).",
-        "zh": "设置 B 可用随机权重或自带/训练的模型（真实模型只能用于 A）。",
+        "en": "Set-up B takes random weights, a shipped model or your model (real models only in A).",
+        "zh": "设置 B 可用随机权重、随附模型或你的模型（真实模型只能用于 A）。",
     },
     "cmp.focus_help": {
         "en": "Click a cell in either chart: the same cell (query row, key column) is outlined in both.",

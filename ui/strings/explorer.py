@@ -22,7 +22,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "ex.no_models": {
         "en": "No trained model is here: the shipped models are missing (assets/heads_experiment).",
-        "zh": "这里没有训练好的模型：随应用提供的模型缺失（assets/heads_experiment）。",
+        "zh": "这里没有训练好的模型：随附模型缺失（assets/heads_experiment）。",
     },
     "ex.block": {"en": "Block", "zh": "块"},
     "ex.head": {"en": "Head", "zh": "头"},
@@ -116,7 +116,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "ex.no_snapshots_real": {
         "en": "A downloaded model comes without training snapshots: choose a shipped model to watch heads form.",
-        "zh": "下载的模型没有训练快照：请选择随应用提供的模型，观察注意力头如何形成。",
+        "zh": "下载的模型没有训练快照：请选择随附模型，观察注意力头如何形成。",
     },
     "ex.no_generation": {
         "en": "This model gives no next-token scores, so it cannot predict or generate: the other views still show "
@@ -145,8 +145,8 @@ STRINGS: dict[str, dict[str, str]] = {
         ),
     },
     "ex.training_intro": {
-        "en": "The shipped {heads}-head model was photographed while it trained: the softmax weights of block {block} for the prompt below, at the chosen step.",
-        "zh": "随应用提供的 {heads} 头模型在训练时被拍下了快照：下面这段提示文字在块 {block} 中、所选步数时的 softmax 权重。",
+        "en": "The shipped model, h = {heads}, was photographed while it trained: the softmax weights of block {block} for the prompt below, at the chosen step.",
+        "zh": "随附模型，h = {heads}，在训练时被拍下了快照：下面这段提示文字在块 {block} 中、所选步数时的 softmax 权重。",
     },
     "ex.training_step": {"en": "Training step", "zh": "训练步数"},
     "ex.snapshot_prompt": {
@@ -154,8 +154,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "快照用的提示文字（模型读入的字符）：",
     },
     "ex.no_snapshots": {
-        "en": "This session's model kept no snapshots while it trained: choose a shipped model to watch heads form during training.",
-        "zh": "本次会话训练的模型在训练时没有保存快照：请选择随应用提供的模型，观察注意力头在训练中如何形成。",
+        "en": "Your model kept no snapshots while it trained: choose a shipped model to watch heads form during training.",
+        "zh": "你的模型在训练时没有保存快照：请选择随附模型，观察注意力头在训练中如何形成。",
     },
     "ex.generate_intro": {
         "en": "The model continues the text it read, one character at a time. Each row shows where the chosen head looked (the last query's weights) when it chose that character.",
@@ -173,11 +173,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "ex.step_label": {"en": "{step}: {char}", "zh": "{step}：{char}"},
     "ex.weight": {"en": "weight", "zh": "权重"},
     "ex.note_session_model_elsewhere": {
-        "en": "That model was trained in another session; showing the shipped h = {fallback} model.",
-        "zh": "那个模型是在另一个会话中训练的；改为显示随应用提供的 h = {fallback} 模型。",
+        "en": "That model was trained in another session; showing the shipped model, h = {fallback}.",
+        "zh": "那个模型是在另一个会话中训练的；改为显示随附模型，h = {fallback}。",
     },
     "ex.note_model_unknown": {
-        "en": "The link names the model {value}, which is not here (there are: {allowed}); showing the shipped h = {fallback} model.",
-        "zh": "链接指定的模型 {value} 不在这里（现有：{allowed}）；改为显示随应用提供的 h = {fallback} 模型。",
+        "en": "The link names the model {value}, which is not here (there are: {allowed}); showing the shipped model, h = {fallback}.",
+        "zh": "链接指定的模型 {value} 不在这里（现有：{allowed}）；改为显示随附模型，h = {fallback}。",
     },
 }

@@ -120,14 +120,14 @@ STRINGS: dict[str, dict[str, str]] = {
     # 8. trained heads
     "ls.8.title": {"en": "What trained heads do, and are more heads better?", "zh": "训练后的头在做什么？头越多越好吗？"},
     "ls.8.body": {
-        "en": "Random weights give pale, nearly uniform rows. After training on Tiny Shakespeare (the shipped {heads}-head model, step {step}), heads specialise: some look at the previous character, some spread over the recent past. The book's question, answered by the shipped heads experiment (1, 2, 4 and 8 heads, the same parameters: C = {C} channels, d = C / h per head; {seeds} seeds each):",
-        "zh": "随机权重下，每一行都浅淡、几乎均匀。在 Tiny Shakespeare 上训练之后（随应用提供的 {heads} 头模型，第 {step} 步），各个头开始分工：有的看前一个字符，有的分散在最近的一段上。书中的问题，由随应用提供的多头实验回答（1、2、4、8 个头，参数量相同：C = {C} 个通道，每个头 d = C / h 个；每种 {seeds} 个随机种子）：",
+        "en": "Random weights give pale, nearly uniform rows. After training on Tiny Shakespeare (the shipped model, h = {heads}, step {step}), heads specialise: some look at the previous character, some spread over the recent past. The book's question, answered by the shipped heads experiment (1, 2, 4 and 8 heads, the same parameters: C = {C} channels, d = C / h per head; {seeds} seeds each):",
+        "zh": "随机权重下，每一行都浅淡、几乎均匀。在 Tiny Shakespeare 上训练之后（随附模型，h = {heads}，第 {step} 步），各个头开始分工：有的看前一个字符，有的分散在最近的一段上。书中的问题，由随附的多头实验回答（1、2、4、8 个头，参数量相同：C = {C} 个通道，每个头 d = C / h 个；每种 {seeds} 个随机种子）：",
     },
     "ls.8.q": {"en": "At the same parameters, which head count learns best, judged by its held-out loss after training?", "zh": "参数量相同时，按训练后的验证损失来看，哪一种头数学得最好？"},
     "ls.8.why": {"en": "after {steps} steps, h = {best} has the lowest mean held-out loss ({mean}).", "zh": "训练 {steps} 步之后，h = {best} 的平均验证损失最低（{mean}）。"},
     "ls.8.tied": {"en": "{tied}: within the seed spread of it, so the experiment cannot tell {all} apart, and each is a right answer.", "zh": "{tied}：与它的差距在随机种子的波动之内，所以实验无法区分 {all}，它们都算对。"},
     "ls.8.worse": {"en": "{worse}: clearly worse (by more than the seed spread).", "zh": "{worse}：明显更差（差距超过随机种子的波动）。"},
-    "ls.8.no_model": {"en": "The shipped model is missing from assets/: this step cannot show trained heads.", "zh": "assets/ 中缺少随应用提供的模型：这一步无法显示训练后的头。"},
+    "ls.8.no_model": {"en": "The shipped model is missing from assets/: this step cannot show trained heads.", "zh": "assets/ 中缺少随附模型：这一步无法显示训练后的头。"},
     # presentation mode
     "app.present": {"en": "Presentation mode", "zh": "演示模式"},
     "app.present_on": {"en": "Presenting", "zh": "演示"},

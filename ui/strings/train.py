@@ -103,11 +103,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "tr.generate": {"en": "Generate text", "zh": "生成文字"},
     "tr.generate_none": {"en": "Train a model first.", "zh": "请先训练一个模型。"},
     "tr.generate_with": {"en": "Model", "zh": "模型"},
-    "tr.model_mine": {"en": "the model you trained", "zh": "你训练的模型"},
-    "tr.model_shipped": {
-        "en": "pretrained on Tiny Shakespeare, h = {heads}",
-        "zh": "在 Tiny Shakespeare 上预训练，h = {heads}",
-    },
     "tr.prompt": {"en": "Prompt", "zh": "提示词"},
     "tr.temperature": {"en": "temperature", "zh": "温度"},
     "tr.top_k": {"en": "top-k", "zh": "top-k"},

@@ -63,14 +63,6 @@ def model_summary(lang: str) -> None:
     )  # fmt: skip
 
 
-def _model_label(lang: str):
-    return lambda choice: (
-        t("tr.model_mine", lang)
-        if choice == models.SESSION_KEY
-        else t("tr.model_shipped", lang, heads=choice.removeprefix(models.SHIPPED_PREFIX))
-    )
-
-
 def generation_length(wanted: int, parameters: int) -> int:
     """The characters one generation may make: ``wanted``, fewer for a model so large that
     they would be more than GENERATION_WORK parameter-characters of work."""
@@ -102,7 +94,7 @@ def generate_section(lang: str) -> None:
         return
     if PAGE.get("gen_model") not in choices:
         PAGE.set("gen_model", choices[-1] if models.SESSION_KEY in choices else choices[0])
-    st.selectbox(t("tr.generate_with", lang), choices, key=key("gen_model"), format_func=_model_label(lang))
+    st.selectbox(t("tr.generate_with", lang), choices, key=key("gen_model"), format_func=lambda choice: models.label(choice, lang))
     cols = st.columns([3, 1, 1, 1, 1])
     cols[0].text_area(t("tr.prompt", lang), key=key("prompt"), height=PROMPT_BOX_PX, max_chars=PROMPT_MAX_CHARS)
     cols[1].slider(t("tr.temperature", lang), *TEMPERATURE_RANGE, step=TEMPERATURE_STEP, key=key("temperature"))
