@@ -247,12 +247,13 @@ def metric_figure(
 
 def generation_figure(
     rows: Sequence[np.ndarray], chars: Sequence[str], contexts: Sequence[Sequence[str]], head: int, block: int,
-    text: Words, width_px: float = 870, scale: float = 1.0,
+    text: Words, width_px: float = 870, scale: float = 1.0, unit_word: str = "ex.col.block",
 ) -> go.Figure:  # fmt: skip
     """For each generated character (a row), the last query's weights over the context it
     read (columns: positions in that context, left-aligned; NaN where the context was
     shorter). rows: one (T_ctx,) array per character; contexts: the text each one read, or
-    its tokens' labels (written in the cells while they fit, and shown on hover)."""
+    its tokens' labels (written in the cells while they fit, and shown on hover).
+    ``unit_word`` names what ``block`` counts: ``"ex.col.layer"`` for a real model."""
     if not (len(rows) == len(chars) == len(contexts)):
         raise ValueError(f"{len(rows)} rows, {len(chars)} characters and {len(contexts)} contexts: one each")
     n = len(rows)
@@ -274,7 +275,7 @@ def generation_figure(
     write = cell >= GENERATION_MIN_CELL_FOR_TEXT_PX * scale
     trace = dict(
         type="heatmap", z=z, x=list(range(width)), y=list(range(n)), text=keys, colorscale=WEIGHT_COLORSCALE,
-        zmin=0.0, zmax=1.0, hoverongaps=False, name=f"{plotly_safe(text['ex.col.block'])} {block + 1} · {plotly_safe(text['fig.head'])} {head + 1}",
+        zmin=0.0, zmax=1.0, hoverongaps=False, name=f"{plotly_safe(text[unit_word])} {block + 1} · {plotly_safe(text['fig.head'])} {head + 1}",
         meta=trace_meta(head, block), colorbar=dict(thickness=COLORBAR_THICKNESS_PX, outlinewidth=0),
         hovertemplate=f"%{{y}}<br>{plotly_safe(text['fig.key'])} %{{x}}: %{{text}}<br>{plotly_safe(text['ex.weight'])}: %{{z:.3f}}<extra></extra>",
         **(dict(texttemplate="%{text}", textfont=dict(size=VALUE_FONT_PX * scale)) if write else {}),

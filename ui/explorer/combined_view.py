@@ -24,11 +24,11 @@ def combined(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     rollout through all blocks, one T × T heatmap, and a note on what rollout assumes."""
     unit, units = t(f"ex.col.{view.about.unit}", lang), t(f"cb.{view.about.unit}s", lang)
     st.segmented_control(t("ex.combine", lang), COMBINE_KINDS, key=key("combine"), required=True,
-                         format_func=lambda kind: t(f"ex.combine.{kind}", lang))  # fmt: skip
+                         format_func=lambda kind: t(f"ex.combine.{kind}", lang, unit=unit, units=units))  # fmt: skip
     kind = st.session_state[key("combine")]
     blocks, heads = view.weights.shape[:2]
     if kind == "mean":
-        title = t("ex.combined_mean_title", lang, heads=heads, unit=unit, block=view.block + 1)
+        title = t("ex.combined_mean_title", lang, heads=heads, where=t(f"ex.{view.about.unit}_n", lang, n=view.block + 1))
         which = view.block
     else:
         title = t("ex.combined_rollout_title", lang, blocks=blocks, units=units)

@@ -184,7 +184,7 @@ def detail(view: ExplorerView, lang: str) -> None:
     """The chosen head stage by stage: the playground's own renderer."""
     layer = view.trace.layers[view.block]
     kind = t(f"ex.kind.{view.kind(view.block, view.head)}", lang)
-    st.subheader(t("ex.detail_title", lang, block=view.block + 1, head=view.head + 1, kind=kind))
+    st.subheader(t(f"ex.detail_title.{view.about.unit}", lang, block=view.block + 1, head=view.head + 1, kind=kind))
     st.caption(t("ex.detail_help", lang))
     sized = sized_for_page()
 
@@ -199,9 +199,10 @@ def detail(view: ExplorerView, lang: str) -> None:
 
 def lines(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     labels = view.trace.labels
+    unit = t(f"ex.col.{view.about.unit}", lang)
     mode_col, token_col = st.columns(2)
     mode_col.segmented_control(t("ex.lines_mode", lang), LINE_MODES, key=key("lines"), required=True,
-                               format_func=lambda mode: t(f"ex.lines_mode.{mode}", lang))  # fmt: skip
+                               format_func=lambda mode: t(f"ex.lines_mode.{mode}", lang, unit=unit))  # fmt: skip
     token_col.selectbox(t("ex.token", lang), [ALL_TOKENS, *range(len(labels))], key=key("token"),
                         format_func=lambda i: t("ex.all_tokens", lang) if i == ALL_TOKENS else position_label(i, labels[i]))  # fmt: skip
     mode, token = st.session_state[key("lines")], st.session_state[key("token")]
@@ -316,7 +317,8 @@ def generation(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None
 
     def build():
         head_rows = [row[view.block, view.head].numpy() for row in rows]
-        return generation_figure(head_rows, chars, contexts, view.head, view.block, figure_words(lang), **sized)
+        return generation_figure(head_rows, chars, contexts, view.head, view.block, figure_words(lang),
+                                 unit_word=f"ex.col.{view.about.unit}", **sized)  # fmt: skip
 
     shared = ("generation", settings, view.block, view.head, tuple(sized.items()))
     show_chart(build, GENERATION_CHART_KEY, sized=True, share=shared,

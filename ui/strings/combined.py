@@ -47,11 +47,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "cb.blocks": {"en": "blocks", "zh": "块"},
     "cb.layers": {"en": "layers", "zh": "层"},
     "ex.combine": {"en": "Combine", "zh": "合并方式"},
-    "ex.combine.mean": {"en": "Mean over the chosen block's heads", "zh": "所选块各头的平均"},
-    "ex.combine.rollout": {"en": "Rollout through all blocks", "zh": "贯穿所有块的展开"},
+    "ex.combine.mean": {"en": "Mean over the chosen {unit}'s heads", "zh": "所选{unit}各头的平均"},
+    "ex.combine.rollout": {"en": "Rollout through all {units}", "zh": "贯穿所有{units}的展开"},
     "ex.combined_mean_title": {
-        "en": "Mean over the {heads} heads of {unit} {block}",
-        "zh": "{unit} {block} 的 {heads} 个头的平均",
+        "en": "Mean over the {heads} heads of {where}",
+        "zh": "{where} 的 {heads} 个头的平均",
     },
     "ex.combined_rollout_title": {
         "en": "Attention rollout through all {blocks} {units}",

@@ -40,7 +40,9 @@ STRINGS: dict[str, dict[str, str]] = {
     "ex.tab.metrics": {"en": "What each head does", "zh": "每个头在做什么"},
     "ex.tab.training": {"en": "During training", "zh": "训练过程中"},
     "ex.tab.generate": {"en": "Generate", "zh": "生成"},
-    "ex.detail_title": {"en": "Block {block} · head {head}: {kind}", "zh": "块 {block} · 头 {head}：{kind}"},
+    # The book's GPT has blocks, a real model layers (Description.unit): .block or .layer.
+    "ex.detail_title.block": {"en": "Block {block} · head {head}: {kind}", "zh": "块 {block} · 头 {head}：{kind}"},
+    "ex.detail_title.layer": {"en": "Layer {block} · head {head}: {kind}", "zh": "第 {block} 层 · 头 {head}：{kind}"},
     "ex.detail_help": {
         "en": "The same stages as in the playground, for this trained head: raw scores, scaled, masked, softmax weights.",
         "zh": "与游乐场中相同的各个阶段，这次是训练好的头：原始分数、缩放、掩码、softmax 权重。",
@@ -51,7 +53,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "ex.lines_mode": {"en": "Lines of", "zh": "显示"},
     "ex.lines_mode.head": {"en": "this head", "zh": "这个头"},
-    "ex.lines_mode.block": {"en": "every head of the block", "zh": "这个块的所有头"},
+    "ex.lines_mode.block": {"en": "every head of the {unit}", "zh": "这个{unit}的所有头"},  # unit: ex.col.block or .layer
     "ex.token": {"en": "Query token", "zh": "查询词元"},
     "ex.all_tokens": {"en": "every token", "zh": "所有词元"},
     "ex.queries": {"en": "queries", "zh": "查询"},

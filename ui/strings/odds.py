@@ -37,14 +37,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The next token after “{last}” (context of {T} tokens)",
         "zh": "“{last}”之后的下一个词元（上下文 {T} 个词元）",
     },
-    "odds.row_title": {
+    "odds.row_title.block": {
         "en": "What the last query read: block {block} · head {head}",
         "zh": "最后一个查询读了什么：块 {block} · 头 {head}",
     },
+    "odds.row_title.layer": {
+        "en": "What the last query read: layer {block} · head {head}",
+        "zh": "最后一个查询读了什么：第 {block} 层 · 头 {head}",
+    },
     "odds.row_help": {
         "en": "The attention weights of the last token (the one that predicts the next) over the context, in the "
-              "chosen block and head: the row behind these odds.",
-        "zh": "最后一个词元（预测下一个词元的那个）在所选块与头中对上下文的注意力权重：这些概率背后的那一行。",
+              "chosen {unit} and head: the row behind these odds.",
+        "zh": "最后一个词元（预测下一个词元的那个）在所选{unit}与头中对上下文的注意力权重：这些概率背后的那一行。",
     },  # fmt: skip
     "odds.no_logits": {
         "en": "This model gives no next-token scores here, so its odds cannot be shown.",
