@@ -89,8 +89,9 @@ def ask(
         key = answer_key(question.step)
         st.markdown(f"**{t('ls.predict', lang)}:** {question.prompt}")
         if question.many:
+            # No "Select all": Streamlit writes it in English whatever the page's language.
             st.multiselect(question.prompt, question.options, key=key, format_func=question.label,
-                           label_visibility="collapsed", placeholder=t("ls.none", lang))  # fmt: skip
+                           label_visibility="collapsed", placeholder=t("ls.none", lang), select_all=False)  # fmt: skip
         else:
             st.radio(question.prompt, question.options, key=key, index=None, format_func=question.label,
                      label_visibility="collapsed", horizontal=True)  # fmt: skip
