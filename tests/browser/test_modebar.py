@@ -117,3 +117,24 @@ def test_the_toolbar_covers_no_text_of_a_real_grouped_query_model(gqa_server, pa
     lines = _every_tab(page, checked, seen)
     assert t("fig.kv_row", lang) in seen, "the grouped-query channel map was checked (its K, V row named whole)"
     _fail_on(lines, f"real grouped-query model ({lang})")
+
+
+# Each chart's element against what Plotly drew in it: the plot ends where its element ends (the
+# toolbar's strip is room above the element, not height added to the chart), so no chart's
+# bottom slides under the element after it.
+READ_BOXES_JS = """() => Array.from(document.querySelectorAll('[data-testid="stElementContainer"]'))
+  .filter(el => el.querySelector('.js-plotly-plot'))
+  .map(el => [el.getBoundingClientRect().bottom, el.querySelector('.js-plotly-plot').getBoundingClientRect().bottom])"""
+
+
+@pytest.mark.parametrize(("lang", "size"), [("en", (1366, 768)), ("zh", (1920, 1080))])
+def test_every_chart_ends_inside_its_own_element(shared_server, page, lang, size):
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    page.goto(f"{shared_server.url}/playground?{urlencode({'lang': lang})}")
+    wait_for_charts(page)
+    wait_for_app(page)
+    page.wait_for_timeout(500)
+    boxes = page.evaluate(READ_BOXES_JS)
+    assert boxes, "the playground draws charts"
+    assert [(element, plot) for element, plot in boxes if plot > element + 1] == []
+    page.set_viewport_size(VIEWPORT)
