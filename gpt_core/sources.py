@@ -182,8 +182,6 @@ class HubModel:
         traced = hf.trace(self.real, text, logits=True) if len(ids) <= reads else \
             hf.trace_ids(self.real, ids[-reads:], logits=True)  # fmt: skip
         rows = torch.stack([weights[0, :, -1, :] for weights in traced.weights])
-        if traced.logits is None:
-            return NextStep(None, rows, traced.labels)
         scores = traced.logits[0, -1].float()
         logits = hf.token_logits(self.real, scores)
         return NextStep(logits, rows, traced.labels, scores.numel() - logits.numel())

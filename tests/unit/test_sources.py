@@ -18,7 +18,7 @@ from gpt_core.attention import Trace
 from gpt_core.data import CharVocabulary
 from gpt_core.errors import InputError
 from gpt_core.model import GPT, GPTConfig, GPTTrace
-from gpt_core.playground import PlaygroundConfig, build_attention
+from gpt_core.playground import LayerSizes, PlaygroundConfig, build_attention
 from gpt_core.source import (
     INDUCTION_TOKENS,
     AttentionSource,
@@ -628,3 +628,98 @@ def test_the_hooked_model_called_directly_gives_the_traced_logits(hub, tiny_mode
     with torch.no_grad():
         direct = real.model(input_ids=torch.tensor([ids])).logits[0, -1]
     torch.testing.assert_close(hub("gpt2").next_step("the cat sat").logits, direct, rtol=0, atol=1e-5)
+
+
+# --- what each part of a source says and keeps (each written here) -------------------------
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [(lambda s: s.decode([1]), "random weights have no vocabulary"),
+     (lambda s: s.token(1), "random weights have no vocabulary"),
+     (lambda s: s.next_step("a"), "random weights have no vocabulary to predict from"),
+     (lambda s: s.generate("a", 2), "random weights have no vocabulary to generate from"),
+     (lambda s: s.induction_weights(), "random weights read no token ids")],
+)  # fmt: skip
+def test_random_weights_say_why_they_cannot(call, message):
+    with pytest.raises(NotImplementedError) as caught:
+        call(RandomWeights(PlaygroundConfig()))
+    assert str(caught.value) == message
+
+
+def test_random_weights_are_named_random_and_label_their_tokens():
+    source = RandomWeights(PlaygroundConfig())
+    assert source.description.name == "random" and source.identity == ("random", PlaygroundConfig())
+    assert source.trace("a b").labels == ["a", "␣", "b"]
+
+
+def test_a_tiny_gpt_by_default_is_neither_shipped_nor_retrainable_and_keeps_its_prompt():
+    config = GPTConfig(vocab_size=len(CHARS), context_length=CONTEXT, embedding_dim=16, heads=2, blocks=1)
+    source = TinyGPT(GPT(config, seed=0), CharVocabulary(CHARS), "mine", "the cat")
+    assert not source.capabilities.snapshots and not source.capabilities.retrainable
+    assert source.default_prompt == "the cat" and source.identity == ("mine", 0)
+
+
+def test_a_tiny_gpts_layer_sizes_name_its_characters_its_heads_and_its_bias():
+    config = GPTConfig(vocab_size=len(CHARS), context_length=CONTEXT, embedding_dim=16, heads=2, blocks=2)
+    model = GPT(config, seed=0)
+    model.blocks[1].attention.query_layer = torch.nn.Linear(16, 16, bias=True)  # a checkpoint whose q has a bias
+    source = TinyGPT(model, CharVocabulary(CHARS), "h2", "the cat")
+    assert source.layer_sizes(0) == LayerSizes(2, 8, 16, "char", 2, qkv_bias=False)
+    assert source.layer_sizes(1) == LayerSizes(2, 8, 16, "char", 2, qkv_bias=True)
+
+
+def test_a_hub_models_layer_sizes_name_it_and_its_padding_is_counted_in_rows(hub, tiny_models):
+    config = tiny_models["llama"].model.config
+    head_dim = config.hidden_size // config.num_attention_heads
+    assert hub("llama").layer_sizes(0) == LayerSizes(config.num_attention_heads, head_dim, config.hidden_size, "llama",
+                                                     config.num_key_value_heads)  # fmt: skip
+    assert hub("llama").identity == ("llama", 0) and HubModel(tiny_models["gpt2"], "g", "x").identity == ("g", 0)
+    assert hub("qwen2-padded").description.padding == 337 - 300  # embedding rows minus tokens (tests/conftest.py)
+    assert hub("gpt2").description.padding == 0
+
+
+def test_a_hub_models_odds_of_no_text_are_refused(hub):
+    with pytest.raises(InputError) as caught:
+        hub("gpt2").next_step("  ")
+    assert caught.value.code == "empty_text"
+
+
+def test_a_hub_models_odds_of_a_short_text_label_its_byte_pieces_with_their_character(hub):
+    step = hub("llama-sp").next_step("the 动")
+    assert step.context[-3:] == ["‹e5›动", "‹8a›动", "‹a8›动"]  # 动 is E5 8A A8 in UTF-8
+
+
+def test_a_hub_models_odds_at_its_reach_read_the_whole_text_and_one_more_token_its_end(hub, tiny_models):
+    """At exactly as many tokens as it reads (BOS included) the text is read whole; one more
+    and the window is its last ones (the BOS gone)."""
+    real = tiny_models["llama"]
+    reads = hub("llama").description.reads
+    words = ["the", "cat", "sat", "on", "mat"]
+    text = " ".join(words[i % 5] for i in range(200))
+    ids = real.tokenizer(text)["input_ids"]  # with its BOS
+    assert ids[0] in real.tokenizer.all_special_ids
+    cut = text[: real.tokenizer(text, return_offsets_mapping=True)["offset_mapping"][reads - 1][1]]  # reads tokens
+    longer = text[: real.tokenizer(text, return_offsets_mapping=True)["offset_mapping"][reads][1]]  # one more
+    assert len(real.tokenizer(cut)["input_ids"]) == reads and len(real.tokenizer(longer)["input_ids"]) == reads + 1
+    whole = hub("llama").next_step(cut)
+    assert whole.context[0] == "<s>" and len(whole.context) == reads
+    window = hub("llama").next_step(longer)
+    assert window.context[0] != "<s>" and len(window.context) == reads
+    with torch.no_grad():
+        expected = real.model(input_ids=torch.tensor([real.tokenizer(longer)["input_ids"][-reads:]])).logits[0, -1]
+    torch.testing.assert_close(window.logits, expected[: len(real.tokenizer)], rtol=0, atol=1e-5)
+
+
+def test_generation_defaults_to_greedy_and_seed_zero(hub):
+    source = _tiny_gpt()
+    greedy = [step.token.token_id for step in source.generate("the ca", 5)]
+    assert greedy == [step.token.token_id for step in source.generate("the ca", 5, 0.0, 0)]
+    sampled = [step.token.token_id for step in generate_with_attention(source, "the ca", 8, 2.0)]
+    assert sampled == [step.token.token_id for step in source.generate("the ca", 8, 2.0, 0)]
+    real = hub("gpt2")
+    assert [s.token.token_id for s in real.generate("the cat", 4)] == \
+        [s.token.token_id for s in real.generate("the cat", 4, 0.0, 0)]  # fmt: skip
+    hot = [s.token.token_id for s in real.generate("the cat", 6, 2.0, 0)]
+    assert hot == [s.token.token_id for s in generate_with_attention(real, "the cat", 6, 2.0)]
+    assert hot != [s.token.token_id for s in real.generate("the cat", 6)], "a temperature of 2 samples"
