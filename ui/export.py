@@ -1,12 +1,17 @@
 """Downloading a chart as an image: the student's choice of format and scale (made once, in
 the sidebar of every page, kept in the session) and the Plotly config each chart gets from
-it (Plotly's own modebar button, which draws the chart as shown)."""
+it (Plotly's own modebar button, which draws the chart as shown), with the page's font in
+the file (``assets/chart_export.js``)."""
 
 from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
 
 import streamlit as st
 
 from figures.export import DEFAULT_FORMAT, DEFAULT_SCALE, EXPORT_FORMATS, EXPORT_SCALES, image_options
+from figures.style import WEB_FONT
 
 from .strings import t
 
@@ -14,6 +19,8 @@ FORMAT_STATE = "export_format"  # the chosen format, kept across pages
 SCALE_STATE = "export_scale"
 FORMAT_WIDGET = "export_format_select"
 SCALE_WIDGET = "export_scale_select"
+CHART_EXPORT_JS = Path(__file__).resolve().parents[1] / "assets" / "chart_export.js"
+FONTS_KEY = "chart_export_fonts"
 # Plotly's English titles of its download button (png, as older and newer Plotly spell it;
 # any other format): this config's dictionary says the format (and scale) in the page's
 # language instead; and its notes while and after it makes the file.
@@ -73,6 +80,18 @@ def image_config(file_name: str, lang: str) -> dict:
     }
 
 
+@cache  # registered once per process
+def _fonts_component():
+    return st.components.v2.component("chart_export", js=CHART_EXPORT_JS.read_text(encoding="utf-8"))
+
+
+def embed_fonts() -> None:
+    """Every chart downloaded from this page carries the page's web font (WEB_FONT) in its
+    SVG, and its PNG is drawn with it: the file is laid out for that font's sizes, and
+    opened on its own it would fall back to another font, whose texts overlap and are cut."""
+    _fonts_component()(key=FONTS_KEY, data={"family": WEB_FONT})
+
+
 def _on_change(widget: str, state: str, allowed: tuple) -> None:
     chosen = st.session_state.get(widget)
     if chosen in allowed:  # a crafted client may send anything: the setting stays
@@ -90,3 +109,4 @@ def export_settings(lang: str) -> None:
                          format_func=lambda n: t("export.scale_n", lang, n=n), on_change=_on_change,
                          args=(SCALE_WIDGET, SCALE_STATE, EXPORT_SCALES))  # fmt: skip
     st.caption(t("export.help", lang))
+    embed_fonts()
