@@ -61,7 +61,7 @@ def _setups() -> dict[str, dict]:
         "GPT-2 shape": {"query": {"weights": SHAPE, "text": _text(0), "block": "1"},
                         "head": [f"head {n}" for n in range(2, 2 + CHANGES)],
                         "block": [layers.format(n) for n in range(2, 2 + CHANGES)],
-                        "text": lambda i: _text(1000 + i)},
+                        "text": lambda i: f"{i} {_text(i)}"},  # a number first: never a text seen before
     }  # fmt: skip
 
 
