@@ -34,13 +34,15 @@ PLOTLY_NOTES = {
 # Plotly shows its modebar only while the pointer is over a chart: its first group, the
 # download button, stays in sight on every chart, so that a student on a touch screen or at
 # a projector finds it; its camera a grey dark enough to see (3:1 on white, WCAG 1.4.11),
-# not Plotly's faint one. The toolbar has a strip of its own above the chart (MODEBAR_STRIP_PX:
-# a margin above the chart's element, so the chart keeps its height and the element below its
-# place), where it covers none of the chart's titles, legend or labels (tests/browser/test_modebar.py).
+# not Plotly's faint one. The toolbar has a strip of its own above the chart (MODEBAR_STRIP_PX,
+# inside the chart's box), where it covers none of the chart's titles, legend or labels
+# (tests/browser/test_modebar.py); Streamlit sizes the chart's element to the figure alone, so
+# the element keeps as much room below it, and the element after it starts below the chart.
 # A fixed style.
 MODEBAR_STRIP_PX = 30
 EXPORT_CSS = f"""<style>
-[data-testid="stElementContainer"]:has(.js-plotly-plot) {{ margin-top: {MODEBAR_STRIP_PX}px; }}
+.js-plotly-plot {{ padding-top: {MODEBAR_STRIP_PX}px; }}
+[data-testid="stElementContainer"]:has(.js-plotly-plot) {{ margin-bottom: {MODEBAR_STRIP_PX}px; overflow: visible; }}
 .js-plotly-plot .plotly .modebar-container {{ top: -{MODEBAR_STRIP_PX}px !important; }}
 .js-plotly-plot .plotly .modebar.modebar--hover > .modebar-group:first-child {{ opacity: 1; }}
 .js-plotly-plot .plotly .modebar > .modebar-group:first-child .modebar-btn:not(:hover) path {{ fill: #767676 !important; }}

@@ -15,6 +15,7 @@ from figures.export import export_name
 from figures.overview import plan_overview
 
 from ..charts import page_width, show_chart, type_scale
+from ..export import MODEBAR_STRIP_PX
 
 TEXT_SHARE, FIGURE_SHARE = 5, 6  # presentation mode: the columns' widths
 # The columns' gap and the figure column's padding, in CSS pixels at presentation mode's
@@ -98,8 +99,8 @@ class StepLayout:
     def sized(self) -> dict:
         """The size arguments of a figure drawn in the figure slot: its width and type scale."""
         width = page_width()
-        if self.presenting:
-            width = (width - COLUMN_GAP_PX) * FIGURE_SHARE / (TEXT_SHARE + FIGURE_SHARE)
+        if self.presenting:  # less the height of the toolbar's strip above it, in width (about two stages wide)
+            width = (width - COLUMN_GAP_PX) * FIGURE_SHARE / (TEXT_SHARE + FIGURE_SHARE) - 2 * MODEBAR_STRIP_PX
         return {"width_px": width, "scale": type_scale()}
 
     def overview(self, heads: int, labels: list[str]) -> dict:
