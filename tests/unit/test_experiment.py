@@ -581,3 +581,28 @@ def test_a_run_summary_from_a_result_has_no_sample_and_seed_0_unless_given():
     summary = RunSummary.from_result(2, 100, result)
     assert (summary.sample, summary.seed, summary.steps, summary.wall_time) == ("", 0, 3, 1.5)
     assert RunSummary.from_dict({k: v for k, v in summary.to_dict().items() if k != "history"}).history == []
+
+
+def test_a_runs_seed_sets_its_first_weights_its_data_and_its_sample():
+    """Written here: a run of seed 3 starts from GPT(config, seed=3) (its step-0 snapshot is that
+    model's attention on the snapshot prompt), trains with seed 3 (the same as train() told so),
+    and its sample is 200 characters after "ROMEO:\\n" at temperature 0.8, top-10, seed 3."""
+    import copy
+
+    from gpt_core import GPT, evaluate, generate, train
+    from gpt_core.experiment import SNAPSHOT_PROMPT, attention_snapshot
+
+    corpus = build_corpus("user", ("ROMEO:\nBut soft, what light through yonder window breaks?\n" * 80), context_length=16)
+    base = GPTConfig(vocab_size=corpus.vocabulary.size, context_length=16, embedding_dim=16, heads=1, blocks=1)
+    config = TrainConfig(steps=3, batch_size=4, eval_every=2, eval_batches=1, seed=0)
+    [run] = run_heads_experiment(corpus, base, config, head_counts=(2,), snapshot_steps=(0,), seeds=(3,))
+    two_heads = GPTConfig(vocab_size=corpus.vocabulary.size, context_length=16, embedding_dim=16, heads=2, blocks=1)
+    start = GPT(two_heads, seed=3)
+    snapshot_ids = corpus.vocabulary.encode(SNAPSHOT_PROMPT)
+    assert torch.equal(run.snapshots[0], attention_snapshot(start, snapshot_ids))
+    twin = copy.deepcopy(start)
+    result = train(twin, corpus, TrainConfig(steps=3, batch_size=4, eval_every=2, eval_batches=1, seed=3))
+    assert result.steps == run.summary.steps == 3
+    assert run.summary.final_test_loss == evaluate(twin, corpus, None, 4)  # the whole held-out split, after the same run
+    expected = corpus.vocabulary.decode(generate(twin, corpus.vocabulary.encode("ROMEO:\n"), 200, 0.8, 10, seed=3))
+    assert run.summary.sample == expected

@@ -251,3 +251,77 @@ def test_the_first_step_is_one_adamw_step_at_the_warmup_rate(corpus):
                       lr=0.01 / 10).step()  # fmt: skip
     for (name, trained), (_, by_hand) in zip(model.state_dict().items(), twin.state_dict().items(), strict=True):
         torch.testing.assert_close(trained, by_hand, rtol=0, atol=1e-7, msg=name)
+
+
+def test_evaluations_read_the_runs_own_stream_whatever_the_global_one(corpus):
+    """Each evaluation draws its batches from the run's evaluation stream (seed + 1): a run's
+    held-out losses do not change with torch's global random state, and the first one is the
+    model after its first step evaluated on that stream's first draws."""
+    import copy
+
+    import torch
+
+    from gpt_core import evaluate, train
+
+    config = TrainConfig(steps=3, batch_size=4, eval_every=1, eval_batches=2, seed=5)
+    after_first = []
+
+    def keep(progress) -> None:
+        if progress.step == 1:
+            after_first.append(copy.deepcopy(model))
+
+    runs = []
+    for global_seed in (11, 12):
+        torch.manual_seed(global_seed)
+        model = _small(corpus)
+        runs.append(train(model, corpus, config, on_progress=keep))
+    assert [p.test_loss for p in runs[0].history] == [p.test_loss for p in runs[1].history]
+    expected = evaluate(after_first[0], corpus, 2, 4, torch.Generator().manual_seed(6))
+    assert runs[0].history[0].test_loss == pytest.approx(expected, abs=1e-6)
+    assert all(isinstance(p.train_loss, float) and p.train_loss > 0 for p in runs[0].history)
+
+
+def test_the_final_evaluation_takes_its_configured_batches_from_the_runs_stream(corpus):
+    import copy
+
+    import torch
+
+    from gpt_core import evaluate, train
+
+    model = _small(corpus)
+    result = train(model, corpus, TrainConfig(steps=2, batch_size=4, eval_every=100, eval_batches=3, seed=2))
+    trained = copy.deepcopy(model)
+    expected = evaluate(trained, corpus, 3, 4, torch.Generator().manual_seed(3))  # no evaluation before: first draws
+    assert result.history[-1].test_loss == pytest.approx(expected, abs=1e-6) and result.final_test_loss == result.history[-1].test_loss
+
+
+def test_a_stopped_uncapped_run_still_evaluates_its_configured_batches(corpus):
+    """Without a cap nothing was timed, so Stop's quick last look does not shorten the
+    evaluation: the configured batches from the run's stream."""
+    import copy
+
+    import torch
+
+    from gpt_core import evaluate, train
+
+    asked = []
+    model = _small(corpus)
+    result = train(model, corpus, TrainConfig(steps=50, batch_size=4, eval_every=100, eval_batches=3, seed=2),
+                   should_stop=lambda: asked.append(1) or len(asked) > 3)  # stops between its first two steps' checks
+    assert result.stopped_early and result.steps >= 1
+    expected = evaluate(copy.deepcopy(model), corpus, 3, 4, torch.Generator().manual_seed(3))
+    assert result.history[-1].test_loss == pytest.approx(expected, abs=1e-6)
+
+
+def test_a_runs_times_are_its_own_and_a_roomy_cap_takes_every_step(corpus):
+    import time
+
+    from gpt_core import train
+
+    started = time.perf_counter()
+    result = train(_small(corpus), corpus, TrainConfig(steps=4, batch_size=4, eval_every=100, eval_batches=1,
+                                                       max_seconds=120.0))  # fmt: skip
+    wall = time.perf_counter() - started
+    assert result.steps == 4, "a cap far beyond four steps ends none early"
+    assert all(0 <= p.elapsed <= wall for p in result.history)
+    assert [p.elapsed for p in result.history] == sorted(p.elapsed for p in result.history)
