@@ -23,7 +23,7 @@ from .errors import InputError
 from .explore import generate_characters, induction_text, trace_model
 from .model import GPT
 from .odds import next_token
-from .playground import MAX_TOKENS, PlaygroundConfig, build_attention, trace_attention
+from .playground import MAX_TOKENS, PlaygroundConfig, trace_attention
 from .source import INDUCTION_TOKENS, Capabilities, Description, GeneratedToken, LayerSizes, NextStep, Token
 from .tokens import display_label, display_labels, tokenize, truncate_text
 
@@ -42,8 +42,8 @@ class RandomWeights:
 
     @cached_property
     def description(self) -> Description:
-        c = self.config
-        parameters = sum(p.numel() for p in build_attention(c).parameters())
+        c = self.config  # counted, not built (the page asks on every rerun): W_q, W_k, W_v (and biases), W_o and its bias
+        parameters = 3 * (c.embedding_dim * c.output_dim + (c.output_dim if c.qkv_bias else 0)) + c.output_dim**2 + c.output_dim
         return Description(
             name=self.name, family="random", origin="seed", unit="block", layers=1, heads=c.heads, kv_heads=c.heads,
             head_dim=c.head_dim, hidden=c.embedding_dim, context=MAX_TOKENS, reads=MAX_TOKENS, vocabulary=0,
