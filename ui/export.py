@@ -91,7 +91,10 @@ def embed_fonts() -> None:
     """Every chart downloaded from this page carries the page's web font (WEB_FONT) in its
     SVG, and its PNG is drawn with it: the file is laid out for that font's sizes, and
     opened on its own it would fall back to another font, whose texts overlap and are cut."""
+    if st.session_state.get(FONTS_KEY + "_mounted"):  # its script patches the window once; later runs need not send it
+        return
     _fonts_component()(key=FONTS_KEY, data={"family": WEB_FONT})
+    st.session_state[FONTS_KEY + "_mounted"] = True
 
 
 def _on_change(widget: str, state: str, allowed: tuple) -> None:

@@ -27,6 +27,10 @@ def _component():
 
 
 def one_entry_per_page() -> None:
-    """Put the script in the sidebar (it draws nothing; once per run)."""
+    """Put the script in the sidebar, on a session's first run: it draws nothing and patches
+    the window's history once (a later run of the same window need not send it again)."""
+    if st.session_state.get(HISTORY_KEY + "_mounted"):
+        return
     with st.sidebar:
         _component()(key=HISTORY_KEY, data={})
+    st.session_state[HISTORY_KEY + "_mounted"] = True
