@@ -294,7 +294,7 @@ def generation(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None
         st.info(t("ex.no_generation", lang), icon=":material/info:")
         return
     padding, vocab = view.about.padding, view.about.vocabulary
-    if padding:  # its extra ids are never chosen (gpt_core.hf.token_logits)
+    if padding:  # its extra ids are never chosen (the source gives them no probability)
         st.info(t("odds.padded", lang, rows=vocab + padding, vocab=vocab, extra=padding), icon=":material/info:")
     st.caption(t("ex.generate_intro_real" if view.about.origin == "hub" else "ex.generate_intro", lang))
     n_col, temp_col, seed_col = st.columns(3)
