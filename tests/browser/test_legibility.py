@@ -187,15 +187,20 @@ def test_every_explorer_chart_is_legible(shared_server, pages, case, width):
     wait_for_app(page)
     checked: set[int] = set()
     lines = _check_shown_charts(page, checked)
+    drawing = 0  # tabs that draw a chart of their own beside the grid (the one chart above the tabs)
     for tab in range(page.get_by_role("tab").count()):
         page.get_by_role("tab").nth(tab).click()
         page.wait_for_function(
             "n => document.querySelectorAll('[role=tab]')[n].getAttribute('aria-selected') === 'true'", arg=tab
         )
+        wait_for_rerun(page)  # only the open tab is drawn: its charts may take the indices of others
         wait_for_app(page)
-        lines += _check_shown_charts(page, checked)
+        shown: set[int] = set()
+        lines += _check_shown_charts(page, shown)
+        drawing += len(shown) > 1
     _screenshot(page, ARTIFACTS / f"legibility-{case}-{width}.png")
-    assert len(checked) >= 5, "the grid and every tab's chart"
+    assert checked and drawing >= 6, "the grid and every tab's chart"
+    lines = list(dict.fromkeys(lines))
     if lines:
         pytest.fail(f"{case} at {width}: {len(lines)} legibility problems\n" + "\n".join(lines[:MAX_LINES]), pytrace=False)
 
