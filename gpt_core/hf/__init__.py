@@ -35,7 +35,7 @@ from .hub import (
     offered_models,
     short_name,
 )
-from .loading import IMPLEMENTATION, ModelDescription, RealConfig, RealModel, load
+from .loading import IMPLEMENTATION, ModelDescription, RealModel, load
 from .reading import MAX_REAL_TOKENS, Piece, Spelling, no_token_label, piece, read, spelling, token_logits
 from .tracing import (
     INDUCTION_TOKENS,
@@ -60,7 +60,6 @@ __all__ = [
     "ModelDescription",
     "Piece",
     "Progress",
-    "RealConfig",
     "RealModel",
     "RealTrace",
     "Spelling",

@@ -48,33 +48,6 @@ class ModelDescription:
         """C = h × d: the queries' width before the split."""
         return self.heads * self.head_dim
 
-    def layer_config(self) -> RealConfig:
-        return RealConfig(self.heads, self.head_dim, self.hidden, self.name, self.kv_heads)
-
-
-@dataclass(frozen=True)
-class RealConfig:
-    """A real layer's sizes under the names of ``PlaygroundConfig`` (what a view of one
-    layer reads): fixed by the model, never chosen."""
-
-    heads: int
-    head_dim: int
-    input_dim: int  # the stream's width
-    tokenizer: str  # the model's name: it reads with its own tokenizer
-    kv_heads: int
-    dropout: float = 0.0
-    training: bool = False
-    qkv_bias: bool = False
-    scale: bool = True
-
-    @property
-    def output_dim(self) -> int:
-        return self.heads * self.head_dim
-
-    @property
-    def embedding_dim(self) -> int:
-        return self.input_dim
-
 
 @dataclass(frozen=True)
 class RealModel:

