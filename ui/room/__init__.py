@@ -1,0 +1,1 @@
+"""A classroom's room: the teacher's lesson, the students' answers (``store.py``, no Streamlit)."""

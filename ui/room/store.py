@@ -1,0 +1,424 @@
+"""Where a class's room lives: its code, the teacher's key (stored as a hash), the step the
+teacher is on, which steps are revealed, and each student's answer to each step. Nothing
+else: no names, no text a student typed anywhere.
+
+Every process serving the app must see the same room (behind nginx students land on
+different processes), so a room lives outside the process: by default in a SQLite file
+(WAL mode, shared by every process on one machine), or in Redis where a class outgrows one
+machine (``ROOM_STORE=redis://host:6379/0``, see ``redis_store.py``). ``open_store()`` reads
+``ROOM_STORE``: unset, or ``sqlite:///path/rooms.sqlite3``, or ``redis://…``.
+
+No Streamlit here: the pages, the benchmark and the tests use the same store.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import secrets
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from gpt_core.data import corpus_cache_dir
+
+STORE_ENV = "ROOM_STORE"
+TTL_ENV = "ROOM_TTL_HOURS"  # how long a room lives after it is made (default 24 h)
+STUDENTS_ENV = "ROOM_MAX_STUDENTS"
+DEFAULT_TTL_S = 24 * 3600.0
+DB_FILE = "rooms.sqlite3"
+
+# Codes a student types from the projector: no look-alikes (0/O/Q/D, 1/I/L, 2/Z, 5/S, 8/B,
+# U/V, 6/G): 19 symbols, 8 of them: 19^8 ≈ 2^34 codes.
+CODE_ALPHABET = "ACEFHJKMNPRTWXY3479"
+CODE_LENGTH = 8
+KEY_BYTES = 16  # the teacher's key: 128 bits, URL-safe
+STUDENT_ID_BYTES = 9  # a student's anonymous id: 72 bits
+STUDENT_ID_CHARS = 12  # secrets.token_urlsafe(9) is 12 characters
+
+
+class RoomError(Exception):
+    """A room refuses something; ``reason`` keys the message a page shows (``room.error.*``):
+    ``no_room`` (a made-up or expired code), ``not_teacher``, ``full``, ``too_many_changes``,
+    ``revealed`` (the answer is shown: answers are closed), ``bad_answer``, ``bad_step``."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Limits:
+    """A room's limits: how many students, how many times a student may change one step's
+    answer, how many options one answer may pick and how large an option index may be, how
+    many steps a room has, and how long it lives."""
+
+    students: int = 500
+    changes_per_step: int = 30
+    picks: int = 16
+    option_index: int = 63
+    steps: int = 64
+    ttl_s: float = DEFAULT_TTL_S
+
+    @classmethod
+    def from_env(cls, env: dict | None = None) -> Limits:
+        env = os.environ if env is None else env
+        limits = cls()
+        if env.get(TTL_ENV):
+            limits = cls(**{**limits.__dict__, "ttl_s": float(env[TTL_ENV]) * 3600.0})
+        if env.get(STUDENTS_ENV):
+            limits = cls(**{**limits.__dict__, "students": int(env[STUDENTS_ENV])})
+        return limits
+
+
+@dataclass(frozen=True)
+class RoomState:
+    """What every screen of a room follows: the teacher's step, the revealed steps, and a
+    version that grows with every change the teacher makes (a screen that saw version v and
+    reads v again has nothing to redraw)."""
+
+    code: str
+    step: int
+    revealed: frozenset[int]
+    version: int
+    expires_at: float
+
+
+@dataclass(frozen=True)
+class Tally:
+    """One step's answers: how many students answered, and how many chose each answer (an
+    answer is a tuple of option indices: one for a single choice, several for a multiselect),
+    and how many chose each option."""
+
+    answered: int
+    by_answer: dict[tuple[int, ...], int] = field(default_factory=dict)
+
+    def by_option(self) -> dict[int, int]:
+        counts: dict[int, int] = {}
+        for answer, n in self.by_answer.items():
+            for option in answer:
+                counts[option] = counts.get(option, 0) + n
+        return counts
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalise_code(raw: object) -> str | None:
+    """A code as typed or linked (any case, spaces or dashes between groups) in its stored
+    form, or None when it cannot be one (wrong length or a symbol codes never use)."""
+    if not isinstance(raw, str):
+        return None
+    code = "".join(ch for ch in raw.upper() if ch not in " -\t")
+    if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+        return None
+    return code
+
+
+def shown_code(code: str) -> str:
+    """The code as a projector shows it: two groups of four."""
+    return f"{code[:4]}-{code[4:]}"
+
+
+def new_student_id() -> str:
+    return secrets.token_urlsafe(STUDENT_ID_BYTES)
+
+
+def is_student_id(raw: object) -> bool:
+    return (isinstance(raw, str) and len(raw) == STUDENT_ID_CHARS
+            and all(ch.isascii() and (ch.isalnum() or ch in "-_") for ch in raw))  # fmt: skip
+
+
+def key_hash(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def checked_answer(answer: Sequence[int], limits: Limits) -> tuple[int, ...]:
+    """An answer as stored: distinct option indices in order, within the limits."""
+    if isinstance(answer, (str, bytes)) or not isinstance(answer, Sequence):
+        raise RoomError("bad_answer")
+    picked = tuple(sorted(set(answer)))
+    if (len(picked) > limits.picks
+            or any(type(i) is not int or not 0 <= i <= limits.option_index for i in picked)):  # fmt: skip
+        raise RoomError("bad_answer")
+    return picked
+
+
+class RoomStore(Protocol):
+    """What the pages ask of a room's store (SQLite or Redis, the same behaviour)."""
+
+    limits: Limits
+
+    def create(self, step: int = 1) -> tuple[str, str]:
+        """A new room on ``step``: (its code, the teacher's key)."""
+
+    def state(self, code: str) -> RoomState | None:
+        """The room, or None when there is no such room or it has expired."""
+
+    def is_teacher(self, code: str, key: str) -> bool: ...
+
+    def move(self, code: str, key: str, step: int) -> RoomState: ...
+
+    def reveal(self, code: str, key: str, step: int) -> RoomState: ...
+
+    def join(self, code: str, student: str) -> None:
+        """Counts a student in the room (once, however often they come back); ``full`` when
+        the room has as many students as it allows."""
+
+    def answer(self, code: str, step: int, student: str, answer: Sequence[int]) -> None:
+        """Sets (or changes) the student's answer to ``step``, until the step is revealed."""
+
+    def answer_of(self, code: str, step: int, student: str) -> tuple[int, ...] | None: ...
+
+    def tally(self, code: str, step: int) -> Tally: ...
+
+    def students(self, code: str) -> int: ...
+
+    def close(self) -> None: ...
+
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS rooms (
+  code TEXT PRIMARY KEY, key_hash TEXT NOT NULL, step INTEGER NOT NULL, revealed TEXT NOT NULL,
+  version INTEGER NOT NULL, created_at REAL NOT NULL, expires_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS students (
+  code TEXT NOT NULL, student TEXT NOT NULL, PRIMARY KEY (code, student));
+CREATE TABLE IF NOT EXISTS answers (
+  code TEXT NOT NULL, step INTEGER NOT NULL, student TEXT NOT NULL, answer TEXT NOT NULL,
+  changes INTEGER NOT NULL, PRIMARY KEY (code, step, student));
+CREATE INDEX IF NOT EXISTS rooms_expiry ON rooms (expires_at);
+"""
+
+
+def default_sqlite_path() -> Path:
+    return corpus_cache_dir() / DB_FILE
+
+
+class SQLiteStore:
+    """Rooms in one SQLite file in WAL mode: every process on the machine opens the same file,
+    writers wait for each other (``busy_timeout``), readers never wait. One connection per
+    thread (Streamlit runs each session's script in its own thread)."""
+
+    def __init__(self, path: Path | str | None = None, limits: Limits | None = None,
+                 clock: Callable[[], float] = time.time) -> None:  # fmt: skip
+        self.path = Path(path) if path is not None else default_sqlite_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.limits = limits or Limits.from_env()
+        self.clock = clock
+        self._local = threading.local()
+        self._db().executescript(SCHEMA)
+
+    def _db(self) -> sqlite3.Connection:
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None, check_same_thread=False)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")  # WAL: a committed answer survives the process's death
+            db.execute("PRAGMA busy_timeout=30000")
+            self._local.db = db
+        return db
+
+    def _tx(self) -> _Transaction:
+        return _Transaction(self._db())
+
+    # -- the teacher ---------------------------------------------------------------------------
+    def create(self, step: int = 1) -> tuple[str, str]:
+        self._check_step(step)
+        key = secrets.token_urlsafe(KEY_BYTES)
+        now = self.clock()
+        with self._tx() as db:
+            db.execute("DELETE FROM rooms WHERE expires_at <= ?", (now,))  # and what they held:
+            db.execute("DELETE FROM students WHERE code NOT IN (SELECT code FROM rooms)")
+            db.execute("DELETE FROM answers WHERE code NOT IN (SELECT code FROM rooms)")
+            while True:
+                code = new_code()
+                if db.execute("SELECT 1 FROM rooms WHERE code = ?", (code,)).fetchone() is None:
+                    break
+            db.execute("INSERT INTO rooms VALUES (?, ?, ?, '[]', 1, ?, ?)",
+                       (code, key_hash(key), step, now, now + self.limits.ttl_s))  # fmt: skip
+        return code, key
+
+    def state(self, code: str) -> RoomState | None:
+        row = (
+            self._db()
+            .execute(
+                "SELECT step, revealed, version, expires_at FROM rooms WHERE code = ? AND expires_at > ?",
+                (code, self.clock()),
+            )
+            .fetchone()
+        )
+        if row is None:
+            return None
+        return RoomState(code, row[0], frozenset(json.loads(row[1])), row[2], row[3])
+
+    def is_teacher(self, code: str, key: str) -> bool:
+        if not isinstance(key, str) or not key:
+            return False
+        row = (
+            self._db()
+            .execute("SELECT key_hash FROM rooms WHERE code = ? AND expires_at > ?", (code, self.clock()))
+            .fetchone()
+        )
+        return row is not None and hmac.compare_digest(row[0], key_hash(key))
+
+    def move(self, code: str, key: str, step: int) -> RoomState:
+        self._check_step(step)
+        self._teacher(code, key)
+        with self._tx() as db:
+            db.execute(
+                "UPDATE rooms SET step = ?, version = version + 1 WHERE code = ? AND step != ?", (step, code, step)
+            )
+        return self._existing(code)
+
+    def reveal(self, code: str, key: str, step: int) -> RoomState:
+        self._check_step(step)
+        self._teacher(code, key)
+        with self._tx() as db:
+            row = db.execute("SELECT revealed FROM rooms WHERE code = ?", (code,)).fetchone()
+            revealed = set(json.loads(row[0])) if row else set()
+            if step not in revealed:
+                db.execute("UPDATE rooms SET revealed = ?, version = version + 1 WHERE code = ?",
+                           (json.dumps(sorted(revealed | {step})), code))  # fmt: skip
+        return self._existing(code)
+
+    # -- students --------------------------------------------------------------------------------
+    def join(self, code: str, student: str) -> None:
+        if not is_student_id(student):
+            raise RoomError("bad_answer")
+        with self._tx() as db:
+            self._live(db, code)
+            if db.execute("SELECT 1 FROM students WHERE code = ? AND student = ?", (code, student)).fetchone():
+                return
+            (count,) = db.execute("SELECT COUNT(*) FROM students WHERE code = ?", (code,)).fetchone()
+            if count >= self.limits.students:
+                raise RoomError("full")
+            db.execute("INSERT INTO students VALUES (?, ?)", (code, student))
+
+    def answer(self, code: str, step: int, student: str, answer: Sequence[int]) -> None:
+        self._check_step(step)
+        picked = json.dumps(checked_answer(answer, self.limits))
+        self.join(code, student)
+        with self._tx() as db:
+            revealed = self._live(db, code)
+            if step in revealed:
+                raise RoomError("revealed")
+            row = db.execute("SELECT answer, changes FROM answers WHERE code = ? AND step = ? AND student = ?",
+                             (code, step, student)).fetchone()  # fmt: skip
+            if row is None:
+                db.execute("INSERT INTO answers VALUES (?, ?, ?, ?, 1)", (code, step, student, picked))
+            elif row[0] != picked:
+                if row[1] >= self.limits.changes_per_step:
+                    raise RoomError("too_many_changes")
+                db.execute("UPDATE answers SET answer = ?, changes = changes + 1 WHERE code = ? AND step = ? AND student = ?",
+                           (picked, code, step, student))  # fmt: skip
+
+    def answer_of(self, code: str, step: int, student: str) -> tuple[int, ...] | None:
+        row = (
+            self._db()
+            .execute("SELECT answer FROM answers WHERE code = ? AND step = ? AND student = ?", (code, step, student))
+            .fetchone()
+        )
+        return tuple(json.loads(row[0])) if row else None
+
+    def tally(self, code: str, step: int) -> Tally:
+        rows = (
+            self._db()
+            .execute("SELECT answer, COUNT(*) FROM answers WHERE code = ? AND step = ? GROUP BY answer", (code, step))
+            .fetchall()
+        )
+        by_answer = {tuple(json.loads(answer)): n for answer, n in rows}
+        return Tally(sum(by_answer.values()), by_answer)
+
+    def students(self, code: str) -> int:
+        (count,) = self._db().execute("SELECT COUNT(*) FROM students WHERE code = ?", (code,)).fetchone()
+        return count
+
+    def close(self) -> None:
+        db = getattr(self._local, "db", None)
+        if db is not None:
+            db.close()
+            self._local.db = None
+
+    # -- checks ----------------------------------------------------------------------------------
+    def _check_step(self, step: int) -> None:
+        if type(step) is not int or not 1 <= step <= self.limits.steps:
+            raise RoomError("bad_step")
+
+    def _teacher(self, code: str, key: str) -> None:
+        if self.state(code) is None:
+            raise RoomError("no_room")
+        if not self.is_teacher(code, key):
+            raise RoomError("not_teacher")
+
+    def _existing(self, code: str) -> RoomState:
+        state = self.state(code)
+        if state is None:
+            raise RoomError("no_room")
+        return state
+
+    def _live(self, db: sqlite3.Connection, code: str) -> set[int]:
+        row = db.execute(
+            "SELECT revealed FROM rooms WHERE code = ? AND expires_at > ?", (code, self.clock())
+        ).fetchone()
+        if row is None:
+            raise RoomError("no_room")
+        return set(json.loads(row[0]))
+
+
+class _Transaction:
+    """``with store._tx() as db``: one write transaction (BEGIN IMMEDIATE: the write lock is
+    taken at once, so two processes never both read-then-write the same row)."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self.connection = connection
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.connection.execute("BEGIN IMMEDIATE")
+        return self.connection
+
+    def __exit__(self, kind, error, trace) -> None:
+        self.connection.execute("COMMIT" if kind is None else "ROLLBACK")
+
+
+_STORE: RoomStore | None = None
+_STORE_LOCK = threading.Lock()
+
+
+def open_store(spec: str | None = None, limits: Limits | None = None) -> RoomStore:
+    """The store ``spec`` names (default ``$ROOM_STORE``): ``redis://…`` or ``rediss://…``
+    for Redis, ``sqlite:///path`` for a SQLite file, nothing for the default SQLite file."""
+    spec = os.environ.get(STORE_ENV, "") if spec is None else spec
+    if spec.startswith(("redis://", "rediss://", "unix://")):
+        from .redis_store import RedisStore
+
+        return RedisStore(spec, limits=limits)
+    if spec.startswith("sqlite:///"):
+        return SQLiteStore(spec.removeprefix("sqlite:///"), limits=limits)
+    if spec:
+        raise ValueError(f"{STORE_ENV} must start with sqlite:/// or redis:// (got {spec!r})")
+    return SQLiteStore(limits=limits)
+
+
+def shared_store() -> RoomStore:
+    """This process's store, opened once (every session of the process shares it)."""
+    global _STORE
+    with _STORE_LOCK:
+        if _STORE is None:
+            _STORE = open_store()
+        return _STORE
+
+
+def reset_shared_store() -> None:
+    """Forget this process's store (tests that change ``ROOM_STORE``)."""
+    global _STORE
+    with _STORE_LOCK:
+        if _STORE is not None:
+            _STORE.close()
+        _STORE = None
