@@ -142,11 +142,13 @@ def key_hash(key: str) -> str:
 
 def checked_answer(answer: Sequence[int], limits: Limits) -> tuple[int, ...]:
     """An answer as stored: distinct option indices in order, within the limits."""
-    if isinstance(answer, (str, bytes)) or not isinstance(answer, Sequence):
+    if isinstance(answer, (str, bytes)) or not isinstance(answer, Sequence) or len(answer) > 4 * limits.picks:
+        raise RoomError("bad_answer")
+    # Each element's type first: True == 1 == 1.0 would merge in a set.
+    if any(type(i) is not int or not 0 <= i <= limits.option_index for i in answer):
         raise RoomError("bad_answer")
     picked = tuple(sorted(set(answer)))
-    if (len(picked) > limits.picks
-            or any(type(i) is not int or not 0 <= i <= limits.option_index for i in picked)):  # fmt: skip
+    if len(picked) > limits.picks:
         raise RoomError("bad_answer")
     return picked
 
@@ -213,7 +215,10 @@ class SQLiteStore:
         self.limits = limits or Limits.from_env()
         self.clock = clock
         self._local = threading.local()
-        self._db().executescript(SCHEMA)
+        db = self._db()
+        db.executescript(SCHEMA)
+        with self._tx() as db:  # a restarted server: rooms that expired while it was down go
+            self._forget_expired(db, self.clock())
 
     def _db(self) -> sqlite3.Connection:
         db = getattr(self._local, "db", None)
@@ -234,9 +239,7 @@ class SQLiteStore:
         key = secrets.token_urlsafe(KEY_BYTES)
         now = self.clock()
         with self._tx() as db:
-            db.execute("DELETE FROM rooms WHERE expires_at <= ?", (now,))  # and what they held:
-            db.execute("DELETE FROM students WHERE code NOT IN (SELECT code FROM rooms)")
-            db.execute("DELETE FROM answers WHERE code NOT IN (SELECT code FROM rooms)")
+            self._forget_expired(db, now)
             while True:
                 code = new_code()
                 if db.execute("SELECT 1 FROM rooms WHERE code = ?", (code,)).fetchone() is None:
@@ -312,17 +315,23 @@ class SQLiteStore:
             row = db.execute("SELECT answer, changes FROM answers WHERE code = ? AND step = ? AND student = ?",
                              (code, step, student)).fetchone()  # fmt: skip
             if row is None:
-                db.execute("INSERT INTO answers VALUES (?, ?, ?, ?, 1)", (code, step, student, picked))
+                db.execute("INSERT INTO answers VALUES (?, ?, ?, ?, 0)", (code, step, student, picked))
             elif row[0] != picked:
                 if row[1] >= self.limits.changes_per_step:
                     raise RoomError("too_many_changes")
                 db.execute("UPDATE answers SET answer = ?, changes = changes + 1 WHERE code = ? AND step = ? AND student = ?",
                            (picked, code, step, student))  # fmt: skip
 
+    # Reads see a live room's rows only: an expired room's rows may wait for the next cleanup.
+    _LIVE = "code IN (SELECT code FROM rooms WHERE code = ? AND expires_at > ?)"
+
     def answer_of(self, code: str, step: int, student: str) -> tuple[int, ...] | None:
         row = (
             self._db()
-            .execute("SELECT answer FROM answers WHERE code = ? AND step = ? AND student = ?", (code, step, student))
+            .execute(
+                f"SELECT answer FROM answers WHERE {self._LIVE} AND step = ? AND student = ?",
+                (code, self.clock(), step, student),
+            )  # fmt: skip
             .fetchone()
         )
         return tuple(json.loads(row[0])) if row else None
@@ -330,14 +339,19 @@ class SQLiteStore:
     def tally(self, code: str, step: int) -> Tally:
         rows = (
             self._db()
-            .execute("SELECT answer, COUNT(*) FROM answers WHERE code = ? AND step = ? GROUP BY answer", (code, step))
+            .execute(
+                f"SELECT answer, COUNT(*) FROM answers WHERE {self._LIVE} AND step = ? GROUP BY answer",
+                (code, self.clock(), step),
+            )  # fmt: skip
             .fetchall()
         )
         by_answer = {tuple(json.loads(answer)): n for answer, n in rows}
         return Tally(sum(by_answer.values()), by_answer)
 
     def students(self, code: str) -> int:
-        (count,) = self._db().execute("SELECT COUNT(*) FROM students WHERE code = ?", (code,)).fetchone()
+        (count,) = (
+            self._db().execute(f"SELECT COUNT(*) FROM students WHERE {self._LIVE}", (code, self.clock())).fetchone()
+        )
         return count
 
     def close(self) -> None:
@@ -347,6 +361,12 @@ class SQLiteStore:
             self._local.db = None
 
     # -- checks ----------------------------------------------------------------------------------
+    @staticmethod
+    def _forget_expired(db: sqlite3.Connection, now: float) -> None:
+        db.execute("DELETE FROM rooms WHERE expires_at <= ?", (now,))  # and what they held:
+        db.execute("DELETE FROM students WHERE code NOT IN (SELECT code FROM rooms)")
+        db.execute("DELETE FROM answers WHERE code NOT IN (SELECT code FROM rooms)")
+
     def _check_step(self, step: int) -> None:
         if type(step) is not int or not 1 <= step <= self.limits.steps:
             raise RoomError("bad_step")

@@ -1,0 +1,298 @@
+"""Rooms in Redis, for a class served by more than one machine (several pods do not share a
+SQLite file): ``ROOM_STORE=redis://host:6379/0``. The same behaviour as ``SQLiteStore``, the
+same ``RoomError`` reasons.
+
+A room is five keys, all named after its code inside braces (a Redis Cluster hash tag: every
+key of a room lives on one node, so one script may touch them all):
+
+- ``sa:room:{CODE}``          hash: ``key_hash`` (sha256 of the teacher's key, never the key),
+                              ``step``, ``version``, ``expires_at``, ``revealed:<step>`` = 1
+- ``sa:room:{CODE}:students`` set of the students' anonymous ids
+- ``sa:room:{CODE}:answers``  hash ``<step>:<student>`` -> the option indices, ``1,3``
+- ``sa:room:{CODE}:changes``  hash ``<step>:<student>`` -> how often that answer changed
+- ``sa:room:{CODE}:tally``    hash ``<step>:<answer>`` -> how many students gave it
+
+Every write is one Lua script (Redis runs a script alone: no answer is lost or counted
+twice, and the student and change limits hold however many processes write at once), and
+every key a script writes expires with the room (PEXPIRE to the room's ``expires_at``), so
+Redis holds nothing after a room's lifetime. Whether a room has expired is also decided by
+the store's ``clock`` (the tests move it), Redis's own expiry being the real cleanup.
+Every script can run twice with the same outcome (an answer sent again is no change), so
+the client's retry after a lost reply is harmless.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import time
+from collections.abc import Callable, Sequence
+
+import redis
+
+from . import store as _store
+from .store import Limits, RoomError, RoomState, Tally, checked_answer, is_student_id, key_hash
+
+PREFIX = "sa:room:"
+SUFFIXES = ("", ":students", ":answers", ":changes", ":tally")
+CONNECT_TIMEOUT_S = 10.0
+SOCKET_TIMEOUT_S = 30.0
+
+# Shared by every script: whether the room is live by the caller's clock, and a key kept
+# exactly as long as the room.
+_LUA_COMMON = """
+local function live(room, now)
+  local expires = redis.call('HGET', room, 'expires_at')
+  if not expires or tonumber(expires) <= now then return nil end
+  return tonumber(expires)
+end
+local function keep(key, expires, now)
+  redis.call('PEXPIRE', key, math.max(1, math.ceil((expires - now) * 1000)))
+end
+local function join(students, student, most, expires, now)
+  if redis.call('SISMEMBER', students, student) == 1 then return nil end
+  if redis.call('SCARD', students) >= most then return 'full' end
+  redis.call('SADD', students, student)
+  keep(students, expires, now)
+  return nil
+end
+"""
+
+# KEYS: the room's five keys. ARGV: now, key hash, step, expires_at. 0 when the code is taken
+# by a live room; a room expired by the clock (its keys not yet gone) is replaced.
+_CREATE = (
+    _LUA_COMMON
+    + """
+local now = tonumber(ARGV[1])
+if live(KEYS[1], now) then return 0 end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+redis.call('HSET', KEYS[1], 'key_hash', ARGV[2], 'step', ARGV[3], 'version', 1, 'expires_at', ARGV[4])
+keep(KEYS[1], tonumber(ARGV[4]), now)
+return 1
+"""
+)
+
+# KEYS: the room. ARGV: now, key hash, step. {'ok', the room's fields...} or {reason}.
+_MOVE = (
+    _LUA_COMMON
+    + """
+if not live(KEYS[1], tonumber(ARGV[1])) then return {'no_room'} end
+if redis.call('HGET', KEYS[1], 'key_hash') ~= ARGV[2] then return {'not_teacher'} end
+if redis.call('HGET', KEYS[1], 'step') ~= ARGV[3] then
+  redis.call('HSET', KEYS[1], 'step', ARGV[3])
+  redis.call('HINCRBY', KEYS[1], 'version', 1)
+end
+return {'ok', unpack(redis.call('HGETALL', KEYS[1]))}
+"""
+)
+
+_REVEAL = (
+    _LUA_COMMON
+    + """
+if not live(KEYS[1], tonumber(ARGV[1])) then return {'no_room'} end
+if redis.call('HGET', KEYS[1], 'key_hash') ~= ARGV[2] then return {'not_teacher'} end
+if redis.call('HSETNX', KEYS[1], 'revealed:' .. ARGV[3], 1) == 1 then
+  redis.call('HINCRBY', KEYS[1], 'version', 1)
+end
+return {'ok', unpack(redis.call('HGETALL', KEYS[1]))}
+"""
+)
+
+# KEYS: the room, its students. ARGV: now, student, the most students.
+_JOIN = (
+    _LUA_COMMON
+    + """
+local now = tonumber(ARGV[1])
+local expires = live(KEYS[1], now)
+if not expires then return 'no_room' end
+return join(KEYS[2], ARGV[2], tonumber(ARGV[3]), expires, now) or 'ok'
+"""
+)
+
+# KEYS: the room's five keys. ARGV: now, student, the most students, step, answer ("1,3"),
+# the most changes. The student joins first (and stays joined whatever follows, as in
+# SQLiteStore, whose join is a transaction of its own).
+_ANSWER = (
+    _LUA_COMMON
+    + """
+local now = tonumber(ARGV[1])
+local expires = live(KEYS[1], now)
+if not expires then return 'no_room' end
+local refused = join(KEYS[2], ARGV[2], tonumber(ARGV[3]), expires, now)
+if refused then return refused end
+if redis.call('HEXISTS', KEYS[1], 'revealed:' .. ARGV[4]) == 1 then return 'revealed' end
+local field = ARGV[4] .. ':' .. ARGV[2]
+local old = redis.call('HGET', KEYS[3], field)
+if old == ARGV[5] then return 'ok' end
+if old then
+  if tonumber(redis.call('HGET', KEYS[4], field) or '0') >= tonumber(ARGV[6]) then
+    return 'too_many_changes'
+  end
+  redis.call('HINCRBY', KEYS[4], field, 1)
+  keep(KEYS[4], expires, now)
+  local before = ARGV[4] .. ':' .. old
+  if redis.call('HINCRBY', KEYS[5], before, -1) <= 0 then redis.call('HDEL', KEYS[5], before) end
+end
+redis.call('HSET', KEYS[3], field, ARGV[5])
+keep(KEYS[3], expires, now)
+redis.call('HINCRBY', KEYS[5], ARGV[4] .. ':' .. ARGV[5], 1)
+keep(KEYS[5], expires, now)
+return 'ok'
+"""
+)
+
+
+def room_keys(code: str) -> list[str]:
+    """The room's keys: the room, its students, answers, changes and tally."""
+    return [f"{PREFIX}{{{code}}}{suffix}" for suffix in SUFFIXES]
+
+
+def _answer_text(answer: tuple[int, ...]) -> str:
+    return ",".join(str(option) for option in answer)
+
+
+def _answer_tuple(text: str) -> tuple[int, ...]:
+    return tuple(int(option) for option in text.split(",") if option)
+
+
+class RedisStore:
+    """Rooms in Redis (see the module's docstring): one client, thread-safe (its connection
+    pool), shared by every session of the process."""
+
+    def __init__(self, url: str, limits: Limits | None = None, clock: Callable[[], float] = time.time) -> None:
+        self.url = url
+        self.limits = limits or Limits.from_env()
+        self.clock = clock
+        self._redis = redis.Redis.from_url(url, decode_responses=True, socket_connect_timeout=CONNECT_TIMEOUT_S,
+                                           socket_timeout=SOCKET_TIMEOUT_S)  # fmt: skip
+        script = self._redis.register_script
+        self._create, self._move, self._reveal = script(_CREATE), script(_MOVE), script(_REVEAL)
+        self._join, self._answer = script(_JOIN), script(_ANSWER)
+
+    def _now(self) -> float:
+        return float(self.clock())
+
+    # -- the teacher ---------------------------------------------------------------------------
+    def create(self, step: int = 1) -> tuple[str, str]:
+        self._check_step(step)
+        key = secrets.token_urlsafe(_store.KEY_BYTES)
+        while True:
+            code = _store.new_code()  # through the module: a test may fix the codes
+            now = self._now()
+            expires_at = now + self.limits.ttl_s
+            made = self._create(keys=room_keys(code), args=[repr(now), key_hash(key), step, repr(expires_at)])
+            if made == 1:
+                return code, key
+
+    def state(self, code: str) -> RoomState | None:
+        if not _is_code(code):
+            return None
+        return self._state(code, self._redis.hgetall(room_keys(code)[0]))
+
+    def is_teacher(self, code: str, key: str) -> bool:
+        if not isinstance(key, str) or not key or not _is_code(code):
+            return False
+        stored, expires_at = self._redis.hmget(room_keys(code)[0], ["key_hash", "expires_at"])
+        return (stored is not None and self._live(expires_at)
+                and hmac.compare_digest(stored, key_hash(key)))  # fmt: skip
+
+    def move(self, code: str, key: str, step: int) -> RoomState:
+        return self._teacher(self._move, code, key, step)
+
+    def reveal(self, code: str, key: str, step: int) -> RoomState:
+        return self._teacher(self._reveal, code, key, step)
+
+    # -- students --------------------------------------------------------------------------------
+    def join(self, code: str, student: str) -> None:
+        if not is_student_id(student):
+            raise RoomError("bad_answer")
+        if not _is_code(code):
+            raise RoomError("no_room")
+        keys = room_keys(code)
+        self._outcome(self._join(keys=keys[:2], args=[repr(self._now()), student, self.limits.students]))
+
+    def answer(self, code: str, step: int, student: str, answer: Sequence[int]) -> None:
+        self._check_step(step)
+        picked = checked_answer(answer, self.limits)
+        if not is_student_id(student):
+            raise RoomError("bad_answer")
+        if not _is_code(code):
+            raise RoomError("no_room")
+        args = [repr(self._now()), student, self.limits.students, step, _answer_text(picked),
+                self.limits.changes_per_step]  # fmt: skip
+        self._outcome(self._answer(keys=room_keys(code), args=args))
+
+    def answer_of(self, code: str, step: int, student: str) -> tuple[int, ...] | None:
+        if not _is_code(code) or type(step) is not int or not is_student_id(student):
+            return None
+        keys = room_keys(code)
+        expires_at, text = self._read(
+            lambda p: p.hget(keys[0], "expires_at"), lambda p: p.hget(keys[2], f"{step}:{student}")
+        )
+        return _answer_tuple(text) if text is not None and self._live(expires_at) else None
+
+    def tally(self, code: str, step: int) -> Tally:
+        if not _is_code(code) or type(step) is not int:
+            return Tally(0, {})
+        keys = room_keys(code)
+        expires_at, counts = self._read(lambda p: p.hget(keys[0], "expires_at"), lambda p: p.hgetall(keys[4]))
+        if not self._live(expires_at):
+            return Tally(0, {})
+        prefix = f"{step}:"
+        by_answer = {_answer_tuple(field.removeprefix(prefix)): int(n)
+                     for field, n in counts.items() if field.startswith(prefix) and int(n) > 0}  # fmt: skip
+        return Tally(sum(by_answer.values()), by_answer)
+
+    def students(self, code: str) -> int:
+        if not _is_code(code):
+            return 0
+        keys = room_keys(code)
+        expires_at, count = self._read(lambda p: p.hget(keys[0], "expires_at"), lambda p: p.scard(keys[1]))
+        return int(count) if self._live(expires_at) else 0
+
+    def close(self) -> None:
+        self._redis.close()
+
+    # -- helpers ---------------------------------------------------------------------------------
+    def _check_step(self, step: int) -> None:
+        if type(step) is not int or not 1 <= step <= self.limits.steps:
+            raise RoomError("bad_step")
+
+    def _live(self, expires_at: str | None) -> bool:
+        return expires_at is not None and float(expires_at) > self._now()
+
+    def _read(self, *reads) -> list:
+        """Several reads at one instant (MULTI/EXEC: no write of another client between)."""
+        with self._redis.pipeline(transaction=True) as pipe:
+            for read in reads:
+                read(pipe)
+            return pipe.execute()
+
+    def _state(self, code: str, fields: dict[str, str]) -> RoomState | None:
+        if not self._live(fields.get("expires_at")):
+            return None
+        revealed = frozenset(int(name.removeprefix("revealed:")) for name in fields if name.startswith("revealed:"))
+        return RoomState(code, int(fields["step"]), revealed, int(fields["version"]), float(fields["expires_at"]))
+
+    def _teacher(self, script, code: str, key: str, step: int) -> RoomState:
+        self._check_step(step)
+        if not _is_code(code):
+            raise RoomError("no_room")
+        given = key_hash(key) if isinstance(key, str) and key else ""
+        reply = script(keys=room_keys(code)[:1], args=[repr(self._now()), given, step])
+        if reply[0] != "ok":
+            raise RoomError(reply[0])
+        state = self._state(code, dict(zip(reply[1::2], reply[2::2], strict=True)))
+        if state is None:  # expired by the clock between the script and now
+            raise RoomError("no_room")
+        return state
+
+    @staticmethod
+    def _outcome(reply: str) -> None:
+        if reply != "ok":
+            raise RoomError(reply)
+
+
+def _is_code(code: object) -> bool:
+    """Whether ``code`` can name a room (anything else names none, and never reaches a key)."""
+    return isinstance(code, str) and _store.normalise_code(code) == code
