@@ -55,6 +55,7 @@ TOKEN_VIEW_WORDS = (
     "fig.head", "ex.col.block", "ex.col.layer", "ex.weight", "tv.reads", "tv.read_by", "tv.title_reads",
     "tv.title_read_by", "tv.title_both",
 )  # fmt: skip
+ROOM_WORDS = ("rmfig.title", "rmfig.count_axis", "rmfig.right")
 FIGURE_WORDS = tuple(
     dict.fromkeys((
         *ATTENTION_WORDS,
@@ -66,6 +67,7 @@ FIGURE_WORDS = tuple(
         *ODDS_WORDS,
         *COMBINED_WORDS,
         *TOKEN_VIEW_WORDS,
+        *ROOM_WORDS,
     ))
 )  # fmt: skip
 

@@ -87,8 +87,13 @@ class StepLayout:
         screen, and the table is there in normal mode; the text alternative stays).
         ``width_px``: drawn that wide (a figure planned narrower than its column)."""
         with st.container(width=int(width_px)) if width_px and self.presenting else st.container():
-            show_chart(figure, key, sized=sized, table=not self.presenting,
-                       file_name=export_name("lesson", key.removeprefix("ls_chart_")))
+            show_chart(
+                figure,
+                key,
+                sized=sized,
+                table=not self.presenting,
+                file_name=export_name("lesson", key.removeprefix("ls_chart_")),
+            )
 
     def answer_text(self, text: str) -> None:
         """A longer answer in Markdown: in presentation mode it takes the figure's place (the
@@ -111,7 +116,10 @@ class StepLayout:
             return {**sized, "cols": None}
         cols = min(heads, 2) if heads <= PRESENT_PAIRED_HEADS else PRESENT_MAX_COLUMNS
         width = sized["width_px"]
-        while width > WIDTH_STEP_PX and plan_overview(heads, labels, width, sized["scale"], cols).frame.height > PRESENT_FIGURE_MAX_PX:
+        while (
+            width > WIDTH_STEP_PX
+            and plan_overview(heads, labels, width, sized["scale"], cols).frame.height > PRESENT_FIGURE_MAX_PX
+        ):
             width -= WIDTH_STEP_PX
         return {**sized, "width_px": width, "cols": cols}
 

@@ -6,17 +6,25 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ..page_state.rules import Param
+from ..page_state.rules import Param, parse_query
 from ..page_state.state import PageState
+from ..room.seat import ROOM_PARAMS, SEAT_STATE, Seat, code_text, moved, seat_from_link
+from ..room.student import back_to_teacher, student_bar
+from ..room.teacher import SHOW_JOIN_KEY, join_card, teacher_link
 from ..shell import is_presenting, page_title, setup_page
 from ..strings import t
 from .keys import pressed
 from .layout import NAV_BAR_KEY, StepLayout
-from .questions import ask, is_retrying, is_revealed
+from .questions import REVEALED_PREFIX, SHOWN, ask, is_retrying, is_revealed
 from .steps import STEPS
 
 STEP_PARAM = "step"
-PAGE = PageState("ls_", (Param(STEP_PARAM, "int", 1, 1, len(STEPS)),))
+PARAMS = (Param(STEP_PARAM, "int", 1, 1, len(STEPS)),)
+# The room's parameters are the room's (ui/room/seat.py), not notes about an unknown parameter.
+PAGE = PageState(
+    "ls_", PARAMS, parse=lambda query: parse_query(PARAMS, {k: v for k, v in query.items() if k not in ROOM_PARAMS})
+)
+SYNCED_ROOM = "ls_room_synced"  # the room whose step this session's teacher page took on arrival
 STEP_STATE = PAGE.key(STEP_PARAM)  # not a widget: the buttons and the step list set it
 PICK_KEY = "ls_pick"
 
@@ -25,7 +33,7 @@ def _go(step: int) -> None:
     PAGE.set(STEP_PARAM, step)
 
 
-def _navigation(step: int, lang: str, presenting: bool, bottom: bool = False) -> None:
+def _navigation(step: int, lang: str, presenting: bool, bottom: bool = False, seat: Seat | None = None) -> None:
     """Previous, where we are, next: at the top, and again at the bottom (``bottom``: the
     buttons only), so the next step is in reach where the step ends."""
     total = len(STEPS)
@@ -36,7 +44,8 @@ def _navigation(step: int, lang: str, presenting: bool, bottom: bool = False) ->
     if bottom:
         where.caption(t("ls.keys_help", lang))
     elif presenting:  # one step per screen: where we are, no list
-        where.markdown(f"**{t('ls.step_of', lang, n=step, total=total)}**")
+        room = f" · {t('room.code', lang, code=code_text(seat.code))}" if seat is not None else ""
+        where.markdown(f"**{t('ls.step_of', lang, n=step, total=total)}**{room}")
     else:
         st.session_state[PICK_KEY] = step
         where.selectbox(t("ls.steps", lang), list(range(1, total + 1)), key=PICK_KEY, on_change=_on_pick,
@@ -51,33 +60,77 @@ def _on_pick() -> None:
         PAGE.set(STEP_PARAM, picked)
 
 
+def _room_step(seat: Seat | None, lang: str) -> tuple[int, Seat | None]:
+    """The step to show: a step key's move (a presenter's clicker started this run), the
+    teacher's step for a student who follows, the room's step for a teacher arriving; the
+    teacher's page then moves the room. A revealed step of the room is revealed here too."""
+    ss = st.session_state
+    move = pressed()
+    if move and not (seat and seat.follows) and PAGE.by_name[STEP_PARAM].accepts(PAGE.get(STEP_PARAM) + move):
+        PAGE.set(STEP_PARAM, PAGE.get(STEP_PARAM) + move)
+    if seat is not None and (seat.follows or (seat.teacher and ss.get(SYNCED_ROOM) != seat.code)):
+        PAGE.set(STEP_PARAM, seat.state.step)
+    if seat is not None:
+        ss[SYNCED_ROOM] = seat.code
+        seat = moved(seat, PAGE.get(STEP_PARAM), lang)
+        for revealed in seat.state.revealed:
+            ss[REVEALED_PREFIX + str(revealed)] = ss.get(REVEALED_PREFIX + str(revealed)) or SHOWN
+    return PAGE.get(STEP_PARAM), seat
+
+
+def _room_top(seat: Seat, step: int, lang: str, presenting: bool) -> None:
+    """The room above the step: a student's bar; the teacher's link (sidebar) and, in normal
+    mode, how to join."""
+    if not seat.teacher:
+        student_bar(seat, lang)
+        back_to_teacher(seat, lang, step, _go)
+        return
+    teacher_link(seat, lang)
+    if not presenting:
+        with st.expander(t("room.code", lang, code=code_text(seat.code)), expanded=True, icon=":material/groups:"):
+            join_card(seat, lang, presenting)
+
+
 def render() -> None:
     lang = setup_page("lesson")
     presenting = is_presenting()
     PAGE.restore()
-    move = pressed()  # a step key (a presenter's clicker) started this run
-    if move and PAGE.by_name[STEP_PARAM].accepts(PAGE.get(STEP_PARAM) + move):
-        PAGE.set(STEP_PARAM, PAGE.get(STEP_PARAM) + move)
-    step = PAGE.get(STEP_PARAM)
+    made = SEAT_STATE not in st.session_state
+    seat = seat_from_link(lang, PAGE.get(STEP_PARAM))
+    if seat is not None and seat.teacher and made:
+        st.session_state[SHOW_JOIN_KEY] = True  # a room just made or opened: how to join first
+    step, seat = _room_step(seat, lang)
     if not presenting:
         page_title("lesson", lang)
         st.caption(t("page.lesson.blurb", lang))
     PAGE.settle({STEP_PARAM: step})
     PAGE.show_notes(lang, total=len(STEPS))
-    if not presenting:
+    if seat is not None:
+        _room_top(seat, step, lang, presenting)
+    navigates = seat is None or not seat.follows
+    if not presenting and navigates:
         _navigation(step, lang, presenting)
-    PAGE.write_url({STEP_PARAM: step}, lang)
+    PAGE.write_url({STEP_PARAM: step}, lang, **(seat.query() if seat is not None else {}))
     st.subheader(f"{step}. {t(f'ls.{step}.title', lang)}")
-    layout = StepLayout(presenting, is_revealed(step), is_retrying(step))
+    _step(step, lang, presenting, seat)
+    if presenting and navigates:  # one bar at the screen's bottom, always in reach
+        with st.container(key=NAV_BAR_KEY):
+            _navigation(step, lang, presenting, seat=seat)
+    elif navigates:
+        st.divider()
+        _navigation(step, lang, presenting, bottom=True)
+
+
+def _step(step: int, lang: str, presenting: bool, seat: Seat | None) -> None:
+    layout = StepLayout(presenting, is_revealed(step), is_retrying(step) and seat is None)
     with layout.text:
         question = STEPS[step - 1](lang, layout)
         if question is not None:
             if not presenting:
                 st.divider()
-            ask(question, lang, layout.compact, presenting, answer_text=layout.answer_text)
-    if presenting:  # one bar at the screen's bottom, always in reach
-        with st.container(key=NAV_BAR_KEY):
-            _navigation(step, lang, presenting)
-    else:
-        st.divider()
-        _navigation(step, lang, presenting, bottom=True)
+            ask(question, lang, layout.compact, presenting, answer_text=layout.answer_text, seat=seat)
+        if seat is not None and seat.teacher and presenting:
+            st.toggle(t("room.show_join", lang), key=SHOW_JOIN_KEY)
+    if seat is not None and seat.teacher and presenting and st.session_state.get(SHOW_JOIN_KEY):
+        with layout.figure():  # in the figure's place, until the teacher turns it off
+            join_card(seat, lang, presenting)

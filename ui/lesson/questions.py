@@ -12,6 +12,8 @@ from typing import Any
 
 import streamlit as st
 
+from ..room.student import student_question
+from ..room.teacher import teacher_question
 from ..strings import t
 
 CHECKED_PREFIX = "ls_checked_"  # the answer the learner checked, per step
@@ -76,14 +78,23 @@ def ask(
     compact: bool = False,
     presenting: bool = False,
     answer_text: Callable[[str], None] | None = None,
+    seat: Any = None,
 ) -> None:
     """The question, the learner's choice and a check button; a right answer reveals the
     step's telling part, a wrong one gets a hint and a way to try again or see the answer.
     ``compact`` (presentation mode, answered): the verdict and the answer in the question's
     place, so the step still fits one screen. ``presenting``: a right answer starts the run
     that draws the compact screen. ``answer_text`` draws a longer answer (``after``), below the
-    question unless given."""
-    if compact:
+    question unless given. ``seat``: this session's place in a class's room (``ui/room``): the
+    teacher sees the class's answers and reveals them; a student answers and waits for it."""
+    if seat is not None and seat.teacher:
+        if is_revealed(question.step):
+            _answered(question, lang)
+        teacher_question(seat, question, lang, REVEALED_PREFIX + str(question.step), compact)
+    elif seat is not None:
+        student_question(seat, question, lang, lambda: _the_answer(question, lang),
+                         lambda chosen: _chosen_label(question, chosen, lang), lambda q, a: is_right(q, a))  # fmt: skip
+    elif compact:
         _answered(question, lang)
     else:
         key = answer_key(question.step)
@@ -107,6 +118,11 @@ def ask(
             (answer_text or st.markdown)(question.after)
 
 
+def _chosen_label(question: Question, chosen: Any, lang: str) -> str:
+    chosen = chosen if question.many else [chosen]
+    return t("list_sep", lang).join(question.label(option) for option in chosen) or "–"
+
+
 def _answered(question: Question, lang: str) -> None:
     if st.session_state.get(REVEALED_PREFIX + str(question.step)) == RIGHT:
         st.success(t("ls.right", lang, why=question.why), icon=":material/check_circle:")
@@ -115,7 +131,9 @@ def _answered(question: Question, lang: str) -> None:
 
 
 def _the_answer(question: Question, lang: str) -> None:
-    st.info(t("ls.the_answer", lang, answer=_answer_label(question, lang), why=question.why), icon=":material/lightbulb:")
+    st.info(
+        t("ls.the_answer", lang, answer=_answer_label(question, lang), why=question.why), icon=":material/lightbulb:"
+    )
 
 
 def _verdict(question: Question, lang: str, presenting: bool, buttons) -> None:

@@ -149,7 +149,7 @@ def merge(lang: str, layout: StepLayout) -> Question:
 
     def reveal() -> None:  # the merge's traced shapes, starting from the weights that go in
         st.markdown(t("ls.4.body", lang, C=h * d))
-        merge_steps = trace.shape_steps[[step.name for step in trace.shape_steps].index("context"):]
+        merge_steps = trace.shape_steps[[step.name for step in trace.shape_steps].index("context") :]
         code = shape_trace_code(merge_steps, tuple(merge_steps[0].before), "weights", "B h T T",
                                 names=not layout.presenting)  # fmt: skip
         with layout.figure():
@@ -167,7 +167,9 @@ def parameters(lang: str, layout: StepLayout) -> Question:
     counts = parameter_counts(C)
     layout.lead(t("ls.5.lead", lang, C=C))
     with layout.figure():  # the same C channels cut into the most heads: the counts are the answer
-        layout.chart(channel_map_figure(max(HEAD_CHOICES), C // max(HEAD_CHOICES), figure_words(lang)), "ls_chart_5_split")
+        layout.chart(
+            channel_map_figure(max(HEAD_CHOICES), C // max(HEAD_CHOICES), figure_words(lang)), "ls_chart_5_split"
+        )
 
     def reveal() -> None:  # every bar's height is the answer
         st.markdown(t("ls.5.body", lang, C=C))
@@ -262,8 +264,12 @@ def trained(lang: str, layout: StepLayout) -> Question | None:
     labels = display_labels(list(experiment.snapshot_prompt[: weights.shape[-1]]))
     with layout.figure():
         sized = layout.overview(heads, labels)
-        layout.chart(heads_overview_figure(weights, labels, "weights", figure_words(lang), **sized), "ls_chart_8",
-                     sized=True, width_px=sized["width_px"])
+        layout.chart(
+            heads_overview_figure(weights, labels, "weights", figure_words(lang), **sized),
+            "ls_chart_8",
+            sized=True,
+            width_px=sized["width_px"],
+        )
     verdict = answer(experiment.runs)
     accepted = tuple(sorted((verdict.at_steps.best, *verdict.at_steps.ties)))
     return Question(8, t("ls.8.q", lang), experiment.head_counts, verdict.at_steps.best, _trained_why(verdict, lang),

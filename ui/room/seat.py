@@ -1,0 +1,171 @@
+"""This session's place in a class's room, read from the lesson's link:
+
+- ``?room=new`` (any step, either language): the page makes a room and this session is its
+  teacher; the link becomes ``?room=CODE&key=KEY`` (the key is the teacher's alone: reopened on
+  another device, that device is the same teacher);
+- ``?room=CODE``: a student; the page gives the student an anonymous id and writes it into the
+  link (``&me=…``), so a reload is the same student, counted once;
+- ``?room=CODE&key=WRONG``: a student, with a note that the key is not this room's.
+
+A mistyped or expired code gets a message and a way to the lesson on one's own; a store that
+cannot be reached gets a message in the room's place, logged, and the lesson goes on alone.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, replace
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from ..markdown import literal
+from ..page_state.state import shown_value
+from ..strings import DEFAULT_LANGUAGE, t
+from .store import (
+    RoomError,
+    RoomState,
+    RoomStore,
+    is_student_id,
+    new_student_id,
+    normalise_code,
+    shared_store,
+    shown_code,
+)
+
+LOG = logging.getLogger(__name__)
+
+ROOM_PARAM, KEY_PARAM, ME_PARAM = "room", "key", "me"
+ROOM_PARAMS = (ROOM_PARAM, KEY_PARAM, ME_PARAM)
+NEW_ROOM = "new"
+SEAT_STATE = "rm_seat"  # this session's (code, teacher key or None, student id or None)
+OWN_PACE_KEY = "rm_own_pace"
+
+
+@dataclass(frozen=True)
+class Seat:
+    code: str
+    key: str | None  # the teacher's key when this session is the teacher
+    student: str | None  # the student's anonymous id otherwise
+    state: RoomState
+
+    @property
+    def teacher(self) -> bool:
+        return self.key is not None
+
+    @property
+    def follows(self) -> bool:
+        """A student whose page moves with the teacher's (not working at their own pace)."""
+        return not self.teacher and not st.session_state.get(OWN_PACE_KEY, False)
+
+    def query(self) -> dict[str, str]:
+        """What the link keeps of the room: the code, and the key or the student's id."""
+        return {ROOM_PARAM: self.code, **({KEY_PARAM: self.key} if self.teacher else {ME_PARAM: self.student})}
+
+
+def store() -> RoomStore:
+    return shared_store()
+
+
+def store_failed(lang: str, error: Exception) -> None:
+    """A store that cannot be reached (Redis down, a locked file): said in place, logged."""
+    LOG.exception("the room store failed", exc_info=error)
+    st.error(t("room.error.store", lang), icon=":material/cloud_off:")
+
+
+def refused(error: RoomError, lang: str) -> None:
+    hours = f"{store().limits.ttl_s / 3600:g}"
+    st.warning(t(f"room.error.{error.reason}", lang, n=store().limits.students, hours=hours, code=""),
+               icon=":material/info:")  # fmt: skip
+
+
+def _lesson_alone(lang: str) -> None:
+    """A way to the lesson without the room (the page's own link, without its room)."""
+    query = urlencode({"lang": lang}) if lang != DEFAULT_LANGUAGE else ""
+    st.link_button(t("room.lesson_alone", lang), "lesson" + (f"?{query}" if query else ""), icon=":material/school:")
+
+
+def _no_room(lang: str, reason: str, raw: str) -> None:
+    hours = f"{store().limits.ttl_s / 3600:g}" if reason == "no_room" else ""
+    st.warning(t(f"room.error.{reason}", lang, code=shown_value(raw), hours=hours), icon=":material/meeting_room:")
+    _lesson_alone(lang)
+    st.stop()
+
+
+def seat_from_link(lang: str, step: int) -> Seat | None:
+    """This session's seat in the room its link names, or None (no room in the link, or a
+    store that failed: then the lesson goes on alone). A bad or expired code stops the page
+    after its message."""
+    ss = st.session_state
+    raw = st.query_params.get(ROOM_PARAM)
+    held = ss.get(SEAT_STATE)
+    if raw is None and held is None:
+        return None
+    try:
+        if raw == NEW_ROOM and held is None:
+            code, key = store().create(step)
+            ss[SEAT_STATE] = (code, key, None)
+            return Seat(code, key, None, store().state(code))
+        if held is not None and (raw is None or raw == NEW_ROOM or normalise_code(raw) == held[0]):
+            code, key, student = held  # another page and back, or a rerun: the same seat
+            state = store().state(code)
+            if state is None:
+                ss.pop(SEAT_STATE, None)
+                _no_room(lang, "no_room", shown_code(code))
+            return Seat(code, key, student, state)
+        return _sit(lang, raw)
+    except RoomError as error:
+        refused(error, lang)
+        _lesson_alone(lang)
+        st.stop()
+    except Exception as error:  # noqa: BLE001 - the lesson must go on without its room
+        store_failed(lang, error)
+        return None
+
+
+def _sit(lang: str, raw: str) -> Seat:
+    """A seat from a link that names a room this session does not hold yet."""
+    ss = st.session_state
+    code = normalise_code(raw)
+    if code is None:
+        _no_room(lang, "bad_code", raw)
+    state = store().state(code)
+    if state is None:
+        _no_room(lang, "no_room", shown_code(code))
+    key = st.query_params.get(KEY_PARAM)
+    if key is not None and store().is_teacher(code, key):
+        ss[SEAT_STATE] = (code, key, None)
+        return Seat(code, key, None, state)
+    if key is not None:
+        st.info(t("room.not_teacher_note", lang), icon=":material/person:")
+    me = st.query_params.get(ME_PARAM)
+    student = me if is_student_id(me) else new_student_id()
+    store().join(code, student)
+    ss[SEAT_STATE] = (code, None, student)
+    return Seat(code, None, student, state)
+
+
+def moved(seat: Seat, step: int, lang: str) -> Seat:
+    """The teacher's page is on ``step``: the room moves there (the students who follow
+    move with it)."""
+    if not seat.teacher or seat.state.step == step:
+        return seat
+    try:
+        return replace(seat, state=store().move(seat.code, seat.key, step))
+    except RoomError as error:
+        refused(error, lang)
+    except Exception as error:  # noqa: BLE001
+        store_failed(lang, error)
+    return seat
+
+
+def student_link(code: str, lang: str) -> str:
+    """The link students open: this page's address with the room's code (and the language,
+    when it is not the default)."""
+    base = (st.context.url or "").split("?")[0].split("#")[0]
+    query = {ROOM_PARAM: code, **({"lang": lang} if lang != DEFAULT_LANGUAGE else {})}
+    return f"{base}?{urlencode(query)}"
+
+
+def code_text(code: str) -> str:
+    return literal(shown_code(code))
