@@ -1,6 +1,7 @@
 """Several app processes behind nginx, on this machine's loopback ports.
 
     python deploy/cluster.py start [--processes N] [--port 8080] [--first-app-port 8501] [--no-gzip] [--run-dir DIR]
+                                   [--room-store sqlite:///PATH | redis://HOST:6379/0]
     python deploy/cluster.py status [--run-dir DIR]
     python deploy/cluster.py stop [--run-dir DIR]
 
@@ -8,7 +9,9 @@
 +1, ...) with one shared cookie secret, waits until each answers `/_stcore/health`, then
 runs Debian's `nginx` (in the foreground of its own session, not as a system service) with
 `deploy/seeing-attention.nginx.conf` on 127.0.0.1:PORT, its upstream lines rewritten for
-the N processes, and waits for nginx's `/healthz`. It writes the process ids, the
+the N processes, and waits for nginx's `/healthz`. Every process sees the same classroom
+rooms (ui/room/): `ROOM_STORE` is passed to each, by default a SQLite file in the run
+folder (`--room-store` or the environment's `ROOM_STORE` choose another, such as Redis). It writes the process ids, the
 configuration, the logs and the cookie secret (mode 600, reused by the next start) into the
 run folder (default `deploy/run/`, not committed). `stop` ends exactly those processes, by
 the ids it wrote, after checking that each id still belongs to the same program.
@@ -38,6 +41,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SITE_CONFIG = ROOT / "deploy" / "seeing-attention.nginx.conf"
 DEFAULT_RUN_DIR = ROOT / "deploy" / "run"
 PIDS_FILE = "cluster.json"
+ROOM_STORE_ENV = "ROOM_STORE"  # ui/room/store.py
+ROOMS_FILE = "rooms.sqlite3"
 CPU_ENV = "ATTENTION_CPU"  # ui/runtime.py: the core an app process's interpreter runs on
 START_TIMEOUT_S = 90
 STOP_TIMEOUT_S = 15
@@ -99,6 +104,18 @@ def site_config(app_ports: list[int], port: int, gzip: bool = True) -> str:
     return text
 
 
+def room_store_for(run_dir: Path, chosen: str | None = None, env: dict[str, str] | None = None) -> str:
+    """The rooms' store every process is given: the one chosen, else the one the processes'
+    or this environment says, else ``rooms.sqlite3`` in the run folder (one machine's
+    processes share a SQLite file)."""
+    return (
+        chosen
+        or (env or {}).get(ROOM_STORE_ENV)
+        or os.environ.get(ROOM_STORE_ENV)
+        or f"sqlite:///{run_dir / ROOMS_FILE}"
+    )
+
+
 def cookie_secret(run_dir: Path) -> str:
     """The shared secret: the environment's, else the one kept in the run folder, else new."""
     if os.environ.get("STREAMLIT_SERVER_COOKIE_SECRET"):
@@ -140,8 +157,11 @@ def _start_app(port: int, run_dir: Path, secret: str, env: dict[str, str] | None
 
 
 def start_cluster(processes: int = 2, port: int = 0, first_app_port: int = 0, gzip: bool = True,
-                  run_dir: Path | str = DEFAULT_RUN_DIR, env: dict[str, str] | None = None) -> Cluster:  # fmt: skip
-    """N app processes and nginx in front of them, all healthy. Port 0: a free port."""
+                  run_dir: Path | str = DEFAULT_RUN_DIR, env: dict[str, str] | None = None,
+                  room_store: str | None = None) -> Cluster:  # fmt: skip
+    """N app processes and nginx in front of them, all healthy. Port 0: a free port.
+    ``room_store``: where every process keeps the classroom rooms (``ROOM_STORE``); by default
+    ``env``'s or this environment's, else a SQLite file in the run folder."""
     binary = nginx_binary()
     if binary is None:
         raise RuntimeError("nginx not found (Debian: apt-get install nginx)")
@@ -151,6 +171,7 @@ def start_cluster(processes: int = 2, port: int = 0, first_app_port: int = 0, gz
     if (run_dir / PIDS_FILE).exists():
         raise RuntimeError(f"{run_dir / PIDS_FILE} exists: stop that cluster first (deploy/cluster.py stop)")
     secret = cookie_secret(run_dir)
+    env = {**(env or {}), ROOM_STORE_ENV: room_store_for(run_dir, room_store, env)}
     ports = [first_app_port + i if first_app_port else free_port() for i in range(processes)]
     port = port or free_port()
     apps = [_start_app(p, run_dir, secret, env, index) for index, p in enumerate(ports)]
@@ -239,9 +260,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first-app-port", type=int, default=8501)
     parser.add_argument("--no-gzip", action="store_true")
     parser.add_argument("--run-dir", default=str(DEFAULT_RUN_DIR))
+    parser.add_argument(
+        "--room-store",
+        default=None,
+        help="where the processes keep classroom rooms (default: rooms.sqlite3 in the run folder)",
+    )
     args = parser.parse_args(argv)
     if args.action == "start":
-        cluster = start_cluster(args.processes, args.port, args.first_app_port, not args.no_gzip, args.run_dir)
+        cluster = start_cluster(args.processes, args.port, args.first_app_port, not args.no_gzip, args.run_dir,
+                                room_store=args.room_store)  # fmt: skip
         sys.stdout.write(f"{cluster.url} -> {', '.join(cluster.app_urls)} (ids in {args.run_dir}/{PIDS_FILE})\n")
         return 0
     cluster = read_cluster(args.run_dir)

@@ -6,6 +6,7 @@ import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -79,3 +80,25 @@ def test_stop_leaves_a_process_alone_when_its_id_now_belongs_to_another_program(
         assert other.wait(timeout=30) is not None
     finally:
         other.kill()
+
+
+def test_every_process_of_a_cluster_is_given_one_room_store(tmp_path, monkeypatch):
+    from deploy.cluster import room_store_for
+
+    monkeypatch.delenv("ROOM_STORE", raising=False)
+    assert room_store_for(tmp_path) == f"sqlite:///{tmp_path / 'rooms.sqlite3'}", "a file in the run folder"
+    assert room_store_for(tmp_path, env={"ROOM_STORE": "redis://r:6379/0"}) == "redis://r:6379/0"
+    monkeypatch.setenv("ROOM_STORE", "redis://elsewhere:6379/1")
+    assert room_store_for(tmp_path) == "redis://elsewhere:6379/1"
+    assert room_store_for(tmp_path, "sqlite:////x/rooms.sqlite3") == "sqlite:////x/rooms.sqlite3", "--room-store wins"
+
+
+def test_the_kubernetes_recipe_gives_every_pod_the_same_redis_for_rooms():
+    text = (Path(__file__).resolve().parents[2] / "deploy" / "kubernetes.yaml").read_text(encoding="utf-8")
+    urls = re.findall(r"name: ROOM_STORE, value: \"(redis://[^\"]+)\"", text)
+    assert urls == ["redis://seeing-attention-rooms:6379/0"]
+    documents = text.split("\n---\n")
+    kinds = {re.search(r"^kind: (\w+)", d, re.M)[1] for d in documents if "name: seeing-attention-rooms" in d}
+    assert kinds == {"Deployment", "Service"}, "a Redis and the name the pods reach it by"
+    (service,) = [d for d in documents if "kind: Service" in d and "name: seeing-attention-rooms" in d]
+    assert "port: 6379" in service
