@@ -41,7 +41,7 @@ def answers_figure(
     ]
     colors = [(RIGHT_COLOR if i in right else WRONG_COLOR) if revealed else BAR_COLOR for i in range(len(labels))]
     bars = dict(
-        type="bar", orientation="h", y=names, x=counts, marker=dict(color=colors), text=[str(n) for n in counts],
+        type="bar", name=text["rmfig.title"], orientation="h", y=names, x=counts, marker=dict(color=colors), text=[str(n) for n in counts],
         textposition="outside", cliponaxis=False, hovertemplate="%{y}: %{x}<extra></extra>",
     )  # fmt: skip
     most = max(counts, default=0)

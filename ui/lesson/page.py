@@ -10,7 +10,7 @@ from ..page_state.rules import Param, parse_query
 from ..page_state.state import PageState
 from ..room.seat import ROOM_PARAMS, SEAT_STATE, Seat, code_text, moved, seat_from_link
 from ..room.student import back_to_teacher, student_bar
-from ..room.teacher import SHOW_JOIN_KEY, join_card, teacher_link
+from ..room.teacher import VIEW_FIGURE, VIEW_JOIN, VIEW_KEY, join_card, projected, teacher_bar, teacher_link
 from ..shell import is_presenting, page_title, setup_page
 from ..strings import t
 from .keys import pressed
@@ -37,15 +37,20 @@ def _navigation(step: int, lang: str, presenting: bool, bottom: bool = False, se
     """Previous, where we are, next: at the top, and again at the bottom (``bottom``: the
     buttons only), so the next step is in reach where the step ends."""
     total = len(STEPS)
-    back, where, forward = st.columns([1, 3, 1] if presenting else [1, 4, 1], vertical_alignment="center")
+    back, where, forward = st.columns(
+        [1, 3, 1] if presenting and seat is None else [1, 5, 1] if presenting else [1, 4, 1],
+        vertical_alignment="center",
+    )
     suffix = "_bottom" if bottom else ""
     back.button(t("ls.previous", lang), key=f"ls_prev_{STEP_STATE}{suffix}", on_click=_go, args=(step - 1,),
                 disabled=step == 1, icon=":material/arrow_back:", width="stretch")  # fmt: skip
     if bottom:
         where.caption(t("ls.keys_help", lang))
+    elif presenting and seat is not None and seat.teacher:  # the room's code, its count, what is shown
+        with where:
+            teacher_bar(seat, step, total, lang)
     elif presenting:  # one step per screen: where we are, no list
-        room = f" · {t('room.code', lang, code=code_text(seat.code))}" if seat is not None else ""
-        where.markdown(f"**{t('ls.step_of', lang, n=step, total=total)}**{room}")
+        where.markdown(f"**{t('ls.step_of', lang, n=step, total=total)}**")
     else:
         st.session_state[PICK_KEY] = step
         where.selectbox(t("ls.steps", lang), list(range(1, total + 1)), key=PICK_KEY, on_change=_on_pick,
@@ -98,7 +103,7 @@ def render() -> None:
     made = SEAT_STATE not in st.session_state
     seat = seat_from_link(lang, PAGE.get(STEP_PARAM))
     if seat is not None and seat.teacher and made:
-        st.session_state[SHOW_JOIN_KEY] = True  # a room just made or opened: how to join first
+        st.session_state[VIEW_KEY] = VIEW_JOIN  # a room just made or opened: how to join first
     step, seat = _room_step(seat, lang)
     if not presenting:
         page_title("lesson", lang)
@@ -129,8 +134,6 @@ def _step(step: int, lang: str, presenting: bool, seat: Seat | None) -> None:
             if not presenting:
                 st.divider()
             ask(question, lang, layout.compact, presenting, answer_text=layout.answer_text, seat=seat)
-        if seat is not None and seat.teacher and presenting:
-            st.toggle(t("room.show_join", lang), key=SHOW_JOIN_KEY)
-    if seat is not None and seat.teacher and presenting and st.session_state.get(SHOW_JOIN_KEY):
-        with layout.figure():  # in the figure's place, until the teacher turns it off
-            join_card(seat, lang, presenting)
+    if seat is not None and seat.teacher and presenting and st.session_state.get(VIEW_KEY) != VIEW_FIGURE:
+        with layout.figure():  # what the teacher chose to project, in the figure's place
+            projected(seat, question, lang, is_revealed(step), presenting)

@@ -90,7 +90,7 @@ def ask(
     if seat is not None and seat.teacher:
         if is_revealed(question.step):
             _answered(question, lang)
-        teacher_question(seat, question, lang, REVEALED_PREFIX + str(question.step), compact)
+        teacher_question(seat, question, lang, REVEALED_PREFIX + str(question.step), compact, presenting)
     elif seat is not None:
         student_question(seat, question, lang, lambda: _the_answer(question, lang),
                          lambda chosen: _chosen_label(question, chosen, lang), lambda q, a: is_right(q, a))  # fmt: skip

@@ -27,7 +27,9 @@ Question = Any
 LIVE_EVERY_S = 1.0  # the count is at most this old, plus a round trip
 QR_PX = 260
 QR_PX_PRESENTING = 300
-SHOW_JOIN_KEY = "rm_show_join"
+VIEW_KEY = "rm_view"  # presenting: what the figure's place shows
+VIEW_FIGURE, VIEW_ANSWERS, VIEW_JOIN = "figure", "answers", "join"
+VIEWS = (VIEW_FIGURE, VIEW_ANSWERS, VIEW_JOIN)
 REVEAL_KEY = "rm_reveal"
 CHART_KEY = "rm_answers"
 
@@ -78,16 +80,31 @@ def _reveal(seat: Seat, step: int, revealed_key: str, lang: str) -> None:
         st.session_state["rm_error"] = "store"
 
 
-@st.fragment(run_every=LIVE_EVERY_S)
-def live_answers(seat: Seat, question: Question, lang: str, revealed: bool) -> None:
-    """How many answered, and the answers' bars (the right ones marked once revealed)."""
+def _tally(seat: Seat, step: int, lang: str):
     try:
-        tally = store().tally(seat.code, question.step)
-        joined = store().students(seat.code)
+        return store().tally(seat.code, step), store().students(seat.code)
     except Exception as error:  # noqa: BLE001
         store_failed(lang, error)
+        return None, 0
+
+
+@st.fragment(run_every=LIVE_EVERY_S)
+def live_count(seat: Seat, step: int, lang: str) -> None:
+    """How many answered and how many are in the room, redrawn every second."""
+    tally, _ = _tally(seat, step, lang)
+    if tally is not None:
+        st.markdown(f"**{t('room.answered', lang, n=tally.answered)}**")
+
+
+@st.fragment(run_every=LIVE_EVERY_S)
+def live_answers(seat: Seat, question: Question, lang: str, revealed: bool, count: bool = True) -> None:
+    """The answers' bars (the right ones marked once revealed), with the count unless
+    ``count`` is False (drawn elsewhere)."""
+    tally, joined = _tally(seat, question.step, lang)
+    if tally is None:
         return
-    st.markdown(f"**{t('room.answered', lang, n=tally.answered)}** · {t('room.joined', lang, n=joined)}")
+    if count:
+        st.markdown(f"**{t('room.answered', lang, n=tally.answered)}** · {t('room.joined', lang, n=joined)}")
     if tally.answered == 0:
         st.caption(t("room.no_answers", lang))
         return
@@ -98,9 +115,17 @@ def live_answers(seat: Seat, question: Question, lang: str, revealed: bool) -> N
     show_chart(figure, CHART_KEY, table=False)
 
 
-def teacher_question(seat: Seat, question: Question, lang: str, revealed_key: str, compact: bool) -> None:
+def _on_view_change() -> None:
+    if st.session_state.get(VIEW_KEY) is None:  # a click on the chosen one: it stays chosen
+        st.session_state[VIEW_KEY] = st.session_state.get(VIEW_KEY + "_last", VIEW_FIGURE)
+    st.session_state[VIEW_KEY + "_last"] = st.session_state[VIEW_KEY]
+
+
+def teacher_question(seat: Seat, question: Question, lang: str, revealed_key: str, compact: bool,
+                     presenting: bool = False) -> None:  # fmt: skip
     """The question as the class sees it, their answers live, and Reveal (which sets
-    ``revealed_key``, the lesson's own mark of a revealed step, as the room's)."""
+    ``revealed_key``, the lesson's own mark of a revealed step, as the room's). Presenting,
+    the answers' bars go in the figure's place when the teacher chooses (``projected``)."""
     revealed = question.step in seat.state.revealed or bool(st.session_state.get(revealed_key))
     if not compact:
         st.markdown(f"**{t('room.teacher_prompt', lang)}** {question.prompt}")
@@ -109,7 +134,30 @@ def teacher_question(seat: Seat, question: Question, lang: str, revealed_key: st
         st.error(t("room.error.store", lang), icon=":material/cloud_off:")
     elif error is not None:
         refused(RoomError(error), lang)
-    live_answers(seat, question, lang, revealed)
+    if not presenting:  # presenting, the count is in the bar (teacher_bar) and the bars where chosen
+        live_answers(seat, question, lang, revealed)
     if not revealed:
         st.button(t("room.reveal", lang), key=REVEAL_KEY, on_click=_reveal, icon=":material/visibility:", type="primary",
                   args=(seat, question.step, revealed_key, lang))  # fmt: skip
+
+
+def teacher_bar(seat: Seat, step: int, total: int, lang: str) -> None:
+    """Presenting, in the bar at the screen's bottom: the room's code, how many answered
+    (live), and what the figure's place shows (the figure, the answers, how to join)."""
+    st.session_state.setdefault(VIEW_KEY, VIEW_FIGURE)
+    row = st.container(horizontal=True, vertical_alignment="center", gap="small")
+    with row:
+        st.markdown(f"**{t('ls.step_of', lang, n=step, total=total)}** · {code_text(seat.code)}")
+        live_count(seat, step, lang)
+    row.segmented_control(t("room.show", lang), VIEWS, key=VIEW_KEY, format_func=lambda v: t(f"room.view.{v}", lang),
+                          label_visibility="collapsed", on_change=_on_view_change)  # fmt: skip
+
+
+def projected(seat: Seat, question: Question | None, lang: str, revealed: bool, presenting: bool) -> None:
+    """Presenting: what the teacher chose to show in the figure's place instead of the
+    step's figure: the class's answers, or how to join (a step without a question: how to
+    join)."""
+    if st.session_state.get(VIEW_KEY) == VIEW_ANSWERS and question is not None:
+        live_answers(seat, question, lang, revealed, count=False)
+    else:
+        join_card(seat, lang, presenting)

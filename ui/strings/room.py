@@ -9,7 +9,10 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "room.join_code": {"en": "Code: **{code}**", "zh": "课堂码：**{code}**"},
     "room.qr_alt": {"en": "QR code of the student link {link}", "zh": "学生链接 {link} 的二维码"},
-    "room.show_join": {"en": "Show how to join", "zh": "显示加入方式"},
+    "room.show": {"en": "Show", "zh": "显示"},
+    "room.view.figure": {"en": "Figure", "zh": "图"},
+    "room.view.answers": {"en": "Answers", "zh": "答案分布"},
+    "room.view.join": {"en": "How to join", "zh": "加入方式"},
     "room.teacher_link": {
         "en": "Your teacher link (keep it to yourself: it moves the class; open it on another device to present from there):",
         "zh": "你的教师链接（请勿分享：它控制全班；在另一台设备上打开即可从那里讲课）：",
