@@ -44,7 +44,8 @@ class RunResult:
 
     @property
     def ok(self) -> bool:
-        return not self.exceptions and self.status == ForwardMsg.FINISHED_SUCCESSFULLY
+        done = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
+        return not self.exceptions and self.status in done
 
 
 class StreamlitClient:
@@ -58,6 +59,9 @@ class StreamlitClient:
         self.widget_ids: dict[str, str] = {}  # user key -> widget id, learned from the page
         self.widget_kinds: dict[str, str] = {}  # user key -> element kind ("selectbox", "select_slider", …)
         self.widget_states: dict[str, WidgetState] = {}  # what this client has set
+        # Fragments the page asked the browser to rerun every so often (``st.fragment(run_every=…)``):
+        # fragment id -> seconds. A browser's frontend drives them; so must a client.
+        self.auto_reruns: dict[str, float] = {}
         self.connection = None
 
     async def connect(self) -> None:
@@ -89,11 +93,18 @@ class StreamlitClient:
         trigger = WidgetState(id=self.widget_ids[key], trigger_value=True)
         return await self._rerun(extra=[trigger])
 
-    async def _rerun(self, extra: list[WidgetState] | None = None) -> RunResult:
+    async def run_fragment(self, fragment_id: str) -> RunResult:
+        """Rerun one fragment as the browser does when its ``run_every`` comes round."""
+        return await self._rerun(fragment_id=fragment_id)
+
+    async def _rerun(self, extra: list[WidgetState] | None = None, fragment_id: str = "") -> RunResult:
         message = BackMsg()
         rerun = message.rerun_script
         rerun.query_string = self.query_string
         rerun.page_name = self.page_name
+        if fragment_id:
+            rerun.fragment_id = fragment_id
+            rerun.is_auto_rerun = True
         rerun.widget_states.widgets.extend([*self.widget_states.values(), *(extra or [])])
         start = time.perf_counter()
         await self.connection.send(message.SerializeToString())
@@ -108,6 +119,11 @@ class StreamlitClient:
                 kind = forward.WhichOneof("type")
                 if kind == "delta":
                     self._read_delta(forward, result)
+                elif kind == "auto_rerun":
+                    self.auto_reruns[forward.auto_rerun.fragment_id] = forward.auto_rerun.interval
+                elif kind == "stop_auto_rerun":
+                    for stopped in forward.stop_auto_rerun.fragment_ids:
+                        self.auto_reruns.pop(stopped, None)
                 elif kind == "script_finished":
                     result.status = forward.script_finished
                     if result.status != ForwardMsg.FINISHED_EARLY_FOR_RERUN:

@@ -58,3 +58,17 @@ def test_the_figure_is_valid_plotly():
     assert valid.layout.title.text == "The class's answers"
     assert valid.layout.xaxis.title.text == "students"
     assert list(valid.data[0].x) == [3, 0, 1]
+
+
+def test_a_choice_becomes_its_options_indices_and_anything_else_is_refused():
+    from ui.room.student import picked_indices
+
+    options = ["6 × 6", "6 × 4", "4 × 4"]
+    assert picked_indices(options, "4 × 4", many=False) == [2]
+    assert picked_indices(options, None, many=False) == []
+    assert picked_indices([0, 1, 2, 3], [3, 1], many=True) == [3, 1]
+    assert picked_indices([0, 1, 2, 3], [], many=True) == []
+    for crafted in (0, "6x6", ["6 × 6"], 2.0):  # what a crafted client may send for a radio
+        assert picked_indices(options, crafted, many=False) is None, crafted
+    assert picked_indices([0, 1, 2, 3], [7], many=True) is None
+    assert picked_indices([0, 1, 2, 3], 5, many=True) is None

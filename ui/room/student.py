@@ -46,14 +46,22 @@ def student_bar(seat: Seat, lang: str) -> None:
     _follow(seat.code)
 
 
+def picked_indices(options: list, chosen: Any, many: bool) -> list[int] | None:
+    """The options' indices of a choice, or None when the choice is not made of the options
+    (a crafted client may send anything)."""
+    try:
+        chosen = list(chosen or []) if many else ([] if chosen is None else [chosen])
+        return [options.index(option) for option in chosen]
+    except (ValueError, TypeError):
+        return None
+
+
 def _send(seat: Seat, question: Question, key: str) -> None:
-    chosen = st.session_state.get(key)
-    options = list(question.options)
-    picked = (
-        [options.index(o) for o in (chosen or [])]
-        if question.many
-        else ([options.index(chosen)] if chosen is not None else [])
-    )
+    picked = picked_indices(list(question.options), st.session_state.get(key), question.many)
+    if picked is None:
+        st.session_state[SENT_ERROR] = "bad_answer"
+        st.session_state[key] = [] if question.many else None  # no choice shown rather than one never sent
+        return
     try:
         store().answer(seat.code, question.step, seat.student, picked)
     except RoomError as error:
@@ -70,6 +78,7 @@ def _stored_choice(seat: Seat, question: Question) -> Any:
     return picked if question.many else (picked[0] if picked else None)
 
 
+@st.fragment  # choosing an answer reruns the question only: a class answering at once stays light
 def student_question(seat: Seat, question: Question, lang: str, the_answer, label_of, is_right) -> None:
     """The question; the choice is sent at once. Once revealed: the student's own answer
     against the right one (``the_answer`` draws the answer and why; ``label_of`` writes a

@@ -1,0 +1,239 @@
+"""A class answering together: 100 students in one room behind nginx with 2 app processes.
+
+    python benchmarks/room.py [--students 100] [--processes 2] [--window 10] [--no-kill]
+
+Loopback only, bounded in count and time. It starts nginx and the app processes
+(deploy/cluster.py, the rooms in a SQLite file of the run folder, as every process shares
+it), makes a room, and speaks Streamlit's websocket protocol as browsers do
+(harness/streamlit_client.py), the fragments' timers included (a browser's frontend drives
+``st.fragment(run_every=…)``: so does each client here):
+
+- the teacher's page (``?room=CODE&key=KEY``) reruns its live count every second;
+- each student opens ``?room=CODE&me=ID`` (arrivals spread over ``--arrive`` seconds), follows
+  the teacher (its fragment every 1.5 s), and answers step 1 once, at a random moment of a
+  ``--window`` of 10 s: the time from sending the answer to its run's end is its round trip.
+
+Reported: the answers' round trips (median, p95, max), how long after the last answer the
+teacher's screen counted all of them, whether the store holds every answer exactly once,
+and then (unless ``--no-kill``) what a process's death (SIGKILL) does: every answer counted
+before it is still counted, and its students reconnect (a new websocket through nginx, the
+same ``me``) and see their answer again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import signal
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run as `python benchmarks/room.py`
+    sys.path.insert(0, str(ROOT))
+
+from deploy.cluster import ROOMS_FILE, start_cluster, stop_cluster  # noqa: E402
+from harness.server import ARTIFACTS  # noqa: E402
+from harness.streamlit_client import StreamlitClient  # noqa: E402
+from ui.room.store import SQLiteStore, Tally  # noqa: E402
+
+PAGE = "lesson"
+ANSWER_KEY = "rm_answer_1"
+# Step 1's options as the radio sends them (Streamlit 1.67 sends a radio's formatted option).
+OPTIONS = ("6 × 6", "6 × 4", "4 × 4")
+ANSWERED = re.compile(r"\*\*(\d+) answered\*\*")
+SEED = 20261204
+ANSWER_IN = "Your answer is in"  # ui/strings/room.py room.your_answer_in
+
+
+@dataclass
+class Student:
+    n: int
+    me: str
+    client: StreamlitClient | None = None
+    answer: int = 0
+    sent_at: float = 0.0
+    round_trip: float | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    errors: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)  # of the last page opened
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
+
+
+async def drive_fragments(client: StreamlitClient, lock: asyncio.Lock, stop: asyncio.Event, seen: list | None = None,
+                          errors: list | None = None) -> None:  # fmt: skip
+    """Rerun the page's timed fragments as a browser's frontend does, until ``stop``."""
+    due: dict[str, float] = {}
+    while not stop.is_set():
+        now = time.monotonic()
+        for fragment, interval in list(client.auto_reruns.items()):
+            due.setdefault(fragment, now + interval)
+            if now >= due[fragment]:
+                due[fragment] = now + interval
+                async with lock:
+                    try:
+                        result = await client.run_fragment(fragment)
+                    except Exception as error:  # noqa: BLE001 - a dropped connection ends the timer
+                        if errors is not None:
+                            errors.append(repr(error))
+                        return
+                if seen is not None:
+                    seen.append((time.monotonic(), result.texts))
+                if errors is not None and not result.ok:
+                    errors.append(f"fragment run: {result.exceptions or result.status}")
+        await asyncio.sleep(0.05)
+
+
+async def open_student(url: str, code: str, student: Student) -> float:
+    student.client = StreamlitClient(url, PAGE, f"room={code}&me={student.me}")
+    await student.client.connect()
+    result = await student.client.open_page()
+    student.texts = result.texts
+    if not result.ok:
+        student.errors.append(f"open: {result.exceptions or result.status}")
+    if ANSWER_KEY not in student.client.widget_ids:
+        student.errors.append("no answer widget on the page")
+    return result.seconds
+
+
+async def answer(student: Student, delay: float) -> None:
+    await asyncio.sleep(delay)
+    async with student.lock:
+        student.sent_at = time.monotonic()
+        result = await student.client.set_widget(ANSWER_KEY, string_value=OPTIONS[student.answer])
+        student.round_trip = time.monotonic() - student.sent_at
+    if not result.ok:
+        student.errors.append(f"answer: {result.exceptions or result.status}")
+
+
+def teacher_counted(seen: list, total: int) -> float | None:
+    """When the teacher's screen first showed ``total`` answered."""
+    for at, texts in seen:
+        for text in texts:
+            match = ANSWERED.search(text.replace("\\", ""))
+            if match and int(match.group(1)) >= total:
+                return at
+    return None
+
+
+def check_store(store: SQLiteStore, code: str, students: list[Student]) -> dict:
+    tally = store.tally(code, 1)
+    expected = Tally(len(students), {})
+    for s in students:
+        expected.by_answer[(s.answer,)] = expected.by_answer.get((s.answer,), 0) + 1
+    each = sum(store.answer_of(code, 1, s.me) == (s.answer,) for s in students)
+    return {"answered": tally.answered, "students": store.students(code), "tally_equals_answers": tally == expected,
+            "each_answer_stored": each}  # fmt: skip
+
+
+async def kill_one(cluster, code: str, store: SQLiteStore, students: list[Student], url: str) -> dict:
+    """SIGKILL one app process; its students reconnect through nginx and find their answer."""
+    before = check_store(store, code, students)
+    victim = cluster.app_pids[0]
+    os.kill(victim, signal.SIGKILL)
+    await asyncio.sleep(0.5)
+    dropped = []
+    for s in students:
+        try:
+            async with asyncio.timeout(5):
+                async with s.lock:
+                    await s.client.run_fragment(next(iter(s.client.auto_reruns), ""))
+        except Exception:  # noqa: BLE001 - its process is gone
+            dropped.append(s)
+    reconnect = []
+    for s in dropped:
+        await s.client.close()
+        started = time.monotonic()
+        await open_student(url, code, s)
+        reconnect.append(time.monotonic() - started)
+    shown_again = sum(any(ANSWER_IN in text for text in s.texts) for s in dropped)
+    after = check_store(store, code, students)
+    return {"killed_pid": victim, "students_on_it": len(dropped), "reconnect_median_s": statistics.median(reconnect) if reconnect else None,
+            "reconnect_max_s": max(reconnect) if reconnect else None, "before": before, "after": after,
+            "no_answer_lost": after["each_answer_stored"] == before["each_answer_stored"] == len(students),
+            "shown_again": shown_again}  # fmt: skip
+
+
+async def run(args) -> dict:
+    rng = random.Random(SEED)
+    run_dir = Path(tempfile.mkdtemp(prefix="room-bench-"))
+    cluster = start_cluster(processes=args.processes, run_dir=run_dir)
+    store = SQLiteStore(run_dir / ROOMS_FILE)
+    try:
+        code, key = store.create()
+        stop = asyncio.Event()
+        teacher = StreamlitClient(cluster.url, PAGE, f"room={code}&key={key}")
+        await teacher.connect()
+        assert (await teacher.open_page()).ok, "the teacher's page"
+        teacher_lock, seen, teacher_errors = asyncio.Lock(), [], []
+        tasks = [asyncio.create_task(drive_fragments(teacher, teacher_lock, stop, seen, teacher_errors))]
+        students = [Student(n, f"b{n:011d}", answer=rng.randrange(len(OPTIONS))) for n in range(args.students)]
+        arrivals = sorted(rng.uniform(0, args.arrive) for _ in students)
+
+        async def arrive(student: Student, at: float) -> float:
+            await asyncio.sleep(at)
+            return await open_student(cluster.url, code, student)
+
+        opens = await asyncio.gather(*(arrive(s, at) for s, at in zip(students, arrivals, strict=True)))
+        tasks += [asyncio.create_task(drive_fragments(s.client, s.lock, stop, errors=s.errors)) for s in students]
+        window_start = time.monotonic()
+        await asyncio.gather(*(answer(s, rng.uniform(0, args.window)) for s in students))
+        last_answer = max(s.sent_at + s.round_trip for s in students)
+        deadline = time.monotonic() + 30
+        while teacher_counted(seen, len(students)) is None and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        counted_at = teacher_counted(seen, len(students))
+        trips = [s.round_trip for s in students if s.round_trip is not None]
+        result = {
+            "students": len(students), "processes": args.processes, "window_s": args.window,
+            "open_median_s": statistics.median(opens), "open_p95_s": percentile(opens, 0.95),
+            "answers_in_s": last_answer - window_start,
+            "answer_median_s": statistics.median(trips), "answer_p95_s": percentile(trips, 0.95), "answer_max_s": max(trips),
+            "teacher_counted_all_after_last_answer_s": None if counted_at is None else max(0.0, counted_at - last_answer),
+            "store": check_store(store, code, students),
+            "errors": sorted({e for s in students for e in s.errors} | set(teacher_errors))[:10],
+        }  # fmt: skip
+        if args.kill:
+            result["kill"] = await kill_one(cluster, code, store, students, cluster.url)
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for s in students:
+            if s.client is not None:
+                await s.client.close()
+        await teacher.close()
+        return result
+    finally:
+        store.close()
+        stop_cluster(cluster)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--students", type=int, default=100)
+    parser.add_argument("--processes", type=int, default=2)
+    parser.add_argument("--window", type=float, default=10.0, help="the answers come within this many seconds")
+    parser.add_argument(
+        "--arrive", type=float, default=20.0, help="the students open the link within this many seconds"
+    )
+    parser.add_argument("--no-kill", dest="kill", action="store_false")
+    args = parser.parse_args()
+    result = asyncio.run(run(args))
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "room-benchmark.json").write_text(json.dumps(result, indent=2))
+    print(json.dumps(result, indent=2))
+
+
+if __name__ == "__main__":
+    main()
