@@ -30,7 +30,8 @@ import pytest
 import harness.redis_server as redis_harness
 from harness.redis_server import need_redis_server, running_redis_server
 from ui.room import store as store_module
-from ui.room.store import CODE_ALPHABET, Limits, RoomError, RoomState, SQLiteStore, Tally, normalise_code, shown_code
+from ui.room.sqlite_store import SQLiteStore
+from ui.room.store import CODE_ALPHABET, Limits, RoomError, RoomState, Tally, normalise_code, shown_code
 
 ROOT = Path(__file__).resolve().parents[2]
 # Symbols a student confuses when copying from a projector: never in a code.

@@ -1,0 +1,241 @@
+"""Rooms in one SQLite file (the default store): WAL mode, so every process on one machine
+shares the file, writers wait for each other and readers never wait. The behaviour is the
+store's (``store.RoomStore``); the Redis store (``redis_store.py``) has the same."""
+
+from __future__ import annotations
+
+import hmac
+import json
+import secrets
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from gpt_core.data import corpus_cache_dir
+
+from . import store as _store
+from .store import KEY_BYTES, Limits, RoomError, RoomState, Tally, checked_answer, is_student_id, key_hash
+
+DB_FILE = "rooms.sqlite3"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS rooms (
+  code TEXT PRIMARY KEY, key_hash TEXT NOT NULL, step INTEGER NOT NULL, revealed TEXT NOT NULL,
+  version INTEGER NOT NULL, created_at REAL NOT NULL, expires_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS students (
+  code TEXT NOT NULL, student TEXT NOT NULL, PRIMARY KEY (code, student));
+CREATE TABLE IF NOT EXISTS answers (
+  code TEXT NOT NULL, step INTEGER NOT NULL, student TEXT NOT NULL, answer TEXT NOT NULL,
+  changes INTEGER NOT NULL, PRIMARY KEY (code, step, student));
+CREATE INDEX IF NOT EXISTS rooms_expiry ON rooms (expires_at);
+"""
+
+
+def default_sqlite_path() -> Path:
+    return corpus_cache_dir() / DB_FILE
+
+
+class SQLiteStore:
+    """Rooms in one SQLite file in WAL mode: every process on the machine opens the same file,
+    writers wait for each other (``busy_timeout``), readers never wait. One connection per
+    thread (Streamlit runs each session's script in its own thread)."""
+
+    def __init__(self, path: Path | str | None = None, limits: Limits | None = None,
+                 clock: Callable[[], float] = time.time) -> None:  # fmt: skip
+        self.path = Path(path) if path is not None else default_sqlite_path()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.limits = limits or Limits.from_env()
+        self.clock = clock
+        self._local = threading.local()
+        db = self._db()
+        db.executescript(SCHEMA)
+        with self._tx() as db:  # a restarted server: rooms that expired while it was down go
+            self._forget_expired(db, self.clock())
+
+    def _db(self) -> sqlite3.Connection:
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None, check_same_thread=False)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")  # WAL: a committed answer survives the process's death
+            db.execute("PRAGMA busy_timeout=30000")
+            self._local.db = db
+        return db
+
+    def _tx(self) -> _Transaction:
+        return _Transaction(self._db())
+
+    # -- the teacher ---------------------------------------------------------------------------
+    def create(self, step: int = 1) -> tuple[str, str]:
+        self._check_step(step)
+        key = secrets.token_urlsafe(KEY_BYTES)
+        now = self.clock()
+        with self._tx() as db:
+            self._forget_expired(db, now)
+            while True:
+                code = _store.new_code()  # read at call time (the tests choose codes)
+                if db.execute("SELECT 1 FROM rooms WHERE code = ?", (code,)).fetchone() is None:
+                    break
+            db.execute("INSERT INTO rooms VALUES (?, ?, ?, '[]', 1, ?, ?)",
+                       (code, key_hash(key), step, now, now + self.limits.ttl_s))  # fmt: skip
+        return code, key
+
+    def state(self, code: str) -> RoomState | None:
+        row = (
+            self._db()
+            .execute(
+                "SELECT step, revealed, version, expires_at FROM rooms WHERE code = ? AND expires_at > ?",
+                (code, self.clock()),
+            )
+            .fetchone()
+        )
+        if row is None:
+            return None
+        return RoomState(code, row[0], frozenset(json.loads(row[1])), row[2], row[3])
+
+    def is_teacher(self, code: str, key: str) -> bool:
+        if not isinstance(key, str) or not key:
+            return False
+        row = (
+            self._db()
+            .execute("SELECT key_hash FROM rooms WHERE code = ? AND expires_at > ?", (code, self.clock()))
+            .fetchone()
+        )
+        return row is not None and hmac.compare_digest(row[0], key_hash(key))
+
+    def move(self, code: str, key: str, step: int) -> RoomState:
+        self._check_step(step)
+        self._teacher(code, key)
+        with self._tx() as db:
+            db.execute(
+                "UPDATE rooms SET step = ?, version = version + 1 WHERE code = ? AND step != ?", (step, code, step)
+            )
+        return self._existing(code)
+
+    def reveal(self, code: str, key: str, step: int) -> RoomState:
+        self._check_step(step)
+        self._teacher(code, key)
+        with self._tx() as db:
+            row = db.execute("SELECT revealed FROM rooms WHERE code = ?", (code,)).fetchone()
+            revealed = set(json.loads(row[0])) if row else set()
+            if step not in revealed:
+                db.execute("UPDATE rooms SET revealed = ?, version = version + 1 WHERE code = ?",
+                           (json.dumps(sorted(revealed | {step})), code))  # fmt: skip
+        return self._existing(code)
+
+    # -- students --------------------------------------------------------------------------------
+    def join(self, code: str, student: str) -> None:
+        if not is_student_id(student):
+            raise RoomError("bad_answer")
+        with self._tx() as db:
+            self._live(db, code)
+            if db.execute("SELECT 1 FROM students WHERE code = ? AND student = ?", (code, student)).fetchone():
+                return
+            (count,) = db.execute("SELECT COUNT(*) FROM students WHERE code = ?", (code,)).fetchone()
+            if count >= self.limits.students:
+                raise RoomError("full")
+            db.execute("INSERT INTO students VALUES (?, ?)", (code, student))
+
+    def answer(self, code: str, step: int, student: str, answer: Sequence[int]) -> None:
+        self._check_step(step)
+        picked = json.dumps(checked_answer(answer, self.limits))
+        self.join(code, student)
+        with self._tx() as db:
+            revealed = self._live(db, code)
+            if step in revealed:
+                raise RoomError("revealed")
+            row = db.execute("SELECT answer, changes FROM answers WHERE code = ? AND step = ? AND student = ?",
+                             (code, step, student)).fetchone()  # fmt: skip
+            if row is None:
+                db.execute("INSERT INTO answers VALUES (?, ?, ?, ?, 0)", (code, step, student, picked))
+            elif row[0] != picked:
+                if row[1] >= self.limits.changes_per_step:
+                    raise RoomError("too_many_changes")
+                db.execute("UPDATE answers SET answer = ?, changes = changes + 1 WHERE code = ? AND step = ? AND student = ?",
+                           (picked, code, step, student))  # fmt: skip
+
+    # Reads see a live room's rows only: an expired room's rows may wait for the next cleanup.
+    _LIVE = "code IN (SELECT code FROM rooms WHERE code = ? AND expires_at > ?)"
+
+    def answer_of(self, code: str, step: int, student: str) -> tuple[int, ...] | None:
+        row = (
+            self._db()
+            .execute(
+                f"SELECT answer FROM answers WHERE {self._LIVE} AND step = ? AND student = ?",
+                (code, self.clock(), step, student),
+            )  # fmt: skip
+            .fetchone()
+        )
+        return tuple(json.loads(row[0])) if row else None
+
+    def tally(self, code: str, step: int) -> Tally:
+        rows = (
+            self._db()
+            .execute(
+                f"SELECT answer, COUNT(*) FROM answers WHERE {self._LIVE} AND step = ? GROUP BY answer",
+                (code, self.clock(), step),
+            )  # fmt: skip
+            .fetchall()
+        )
+        by_answer = {tuple(json.loads(answer)): n for answer, n in rows}
+        return Tally(sum(by_answer.values()), by_answer)
+
+    def students(self, code: str) -> int:
+        (count,) = (
+            self._db().execute(f"SELECT COUNT(*) FROM students WHERE {self._LIVE}", (code, self.clock())).fetchone()
+        )
+        return count
+
+    def close(self) -> None:
+        db = getattr(self._local, "db", None)
+        if db is not None:
+            db.close()
+            self._local.db = None
+
+    # -- checks ----------------------------------------------------------------------------------
+    @staticmethod
+    def _forget_expired(db: sqlite3.Connection, now: float) -> None:
+        db.execute("DELETE FROM rooms WHERE expires_at <= ?", (now,))  # and what they held:
+        db.execute("DELETE FROM students WHERE code NOT IN (SELECT code FROM rooms)")
+        db.execute("DELETE FROM answers WHERE code NOT IN (SELECT code FROM rooms)")
+
+    def _check_step(self, step: int) -> None:
+        if type(step) is not int or not 1 <= step <= self.limits.steps:
+            raise RoomError("bad_step")
+
+    def _teacher(self, code: str, key: str) -> None:
+        if self.state(code) is None:
+            raise RoomError("no_room")
+        if not self.is_teacher(code, key):
+            raise RoomError("not_teacher")
+
+    def _existing(self, code: str) -> RoomState:
+        state = self.state(code)
+        if state is None:
+            raise RoomError("no_room")
+        return state
+
+    def _live(self, db: sqlite3.Connection, code: str) -> set[int]:
+        row = db.execute(
+            "SELECT revealed FROM rooms WHERE code = ? AND expires_at > ?", (code, self.clock())
+        ).fetchone()
+        if row is None:
+            raise RoomError("no_room")
+        return set(json.loads(row[0]))
+
+
+class _Transaction:
+    """``with store._tx() as db``: one write transaction (BEGIN IMMEDIATE: the write lock is
+    taken at once, so two processes never both read-then-write the same row)."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self.connection = connection
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.connection.execute("BEGIN IMMEDIATE")
+        return self.connection
+
+    def __exit__(self, kind, error, trace) -> None:
+        self.connection.execute("COMMIT" if kind is None else "ROLLBACK")
