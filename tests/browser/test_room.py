@@ -122,6 +122,12 @@ def test_students_on_both_processes_reach_the_teacher_and_follow_reveal_and_next
         teacher.locator(".st-key-ls_nav_bar").get_by_role("button", name=t("ls.next", "en")).click()
         for page in students:
             page.get_by_role("heading", name=re.compile(r"^2\. ")).wait_for(timeout=LIVE_TIMEOUT_MS)
+        # The presenter's clicker (→, or Page Down) moves them too.
+        teacher.wait_for_selector(IDLE)
+        teacher.evaluate("() => document.activeElement && document.activeElement.blur()")  # keys to the page
+        teacher.keyboard.press("ArrowRight")
+        for page in students:
+            page.get_by_role("heading", name=re.compile(r"^3\. ")).wait_for(timeout=LIVE_TIMEOUT_MS)
         for page in [teacher, *students]:
             page.wait_for_selector(IDLE)
             assert exceptions_shown(page) == 0
