@@ -770,3 +770,13 @@ def test_a_killed_client_loses_no_answer_it_was_told_was_stored(stores, tmp_path
         assert store.answer_of(code, int(step), student) == tuple(int(i) for i in answer.split(",")), line
     assert store.students(code) >= len(printed)
     assert sum(store.tally(code, step).answered for step in (1, 2, 3)) >= len(printed)
+
+
+def test_limits_from_the_environment_keep_the_default_for_what_is_not_a_positive_number(caplog):
+    defaults = Limits()
+    for bad in ("abc", "0", "-2", "nan", "inf", "1e999"):
+        limits = Limits.from_env({"ROOM_TTL_HOURS": bad, "ROOM_MAX_STUDENTS": bad})
+        assert (limits.ttl_s, limits.students) == (defaults.ttl_s, defaults.students), bad
+    assert "ROOM_TTL_HOURS='abc' is not a positive number" in caplog.text
+    assert Limits.from_env({"ROOM_TTL_HOURS": "0.25", "ROOM_MAX_STUDENTS": "40"}) == Limits(ttl_s=900.0, students=40)
+    assert Limits.from_env({"ROOM_MAX_STUDENTS": "2.5"}).students == defaults.students, "a count is a whole number"

@@ -14,6 +14,7 @@ No Streamlit here: the pages, the benchmark and the tests use the same store.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import secrets
 import threading
@@ -21,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+LOG = logging.getLogger(__name__)
 STORE_ENV = "ROOM_STORE"
 TTL_ENV = "ROOM_TTL_HOURS"  # how long a room lives after it is made (default 24 h)
 STUDENTS_ENV = "ROOM_MAX_STUDENTS"
@@ -60,13 +62,31 @@ class Limits:
 
     @classmethod
     def from_env(cls, env: dict | None = None) -> Limits:
+        """The limits a host set (``ROOM_TTL_HOURS``, ``ROOM_MAX_STUDENTS``); a value that is not
+        a positive number keeps the default, with a warning in the log."""
         env = os.environ if env is None else env
         limits = cls()
-        if env.get(TTL_ENV):
-            limits = cls(**{**limits.__dict__, "ttl_s": float(env[TTL_ENV]) * 3600.0})
-        if env.get(STUDENTS_ENV):
-            limits = cls(**{**limits.__dict__, "students": int(env[STUDENTS_ENV])})
+        hours = _positive(env, TTL_ENV, float)
+        if hours is not None:
+            limits = cls(**{**limits.__dict__, "ttl_s": hours * 3600.0})
+        students = _positive(env, STUDENTS_ENV, int)
+        if students is not None:
+            limits = cls(**{**limits.__dict__, "students": students})
         return limits
+
+
+def _positive(env, name: str, kind: type) -> float | int | None:
+    raw = env.get(name)
+    if not raw:
+        return None
+    try:
+        value = kind(raw)
+    except ValueError:
+        value = None
+    if value is None or not 0 < value < float("inf"):
+        LOG.warning("%s=%r is not a positive number: the default is kept", name, raw)
+        return None
+    return value
 
 
 @dataclass(frozen=True)
