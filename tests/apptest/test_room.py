@@ -226,3 +226,19 @@ def test_the_room_in_chinese_and_its_parameters_are_no_unknown_parameters():
 
 def test_limits_of_the_app_are_the_stores():
     assert shared_store().limits == Limits.from_env()
+
+
+def test_the_teacher_ends_the_room_and_every_page_says_so():
+    at = teacher()
+    code = at.query_params["room"]
+    one = student(code)
+    answer(one, STEP1_OPTIONS[0])
+    at.sidebar.button(key="rm_end").click().run()
+    assert not at.exception, at.exception
+    assert shared_store().state(code) is None and shared_store().tally(code, 1).answered == 0
+    assert t("room.ended", "en", code=f"{code[:4]}-{code[4:]}") in texts(at)
+    assert not at.subheader, "no lesson under the message"
+    one.run()
+    assert not one.exception, one.exception
+    assert "There is no room with the code" in texts(one)
+    assert [b for b in one.get("link_button") if b.proto.label == t("room.lesson_alone", "en")]

@@ -101,7 +101,7 @@ def test_the_student_side_has_no_key_to_give_and_sees_none():
     """The calls a student's page makes take no key, and the state every screen reads
     carries neither the key nor its hash."""
     student_calls = ("state", "join", "answer", "answer_of", "tally", "students")
-    teacher_calls = ("move", "reveal", "is_teacher")
+    teacher_calls = ("move", "reveal", "is_teacher", "end")
     for name in student_calls:
         assert "key" not in inspect.signature(getattr(store_module.RoomStore, name)).parameters, name
     for name in teacher_calls:
@@ -299,6 +299,24 @@ def test_a_room_past_its_lifetime_is_gone_for_every_call(stores):
     _assert_gone(store, code, key, sid(1))
     clock.now = started + 10 * 24 * 3600.0
     _assert_gone(store, code, key, sid(1))
+
+
+def test_the_teacher_ends_a_room_and_nothing_of_it_is_left(stores):
+    store = stores.open()
+    code, key = store.create()
+    other, other_key = store.create()
+    store.answer(code, 1, sid(1), [2])
+    store.answer(other, 1, sid(1), [1])
+    for wrong in ("", None, other_key, key[:-1] + ("A" if key[-1] != "A" else "B")):
+        assert reason(lambda w=wrong: store.end(code, w)) == "not_teacher", wrong
+    assert store.tally(code, 1) == Tally(1, {(2,): 1}), "a wrong key ends nothing"
+    store.end(code, key)
+    _assert_gone(store, code, key, sid(1))
+    empty = {"rooms": [], "students": [], "answers": []} if stores.kind == "sqlite" else {}
+    assert stores.room_contents(code) == empty
+    assert reason(lambda: store.end(code, key)) == "no_room"
+    assert reason(lambda: store.end("ACEF-HJKM", key)) == "no_room"
+    assert store.tally(other, 1) == Tally(1, {(1,): 1}), "other rooms stay"
 
 
 def test_room_ttl_hours_sets_the_lifetime(stores, monkeypatch):

@@ -86,6 +86,17 @@ return {'ok', unpack(redis.call('HGETALL', KEYS[1]))}
 """
 )
 
+# KEYS: the room's five keys. ARGV: now, key hash. 'ok' once every key is gone.
+_END = (
+    _LUA_COMMON
+    + """
+if not live(KEYS[1], tonumber(ARGV[1])) then return 'no_room' end
+if redis.call('HGET', KEYS[1], 'key_hash') ~= ARGV[2] then return 'not_teacher' end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+return 'ok'
+"""
+)
+
 _REVEAL = (
     _LUA_COMMON
     + """
@@ -167,7 +178,7 @@ class RedisStore:
                                            socket_timeout=SOCKET_TIMEOUT_S)  # fmt: skip
         script = self._redis.register_script
         self._create, self._move, self._reveal = script(_CREATE), script(_MOVE), script(_REVEAL)
-        self._join, self._answer = script(_JOIN), script(_ANSWER)
+        self._join, self._answer, self._end = script(_JOIN), script(_ANSWER), script(_END)
 
     def _now(self) -> float:
         return float(self.clock())
@@ -201,6 +212,12 @@ class RedisStore:
 
     def reveal(self, code: str, key: str, step: int) -> RoomState:
         return self._teacher(self._reveal, code, key, step)
+
+    def end(self, code: str, key: str) -> None:
+        if not _is_code(code):
+            raise RoomError("no_room")
+        given = key_hash(key) if isinstance(key, str) and key else ""
+        self._outcome(self._end(keys=room_keys(code), args=[repr(self._now()), given]))
 
     # -- students --------------------------------------------------------------------------------
     def join(self, code: str, student: str) -> None:

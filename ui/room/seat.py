@@ -39,6 +39,7 @@ ROOM_PARAM, KEY_PARAM, ME_PARAM = "room", "key", "me"
 ROOM_PARAMS = (ROOM_PARAM, KEY_PARAM, ME_PARAM)
 NEW_ROOM = "new"
 SEAT_STATE = "rm_seat"  # this session's (code, teacher key or None, student id or None)
+ENDED_STATE = "rm_ended"  # the room this session's teacher ended
 OWN_PACE_KEY = "rm_own_pace"
 
 
@@ -99,6 +100,10 @@ def seat_from_link(lang: str, step: int) -> Seat | None:
     ss = st.session_state
     raw = st.query_params.get(ROOM_PARAM)
     held = ss.get(SEAT_STATE)
+    if raw is not None and ss.get(ENDED_STATE) is not None and normalise_code(raw) == ss[ENDED_STATE]:
+        st.success(t("room.ended", lang, code=shown_code(ss[ENDED_STATE])), icon=":material/logout:")
+        _lesson_alone(lang)
+        st.stop()
     if raw is None and held is None:
         return None
     try:

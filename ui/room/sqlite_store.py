@@ -125,6 +125,12 @@ class SQLiteStore:
                            (json.dumps(sorted(revealed | {step})), code))  # fmt: skip
         return self._existing(code)
 
+    def end(self, code: str, key: str) -> None:
+        self._teacher(code, key)
+        with self._tx() as db:
+            for table in ("rooms", "students", "answers"):
+                db.execute(f"DELETE FROM {table} WHERE code = ?", (code,))
+
     # -- students --------------------------------------------------------------------------------
     def join(self, code: str, student: str) -> None:
         if not is_student_id(student):

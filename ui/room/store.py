@@ -182,6 +182,9 @@ class RoomStore(Protocol):
 
     def reveal(self, code: str, key: str, step: int) -> RoomState: ...
 
+    def end(self, code: str, key: str) -> None:
+        """Ends the room at once: it and everything it held are gone (the teacher's key only)."""
+
     def join(self, code: str, student: str) -> None:
         """Counts a student in the room (once, however often they come back); ``full`` when
         the room has as many students as it allows."""

@@ -32,8 +32,8 @@ def _follow(code: str) -> None:
         state = store().state(code)
     except Exception:  # noqa: BLE001 - the next tick tries again; the page says nothing new
         return
-    if state is not None and state.version != st.session_state.get(SEEN_VERSION):
-        st.rerun(scope="app")
+    if state is None or state.version != st.session_state.get(SEEN_VERSION):
+        st.rerun(scope="app")  # moved, revealed, or ended (the page then says the room is over)
 
 
 def student_bar(seat: Seat, lang: str) -> None:

@@ -17,7 +17,7 @@ from figures.room import answers_figure
 from ..charts import show_chart
 from ..figure_text import figure_words
 from ..strings import t
-from .seat import Seat, code_text, refused, store, store_failed, student_link
+from .seat import ENDED_STATE, SEAT_STATE, Seat, code_text, refused, store, store_failed, student_link
 from .store import RoomError
 
 # A lesson question (``ui/lesson/questions.Question``: step, prompt, options, label,
@@ -31,6 +31,7 @@ VIEW_KEY = "rm_view"  # presenting: what the figure's place shows
 VIEW_FIGURE, VIEW_ANSWERS, VIEW_JOIN = "figure", "answers", "join"
 VIEWS = (VIEW_FIGURE, VIEW_ANSWERS, VIEW_JOIN)
 REVEAL_KEY = "rm_reveal"
+END_KEY = "rm_end"
 CHART_KEY = "rm_answers"
 
 
@@ -61,6 +62,20 @@ def teacher_link(seat: Seat, lang: str) -> None:
     with st.sidebar.expander(t("room.code", lang, code=code_text(seat.code)), icon=":material/groups:"):
         st.caption(t("room.teacher_link", lang))
         st.code(f"{base}&key={seat.key}", language=None, wrap_lines=True)
+        st.button(t("room.end", lang), key=END_KEY, on_click=_end, args=(seat,), icon=":material/logout:",
+                  help=t("room.end_help", lang))  # fmt: skip
+
+
+def _end(seat: Seat) -> None:
+    """Ends the room for everyone: its answers are gone, the students' pages say so."""
+    try:
+        store().end(seat.code, seat.key)
+        st.session_state.pop(SEAT_STATE, None)
+        st.session_state[ENDED_STATE] = seat.code
+    except RoomError as error:
+        st.session_state["rm_error"] = error.reason
+    except Exception:  # noqa: BLE001 - said in place on the next run
+        st.session_state["rm_error"] = "store"
 
 
 def right_options(question: Question) -> list[int]:

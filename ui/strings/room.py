@@ -17,6 +17,15 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Your teacher link (keep it to yourself: it moves the class; open it on another device to present from there):",
         "zh": "你的教师链接（请勿分享：它控制全班；在另一台设备上打开即可从那里讲课）：",
     },
+    "room.end": {"en": "End the room", "zh": "结束课堂"},
+    "room.end_help": {
+        "en": "Ends the room for everyone now: its answers are deleted and the students' pages say the room is over.",
+        "zh": "立即为所有人结束课堂：答案将被删除，学生的页面会显示课堂已结束。",
+    },
+    "room.ended": {
+        "en": "Room {code} has ended: its answers are deleted.",
+        "zh": "课堂 {code} 已结束：答案已删除。",
+    },
     "room.answered": {"en": "{n} answered", "zh": "已有 {n} 人作答"},
     "room.joined": {"en": "{n} in the room", "zh": "课堂里有 {n} 人"},
     "room.reveal": {"en": "Reveal", "zh": "揭晓答案"},
