@@ -58,6 +58,14 @@ ANSWERS_JS = """name => {
 }"""
 
 
+def _answer(students, answers) -> None:
+    """Each student chooses their option; the page says the answer is in."""
+    for page, answer in zip(students, answers, strict=True):
+        page.locator("[data-testid='stRadio'] label").filter(has_text=answer).click()
+        wait_for_rerun(page)
+        page.get_by_text(t("room.your_answer_in", "en").split(".")[0]).wait_for()
+
+
 def _fits(page) -> None:
     """Nothing of the step under the bar at the screen's bottom, nothing below the screen."""
     extent = page.evaluate(EXTENT_JS)
@@ -85,10 +93,7 @@ def test_students_on_both_processes_reach_the_teacher_and_follow_reveal_and_next
             page.get_by_text(t("room.following", "en")).wait_for(timeout=APP_READY_TIMEOUT_MS)
             students.append(page)
         answers = [STEP1_OPTIONS[0], STEP1_OPTIONS[0], STEP1_OPTIONS[1]]
-        for page, answer in zip(students, answers, strict=True):
-            page.locator("[data-testid='stRadio'] label").filter(has_text=answer).click()
-            wait_for_rerun(page)
-            page.get_by_text(t("room.your_answer_in", "en").split(".")[0]).wait_for()
+        _answer(students, answers)
         # The teacher touches nothing: the count and the bars come by themselves.
         teacher.get_by_text(t("room.answered", "en", n=3)).wait_for(timeout=LIVE_TIMEOUT_MS)
         teacher.get_by_role("radio", name=t("room.view.answers", "en")).or_(
