@@ -116,6 +116,9 @@ def test_the_lesson_from_the_keyboard_alone(shared_server, browser_page):
     tab_to(page, ".st-key-ls_check_1 button", unseen=unseen)
     page.keyboard.press("Enter")
     page.locator("[data-testid='stAlert']", has_text=t("ls.right", "en", why="").strip()).wait_for()
+    # The check's run may still be redrawing the question: a Tab pressed now can land on an
+    # element the run then replaces, and the focus falls back to the page's body.
+    wait_for_rerun(page)
     tab_to(page, ".st-key-ls_next_ls_step_bottom button", unseen=unseen)
     page.keyboard.press("Enter")
     page.wait_for_function("() => new URLSearchParams(location.search).get('step') === '2'")
