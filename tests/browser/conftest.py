@@ -6,10 +6,13 @@ where they fail instead.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from deploy.cluster import Cluster, nginx_binary, start_cluster, stop_cluster
 from harness.browser import VIEWPORT, launch_chromium, need_browser, new_context
 from harness.server import Server, start_server, stop_server
 
@@ -36,6 +39,21 @@ def shared_server(chromium_executable) -> Iterator[Server]:
     server = start_server("shared", env={"TRAINING_SLOTS": "1"})
     yield server
     stop_server(server)
+
+
+@pytest.fixture(scope="module")
+def cluster(chromium_executable, tmp_path_factory, request) -> Iterator[Cluster]:
+    """nginx before two app processes (deploy/cluster.py), one per test module; every process
+    is gone once it is stopped."""
+    if not nginx_binary():
+        if os.environ.get("REQUIRE_BROWSER") == "1":
+            pytest.fail("REQUIRE_BROWSER=1 but no nginx (apt-get install nginx)")
+        pytest.skip("no nginx (apt-get install nginx)")
+    running = start_cluster(processes=2, run_dir=tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1]))
+    yield running
+    stop_cluster(running)
+    for pid in [running.nginx_pid, *running.app_pids]:
+        assert not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text().lower()
 
 
 @pytest.fixture

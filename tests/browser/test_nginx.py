@@ -8,17 +8,14 @@ compressed.
 
 from __future__ import annotations
 
-import os
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlencode
 
 import numpy as np
-import pytest
 
-from deploy.cluster import Cluster, nginx_binary, start_cluster, stop_cluster
+from deploy.cluster import Cluster
 from gpt_core import PlaygroundConfig, trace_attention
 from harness.browser import VIEWPORT, exceptions_shown, new_context, wait_for_app, wait_for_rerun
 from harness.charts import read_traces, wait_for_charts
@@ -30,24 +27,6 @@ TRAINING_TIMEOUT_MS = 90_000
 LOG_WAIT_S = 10
 GZIP_MIN_LENGTH = 1024  # deploy/seeing-attention.nginx.conf: gzip_min_length
 LOG_LINE = re.compile(r'"(?P<method>\S+) (?P<path>\S+) [^"]*" (?P<status>\d+) \d+ route=(?P<route>\S+) upstream=(?P<up>\S+)')
-
-
-def _need_nginx() -> None:
-    if nginx_binary():
-        return
-    if os.environ.get("REQUIRE_BROWSER") == "1":
-        pytest.fail("REQUIRE_BROWSER=1 but no nginx (apt-get install nginx)")
-    pytest.skip("no nginx (apt-get install nginx)")
-
-
-@pytest.fixture(scope="module")
-def cluster(chromium_executable, tmp_path_factory) -> Iterator[Cluster]:
-    _need_nginx()
-    running = start_cluster(processes=2, run_dir=tmp_path_factory.mktemp("cluster"))
-    yield running
-    stop_cluster(running)
-    for pid in [running.nginx_pid, *running.app_pids]:
-        assert not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text().lower()
 
 
 def _weights_shown(page, head: int) -> np.ndarray:
@@ -115,8 +94,15 @@ def test_a_session_through_nginx_stays_on_one_process(cluster, playwright_browse
             field.fill(str(value))
             field.press("Enter")
             wait_for_rerun(page)
+        values = {name: page.get_by_role("spinbutton", name=name).first.input_value() for name in ("context", "steps")}
+        assert values == {"context": "16", "steps": "10"}, f"the typed settings did not stay: {values}"
         page.get_by_role("button", name=t("tr.start")).click()
-        page.get_by_text("Trained 10 steps").wait_for(timeout=TRAINING_TIMEOUT_MS)
+        try:
+            page.get_by_text("Trained 10 steps").wait_for(timeout=TRAINING_TIMEOUT_MS)
+        except Exception:
+            page.screenshot(path=str(ARTIFACTS / "nginx-train-upload-failed.png"))
+            shown = page.locator("[data-testid='stAlert'], [data-testid='stException']").all_inner_texts()
+            raise AssertionError(f"no 'Trained 10 steps' within {TRAINING_TIMEOUT_MS} ms; the page shows: {shown}") from None
         assert exceptions_shown(page) == 0
         page.screenshot(path=str(ARTIFACTS / "nginx-train-upload.png"))
         route = next(c["value"] for c in context.cookies() if c["name"] == "sa_route")

@@ -8,32 +8,22 @@ distribution shows them, Reveal and Next reach every student. Screenshots of the
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from deploy.cluster import Cluster, start_cluster, stop_cluster
+from deploy.cluster import Cluster
 from harness.browser import APP_READY_TIMEOUT_MS, IDLE, exceptions_shown, new_context, wait_for_rerun
 from harness.server import ARTIFACTS
 from ui.strings import t
 
 from .test_lesson_fit import EXTENT_JS
-from .test_nginx import _need_nginx
 
 PROJECTOR = {"width": 1366, "height": 768}
 WIDE = {"width": 1920, "height": 1080}
 PHONE = {"width": 390, "height": 844}
 LIVE_TIMEOUT_MS = 15_000  # the teacher's count redraws every second; a busy 2-core machine lags
 STEP1_OPTIONS = ["6 × 6", "6 × 4", "4 × 4"]
-
-
-@pytest.fixture(scope="module")
-def cluster(chromium_executable, tmp_path_factory) -> Iterator[Cluster]:
-    _need_nginx()
-    running = start_cluster(processes=2, run_dir=tmp_path_factory.mktemp("room-cluster"))
-    yield running
-    stop_cluster(running)
 
 
 def _page(browser, viewport, url: str):
