@@ -51,12 +51,15 @@ export default function ({ setTriggerValue, data }) {
     if (!point || !Array.isArray(point.pointIndex)) return;
     const meta = (point.data && point.data.meta) || {};
     const head = meta[keys.head], block = meta[keys.block];
+    // A window over a long text, or an overview in blocks: the cell's place in the whole matrix.
+    const origin = Array.isArray(meta[keys.origin]) ? meta[keys.origin] : [0, 0];
+    const step = Number.isInteger(meta[keys.step]) && meta[keys.step] > 0 ? meta[keys.step] : 1;
     setTriggerValue("clicked", {
       chart,
       head: Number.isInteger(head) ? head : null,
       block: Number.isInteger(block) ? block : null,
-      row: point.pointIndex[0],
-      col: point.pointIndex[1],
+      row: origin[0] + point.pointIndex[0] * step,
+      col: origin[1] + point.pointIndex[1] * step,
     });
   };
 

@@ -18,6 +18,7 @@ from .shapes import shape_trace_code
 from .stage_colors import score_range
 from .token_view import link_words, token_view_figure
 from .training import experiment_figure, final_loss_figure, loss_curve_figure
+from .window import window_map_figure
 from .words import FIGURE_WORDS, Words
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "final_loss_figure",
     "head_color",
     "head_detail_figure",
+    "window_map_figure",
     "heads_overview_figure",
     "loss_curve_figure",
     "parameter_figure",

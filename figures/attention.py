@@ -15,6 +15,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from gpt_core import DETAIL_STAGES
+from gpt_core.window import Window
 
 from .events import DROPPED, HEAD, MINUS_INF, layer_meta, layout_meta, trace_meta
 from .labels import plotly_safe
@@ -83,6 +84,14 @@ COLORBAR_BLOCK_PX = 58  # a colour bar under its panel, its numbers and its one-
 LEGEND_MARKER_PX = 16
 
 
+def window_title(window: Window, text: Words) -> str:
+    """``"queries 376–423 and keys 0–47 of 512"``: what a window over a long text shows."""
+    return text["win.title"].format(
+        q0=window.first_query, q1=window.first_query + window.size - 1, k0=window.first_key,
+        k1=window.first_key + window.size - 1, T=window.tokens,
+    )  # fmt: skip
+
+
 def trace_name(stage: str, head: int, text: Words) -> str:
     """``"softmax weights · head 2"``: stage and 1-based head, for tests and screen readers."""
     return f"{text[f'stage.{stage}']} · {text['fig.head']} {head + 1}"
@@ -99,7 +108,7 @@ def _cells_layer(common: dict, cells: np.ndarray, fill: float, color: str, name:
     return dict(
         common, type="heatmap", z=np.where(cells, np.float32(fill), np.float32(np.nan)),
         colorscale=[[0.0, color], [1.0, color]], showscale=False, name=name, hovertemplate=hover,
-        meta=layer_meta(common["meta"][HEAD], layer), **written,
+        meta={**common["meta"], **layer_meta(common["meta"][HEAD], layer)}, **written,
     )  # fmt: skip
 
 
@@ -128,15 +137,20 @@ def stage_traces(
     text: Words,
     look: Look,
     dropped: np.ndarray | None = None,
+    rows: list[str] | None = None,
+    origin: tuple[int, int] = (0, 0),
 ) -> list[dict]:
     """The heatmap of one stage of one head, with the −∞ layer under it when masked and, after
-    dropout, the dropped cells' layer. ``meta.head`` tells a click which head it was."""
+    dropout, the dropped cells' layer. ``meta.head`` tells a click which head it was.
+    rows: the queries' categories where they are not the keys' (``categories``); origin: the
+    first cell's (query, key) in the whole matrix, for a window over a long text."""
     z = np.asarray(matrix, dtype=np.float32)
     masked = np.isneginf(z)
     name = trace_name(stage, head, text)
     value_label = plotly_safe(text[f"stage.{stage}"])
     common = dict(
-        x=categories, y=categories, xaxis=panel.xaxis, yaxis=panel.yaxis, hoverongaps=False, meta=trace_meta(head),
+        x=categories, y=categories if rows is None else rows, xaxis=panel.xaxis, yaxis=panel.yaxis,
+        hoverongaps=False, meta=trace_meta(head, origin=origin),
     )  # fmt: skip
     write = dict(textfont=dict(size=look.values_font_px)) if look.values_font_px else {}
     traces = [_masked_layer(common, masked, value_label, head, text, write, look)] if masked.any() else []
@@ -232,10 +246,12 @@ def _detail_columns(stages: int, T: int, available: float, left: float, short: l
 
 
 def _laid_out(names: list[str], labels: list[str], titles: Mapping[str, str], scale: float, left: float,
-              grid: PanelGrid, gap: float, width: float) -> DetailPlan:  # fmt: skip
-    """The plan of a chosen grid: labels, titles, the frame, each panel and colour bar."""
+              grid: PanelGrid, gap: float, width: float, window: Window | None = None,
+              every_label: list[str] | None = None) -> DetailPlan:  # fmt: skip
+    """The plan of a chosen grid: labels, titles, the frame, each panel and colour bar.
+    labels: the rows shown (a window's queries); every_label: all T, where a window is shown."""
     T, title_px = len(labels), TITLE_FONT_SIZE * scale
-    axes = plan_labels(labels, grid.cell_px(T), scale)
+    axes = plan_labels(every_label or labels, grid.cell_px(T), scale, window)
     panel_px = grid.panel_px
     wrapped = {stage: wrapped_title(titles[stage], panel_px + gap - LABEL_PAD_PX, title_px) for stage in names}
     title_room = max(lines for _, lines in wrapped.values()) * title_px * LINE_HEIGHT + 4
@@ -252,7 +268,8 @@ def _laid_out(names: list[str], labels: list[str], titles: Mapping[str, str], sc
 
 
 def _fitted_detail(names: list[str], labels: list[str], titles: Mapping[str, str], width_px: float, scale: float,
-                   left: float, cells: tuple[float, float], max_height_px: float) -> DetailPlan | None:  # fmt: skip
+                   left: float, cells: tuple[float, float], max_height_px: float, window: Window | None = None,
+                   every_label: list[str] | None = None) -> DetailPlan | None:  # fmt: skip
     """The plan whose panels are largest (ties: more to a row) while the whole chart is at
     most ``max_height_px`` tall, in the page's width, with cells of at least ``cells[0]``;
     None when there is none."""
@@ -265,7 +282,8 @@ def _fitted_detail(names: list[str], labels: list[str], titles: Mapping[str, str
         for _ in range(4):  # the labels' room depends on the cell size, the size on the room
             gap = _key_gap(short, panel / T, scale)
             panel = min(panel, (available - (cols - 1) * gap) / cols)
-            plan = _laid_out(names, labels, titles, scale, left, PanelGrid(cols, rows, panel), gap, width_px)
+            plan = _laid_out(names, labels, titles, scale, left, PanelGrid(cols, rows, panel), gap, width_px,
+                             window, every_label)  # fmt: skip
             over = plan.frame.height - max_height_px
             if over <= 0.5:
                 break
@@ -277,26 +295,33 @@ def _fitted_detail(names: list[str], labels: list[str], titles: Mapping[str, str
 
 
 def plan_detail(names: list[str], labels: list[str], titles: Mapping[str, str], width_px: float,
-                scale: float, value_cell_px: float = 0.0, max_height_px: float | None = None) -> DetailPlan:  # fmt: skip
+                scale: float, value_cell_px: float = 0.0, max_height_px: float | None = None,
+                window: Window | None = None) -> DetailPlan:  # fmt: skip
     """Where each stage's panel, title and colour bar go for a page ``width_px`` wide.
     value_cell_px: cells at least this large (values written in them), as long as a panel
     of T such cells is no larger than the largest panel; the stages then take more rows.
     max_height_px: the whole chart at most this tall (every stage on one screen) where cells
-    of DETAIL_FIT_MIN_CELL_PX allow, the values' cells first; else as the width alone has it."""
+    of DETAIL_FIT_MIN_CELL_PX allow, the values' cells first; else as the width alone has it.
+    window: only its queries and keys are shown (``labels`` are all T)."""
+    every_label, first = None, 0
+    if window is not None and not window.whole:
+        every_label, first = list(labels), window.first_query
+        labels = every_label[first:][: window.size]
     T, short = len(labels), short_labels(labels)
-    left = query_label_room(short, TICK_FONT_PX * scale, AXIS_TITLE_FONT_PX * scale)
+    left = query_label_room(short, TICK_FONT_PX * scale, AXIS_TITLE_FONT_PX * scale, first)
     cells = (DETAIL_MIN_CELL_PX * scale, DETAIL_MAX_CELL_PX * scale)
     roomy = T * value_cell_px <= DETAIL_MAX_PANEL_PX * scale and value_cell_px > cells[0]
     if max_height_px is not None:
         tries = [(value_cell_px, value_cell_px * VALUE_ROOM)] if roomy else []
         for fit_cells in [*tries, (DETAIL_FIT_MIN_CELL_PX * scale, cells[1])]:
-            plan = _fitted_detail(names, labels, titles, width_px, scale, left, fit_cells, max_height_px)
+            plan = _fitted_detail(names, labels, titles, width_px, scale, left, fit_cells, max_height_px, window,
+                                  every_label)  # fmt: skip
             if plan is not None:
                 return plan
     if roomy:
         cells = (value_cell_px, value_cell_px * VALUE_ROOM)  # no larger than that: the rows stay short
     grid, gap, width = _detail_columns(len(names), T, width_px - left - MARGIN_PX, left, short, scale, cells)
-    return _laid_out(names, labels, titles, scale, left, grid, gap, width)
+    return _laid_out(names, labels, titles, scale, left, grid, gap, width, window, every_label)
 
 
 def _stage_colorbar(plan: DetailPlan, index: int, note: str, scale: float) -> dict:
@@ -328,6 +353,7 @@ def head_detail_figure(
     show_values: bool = True,
     room_for_values: bool = False,
     max_height_px: float | None = None,
+    window: Window | None = None,
 ) -> go.Figure:
     """All stages of one head, side by side while their cells stay legible, else in rows.
 
@@ -339,23 +365,32 @@ def head_detail_figure(
     while they fit. room_for_values: with show_values, cells large enough for the values
     while a panel can hold T of them (a few tokens: the stages may take two rows).
     max_height_px: at most this tall while cells allow (``plan_detail``).
+    window: a long text's window (``gpt_core.window``): only its queries and keys are drawn,
+    labelled with their positions in the whole text; a click names the whole matrix's cell.
     """
     names = [stage for stage in DETAIL_STAGES if stage in stages]
     for stage in names:
         check_square(stage, stages[stage], labels)
+    origin, heading = (0, 0), ""
+    if window is not None and not window.whole:
+        stages = {stage: window.cut(np.asarray(matrix)) for stage, matrix in stages.items()}
+        origin = (window.first_query, window.first_key)
+        inside = highlight is not None and window.contains(*highlight)
+        highlight = (highlight[0] - origin[0], highlight[1] - origin[1]) if inside else None
+        heading = " · " + plotly_safe(window_title(window, text))
     values_px = VALUE_FONT_PX * scale
     value_cell = max(values_cell_px(stages[stage], stage, values_px) for stage in names) if room_for_values else 0.0
     plan = plan_detail(names, labels, _detail_titles(names, text, scaled), width_px or DEFAULT_WIDTH_PX, scale,
-                       value_cell if show_values else 0.0, max_height_px)  # fmt: skip
+                       value_cell if show_values else 0.0, max_height_px, window)  # fmt: skip
     looks, notes, dropped = stage_looks(stages, names), colorbar_notes(names, text), dropped_cells(stages)
-    cell = plan.panel_px / len(labels)
+    cell = plan.panel_px / len(plan.labels.rows)
     traces, layout, annotations = [], {}, []
     for index, (stage, panel) in enumerate(zip(names, plan.panels, strict=True)):
         written = show_values and values_fit(stages[stage], stage, cell, values_px)
         look = replace(looks[stage], colorbar=_stage_colorbar(plan, index, notes[stage], scale),
                        values_font_px=values_px if written else None)  # fmt: skip
         traces += stage_traces(stages[stage], plan.labels.categories, stage, head, panel, text, look,
-                               dropped if stage == "dropped_weights" else None)  # fmt: skip
+                               dropped if stage == "dropped_weights" else None, plan.labels.rows, origin)  # fmt: skip
         first_col = index % plan.cols == 0
         layout.update(panel_axes(panel, plan.labels, True, first_col, text["fig.key_axis"] if first_col else None,
                                  text["fig.query_axis"] if first_col else None))  # fmt: skip
@@ -364,7 +399,7 @@ def head_detail_figure(
         traces.append(masked_legend_entry(text))
     if dropped is not None and dropped.any():
         traces.append(_legend_square(text["fig.dropped"], DROPPED_COLOR))
-    title = figure_title(f"<b>{plotly_safe(text['fig.head'])} {head + 1}</b>",
+    title = figure_title(f"<b>{plotly_safe(text['fig.head'])} {head + 1}</b>{heading}",
                          (TITLE_FONT_SIZE + HEAD_TITLE_EXTRA_PX) * scale, head_color(head))  # fmt: skip
     layout = finished_layout(
         layout, plan.frame, scale, plan.panels, annotations=annotations, shapes=_highlight_shapes(plan.panels, highlight),

@@ -4,7 +4,8 @@ that a click on it chooses something and a hover on it is shown in its other pan
 
 - A trace a click can choose from carries ``meta = trace_meta(head, block)``: its head
   (0-based) and, in a chart of several blocks, its block. A click sends them back with the
-  cell (row = query, column = key).
+  cell (row = query, column = key): of the whole matrix, where a window's trace or an
+  overview's in blocks says where its cells lie (``origin``, ``step``).
 - A figure whose panels show the same cells (one head's stages) sets
   ``layout.meta = layout_meta(sync_hover=True)``: hovering a cell in one panel outlines the
   same cell in every panel. ``min_width_px`` tells the page the width the layout needs.
@@ -29,14 +30,23 @@ MIN_WIDTH = "minWidthPx"
 NAMED_AXES = "namedAxes"  # a heatmap whose axes name layers and heads, not token positions
 LAYER = "layer"  # a heatmap trace that marks cells of its panel rather than holding values
 MINUS_INF, DROPPED, BLANK = "minusInf", "dropped", "blank"  # what a layer's cells are
-EVENT_KEYS = {"head": HEAD, "block": BLOCK, "syncHover": SYNC_HOVER}
+ORIGIN = "origin"  # [query, key] of the trace's first cell in the whole matrix (a window)
+STEP = "step"  # tokens a cell of the trace stands for (an overview in blocks)
+EVENT_KEYS = {"head": HEAD, "block": BLOCK, "syncHover": SYNC_HOVER, "origin": ORIGIN, "step": STEP}
 
 
-def trace_meta(head: int, block: int | None = None) -> dict[str, int]:
-    """A clickable trace's meta: which head (0-based) and, where several are drawn, which block."""
-    meta = {HEAD: int(head)}
+def trace_meta(head: int, block: int | None = None, origin: tuple[int, int] = (0, 0), step: int = 1) -> dict:
+    """A clickable trace's meta: which head (0-based) and, where several are drawn, which
+    block; for a window over a long text, where its first cell is in the whole matrix, and for
+    an overview whose cells are blocks, how many tokens a cell stands for. A click sends back
+    the whole matrix's cell: ``origin + index * step``."""
+    meta: dict = {HEAD: int(head)}
     if block is not None:
         meta[BLOCK] = int(block)
+    if tuple(origin) != (0, 0):
+        meta[ORIGIN] = [int(origin[0]), int(origin[1])]
+    if step != 1:
+        meta[STEP] = int(step)
     return meta
 
 

@@ -9,7 +9,9 @@ from dataclasses import dataclass, replace
 import numpy as np
 import plotly.graph_objects as go
 
-from .attention import HEADER_PX, ROW_GAP_PX, check_square, masked_legend_entry, stage_traces
+from gpt_core.window import Window
+
+from .attention import HEADER_PX, ROW_GAP_PX, check_square, masked_legend_entry, stage_traces, window_title
 from .labels import plotly_safe
 from .palette import HIGHLIGHT_COLOR, SCORE_COLORSCALE, WEIGHT_COLORSCALE, head_color
 from .panels import (
@@ -82,10 +84,10 @@ def _chart_height(heads: int, cols: int, panel_px: float, axes: AxisLabels, scal
 
 
 def _fitted_grid(heads: int, labels: list[str], room: float, gap: float, scale: float, max_height_px: float,
-                 choices: list[int]) -> PanelGrid | None:  # fmt: skip
+                 choices: list[int], window: Window | None = None) -> PanelGrid | None:  # fmt: skip
     """The grid whose panels are largest while the whole chart is at most ``max_height_px``
     tall (ties: more to a row), or None when no grid keeps legible panels that low."""
-    T, best = len(labels), None
+    T, best = (window.size if window is not None else len(labels)), None
     smallest = max(OVERVIEW_MIN_FIT_PANEL_PX * scale, T * OVERVIEW_MIN_CELL_PX * scale)
     for cols in choices:
         rows = math.ceil(heads / cols)
@@ -93,10 +95,10 @@ def _fitted_grid(heads: int, labels: list[str], room: float, gap: float, scale: 
         panel = min((room - (cols - 1) * gap) / cols, max(smallest, min(T * OVERVIEW_MAX_CELL_PX * scale,
                                                                         OVERVIEW_MAX_PANEL_PX * scale)))  # fmt: skip
         for _ in range(3):  # the key labels' room depends on the cell size, the size on the room
-            axes = plan_labels(labels, panel / T, scale)
+            axes = plan_labels(labels, panel / T, scale, window)
             fixed = _chart_height(heads, cols, 0.0, axes, scale)
             panel = min(panel, (max_height_px - fixed) / rows)
-        if panel >= smallest and _chart_height(heads, cols, panel, plan_labels(labels, panel / T, scale), scale) \
+        if panel >= smallest and _chart_height(heads, cols, panel, plan_labels(labels, panel / T, scale, window), scale) \
                 <= max_height_px + 0.5 and (best is None or panel > best.panel_px + 0.5):  # fmt: skip
             best = PanelGrid(cols, rows, panel)
     return best
@@ -104,24 +106,29 @@ def _fitted_grid(heads: int, labels: list[str], room: float, gap: float, scale: 
 
 def plan_overview(
     heads: int, labels: list[str], width_px: float, scale: float, cols: int | None = None,
-    max_height_px: float | None = None,
+    max_height_px: float | None = None, window: Window | None = None,
 ) -> OverviewPlan:  # fmt: skip
     """Where each head's panel goes for a page ``width_px`` wide: as many to a row as keep
     their cells legible, key labels under a panel with none below. max_height_px: the chart
     at most this tall where a grid of legible panels allows (the first screen holds every
-    head), the panels centred in the width they leave; else as the width alone would have it."""
-    T = len(labels)
-    left = query_label_room(short_labels(labels), TICK_FONT_PX * scale, AXIS_TITLE_FONT_PX * scale)
+    head), the panels centred in the width they leave; else as the width alone would have it.
+    window: a long text's window, whose queries and keys alone are drawn (``labels``: all T)."""
+    long = window is not None and not window.whole
+    T = window.size if long else len(labels)
+    first = window.first_query if long else 0
+    shown = list(labels)[first:][:T]
+    left = query_label_room(short_labels(shown), TICK_FONT_PX * scale, AXIS_TITLE_FONT_PX * scale, first)
     right, gap = OVERVIEW_COLORBAR_PX * scale, OVERVIEW_GAP_PX * scale
     choices = [cols] if cols else [c for c in OVERVIEW_COLUMN_CHOICES if c <= heads] or [1]
     room = width_px - left - right
-    grid = None if max_height_px is None else _fitted_grid(heads, labels, room, gap, scale, max_height_px, choices)
+    grid = None if max_height_px is None else _fitted_grid(heads, labels, room, gap, scale, max_height_px, choices,
+                                                           window)  # fmt: skip
     if grid is None:
         grid = panel_grid(
             heads, T, room, gap, OVERVIEW_MIN_CELL_PX * scale, OVERVIEW_MAX_CELL_PX * scale,
             OVERVIEW_MIN_PANEL_PX * scale, OVERVIEW_MAX_PANEL_PX * scale, column_choices=choices,
         )  # fmt: skip
-    axes = plan_labels(labels, grid.cell_px(T), scale)
+    axes = plan_labels(labels, grid.cell_px(T), scale, window)
     labelled = [head + grid.cols >= heads for head in range(heads)]
     row_tops, top = _row_tops(heads, grid.cols, grid.panel_px, axes, scale)
     frame = Frame(width_px, HEADER_PX * scale + top + MARGIN_PX, left, right, HEADER_PX * scale, MARGIN_PX)
@@ -155,6 +162,7 @@ def heads_overview_figure(
     title: str | None = None,
     highlight: tuple[int, int] | None = None,
     max_height_px: float | None = None,
+    window: Window | None = None,
 ) -> go.Figure:
     """Small multiples: one stage for every head. matrices: (h, T, T). title: the figure's
     title (plain text; default the stage's), such as a training snapshot's step and block.
@@ -164,15 +172,23 @@ def heads_overview_figure(
     under the panels with none below. width_px: the width the page gives the chart.
     highlight: a (query, key) cell outlined in every panel (two set-ups compared).
     max_height_px: at most this tall where legible panels allow (``plan_overview``).
+    window: a long text's window (``gpt_core.window``): each head shows only its cells, in
+    the colour range of the whole matrices, labelled with their positions in the text.
     """
     check_square("matrices", matrices, labels)
-    plan = plan_overview(matrices.shape[0], labels, width_px or DEFAULT_WIDTH_PX, scale, cols, max_height_px)
+    plan = plan_overview(matrices.shape[0], labels, width_px or DEFAULT_WIDTH_PX, scale, cols, max_height_px, window)
     look = stage_look(matrices, stage)
+    origin = (0, 0)
+    if window is not None and not window.whole:
+        matrices, origin = window.cut(np.asarray(matrices)), (window.first_query, window.first_key)
+        inside = highlight is not None and window.contains(*highlight)
+        highlight = (highlight[0] - origin[0], highlight[1] - origin[1]) if inside else None
+        title = f"{text[f'stage.{stage}'] if title is None else title} · {window_title(window, text)}"
     traces, layout, annotations, shapes = [], {}, [], []
     for head, panel in enumerate(plan.panels):
         colorbar = shared_colorbar(plan.frame, scale) if head == 0 else None
         traces += stage_traces(matrices[head], plan.labels.categories, stage, head, panel, text,
-                               replace(look, colorbar=colorbar))  # fmt: skip
+                               replace(look, colorbar=colorbar), rows=plan.labels.rows, origin=origin)  # fmt: skip
         first_col = head % plan.cols == 0
         layout.update(
             panel_axes(panel, plan.labels, plan.labelled[head], first_col,

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gpt_core.tokens import position_label
+from gpt_core.window import Window
 
 from .labels import plotly_safe
 from .sizing import LABEL_PAD_PX, LINE_HEIGHT, AxisTicks, key_ticks, query_ticks, short_label, text_px
@@ -72,12 +73,18 @@ class AxisLabels:
     """The tokens as a plan's axes show them: categories, the key and query labels chosen
     for the cell size, and the type sizes."""
 
-    categories: list[str]
+    categories: list[str]  # the keys' (and, unless query_categories, the queries')
     short: list[str]
     keys: AxisTicks
     queries: AxisTicks
     tick_px: float
     axis_title_px: float
+    query_categories: list[str] | None = None  # a window whose queries are not its keys
+
+    @property
+    def rows(self) -> list[str]:
+        """The queries' categories."""
+        return self.categories if self.query_categories is None else self.query_categories
 
     @property
     def key_room(self) -> float:
@@ -89,26 +96,38 @@ def short_labels(labels: Sequence[str]) -> list[str]:
     return [short_label(label) for label in labels]
 
 
-def plan_labels(labels: Sequence[str], cell_px: float, scale: float) -> AxisLabels:
-    """The labels that fit cells of ``cell_px`` at type ``scale``."""
-    short, tick_px, smallest = short_labels(labels), TICK_FONT_PX * scale, MIN_TICK_FONT_PX * scale
+def plan_labels(labels: Sequence[str], cell_px: float, scale: float, window: Window | None = None) -> AxisLabels:
+    """The labels that fit cells of ``cell_px`` at type ``scale``: of all T tokens, or of a
+    window's queries and keys (``labels`` are then all T)."""
+    tick_px, smallest = TICK_FONT_PX * scale, MIN_TICK_FONT_PX * scale
+    if window is None or window.whole:
+        short = short_labels(labels)
+        return AxisLabels(
+            categories_of(list(labels)), short, key_ticks(short, cell_px, tick_px, smallest),
+            query_ticks(short, cell_px, tick_px, smallest), tick_px, AXIS_TITLE_FONT_PX * scale,
+        )  # fmt: skip
+    keys, queries = list(labels)[window.first_key :][: window.size], list(labels)[window.first_query :][: window.size]
+    short_keys = short_labels(keys)
     return AxisLabels(
-        categories_of(list(labels)), short, key_ticks(short, cell_px, tick_px, smallest),
-        query_ticks(short, cell_px, tick_px, smallest), tick_px, AXIS_TITLE_FONT_PX * scale,
+        categories_of(keys, window.first_key), short_keys,
+        key_ticks(short_keys, cell_px, tick_px, smallest, window.first_key),
+        query_ticks(short_labels(queries), cell_px, tick_px, smallest, window.first_query), tick_px,
+        AXIS_TITLE_FONT_PX * scale, categories_of(queries, window.first_query),
     )  # fmt: skip
 
 
-def query_label_room(short_labels: list[str], tick_px: float, axis_title_px: float) -> float:
-    """The left margin for "position · token" labels beside the rows and the axis title."""
-    widest = max(text_px(position_label(i, label), tick_px) for i, label in enumerate(short_labels))
+def query_label_room(short_labels: list[str], tick_px: float, axis_title_px: float, first: int = 0) -> float:
+    """The left margin for "position · token" labels beside the rows and the axis title
+    (``first``: the position of the first row, in a window over a long text)."""
+    widest = max(text_px(position_label(first + i, label), tick_px) for i, label in enumerate(short_labels))
     return widest + LABEL_PAD_PX + TICK_STANDOFF_PX + axis_title_px * LINE_HEIGHT + MARGIN_PX
 
 
-def categories_of(labels: list[str]) -> list[str]:
+def categories_of(labels: list[str], first: int = 0) -> list[str]:
     """The axes' categories: ``"3 · a"``, whole and escaped. The position keeps repeated
     tokens apart (a category axis merges equal names); hover shows the whole label, the
-    axes show chosen ones, shortened (figures.sizing)."""
-    return [plotly_safe(position_label(position, label)) for position, label in enumerate(labels)]
+    axes show chosen ones, shortened (figures.sizing). first: the position of ``labels[0]``."""
+    return [plotly_safe(position_label(first + position, label)) for position, label in enumerate(labels)]
 
 
 def wrapped_title(title: str, width_px: float, font_px: float) -> tuple[str, int]:
@@ -196,7 +215,7 @@ def panel_axes(
     layout = category_axis(panel, "x", panel.x_domain, labels.categories, labels.keys if keys else None,
                            key_title, labels.axis_title_px)  # fmt: skip
     layout.update(
-        category_axis(panel, "y", panel.y_domain, labels.categories, labels.queries if queries else None,
+        category_axis(panel, "y", panel.y_domain, labels.rows, labels.queries if queries else None,
                       query_title, labels.axis_title_px)
     )  # fmt: skip
     return layout

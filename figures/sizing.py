@@ -77,8 +77,8 @@ def _safe(text: str) -> str:
     return html.escape(text, quote=True)  # Plotly parses tags in labels
 
 
-def _line_texts(labels: Sequence[str], positions: Sequence[int]) -> tuple[str, ...]:
-    return tuple(_safe(position_label(i, labels[i])) for i in positions)
+def _line_texts(labels: Sequence[str], positions: Sequence[int], first: int = 0) -> tuple[str, ...]:
+    return tuple(_safe(position_label(first + i, labels[i])) for i in positions)
 
 
 def _step(count: int, room_px: float, cell_px: float) -> int:
@@ -108,9 +108,9 @@ def _whole_or_largest(plan, count: int, font_px: float, min_font_px: float | Non
     return plan(font_px)
 
 
-def _key_ticks_at(labels: Sequence[str], cell_px: float, font_px: float) -> AxisTicks:
+def _key_ticks_at(labels: Sequence[str], cell_px: float, font_px: float, first: int = 0) -> AxisTicks:
     count = len(labels)
-    widths = [max(text_px(str(i), font_px), text_px(label, font_px)) for i, label in enumerate(labels)]
+    widths = [max(text_px(str(first + i), font_px), text_px(label, font_px)) for i, label in enumerate(labels)]
     flat_step = _step(count, max(widths, default=0.0) + LABEL_PAD_PX, cell_px)
     upright_step = _step(count, font_px * LINE_HEIGHT, cell_px)
     flat_count = math.ceil(count / flat_step)
@@ -119,33 +119,37 @@ def _key_ticks_at(labels: Sequence[str], cell_px: float, font_px: float) -> Axis
     words = any(len(label) > 1 for label in labels)
     if not words or math.ceil(count / upright_step) < 2 * flat_count:  # flat, unless upright shows twice as many
         positions = _positions(count, flat_step)
-        texts = tuple(f"{i}<br>{_safe(labels[i])}" for i in positions)
+        texts = tuple(f"{first + i}<br>{_safe(labels[i])}" for i in positions)
         return AxisTicks(flat_step, positions, texts, 0, 2 * font_px * LINE_HEIGHT + LABEL_PAD_PX, font_px)
     positions = _positions(count, upright_step)
-    extent = max(text_px(f"{i}{POSITION_SEPARATOR}{labels[i]}", font_px) for i in positions) + LABEL_PAD_PX
-    return AxisTicks(upright_step, positions, _line_texts(labels, positions), -90, extent, font_px)
+    extent = max(text_px(f"{first + i}{POSITION_SEPARATOR}{labels[i]}", font_px) for i in positions) + LABEL_PAD_PX
+    return AxisTicks(upright_step, positions, _line_texts(labels, positions, first), -90, extent, font_px)
 
 
-def key_ticks(labels: Sequence[str], cell_px: float, font_px: float, min_font_px: float | None = None) -> AxisTicks:
+def key_ticks(labels: Sequence[str], cell_px: float, font_px: float, min_font_px: float | None = None,
+              first: int = 0) -> AxisTicks:  # fmt: skip
     """Labels under the columns: the position above the token on two lines, unless
     "position · token" read upwards (one per line height) shows twice as many. Every label
     at a smaller size down to ``min_font_px`` when that shows them all.
 
-    labels: plain display labels (visible and shortened); the texts come back escaped."""
-    return _whole_or_largest(lambda size: _key_ticks_at(labels, cell_px, size), len(labels), font_px, min_font_px)
+    labels: plain display labels (visible and shortened); the texts come back escaped.
+    first: the position of ``labels[0]`` (a window over a long text starts later)."""
+    return _whole_or_largest(lambda size: _key_ticks_at(labels, cell_px, size, first), len(labels), font_px, min_font_px)
 
 
-def _query_ticks_at(labels: Sequence[str], cell_px: float, font_px: float) -> AxisTicks:
+def _query_ticks_at(labels: Sequence[str], cell_px: float, font_px: float, first: int = 0) -> AxisTicks:
     step = _step(len(labels), font_px * LINE_HEIGHT, cell_px)
     positions = _positions(len(labels), step)
-    extent = max((text_px(f"{i}{POSITION_SEPARATOR}{labels[i]}", font_px) for i in positions), default=0.0)
-    return AxisTicks(step, positions, _line_texts(labels, positions), 0, extent + LABEL_PAD_PX, font_px)
+    extent = max((text_px(f"{first + i}{POSITION_SEPARATOR}{labels[i]}", font_px) for i in positions), default=0.0)
+    return AxisTicks(step, positions, _line_texts(labels, positions, first), 0, extent + LABEL_PAD_PX, font_px)
 
 
-def query_ticks(labels: Sequence[str], cell_px: float, font_px: float, min_font_px: float | None = None) -> AxisTicks:
+def query_ticks(labels: Sequence[str], cell_px: float, font_px: float, min_font_px: float | None = None,
+                first: int = 0) -> AxisTicks:  # fmt: skip
     """Labels beside the rows: "position · token", one per line height; every label at a
-    smaller size down to ``min_font_px`` when that shows them all."""
-    return _whole_or_largest(lambda size: _query_ticks_at(labels, cell_px, size), len(labels), font_px, min_font_px)
+    smaller size down to ``min_font_px`` when that shows them all. first: as for key_ticks."""
+    return _whole_or_largest(lambda size: _query_ticks_at(labels, cell_px, size, first), len(labels), font_px,
+                             min_font_px)  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,8 @@ ATTENTION_WORDS = (
     *STAGE_WORDS, "stage.not_scaled", "fig.head", "fig.query", "fig.key", "fig.query_axis", "fig.key_axis",
     "fig.minus_inf", "fig.masked_reason", "fig.legend_masked", "fig.dropped", "fig.range_own", "fig.range_shared",
     "fig.range_weights", "fig.range_dropped", "fig.channel_axis", "fig.channel_map", "fig.channels_of_head",
-    "fig.kv_channels", "fig.kv_row", "fig.q_row", "fig.channel_map_gqa", "fig.head_colors_repeat",
+    "fig.kv_channels", "fig.kv_row", "fig.q_row", "fig.channel_map_gqa", "fig.head_colors_repeat", "win.title",
+    "win.overview_title", "win.block_hover",
 )  # fmt: skip
 METRICS = ("previous", "first", "self", "induction", "entropy")
 EXPLORER_WORDS = (

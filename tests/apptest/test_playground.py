@@ -7,7 +7,9 @@ import json
 import numpy as np
 import pytest
 
+from figures.sizing import DEFAULT_WIDTH_PX
 from gpt_core import MAX_TOKENS, PlaygroundConfig, tokenize, trace_attention
+from gpt_core.window import WINDOW_TOKENS
 from harness.charts import decode, traces_by_name
 from tests.apptest.conftest import asks_for_the_rest, chart_traces, open_page, open_tab
 from ui.playground.state import PRESET_TOKENIZERS, PRESETS, VIEWS
@@ -352,7 +354,9 @@ def test_huge_text_is_cut_with_a_message():
     at.text_area(key="pg_text").input("ab" * 1000).run()
     assert not at.exception
     assert any(str(MAX_TOKENS) in w.value and "2000" in w.value for w in at.warning)
-    assert len(all_traces(at)["softmax weights · head 1"]["x"]) == MAX_TOKENS
+    overview = all_traces(at)["softmax weights · head 1"]
+    assert len(overview["x"]) == WINDOW_TOKENS, "a long text: a window of it"
+    assert overview["y"][-1].startswith(f"{MAX_TOKENS - 1} · "), "the last query, in the window around it"
     assert query(at)["text"] == ("ab" * 1000)[:MAX_TOKENS], "the link holds the tokens shown, not the whole paste"
 
 
@@ -413,17 +417,19 @@ def test_a_long_paste_is_taken_and_cut_to_the_token_cap(page):
     assert len(query(page)["text"]) == MAX_TOKENS
 
 
-def test_a_long_text_keeps_legible_cells_in_a_chart_that_scrolls_sideways():
-    from figures.attention import DETAIL_MIN_CELL_PX
+def test_a_long_text_keeps_legible_cells_in_a_window_that_needs_no_sideways_scroll():
+    from figures.attention import DETAIL_FIT_MIN_CELL_PX
 
     at = open_page(PAGE, text="abcdefghij" * 13, heads="2")
     assert not at.exception
-    styles = [h.proto.body for h in at.get("html") if "overflow-x" in h.proto.body]
-    assert styles and "min-width" in styles[0]
-    short = open_page(PAGE, text="abcdef", heads="2")
-    assert not [h for h in short.get("html") if "overflow-x" in h.proto.body], "no scrolling when it fits"
-    width = int(styles[0].split("min-width: ")[1].split("px")[0])
-    assert width >= 128 * DETAIL_MIN_CELL_PX
+    assert not [h for h in at.get("html") if "overflow-x" in h.proto.body], "the window fits the page"
+    spec = next(json.loads(c.proto.spec) for c in at.get("plotly_chart") if "raw scores QKᵀ · head 1" in c.proto.spec)
+    layout = spec["layout"]
+    plot_px = DEFAULT_WIDTH_PX - layout["margin"]["l"] - layout["margin"]["r"]
+    domain = layout["xaxis"]["domain"]
+    cell = (domain[1] - domain[0]) * plot_px / WINDOW_TOKENS
+    assert cell >= DETAIL_FIT_MIN_CELL_PX, f"cells of {cell:.1f} px: no smaller than a short text's on one screen"
+    assert len(traces_by_name(spec)["raw scores QKᵀ · head 1"]["y"]) == WINDOW_TOKENS
 
 
 def test_the_values_switch_writes_values_in_the_cells_and_is_in_the_link(page):

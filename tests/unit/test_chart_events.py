@@ -16,6 +16,8 @@ from figures.events import (
     BLOCK,
     EVENT_KEYS,
     HEAD,
+    ORIGIN,
+    STEP,
     SYNC_HOVER,
     clickable_heads,
     hover_is_linked,
@@ -46,7 +48,10 @@ def test_meta_helpers_spell_the_keys_once():
     assert trace_meta(2, 0) == {HEAD: 2, BLOCK: 0}
     assert layout_meta(sync_hover=True, min_width_px=812.4) == {SYNC_HOVER: True, "minWidthPx": 812}
     assert layout_meta() == {}
-    assert set(EVENT_KEYS.values()) == {HEAD, BLOCK, SYNC_HOVER}
+    assert trace_meta(2, origin=(376, 0)) == {HEAD: 2, ORIGIN: [376, 0]}
+    assert trace_meta(0, step=8) == {HEAD: 0, STEP: 8}
+    assert trace_meta(0, origin=(0, 0), step=1) == {HEAD: 0}, "a whole matrix's trace says nothing more"
+    assert set(EVENT_KEYS.values()) == {HEAD, BLOCK, SYNC_HOVER, ORIGIN, STEP}
 
 
 def test_the_detail_figure_is_clickable_per_head_and_links_its_hover(result):

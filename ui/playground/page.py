@@ -29,7 +29,7 @@ from .views import View
 
 TEXT_STATE = "pg_text_shown"  # the text shown last run: a new text resets the chosen cell
 PAGE_KEY = "playground"
-CLICK_CHARTS = {views.OVERVIEW_CHART_KEY: "overview", views.DETAIL_CHART_KEY: "detail"}
+CLICK_CHARTS = {views.OVERVIEW_CHART_KEY: "overview", views.DETAIL_CHART_KEY: "detail", views.WINDOW_MAP_KEY: "window"}
 CLICKS_KEY = "pg_chart_clicks"
 
 
@@ -69,7 +69,8 @@ def _computed_view(values: dict, lang: str, source) -> tuple[View, str | None] |
 
 
 def _apply_click(payload: object, view: View) -> None:
-    """A clicked cell chooses the query row and key column; in the overview, the head too."""
+    """A clicked cell chooses the query row and key column (in a long text's map, the window
+    moves there); in the overview, the head too."""
     config = view.result.config
     click = parse_click(payload, set(CLICK_CHARTS.values()), len(view.result.tokens), config.heads)
     if click is None:

@@ -10,12 +10,13 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from figures import channel_map_figure, head_detail_figure, heads_overview_figure, shape_trace_code
+from figures import channel_map_figure, head_detail_figure, heads_overview_figure, shape_trace_code, window_map_figure
 from figures.events import MIN_WIDTH
 from figures.export import export_name
 from figures.overview import plan_overview
 from gpt_core import DETAIL_STAGES, STAGES, PlaygroundTrace, position_label, softmax_steps
 from gpt_core.source import Description
+from gpt_core.window import Window, weight_outside, window_around
 
 from ..charts import page_width, prepared, show_chart, type_scale
 from ..figure_text import figure_words
@@ -88,12 +89,20 @@ def overview_size(beside: bool) -> tuple[float, float]:
     return page_width(), SCREEN_CHART_PX
 
 
+def chosen_window(view: View) -> Window:
+    """The queries and keys the views show: all of a short text's, else a window around the
+    chosen cell (``gpt_core.window``)."""
+    return window_around(len(view.result.labels), st.session_state[widget_key("row")],
+                         st.session_state[widget_key("col")])  # fmt: skip
+
+
 def overview_fits_beside(view: View) -> bool:
     """Whether every head fits beside the controls on the first screen (else the overview
     takes the page's width under them: a tall column beside short controls leaves half the
     page empty)."""
     width, height = overview_size(beside=True)
-    plan = plan_overview(view.result.config.heads, view.result.labels, width, type_scale(), max_height_px=height)
+    plan = plan_overview(view.result.config.heads, view.result.labels, width, type_scale(), max_height_px=height,
+                         window=chosen_window(view))  # fmt: skip
     return plan.frame.height <= height + 0.5
 
 
@@ -126,13 +135,14 @@ def overview(view: View, lang: str, beside: bool = True) -> None:
     )  # fmt: skip
     stage = st.session_state[k("stage")]
     focus, (width, height), scale = st.session_state[k("head")] - 1, overview_size(beside), type_scale()
+    window = chosen_window(view)
 
     def build():
         return heads_overview_figure(view.stages[stage], view.result.labels, stage, figure_words(lang), focus=focus,
-                                     width_px=width, scale=scale, max_height_px=height)  # fmt: skip
+                                     width_px=width, scale=scale, max_height_px=height, window=window)  # fmt: skip
 
     show_chart(build, OVERVIEW_CHART_KEY, sized=True,
-               share=_shared(view, "overview", stage, focus, width, height, scale),
+               share=_shared(view, "overview", stage, focus, width, height, scale, window),
                file_name=file_name(view, "heads", stage))  # fmt: skip
     st.caption(t("pg.overview_help", lang, head=st.session_state[k("head")]))
 
@@ -157,13 +167,16 @@ def detail(view: View, lang: str) -> None:
         stages["dropped_weights"] = view.dropped_weights[head]
     highlight = (st.session_state[k("row")], st.session_state[k("col")])
     width, scale, values = page_width(), type_scale(), st.session_state[k("cells")]
+    window = chosen_window(view)
+    if not window.whole:
+        window_map(view, window, head, highlight[0], lang)
 
     def build():
         return head_detail_figure(stages, labels, head, figure_words(lang), highlight=highlight, scaled=config.scale,
                                   width_px=width, scale=scale, show_values=values, room_for_values=True,
-                                  max_height_px=SCREEN_CHART_PX)  # fmt: skip
+                                  max_height_px=SCREEN_CHART_PX, window=window)  # fmt: skip
 
-    drawn = prepared(build, sized=True, share=_shared(view, "detail", head, highlight, values, width, scale))
+    drawn = prepared(build, sized=True, share=_shared(view, "detail", head, highlight, values, width, scale, window))
     name = file_name(view, "detail", head=head + 1, q=highlight[0], k=highlight[1])
     wider = drawn.meta[MIN_WIDTH]
     if wider > page_width() + 1:  # legible cells need more than the page: the chart scrolls sideways
@@ -174,6 +187,26 @@ def detail(view: View, lang: str) -> None:
         show_chart(drawn, DETAIL_CHART_KEY, file_name=name)
     if dropout:
         st.caption(t("pg.dropout_note", lang, p=f"{config.dropout:g}", factor=f"{1 / (1 - config.dropout):.4g}"))
+
+
+WINDOW_MAP_KEY = "pg_window_map"
+MAP_SHARE, NOTE_SHARE = 2, 3
+
+
+def window_map(view: View, window: Window, head: int, row: int, lang: str) -> None:
+    """A long text: the whole of the head's softmax weights in blocks, the window outlined (a
+    click moves it), and how much of the chosen query's attention lies outside the window."""
+    map_col, note_col = st.columns([MAP_SHARE, NOTE_SHARE], vertical_alignment="center")
+    weights = view.stages["weights"][head]
+    with map_col:
+        show_chart(lambda: window_map_figure(weights, window, "weights", head, figure_words(lang), type_scale()),
+                   WINDOW_MAP_KEY, share=_shared(view, "window", head, window, type_scale()),
+                   file_name=file_name(view, "map", head=head + 1))  # fmt: skip
+    outside = weight_outside(weights, window)
+    note_col.markdown(t("pg.window_note", lang, T=window.tokens, n=window.size))
+    if row in window.queries:
+        share_out = float(outside[row - window.first_query])
+        note_col.markdown(t("pg.window_outside", lang, row=row, share=f"{share_out:.1%}"))
 
 
 def softmax_calculator(view: View, lang: str) -> None:

@@ -131,6 +131,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Q: h = {h} heads of d = {d} · K, V: h_kv = {h_kv} heads, each shared by {groups} query heads",
         "zh": "Q：h = {h} 个头，每个 d = {d} · K、V：h_kv = {h_kv} 个头，每个由 {groups} 个查询头共用",
     },
+    "win.title": {
+        "en": "queries {q0}–{q1} × keys {k0}–{k1} of {T}",
+        "zh": "查询 {q0}–{q1} × 键 {k0}–{k1}（共 {T} 个词元）",
+    },
+    "win.overview_title": {
+        "en": "The whole text in blocks of {b} × {b} tokens (each its largest value); the box is the window",
+        "zh": "整段文本，每块 {b} × {b} 个词元（取块内最大值）；方框是当前窗口",
+    },
+    "win.block_hover": {
+        "en": "queries from {q}, keys from {k}<br>largest value: {v}",
+        "zh": "查询从 {q} 起，键从 {k} 起<br>最大值：{v}",
+    },
     "fig.head_colors_repeat": {
         "en": "Head colours repeat after {n}: head {n_next} has head 1's colour, head {n_next2} head 2's, and so on.",
         "zh": "头的颜色每 {n} 个重复一次：头 {n_next} 与头 1 同色，头 {n_next2} 与头 2 同色，依此类推。",

@@ -1,0 +1,96 @@
+"""A long text in the playground: the charts show a window of 48 queries and keys around the
+chosen cell, a map of the whole text beside it (a click moves the window), the share of the
+chosen query's attention outside the window, and ``row=N`` in a link opens with query N in
+view. Expected numbers come from gpt_core's trace, read here with torch."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gpt_core import PlaygroundConfig, trace_attention
+from harness.charts import traces_by_name
+from tests.apptest.conftest import open_page
+
+PAGE = "pages/1_playground.py"
+TEXT = "".join(chr(ord("a") + (i * 7) % 26) for i in range(100))  # 100 characters, 100 tokens
+LINK = {"text": TEXT, "tok": "char", "row": "80", "col": "10", "head": "2"}
+
+
+@pytest.fixture
+def click(monkeypatch):
+    import ui.playground.page
+
+    pending: list[object] = []
+    monkeypatch.setattr(ui.playground.page, "listen", lambda charts, key: pending.pop() if pending else None)
+    return pending.append
+
+
+def _specs(at) -> list[dict]:
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def _trace(at, name: str) -> dict:
+    for spec in _specs(at):
+        named = traces_by_name(spec)
+        detail = any(key.startswith("raw scores") for key in named)  # the one-head chart, not the overview
+        if name in named and detail == name.startswith("raw"):
+            return named[name]
+    raise AssertionError(f"no trace {name!r}")
+
+
+def _map(at) -> dict:
+    maps = [spec for spec in _specs(at) if any(t.get("meta", {}).get("step") for t in spec["data"])]
+    assert len(maps) == 1, "one map of the whole text"
+    return maps[0]
+
+
+def _query(at) -> dict[str, str]:
+    return {key: (value[-1] if isinstance(value, list) else value) for key, value in at.query_params.items()}
+
+
+def test_a_link_with_row_80_opens_with_query_80_in_the_window():
+    at = open_page(PAGE, **LINK)
+    assert not at.exception, at.exception
+    detail = _trace(at, "raw scores QKᵀ · head 2")
+    positions = [int(label.split(" · ")[0]) for label in detail["y"]]
+    assert positions == list(range(52, 100)), "query 80 centred, moved inwards: queries 52–99"
+    assert detail["y"][-1].split(" · ")[0] == "99" and detail["x"][0].split(" · ")[0] == "0"
+    assert detail["meta"]["origin"] == [52, 0]
+    overview = _trace(at, "softmax weights · head 1")
+    assert len(overview["y"]) == 48 and overview["y"][0].split(" · ")[0] == "52"
+    assert _query(at)["row"] == "80"
+
+
+def test_the_map_shows_the_whole_text_and_the_note_gives_the_weight_outside_the_window():
+    at = open_page(PAGE, **LINK)
+    spec = _map(at)
+    rect = spec["layout"]["shapes"][0]
+    assert (rect["y0"], rect["y1"], rect["x0"], rect["x1"]) == (51.5, 99.5, -0.5, 47.5)
+    weights = trace_attention(TEXT, PlaygroundConfig(tokenizer="char")).trace.weights[0, 1, 80]
+    outside = weights[48:].sum().item()  # keys 48..80 lie outside the window's keys 0..47
+    assert outside > 0.01
+    notes = [m.value for m in at.markdown if "outside the window" in m.value]
+    assert notes == [f"Query 80 gives **{outside:.1%}** of its attention to keys outside the window."]
+
+
+def test_a_click_on_the_map_moves_the_window_and_the_link(click):
+    at = open_page(PAGE, **LINK)
+    click({"chart": "window", "head": 1, "block": None, "row": 20, "col": 6})
+    at.run()
+    assert not at.exception, at.exception
+    assert (_query(at)["row"], _query(at)["col"]) == ("20", "6")
+    detail = _trace(at, "raw scores QKᵀ · head 2")
+    assert detail["y"][0].split(" · ")[0] == "0" and detail["x"][0].split(" · ")[0] == "0"
+    rect = _map(at)["layout"]["shapes"][0]
+    assert (rect["y0"], rect["x0"]) == (-0.5, -0.5)
+
+
+def test_a_short_text_has_no_window_and_no_map():
+    at = open_page(PAGE, text=TEXT[:64], tok="char")
+    assert not at.exception, at.exception
+    assert not [spec for spec in _specs(at) if any(t.get("meta", {}).get("step") for t in spec["data"])]
+    detail = _trace(at, "raw scores QKᵀ · head 1")
+    assert len(detail["y"]) == 64 and "origin" not in detail["meta"]
+    assert not [m.value for m in at.markdown if "outside the window" in m.value]

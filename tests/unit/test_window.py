@@ -1,0 +1,162 @@
+"""Windows over a long text (gpt_core/window.py, figures/window.py): which cells a window
+holds, the whole matrix in blocks of maxima, and the weight a query gives outside the window,
+each against values written here or computed here with torch."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+
+from figures import head_detail_figure, heads_overview_figure, window_map_figure
+from gpt_core.window import LONG_TEXT_TOKENS, WINDOW_TOKENS, Window, block_max, weight_outside, window_around
+from ui.figure_text import figure_words
+
+WORDS = figure_words("en")
+
+
+def test_a_short_text_is_its_own_window_up_to_the_threshold():
+    assert LONG_TEXT_TOKENS == 64 and WINDOW_TOKENS == 48
+    for T in (1, 6, 64):
+        window = window_around(T, T - 1, 0)
+        assert window == Window(T, 0, 0, T) and window.whole
+    assert not window_around(65, 64, 0).whole
+
+
+@pytest.mark.parametrize(
+    ("row", "col", "first_query", "first_key"),
+    [
+        (400, 0, 376, 0),  # centred on the row; the key at the left edge
+        (511, 511, 464, 464),  # the last query: moved inwards
+        (-1, 0, 464, 0),  # -1 counts from the end, as the link's default row does
+        (10, 300, 0, 276),
+        (24, 24, 0, 0),
+        (25, 25, 1, 1),
+        (9999, -9999, 464, 0),  # clamped
+    ],
+)
+def test_the_window_is_centred_on_the_chosen_cell_and_stays_inside(row, col, first_query, first_key):
+    window = window_around(512, row, col)
+    assert window == Window(512, first_query, first_key, 48)
+    assert list(window.queries) == list(range(first_query, first_query + 48))
+    assert list(window.keys) == list(range(first_key, first_key + 48))
+
+
+def test_a_window_cuts_its_cells_and_says_what_it_holds():
+    matrix = np.arange(100 * 100, dtype=np.float32).reshape(100, 100)
+    window = window_around(100, 70, 5, size=10)
+    assert window == Window(100, 65, 0, 10)
+    cut = window.cut(matrix)
+    assert cut.shape == (10, 10)
+    assert cut[0, 0] == 65 * 100 + 0 and cut[9, 9] == 74 * 100 + 9
+    assert window.contains(65, 9) and window.contains(74, 0)
+    assert not window.contains(64, 0) and not window.contains(75, 0) and not window.contains(70, 10)
+    with pytest.raises(ValueError, match="100"):
+        window.cut(matrix[:50, :50])
+
+
+def test_block_maxima_of_a_hand_made_matrix():
+    inf = np.inf
+    matrix = np.array(
+        [
+            [1.0, -inf, -inf, -inf, -inf],
+            [2.0, 0.5, -inf, -inf, -inf],
+            [0.1, 0.2, 3.0, -inf, -inf],
+            [-1.0, 9.0, np.nan, -2.0, -inf],
+            [0.0, 0.0, 0.0, 0.0, 7.0],
+        ],
+        dtype=np.float32,
+    )
+    blocks = block_max(matrix, blocks=3)  # blocks of 2 tokens: 3 × 3, the last one token wide
+    assert blocks.size == 2 and blocks.tokens == 5
+    expected = np.array([[2.0, -inf, -inf], [9.0, 3.0, -inf], [0.0, 0.0, 7.0]], dtype=np.float32)
+    np.testing.assert_array_equal(blocks.values, expected)
+    assert blocks.first_token(2) == 4 and blocks.block_of(3) == 1
+
+
+def test_block_maxima_keep_a_single_sharp_cell_of_a_long_text():
+    T = 512
+    matrix = np.zeros((T, T), dtype=np.float32)
+    matrix[400, 3] = 1.0  # one sharp cell: a mean over 8 × 8 would be 1/64
+    blocks = block_max(matrix)
+    assert blocks.size == 8 and blocks.values.shape == (64, 64)
+    assert blocks.values[50, 0] == 1.0 and blocks.values.sum() == 1.0
+    assert block_max(np.zeros((130, 130))).values.shape == (44, 44)  # blocks of 3, the last of one
+
+
+def test_weight_outside_the_window_against_torch():
+    torch.manual_seed(0)
+    T = 200
+    scores = torch.randn(T, T).masked_fill(torch.ones(T, T, dtype=torch.bool).triu(1), float("-inf"))
+    weights = torch.softmax(scores, dim=-1)
+    window = window_around(T, 150, 100)
+    outside = weight_outside(weights.numpy(), window)
+    keys = torch.arange(T)
+    for i, query in enumerate(window.queries):
+        away = (keys < window.first_key) | (keys >= window.first_key + window.size)
+        assert outside[i] == pytest.approx(weights[query][away].double().sum().item(), abs=1e-9)
+    assert window == Window(T, 126, 76, 48)
+    # Query 126 reads keys 0..126; the window holds 76..123: keys 0..75, 124, 125 and 126 are outside.
+    expected = weights[126, :76].sum() + weights[126, 124:127].sum()
+    assert outside[0] == pytest.approx(expected.item(), abs=1e-6)
+
+
+def _labels(T: int) -> list[str]:
+    return [f"t{i}" for i in range(T)]
+
+
+def test_a_windowed_detail_draws_only_the_windows_cells_with_their_positions():
+    T = 300
+    rng = np.random.default_rng(1)
+    scores = rng.standard_normal((T, T)).astype(np.float32)
+    masked = np.where(np.triu(np.ones((T, T), bool), 1), -np.inf, scores).astype(np.float32)
+    window = window_around(T, 250, 240)
+    assert window == Window(T, 226, 216, 48)
+    figure = head_detail_figure({"scores": scores, "masked_scores": masked}, _labels(T), 0, WORDS,
+                                highlight=(250, 240), window=window, max_height_px=700)  # fmt: skip
+    spec = json.loads(figure.to_json())
+    values = next(trace for trace in spec["data"] if trace["name"] == "raw scores QKᵀ · head 1")
+    assert values["y"][0] == "226 · t226" and values["y"][-1] == "273 · t273"
+    assert values["x"][0] == "216 · t216" and values["x"][-1] == "263 · t263"
+    assert values["meta"]["origin"] == [226, 216]
+    shown = np.array(figure.data[[t.name for t in figure.data].index("raw scores QKᵀ · head 1")].z, dtype=np.float32)
+    np.testing.assert_array_equal(shown, scores[226:274, 216:264])
+    # Cell (250, 240) is outlined at its place in the window, in both stages.
+    assert {(s["x0"], s["y0"]) for s in spec["layout"]["shapes"]} == {(240 - 216 - 0.5, 250 - 226 - 0.5)}
+    assert "queries 226–273 × keys 216–263 of 300" in spec["layout"]["title"]["text"]
+    minus_inf = [trace for trace in spec["data"] if trace.get("meta", {}).get("layer") == "minusInf"]
+    assert minus_inf and minus_inf[0]["meta"]["origin"] == [226, 216], "the −∞ layer's clicks land in place too"
+    assert figure.layout.height <= 700
+
+
+def test_a_windowed_overview_cuts_every_head_and_keeps_the_whole_colour_range():
+    T, heads = 100, 3
+    weights = np.zeros((heads, T, T), dtype=np.float32)
+    weights[:, np.arange(T), np.arange(T)] = 1.0  # every head reads itself
+    window = window_around(T, 90, 0)
+    figure = heads_overview_figure(weights, _labels(T), "weights", WORDS, window=window, max_height_px=700)
+    names = [trace.name for trace in figure.data]
+    for head in range(heads):
+        trace = figure.data[names.index(f"softmax weights · head {head + 1}")]
+        assert np.asarray(trace.z).shape == (48, 48)
+        assert trace.y[0] == "52 · t52" and trace.x[0] == "0 · t0"
+        np.testing.assert_array_equal(np.asarray(trace.z), weights[head, 52:100, 0:48])
+
+
+def test_the_map_shows_block_maxima_outlines_the_window_and_clicks_land_on_a_blocks_first_token():
+    T = 512
+    weights = np.zeros((T, T), dtype=np.float32)
+    weights[np.arange(T), 0] = 1.0  # every query reads the first token
+    window = window_around(T, 400, 300)
+    figure = window_map_figure(weights, window, "weights", 2, WORDS)
+    spec = json.loads(figure.to_json())
+    values = [trace for trace in spec["data"] if trace.get("hovertemplate")][0]
+    z = np.array(figure.data[-1].z, dtype=np.float32)
+    assert z.shape == (64, 64) and np.all(z[:, 0] == 1.0) and z[:, 1:].max() == 0.0
+    assert values["meta"] == {"head": 2, "step": 8}
+    rect = spec["layout"]["shapes"][0]
+    assert (rect["x0"], rect["x1"], rect["y0"], rect["y1"]) == (275.5, 323.5, 375.5, 423.5)
+    assert values["x"][0] == 3.5 and values["x"][-1] == 507.5, "block i's centre: 8i + 3.5 tokens"
+    assert len(figure.to_json()) < 200_000
