@@ -587,8 +587,12 @@ def test_the_attention_modules_are_the_ones_the_registry_is_given_whatever_their
         assert torch.equal(layer.x, seen[index]["x"]) and torch.equal(layer.output, seen[index]["output"])
 
 
-@pytest.mark.parametrize(("failure", "reason"), [(None, "attention not traced"),
-                                                 ("cannot read one token\nsecond line", "cannot read one token")])  # fmt: skip
+@pytest.mark.parametrize(("failure", "reason"), [
+    (None, "attention not traced"),
+    ("cannot read one token\nsecond line", "cannot read one token"),
+    ("", "RuntimeError"),  # no message: the error's type names it
+    ("x" * 150 + "y" * 100, "x" * 150 + "y" * 50),  # a first line of 250 characters: its first 200
+])  # fmt: skip
 def test_an_attention_that_skips_the_registry_is_refused_in_words(failure, reason, tiny_model_folders, monkeypatch):
     """Layer 1's attention module computes a change of its own (none) and never calls the
     registered function: one module found for two layers, so the model is refused when it is
