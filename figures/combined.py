@@ -9,7 +9,9 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from .attention import HEADER_PX
+from gpt_core.window import Window
+
+from .attention import HEADER_PX, window_title
 from .events import trace_meta
 from .labels import plotly_safe
 from .overview import OVERVIEW_COLORBAR_PX
@@ -70,11 +72,13 @@ def combined_figure(
     title: str | None = None,
     width_px: float | None = None,
     scale: float = 1.0,
+    window: Window | None = None,
 ) -> go.Figure:
     """One (T, T) matrix of weights in [0, 1] (rows sum to 1), queries as rows and keys as
     columns, labelled as every other heatmap (``"position · token"``). kind: "mean" (the
     heads averaged) or "rollout" (attention rollout); it names the trace and, by default,
-    the title. title: plain text (escaped here)."""
+    the title. title: plain text (escaped here). window: a long text's window
+    (``gpt_core.window``): only its cells are drawn, labelled with their positions."""
     if kind not in COMBINE_KINDS:
         raise ValueError(f"kind must be one of {COMBINE_KINDS}, got {kind!r}")
     z = np.asarray(matrix, dtype=np.float32)
@@ -82,21 +86,27 @@ def combined_figure(
     if z.shape != (T, T):
         raise ValueError(f"the matrix has shape {z.shape}, expected ({T}, {T}) for tokens {labels}")
     width = width_px or DEFAULT_WIDTH_PX
-    left = query_label_room(short_labels(labels), TICK_FONT_PX * scale, AXIS_TITLE_FONT_PX * scale)
+    every_label, origin, first = list(labels), (0, 0), 0
+    heading_text = title if title is not None else combined_name(kind, text)
+    if window is not None and not window.whole:
+        z, origin, first = window.cut(z), (window.first_query, window.first_key), window.first_query
+        labels, T = every_label[first:][: window.size], window.size
+        heading_text += " · " + window_title(window, text)
+    left = query_label_room(short_labels(labels), TICK_FONT_PX * scale, AXIS_TITLE_FONT_PX * scale, first)
     right = OVERVIEW_COLORBAR_PX * scale
     grid = panel_grid(1, T, width - left - right, 0.0, MIN_CELL_PX * scale, MAX_CELL_PX * scale,
                       MIN_PANEL_PX * scale, MAX_PANEL_PX * scale, column_choices=[1])  # fmt: skip
-    axes = plan_labels(labels, grid.cell_px(T), scale)
+    axes = plan_labels(every_label, grid.cell_px(T), scale, window)
     title_px = TITLE_FONT_SIZE * scale
-    heading, lines = wrapped_title(title if title is not None else combined_name(kind, text), width - MARGIN_PX * 2,
-                                   title_px)  # fmt: skip
+    heading, lines = wrapped_title(heading_text, width - MARGIN_PX * 2, title_px)
     header = HEADER_PX * scale + (lines - 1) * title_px * 1.3
     frame = Frame(width, header + grid.panel_px + axes.key_room + MARGIN_PX, left, right, header, MARGIN_PX)
     panel = frame.panel(1, 0.0, 0.0, grid.panel_px)
     name = plotly_safe(combined_name(kind, text))
     trace = dict(
-        type="heatmap", z=z, x=axes.categories, y=axes.categories, xaxis=panel.xaxis, yaxis=panel.yaxis,
-        colorscale=WEIGHT_COLORSCALE, zmin=0.0, zmax=1.0, hoverongaps=False, name=name, meta=trace_meta(0),
+        type="heatmap", z=z, x=axes.categories, y=axes.rows, xaxis=panel.xaxis, yaxis=panel.yaxis,
+        colorscale=WEIGHT_COLORSCALE, zmin=0.0, zmax=1.0, hoverongaps=False, name=name,
+        meta=trace_meta(0, origin=origin),
         colorbar=dict(x=panel.x_domain[1] + COLORBAR_GAP_PX * scale / frame.plot_width, xref="paper", xanchor="left",
                       xpad=0, y=panel.y_domain[1], yref="paper", yanchor="top",
                       lenmode="pixels", len=min(260 * scale, grid.panel_px), thickness=12,

@@ -11,7 +11,9 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from .attention import masked_legend_entry
+from gpt_core.window import Window
+
+from .attention import masked_legend_entry, window_title
 from .events import MINUS_INF as MINUS_INF_LAYER
 from .events import layer_meta, trace_meta
 from .labels import plotly_safe
@@ -51,7 +53,7 @@ def difference_range(diff: np.ndarray) -> float:
 
 
 def _panel_heatmaps(diff: np.ndarray, masked: np.ndarray, head: int, name: str, common: dict, limit: float,
-                    colorbar: dict | None, text: Words) -> list[dict]:  # fmt: skip
+                    colorbar: dict | None, text: Words, origin: tuple[int, int] = (0, 0)) -> list[dict]:  # fmt: skip
     """One panel's heatmaps: the cells masked in either set-up (a layer of their own, drawn
     first, only where there are any), then B − A on the shared scale (``colorbar``: the
     first panel's, None on the others). ``common``: the panel's axes and categories."""
@@ -63,12 +65,13 @@ def _panel_heatmaps(diff: np.ndarray, masked: np.ndarray, head: int, name: str, 
         traces.append(dict(
             common, type="heatmap", z=np.where(masked, np.float32(1.0), np.float32(np.nan)),
             colorscale=[[0.0, MASKED_COLOR], [1.0, MASKED_COLOR]], showscale=False,
-            name=f"{plotly_safe(text['fig.minus_inf'])} · {name}", meta=layer_meta(head, MINUS_INF_LAYER),
+            name=f"{plotly_safe(text['fig.minus_inf'])} · {name}",
+            meta={**trace_meta(head, origin=origin), **layer_meta(head, MINUS_INF_LAYER)},
             hovertemplate=f"{where}{plotly_safe(text['fig.masked_reason'])}<extra></extra>",
         ))  # fmt: skip
     traces.append(dict(
         common, type="heatmap", z=diff, colorscale=SCORE_COLORSCALE, zmin=-limit, zmax=limit, zmid=0.0,
-        showscale=head == 0, colorbar=colorbar, name=trace_label, meta=trace_meta(head),
+        showscale=head == 0, colorbar=colorbar, name=trace_label, meta=trace_meta(head, origin=origin),
         hovertemplate=f"{where}{value_label}: %{{z:+.4f}}<extra>{trace_label}</extra>",
     ))  # fmt: skip
     return traces
@@ -85,23 +88,30 @@ def difference_figure(
     of_means: bool = False,
     width_px: float | None = None,
     scale: float = 1.0,
+    window: Window | None = None,
 ) -> go.Figure:
     """B − A for one stage, one panel per head (``of_means``: one panel, the heads' means),
     in a diverging colour scale centred on 0 (red: B larger, blue: A larger), cells masked
     in either set-up in the masked colour. ``highlight``: the chosen (query, key) cell,
-    outlined in every panel. a, b: (h, T, T) with T = len(labels)."""
+    outlined in every panel. a, b: (h, T, T) with T = len(labels). window: a long text's
+    window (``gpt_core.window``): only its cells are drawn, in the colour range of all."""
     diff, masked = difference(a, b)
     if diff.ndim != 3 or diff.shape[1:] != (len(labels), len(labels)):
         raise ValueError(f"set-ups of shape {diff.shape} do not match the {len(labels)} tokens {labels}")
-    plan = plan_overview(diff.shape[0], labels, width_px or 800.0, scale)
+    plan = plan_overview(diff.shape[0], labels, width_px or 800.0, scale, window=window)
     limit = difference_range(diff)
+    origin = (0, 0)
+    if window is not None and not window.whole:
+        diff, masked, origin = window.cut(diff), window.cut(masked), (window.first_query, window.first_key)
+        inside = highlight is not None and window.contains(*highlight)
+        highlight = (highlight[0] - origin[0], highlight[1] - origin[1]) if inside else None
     traces, layout, annotations, shapes = [], {}, [], []
     for head, panel in enumerate(plan.panels):
         name = plotly_safe(text["cmp.fig.mean_panel"]) if of_means else f"{plotly_safe(text['fig.head'])} {head + 1}"
-        common = dict(x=plan.labels.categories, y=plan.labels.categories, xaxis=panel.xaxis, yaxis=panel.yaxis,
+        common = dict(x=plan.labels.categories, y=plan.labels.rows, xaxis=panel.xaxis, yaxis=panel.yaxis,
                       hoverongaps=False)  # fmt: skip
         colorbar = shared_colorbar(plan.frame, scale) if head == 0 else None
-        traces += _panel_heatmaps(diff[head], masked[head], head, name, common, limit, colorbar, text)
+        traces += _panel_heatmaps(diff[head], masked[head], head, name, common, limit, colorbar, text, origin)
         first_col = head % plan.cols == 0
         layout.update(
             panel_axes(panel, plan.labels, plan.labelled[head], first_col,
@@ -117,6 +127,8 @@ def difference_figure(
         traces.append(masked_legend_entry(text))
     key = "cmp.fig.mean_title" if of_means else "cmp.fig.title"
     title = text[key].format(stage=text[f"stage.{stage}"])
+    if window is not None and not window.whole:
+        title += " · " + window_title(window, text)
     layout = finished_layout(
         layout, plan.frame, scale, plan.panels, annotations=annotations, shapes=shapes, legend=top_legend(scale),
         title=figure_title(plotly_safe(title), TITLE_FONT_SIZE * scale),

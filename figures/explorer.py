@@ -17,8 +17,9 @@ import plotly.graph_objects as go
 from plotly.colors import get_colorscale
 
 from gpt_core.tokens import display_label
+from gpt_core.window import Window
 
-from .attention import VALUE_FONT_PX
+from .attention import VALUE_FONT_PX, window_title
 from .events import BLANK, layer_meta, layout_meta, trace_meta
 from .labels import plotly_safe
 from .overview import BORDER_PX, FOCUSED_BORDER_PX, OVERVIEW_COLORBAR_PX
@@ -96,15 +97,19 @@ class GridPlan:
 
 
 def plan_grid(blocks: int, heads: int, labels: Sequence[str], text: Words, width_px: float,
-              scale: float) -> GridPlan:  # fmt: skip
+              scale: float, window: Window | None = None) -> GridPlan:  # fmt: skip
     """Square panels as large as ``width_px`` allows (within GRID_MIN/MAX_PANEL_PX); query
-    labels beside the first column, key labels under the bottom row."""
-    T, title_px = len(labels), GRID_TITLE_FONT_PX * scale
-    left = query_label_room(short_labels(labels), TICK_FONT_PX * scale, AXIS_TITLE_FONT_PX * scale)
+    labels beside the first column, key labels under the bottom row. window: a long text's
+    window, whose queries and keys alone are drawn (``labels``: all T)."""
+    long = window is not None and not window.whole
+    first = window.first_query if long else 0
+    queries = list(labels)[first:][: window.size] if long else list(labels)
+    T, title_px = len(queries), GRID_TITLE_FONT_PX * scale
+    left = query_label_room(short_labels(queries), TICK_FONT_PX * scale, AXIS_TITLE_FONT_PX * scale, first)
     right, gap = OVERVIEW_COLORBAR_PX * scale, GRID_GAP_PX * scale
     fit = (width_px - left - right - (heads - 1) * gap) / heads
     panel_px = max(GRID_MIN_PANEL_PX * scale, min(fit, GRID_MAX_PANEL_PX * scale))
-    axes = plan_labels(labels, panel_px / T, scale)
+    axes = plan_labels(labels, panel_px / T, scale, window)
     two_lines = any(
         text_px(panel_name(b, head, text), title_px) > panel_px + gap - LABEL_PAD_PX
         for b in range(blocks) for head in range(heads)
@@ -121,29 +126,35 @@ def plan_grid(blocks: int, heads: int, labels: Sequence[str], text: Words, width
     return GridPlan(frame, panels, axes, two_lines)
 
 
-def _grid_future_trace(block: int, head: int, T: int, panel: Panel, categories: list[str], text: Words) -> dict:
+def _future(shape: tuple[int, int], origin: tuple[int, int]) -> np.ndarray:
+    """The cells whose key comes after their query: (query, key) of the whole text are
+    ``origin`` + (row, column)."""
+    rows, cols = np.indices(shape)
+    return cols + origin[1] > rows + origin[0]
+
+
+def _grid_future_trace(block: int, head: int, future: np.ndarray, panel: Panel, axes: AxisLabels, text: Words,
+                       origin: tuple[int, int]) -> dict:  # fmt: skip
     """The masked future of one panel, transparent: a click there chooses the panel's head too
     (Plotly sends no click from a heatmap's gap)."""
-    future = np.triu(np.ones((T, T), dtype=bool), 1)
     return dict(
-        type="heatmap", z=np.where(future, np.float32(1.0), np.float32(np.nan)), x=categories, y=categories,
+        type="heatmap", z=np.where(future, np.float32(1.0), np.float32(np.nan)), x=axes.categories, y=axes.rows,
         xaxis=panel.xaxis, yaxis=panel.yaxis, colorscale=[[0, "rgba(0,0,0,0)"], [1, "rgba(0,0,0,0)"]],
-        showscale=False, hoverongaps=False, meta=layer_meta(head, BLANK, block),  # no name: the panel's has it
+        showscale=False, hoverongaps=False,  # no name: the panel's has it
+        meta={**trace_meta(head, block, origin), **layer_meta(head, BLANK, block)},
         hovertemplate=f"{plotly_safe(text['fig.masked_reason'])}<extra>{plotly_safe(panel_name(block, head, text))}</extra>",
     )  # fmt: skip
 
 
-def _grid_trace(weights: np.ndarray, block: int, head: int, panel: Panel, categories: list[str],
-                text: Words, colorbar: dict | None) -> dict:  # fmt: skip
+def _grid_trace(weights: np.ndarray, block: int, head: int, panel: Panel, axes: AxisLabels, text: Words,
+                colorbar: dict | None, future: np.ndarray, origin: tuple[int, int]) -> dict:  # fmt: skip
     """One head's weights, the masked future a gap; meta names its block and head."""
-    T = weights.shape[-1]
-    z = np.tril(np.asarray(weights, dtype=np.float32))
-    z = np.where(np.triu(np.ones((T, T), dtype=bool), 1), np.float32(np.nan), z)
+    z = np.where(future, np.float32(np.nan), np.asarray(weights, dtype=np.float32))
     name = panel_name(block, head, text)
     return dict(
-        type="heatmap", z=z, x=categories, y=categories, xaxis=panel.xaxis, yaxis=panel.yaxis,
+        type="heatmap", z=z, x=axes.categories, y=axes.rows, xaxis=panel.xaxis, yaxis=panel.yaxis,
         colorscale=WEIGHT_COLORSCALE, zmin=0.0, zmax=1.0, showscale=colorbar is not None, colorbar=colorbar,
-        hoverongaps=False, name=name, meta=trace_meta(head, block),
+        hoverongaps=False, name=name, meta=trace_meta(head, block, origin),
         hovertemplate=(
             f"{plotly_safe(text['fig.query'])} %{{y}}<br>{plotly_safe(text['fig.key'])} %{{x}}<br>"
             f"{plotly_safe(text['ex.weight'])}: %{{z:.4f}}<extra>{plotly_safe(name)}</extra>"
@@ -158,21 +169,28 @@ def grid_figure(
     focus: tuple[int, int] | None = None,
     width_px: float = 870,
     scale: float = 1.0,
+    window: Window | None = None,
 ) -> go.Figure:
     """Every head of every block: weights (blocks, h, T, T), rows = blocks, columns = heads,
     square panels titled "block b · head h" in the head's colour; query labels beside the
     first column, key labels under the bottom row. focus: (block, head), 0-based, drawn
-    with a thick border. Each heatmap's ``meta`` holds its head and block, for clicks."""
+    with a thick border. Each heatmap's ``meta`` holds its head and block, for clicks.
+    window: a long text's window (``gpt_core.window``): only its cells are drawn."""
     check_rank(weights, labels, 4)
     blocks, heads = weights.shape[:2]
-    plan = plan_grid(blocks, heads, labels, text, width_px, scale)
+    plan = plan_grid(blocks, heads, labels, text, width_px, scale, window)
+    origin, title = (0, 0), plotly_safe(text["ex.grid_title"])
+    if window is not None and not window.whole:
+        weights, origin = window.cut(np.asarray(weights)), (window.first_query, window.first_key)
+        title += " · " + plotly_safe(window_title(window, text))
+    future = _future(weights.shape[-2:], origin)
     traces, layout, annotations, shapes = [], {}, [], []
     for b, row in enumerate(plan.panels):
         for head, panel in enumerate(row):
             colorbar = shared_colorbar(plan.frame, scale) if panel.index == 1 else None
-            traces.append(_grid_trace(weights[b, head], b, head, panel, plan.labels.categories, text, colorbar))
-            if weights.shape[-1] > 1:
-                traces.append(_grid_future_trace(b, head, weights.shape[-1], panel, plan.labels.categories, text))
+            traces.append(_grid_trace(weights[b, head], b, head, panel, plan.labels, text, colorbar, future, origin))
+            if future.any():
+                traces.append(_grid_future_trace(b, head, future, panel, plan.labels, text, origin))
             bottom, first = b == blocks - 1, head == 0
             layout.update(
                 panel_axes(panel, plan.labels, bottom, first, text["fig.key_axis"] if bottom and first else None,
@@ -188,7 +206,7 @@ def grid_figure(
             shapes.append(panel_border(panel, head_color(head), width))
     layout = finished_layout(
         layout, plan.frame, scale, [panel for row in plan.panels for panel in row], annotations=annotations,
-        shapes=shapes, title=figure_title(plotly_safe(text["ex.grid_title"]), TITLE_FONT_SIZE * scale),
+        shapes=shapes, title=figure_title(title, TITLE_FONT_SIZE * scale),
     )  # fmt: skip
     return build_figure(traces, layout)
 
@@ -245,26 +263,38 @@ def metric_figure(
     return build_figure([trace], layout)
 
 
+GENERATION_POSITIONS = 64  # a long context: its last this many positions, cells still legible
+
+
+def generation_window(longest: int, last_positions: int = GENERATION_POSITIONS) -> int:
+    """The first position the generation chart draws of contexts up to ``longest`` long."""
+    return max(0, longest - last_positions)
+
+
 def generation_figure(
     rows: Sequence[np.ndarray], chars: Sequence[str], contexts: Sequence[Sequence[str]], head: int, block: int,
     text: Words, width_px: float = 870, scale: float = 1.0, unit_word: str = "ex.col.block",
+    last_positions: int = GENERATION_POSITIONS,
 ) -> go.Figure:  # fmt: skip
     """For each generated character (a row), the last query's weights over the context it
     read (columns: positions in that context, left-aligned; NaN where the context was
     shorter). rows: one (T_ctx,) array per character; contexts: the text each one read, or
     its tokens' labels (written in the cells while they fit, and shown on hover).
-    ``unit_word`` names what ``block`` counts: ``"ex.col.layer"`` for a real model."""
+    ``unit_word`` names what ``block`` counts: ``"ex.col.layer"`` for a real model.
+    last_positions: a long context's last this many positions only (``generation_window``)."""
     if not (len(rows) == len(chars) == len(contexts)):
         raise ValueError(f"{len(rows)} rows, {len(chars)} characters and {len(contexts)} contexts: one each")
     n = len(rows)
-    width = max((len(row) for row in rows), default=1)
+    longest = max((len(row) for row in rows), default=1)
+    first = generation_window(longest, last_positions)
+    width = longest - first
     z = np.full((n, width), np.nan, dtype=np.float32)
     keys = [["" for _ in range(width)] for _ in range(n)]
     for i, (row, context) in enumerate(zip(rows, contexts, strict=True)):
         if len(row) != len(context):
             raise ValueError(f"row {i} has {len(row)} weights for the context {context!r} of {len(context)} characters")
-        z[i, : len(row)] = row
-        for j, char in enumerate(context):
+        z[i, : max(0, len(row) - first)] = row[first:]
+        for j, char in enumerate(context[first:]):
             keys[i][j] = plotly_safe(display_label(char))
     names = [plotly_safe(text["ex.step_label"].format(step=i + 1, char=display_label(char))) for i, char in enumerate(chars)]
     font_px = TICK_FONT_PX * scale
@@ -274,7 +304,7 @@ def generation_figure(
     cell = (width_px - left - OVERVIEW_COLORBAR_PX * scale) / width
     write = cell >= GENERATION_MIN_CELL_FOR_TEXT_PX * scale
     trace = dict(
-        type="heatmap", z=z, x=list(range(width)), y=list(range(n)), text=keys, colorscale=WEIGHT_COLORSCALE,
+        type="heatmap", z=z, x=list(range(first, longest)), y=list(range(n)), text=keys, colorscale=WEIGHT_COLORSCALE,
         zmin=0.0, zmax=1.0, hoverongaps=False, name=f"{plotly_safe(text[unit_word])} {block + 1} · {plotly_safe(text['fig.head'])} {head + 1}",
         meta=trace_meta(head, block), colorbar=dict(thickness=COLORBAR_THICKNESS_PX, outlinewidth=0),
         hovertemplate=f"%{{y}}<br>{plotly_safe(text['fig.key'])} %{{x}}: %{{text}}<br>{plotly_safe(text['ex.weight'])}: %{{z:.3f}}<extra></extra>",

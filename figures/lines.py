@@ -7,11 +7,13 @@ instead of blending with the others into brown."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
 
 from gpt_core.tokens import position_label
+from gpt_core.window import Window
 
 from .events import trace_meta
 from .explorer import check_rank
@@ -32,6 +34,8 @@ from .style import (
 from .words import Words
 
 LINE_THRESHOLD = 0.02  # weights below this draw no line
+MAX_LINES = 1_500  # the strongest lines drawn at most (a long text's window of 12 heads has thousands)
+LINES_OUTSIDE, LINES_CUT = "linesOutside", "linesCut"  # the layout's meta: lines left out, and why
 LINE_BINS = 5  # weight steps: one trace per (head, bin)
 LINE_MIN_WIDTH_PX = 1.5  # the lightest step's width; the heaviest's is LINE_MAX_WIDTH_PX
 LINE_MAX_WIDTH_PX = 4.0
@@ -83,25 +87,41 @@ def line_color(head: int, step: int) -> str:
     return "#" + "".join(f"{round(255 - (255 - channel) * strength):02x}" for channel in channels)
 
 
-def _line_segments(weights: np.ndarray, head: int, queries: Sequence[int], threshold: float
-                   ) -> list[list[tuple[int, int, float]]]:  # fmt: skip
-    """One head's lines (query, key, weight) of at least ``threshold``, by weight step."""
-    segments: list[list] = [[] for _ in range(LINE_BINS)]
-    for query in queries:
-        for key in range(query + 1):
-            weight = float(weights[head, query, key])
-            if weight >= threshold:
-                segments[weight_bin(weight, LINE_BINS, threshold)].append((query, key, weight))
-    return segments
+@dataclass(frozen=True)
+class LineChoice:
+    """The lines a figure draws: (head, query, key, weight) of at least the threshold, among
+    the window's queries and keys, the strongest ``max_lines`` of them; and how many it leaves
+    out: lines to keys outside the window, and weaker lines past the cap."""
+
+    lines: list[tuple[int, int, int, float]]
+    outside: int
+    cut: int
 
 
-def _step_trace(lines: list[tuple[int, int, float]], head: int, step: int, text: Words, scale: float) -> dict:
+def choose_lines(weights: np.ndarray, heads: Sequence[int], queries: Sequence[int], keys: range,
+                 threshold: float = LINE_THRESHOLD, max_lines: int = MAX_LINES) -> LineChoice:  # fmt: skip
+    """Every line (head, query, key ≤ query, weight ≥ threshold) of ``queries`` into ``keys``,
+    the strongest ``max_lines`` kept (ties: the earlier head, query, key first)."""
+    found, outside = [], 0
+    for head in heads:
+        for query in queries:
+            row = np.asarray(weights[head, query, : query + 1], dtype=np.float64)
+            strong = np.flatnonzero(row >= threshold)
+            inside = strong[(strong >= keys.start) & (strong < keys.stop)]
+            outside += len(strong) - len(inside)
+            found += [(head, query, int(key), float(row[key])) for key in inside]
+    kept = sorted(found, key=lambda line: -line[3])[:max_lines] if len(found) > max_lines else found
+    return LineChoice(kept, outside, len(found) - len(kept))
+
+
+def _step_trace(lines: list[tuple[int, int, float]], head: int, step: int, text: Words, scale: float,
+                origin: tuple[int, int] = (0, 0)) -> dict:  # fmt: skip
     """One head's lines in one weight step as one scatter trace: segments separated by None,
-    each point's customdata its line's weight."""
+    each point's customdata its line's weight. origin: the first query and key shown."""
     x, y, custom = [], [], []
     for query, key, weight in lines:
         x += [0.0, 1.0, None]
-        y += [query, key, None]
+        y += [query - origin[0], key - origin[1], None]
         custom += [weight, weight, None]
     return dict(
         type="scatter", mode="lines", x=x, y=y, customdata=custom, name=line_name(head, step, text),
@@ -120,33 +140,36 @@ def _legend_entry(head: int, text: Words, scale: float) -> dict:
     )  # fmt: skip
 
 
-def _line_traces(weights: np.ndarray, heads: Sequence[int], queries: Sequence[int], threshold: float, text: Words,
-                 scale: float) -> list[dict]:  # fmt: skip
+def _line_traces(choice: LineChoice, heads: Sequence[int], threshold: float, text: Words, scale: float,
+                 origin: tuple[int, int]) -> list[dict]:  # fmt: skip
     """Every head's lines, the lightest step of every head first and the heaviest last, so a
     heavy line is never hidden under a light one; then the heads' legend entries, in order."""
-    segments = {head: _line_segments(weights, head, queries, threshold) for head in heads}
-    traces = [_step_trace(segments[head][step], head, step, text, scale)
+    segments: dict[int, list[list]] = {head: [[] for _ in range(LINE_BINS)] for head in heads}
+    for head, query, key, weight in choice.lines:
+        segments[head][weight_bin(weight, LINE_BINS, threshold)].append((query, key, weight))
+    traces = [_step_trace(segments[head][step], head, step, text, scale, origin)
               for step in range(LINE_BINS) for head in heads if segments[head][step]]  # fmt: skip
     return traces + [_legend_entry(head, text, scale) for head in heads]
 
 
-def _token_columns(labels: list[str], token: int | None, text: Words, font_px: float, scale: float
-                   ) -> list[dict]:  # fmt: skip
+def _token_columns(queries: list[str], keys: list[str], token: int | None, text: Words, font_px: float,
+                   scale: float, origin: tuple[int, int]) -> list[dict]:  # fmt: skip
     """The tokens as two columns of labelled markers: queries left (the chosen one dark,
-    the others dimmed), keys right."""
-    T = len(labels)
-    shown = [plotly_safe(short_label(label)) for label in labels]
-    whole = [plotly_safe(position_label(i, label)) for i, label in enumerate(labels)]
-    dim = ["#bbbbbb" if token is not None and i != token else TITLE_COLOR for i in range(T)]
-    return [
-        dict(
-            type="scatter", mode="markers+text", x=[column] * T, y=list(range(T)), text=shown, textposition=side,
-            cliponaxis=False, textfont=dict(size=font_px, color=dim if column == 0.0 else TITLE_COLOR),
-            marker=dict(size=6 * scale, color="#888"), name=plotly_safe(name), showlegend=False, customdata=whole,
+    the others dimmed), keys right; ``origin``: the positions of the first query and key."""
+    columns = []
+    for column, side, name, labels, first in ((0.0, "middle left", text["ex.queries"], queries, origin[0]),
+                                              (1.0, "middle right", text["ex.keys"], keys, origin[1])):  # fmt: skip
+        count = len(labels)
+        dim = ["#bbbbbb" if token is not None and first + i != token else TITLE_COLOR for i in range(count)]
+        columns.append(dict(
+            type="scatter", mode="markers+text", x=[column] * count, y=list(range(count)),
+            text=[plotly_safe(short_label(label)) for label in labels], textposition=side, cliponaxis=False,
+            textfont=dict(size=font_px, color=dim if column == 0.0 else TITLE_COLOR),
+            marker=dict(size=6 * scale, color="#888"), name=plotly_safe(name), showlegend=False,
+            customdata=[plotly_safe(position_label(first + i, label)) for i, label in enumerate(labels)],
             hovertemplate=f"{plotly_safe(name)}: %{{customdata}}<extra></extra>",
-        )  # fmt: skip
-        for column, side, name in ((0.0, "middle left", text["ex.queries"]), (1.0, "middle right", text["ex.keys"]))
-    ]
+        ))  # fmt: skip
+    return columns
 
 
 LEGEND_SAMPLE_PX = 48  # a legend entry's line sample: long enough to show its dash pattern
@@ -160,10 +183,10 @@ def _legend_rows(heads: int, width: float, text: Words, scale: float) -> int:
     return -(-heads // per_row)
 
 
-def _lines_layout(labels: list[str], text: Words, font_px: float, scale: float, heads: int = 1) -> dict:
-    """Room for the widest label on each side of the lines, a row per token; the heads'
-    legend inside the figure, above the column headings (never clipped by the chart's edge)."""
-    T = len(labels)
+def _lines_layout(labels: list[str], T: int, text: Words, font_px: float, scale: float, heads: int = 1) -> dict:
+    """Room for the widest label on each side of the lines, a row per token (``T`` rows); the
+    heads' legend inside the figure, above the column headings (never clipped by the chart's
+    edge)."""
     widest = max(
         max(text_px(short_label(label), font_px) for label in labels),
         text_px(text["ex.queries"], FONT_SIZE * scale),
@@ -198,6 +221,8 @@ def lines_figure(
     token: int | None = None,
     threshold: float = LINE_THRESHOLD,
     scale: float = 1.0,
+    window: Window | None = None,
+    max_lines: int = MAX_LINES,
 ) -> go.Figure:
     """BertViz's head view: queries in the left column, keys in the right, a line from each
     query to each key it gives at least ``threshold`` of its weight, darker and thicker the
@@ -205,10 +230,20 @@ def lines_figure(
     block; heads: the heads drawn (0-based); token: draw only this query's lines.
 
     One scatter trace per (head, weight step), segments separated by None; each point's
-    customdata is its line's weight."""
+    customdata is its line's weight. window: a long text's window (``gpt_core.window``):
+    only its queries and keys are drawn. At most ``max_lines`` lines, the strongest; the
+    layout's meta says how many were left out (``LINES_OUTSIDE``: to keys outside the
+    window; ``LINES_CUT``: weaker than the ones drawn).
+    """
     check_rank(weights, labels, 3)
     font_px = LINE_LABEL_FONT_PX * scale
-    queries = range(len(labels)) if token is None else [token]
-    traces = _line_traces(weights, heads, queries, threshold, text, scale)
-    traces += _token_columns(labels, token, text, font_px, scale)
-    return build_figure(traces, _lines_layout(labels, text, font_px, scale, heads=len(heads)))
+    window = window or Window(len(labels), 0, 0, len(labels))
+    origin = (window.first_query, window.first_key)
+    queries = list(window.queries) if token is None else [token]
+    choice = choose_lines(weights, heads, queries, window.keys, threshold, max_lines)
+    traces = _line_traces(choice, heads, threshold, text, scale, origin)
+    query_labels, key_labels = [labels[i] for i in window.queries], [labels[i] for i in window.keys]
+    traces += _token_columns(query_labels, key_labels, token, text, font_px, scale, origin)
+    layout = _lines_layout(query_labels + key_labels, window.size, text, font_px, scale, heads=len(heads))
+    layout["meta"] = {LINES_OUTSIDE: choice.outside, LINES_CUT: choice.cut}
+    return build_figure(traces, layout)

@@ -15,6 +15,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from gpt_core.tokens import POSITION_SEPARATOR, position_label
+from gpt_core.window import Window
 
 from .labels import plotly_safe
 from .palette import head_color
@@ -70,27 +71,30 @@ class _Plan:
     right: float
 
 
-def _ticks_through(ticks: AxisTicks, short: list[str], position: int) -> AxisTicks:
-    """The same labels, every ``step``-th, shifted so that the chosen token's is one of them."""
+def _ticks_through(ticks: AxisTicks, short: list[str], position: int, first: int = 0) -> AxisTicks:
+    """The same labels, every ``step``-th, shifted so that the chosen token's is one of them
+    (``first``: the position of ``short[0]``, in a window over a long text)."""
     positions = tuple(range(position % ticks.step, len(short), ticks.step))
     if ticks.angle == 0:
-        texts = tuple(f"{i}<br>{plotly_safe(short[i])}" for i in positions)
+        texts = tuple(f"{first + i}<br>{plotly_safe(short[i])}" for i in positions)
         return replace(ticks, positions=positions, texts=texts)
-    texts = tuple(plotly_safe(position_label(i, short[i])) for i in positions)
-    extent = max(text_px(f"{i}{POSITION_SEPARATOR}{short[i]}", ticks.font_px) for i in positions) + LABEL_PAD_PX
-    return replace(ticks, positions=positions, texts=texts, extent_px=extent)
+    texts = tuple(plotly_safe(position_label(first + i, short[i])) for i in positions)
+    extent = max(text_px(f"{first + i}{POSITION_SEPARATOR}{short[i]}", ticks.font_px) for i in positions)
+    return replace(ticks, positions=positions, texts=texts, extent_px=extent + LABEL_PAD_PX)
 
 
-def _overhang(ticks: AxisTicks, short: list[str], slot: float) -> float:
+def _overhang(ticks: AxisTicks, short: list[str], slot: float, first: int = 0) -> float:
     """How far the widest shown label reaches past its slot on either side."""
     if ticks.angle:
         widest = ticks.font_px * LINE_HEIGHT
     else:
-        widest = max(max(text_px(str(i), ticks.font_px), text_px(short[i], ticks.font_px)) for i in ticks.positions)
+        widest = max(max(text_px(str(first + i), ticks.font_px), text_px(short[i], ticks.font_px))
+                     for i in ticks.positions)  # fmt: skip
     return max(0.0, (widest - slot) / 2)
 
 
-def _plan(heads: int, short: list[str], position: int, width_px: float, y_room: float, scale: float) -> _Plan:
+def _plan(heads: int, short: list[str], position: int, width_px: float, y_room: float, scale: float,
+          first: int = 0) -> _Plan:  # fmt: skip
     """Heads to a row (all, else half, a quarter … one) so that each panel keeps its minimum
     width; the gaps and margins wide enough for the labels reaching past a panel's edge."""
     T = len(short)
@@ -103,8 +107,8 @@ def _plan(heads: int, short: list[str], position: int, width_px: float, y_room: 
         cols = math.ceil(heads / rows)  # balance the rows: 6 heads as 3 + 3
         for _ in range(4):  # the labels decide the gap, the gap the panels' width, that the labels
             panel_w = (width_px - left - right - (cols - 1) * gap) / cols
-            ticks = _ticks_through(key_ticks(short, panel_w / T, tick_px, smallest), short, position)
-            reach = _overhang(ticks, short, panel_w / T)
+            ticks = _ticks_through(key_ticks(short, panel_w / T, tick_px, smallest, first), short, position, first)
+            reach = _overhang(ticks, short, panel_w / T, first)
             wanted = (max(PANEL_GAP_PX * scale, 2 * reach + LABEL_PAD_PX), max(y_room, reach + MARGIN_PX),
                       reach + MARGIN_PX)  # fmt: skip
             if wanted[0] <= gap + 1e-6 and wanted[1] <= left + 1e-6 and wanted[2] <= right + 1e-6:
@@ -258,6 +262,7 @@ def token_view_figure(
     width_px: float = 870,
     scale: float = 1.0,
     first_layer: int = 0,
+    window: Window | None = None,
 ) -> go.Figure:
     """Token ``position`` in every head of every layer: rows and columns are (layers, h, T)
     (``gpt_core.token_attention``). Each head is one bar chart over the tokens: bars up to the
@@ -265,14 +270,23 @@ def token_view_figure(
     ``direction`` "reads", "read_by" or "both" says which are drawn. The token's slot is
     shaded in every panel and its label always shown. ``layer_word`` (such as
     "ex.col.block") names the layers in the panels' titles, numbered from ``first_layer``
-    (0-based: the layer ``rows[0]`` is); None: one layer, heads only."""
+    (0-based: the layer ``rows[0]`` is); None: one layer, heads only. window: a long text's
+    window (``gpt_core.window``): the bars of its keys' positions only (it should hold the
+    token), labelled with their positions in the whole text."""
     rows, columns = _checked(rows, columns, position, len(labels), direction)
+    first, whole_position = 0, position
+    if window is not None and not window.whole:
+        first = window.first_key
+        rows, columns = rows[..., first : first + window.size], columns[..., first : first + window.size]
+        labels, position = list(labels)[first:][: window.size], position - first
+        if not 0 <= position < len(labels):
+            raise IndexError(f"position {whole_position} is outside the window {list(window.keys)[::len(labels) - 1]}")
     layers, heads = rows.shape[:2]
     named, word = layer_word is not None, layer_word or "ex.col.block"
-    short, categories = short_labels(labels), categories_of(labels)
+    short, categories = short_labels(labels), categories_of(list(labels), first)
     weight_word = plotly_safe(text["ex.weight"])
     y_ticks = _weight_ticks(rows, columns, position, direction)
-    plan = _plan(heads, short, position, width_px, _y_room(y_ticks, scale), scale)
+    plan = _plan(heads, short, position, width_px, _y_room(y_ticks, scale), scale, first)
     layer_numbers = [first_layer + layer if named else None for layer in range(layers)]
     names = [[panel_name(number, head, text, word) for head in range(heads)] for number in layer_numbers]
     sheet = _sheet(plan, names, named, width_px, scale)
@@ -286,7 +300,7 @@ def token_view_figure(
             layout.update(_axes(sheet, slot, categories, y_ticks, weight_word, scale))
             annotations.append(_panel_title(sheet, slot, names[layer][head], number, head, word, text, scale))
             shapes.append(_chosen_shade(slot, position))
-    token = plotly_safe(position_label(position, short[position]))
+    token = plotly_safe(position_label(whole_position, short[position]))
     layout.update(
         height=round(sheet.header + sheet.plot_h + MARGIN_PX), barmode="overlay", bargap=0.15, annotations=annotations,
         shapes=shapes, margin=dict(l=round(plan.left), r=round(plan.right), t=round(sheet.header), b=MARGIN_PX),

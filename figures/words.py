@@ -26,7 +26,7 @@ METRICS = ("previous", "first", "self", "induction", "entropy")
 EXPLORER_WORDS = (
     "ex.col.block", "ex.col.layer", "fig.head", "fig.query", "fig.key", "fig.query_axis", "fig.key_axis", "ex.weight",
     "ex.grid_title", "ex.queries", "ex.keys", *(f"ex.metric.{metric}" for metric in METRICS),
-    "ex.generated_axis", "ex.position_axis", "ex.step_label", "fig.masked_reason",
+    "ex.generated_axis", "ex.position_axis", "ex.step_label", "fig.masked_reason", "win.title",
 )  # fmt: skip
 TRAINING_WORDS = (
     "train.loss", "train.train_loss", "train.test_loss", "train.step", "train.seconds", "train.curve_title",
@@ -47,10 +47,10 @@ DESCRIBE_WORDS = (
     "alt.separator", "alt.minus_inf", "alt.no_values", "alt.series", "alt.point", "alt.corner_tokens", "alt.value",
     "fig.head",
 )  # fmt: skip
-COMPARE_WORDS = ("cmp.fig.b_minus_a", "cmp.fig.mean_panel", "cmp.fig.title", "cmp.fig.mean_title")
+COMPARE_WORDS = ("cmp.fig.b_minus_a", "cmp.fig.mean_panel", "cmp.fig.title", "cmp.fig.mean_title", "win.title")
 COMBINED_WORDS = (
     "cbfig.mean", "cbfig.rollout", "fig.query", "fig.key", "fig.query_axis", "fig.key_axis", "qkfig.title", "qkfig.q",
-    "qkfig.k", "qkfig.products", "qkfig.positive", "qkfig.negative", "qkfig.channel_axis",
+    "qkfig.k", "qkfig.products", "qkfig.positive", "qkfig.negative", "qkfig.channel_axis", "win.title",
 )  # fmt: skip
 TOKEN_VIEW_WORDS = (
     "fig.head", "ex.col.block", "ex.col.layer", "ex.weight", "tv.reads", "tv.read_by", "tv.title_reads",

@@ -21,6 +21,7 @@ import numpy as np
 LONG_TEXT_TOKENS = 64  # more tokens than this: views show a window
 WINDOW_TOKENS = 48  # queries (and keys) a window shows
 OVERVIEW_BLOCKS = 64  # at most this many blocks a side in the overview
+LONGEST_TEXT_TOKENS = 512  # the most tokens any source reads of a text (a real model's; random weights 128)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ side of what a student waits for (the run, its figures and their bytes on the wi
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from dataclasses import dataclass, field
 from urllib.parse import urlparse
@@ -40,6 +41,7 @@ class RunResult:
     exceptions: list[str] = field(default_factory=list)  # messages of st.exception elements
     status: int = ForwardMsg.FINISHED_SUCCESSFULLY
     charts: int = 0  # Plotly charts drawn
+    chart_heights: list[int] = field(default_factory=list)  # each chart's layout height, in px (0: not set)
     texts: list[str] = field(default_factory=list)  # bodies of markdown and alert elements
 
     @property
@@ -150,6 +152,11 @@ class StreamlitClient:
             result.texts.append(getattr(element, kind).body)
         elif kind == "plotly_chart":
             result.charts += 1
+            try:
+                height = json.loads(element.plotly_chart.spec).get("layout", {}).get("height") or 0
+            except ValueError:
+                height = 0
+            result.chart_heights.append(int(height))
         elif kind in ELEMENT_KINDS_WITH_IDS:
             widget_id = getattr(element, kind).id
             user_key = widget_id.rsplit("-", 1)[-1] if widget_id.startswith("$$ID-") else widget_id

@@ -15,11 +15,12 @@ import torch
 
 from ..errors import InputError
 from ..tokens import display_label
+from ..window import LONGEST_TEXT_TOKENS
 
 if TYPE_CHECKING:
     from .loading import RealModel
 
-MAX_REAL_TOKENS = 512  # the app reads at most this many tokens of a text (or the model's context)
+MAX_REAL_TOKENS = LONGEST_TEXT_TOKENS  # the app reads at most this many tokens of a text (or the model's context)
 
 
 @dataclass(frozen=True)

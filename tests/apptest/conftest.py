@@ -74,3 +74,27 @@ def chart_traces(at: AppTest) -> dict[str, dict]:
     for chart in at.get("plotly_chart"):
         found.update(traces_by_name(json.loads(chart.proto.spec)))
     return found
+
+
+@pytest.fixture
+def downloads(monkeypatch):
+    """The files the download buttons of the last run would give: file name -> bytes. The
+    buttons' data is made on click (a callable registered with Streamlit's media file
+    manager); here it is recorded as registered, and made on demand."""
+    from streamlit.runtime.media_file_manager import MediaFileManager
+
+    registered: dict[str, object] = {}
+    original = MediaFileManager.add_deferred
+
+    def record(self, data_callable, mimetype, coordinates, file_name=None, **kwargs):
+        registered[file_name] = data_callable
+        return original(self, data_callable, mimetype, coordinates, file_name, **kwargs)
+
+    monkeypatch.setattr(MediaFileManager, "add_deferred", record)
+
+    def fetch(file_name: str) -> bytes:
+        data = registered[file_name]()
+        return data.encode() if isinstance(data, str) else data
+
+    fetch.names = registered
+    return fetch

@@ -5,8 +5,11 @@ view. Expected numbers come from gpt_core's trace, read here with torch."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 
+import numpy as np
 import pytest
 
 from gpt_core import PlaygroundConfig, trace_attention
@@ -94,3 +97,44 @@ def test_a_short_text_has_no_window_and_no_map():
     detail = _trace(at, "raw scores QKᵀ · head 1")
     assert len(detail["y"]) == 64 and "origin" not in detail["meta"]
     assert not [m.value for m in at.markdown if "outside the window" in m.value]
+
+
+@pytest.mark.parametrize("view", ["qk", "softmax", "token", "combined", "shapes", "stats", "share"])
+def test_no_chart_of_a_long_text_is_taller_than_a_screen(view):
+    """128 tokens, 12 heads: with each tab open, every chart fits 1,100 px and the page sends
+    windows of the heads, not T × T."""
+    text = (TEXT * 2)[:128]
+    at = open_page(PAGE, text=text, tok="char", heads="12", row="100", col="40", view=view)
+    assert not at.exception, at.exception
+    specs = _specs(at)
+    heights = {str(spec["layout"].get("title", {}).get("text", ""))[:40]: spec["layout"].get("height", 0) for spec in specs}
+    assert max(heights.values()) <= 1100, heights
+    heatmap_cells = sum(len(trace["y"]) * len(trace["x"]) for spec in specs for trace in spec["data"]
+                        if trace.get("type") == "heatmap" and trace.get("x") and trace.get("y"))  # fmt: skip
+    assert heatmap_cells < 12 * 128 * 128, "fewer cells than the heads in full"
+
+
+def test_compare_mode_of_a_long_text_is_windowed():
+    text = (TEXT * 2)[:128]
+    at = open_page(PAGE, text=text, tok="char", cmp="1", row="100", col="40")
+    assert not at.exception, at.exception
+    heatmaps = [trace for spec in _specs(at) for trace in spec["data"] if trace.get("type") == "heatmap"]
+    assert len(heatmaps) >= 3 * 4, "A's heads, B's heads and B − A"
+    for trace in heatmaps:
+        assert len(trace["y"]) == 48 and trace["y"][0].split(" · ")[0] == "76", trace.get("name")
+
+
+def test_the_downloads_of_a_long_text_carry_the_whole_matrices(downloads):
+    """The charts show a window; the CSV and the NPZ hold all T × T."""
+    at = open_page(PAGE, **LINK, view="share")
+    assert not at.exception, at.exception
+    name = next(name for name in downloads.names if name.endswith(".csv"))
+    head = int(name.split("head")[1].split(".")[0])
+    rows = list(csv.reader(io.StringIO(downloads(name).decode())))
+    assert len(rows) == 1 + 100 and len(rows[1]) == 1 + 100
+    stage = name.split("_head")[0]
+    expected = getattr(trace_attention(TEXT, PlaygroundConfig(tokenizer="char")).trace, stage)[0, head - 1].numpy()
+    np.testing.assert_array_equal(np.array([[float(v) for v in row[1:]] for row in rows[1:]], dtype=np.float32),
+                                  expected)  # fmt: skip
+    with np.load(io.BytesIO(downloads("attention_trace.npz"))) as npz:
+        assert npz["weights"].shape[-2:] == (100, 100)

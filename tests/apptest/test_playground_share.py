@@ -32,30 +32,6 @@ def query(at) -> dict[str, str]:
     return {key: (value[-1] if isinstance(value, list) else value) for key, value in at.query_params.items()}
 
 
-@pytest.fixture
-def downloads(monkeypatch):
-    """The files the download buttons of the last run would give: file name -> bytes. The
-    buttons' data is made on click (a callable registered with Streamlit's media file
-    manager); here it is recorded as registered, and made on demand."""
-    from streamlit.runtime.media_file_manager import MediaFileManager
-
-    registered: dict[str, object] = {}
-    original = MediaFileManager.add_deferred
-
-    def record(self, data_callable, mimetype, coordinates, file_name=None, **kwargs):
-        registered[file_name] = data_callable
-        return original(self, data_callable, mimetype, coordinates, file_name, **kwargs)
-
-    monkeypatch.setattr(MediaFileManager, "add_deferred", record)
-
-    def fetch(file_name: str) -> bytes:
-        data = registered[file_name]()
-        return data.encode() if isinstance(data, str) else data
-
-    fetch.names = registered
-    return fetch
-
-
 def test_the_csv_download_is_the_chosen_stage_of_the_chosen_head(downloads):
     at = open_tab(open_page(PAGE, heads="3", seed="5"), "share")
     at.selectbox(key="pg_csv_stage").set_value("masked_scores").run()

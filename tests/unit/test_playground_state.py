@@ -48,7 +48,7 @@ def test_every_control_round_trips_through_the_url():
         ("heads", "abc"), ("heads", "0"), ("heads", "17"), ("heads", "1.5"), ("heads", ""),
         ("head_dim", "100000"), ("head_dim", "-3"), ("seed", "99999999999999999999"),
         ("dropout", "nan"), ("dropout", "0.95"), ("dropout", "inf"), ("pos", "maybe"),
-        ("tok", "bpe"), ("mode", "TRAIN"), ("stage", "<script>"), ("row", "-2"), ("col", "128"),
+        ("tok", "bpe"), ("mode", "TRAIN"), ("stage", "<script>"), ("row", "-2"), ("col", "512"), ("row", "512"),
         ("text", "x" * (MAX_TEXT_CHARS + 1)),
     ],
 )  # fmt: skip

@@ -160,3 +160,113 @@ def test_the_map_shows_block_maxima_outlines_the_window_and_clicks_land_on_a_blo
     assert (rect["x0"], rect["x1"], rect["y0"], rect["y1"]) == (275.5, 323.5, 375.5, 423.5)
     assert values["x"][0] == 3.5 and values["x"][-1] == 507.5, "block i's centre: 8i + 3.5 tokens"
     assert len(figure.to_json()) < 200_000
+
+
+def test_the_lines_chosen_are_the_windows_strongest_and_the_rest_are_counted():
+    from figures.lines import choose_lines
+
+    weights = np.zeros((2, 6, 6), dtype=np.float32)
+    weights[0, 5] = [0.5, 0.0, 0.1, 0.1, 0.0, 0.3]  # query 5 of head 1: 4 lines of at least 0.02
+    weights[1, 5] = [0.0, 0.9, 0.0, 0.0, 0.05, 0.05]
+    weights[0, 4, :5] = [0.2, 0.2, 0.2, 0.2, 0.2]
+    choice = choose_lines(weights, heads=[0, 1], queries=[4, 5], keys=range(2, 6), threshold=0.02, max_lines=100)
+    # Keys 0 and 1 lie outside: head 1 has (4, 0), (4, 1), (5, 0); head 2 has (5, 1).
+    assert choice.outside == 4 and choice.cut == 0
+    assert sorted(choice.lines) == sorted([
+        (0, 4, 2, pytest.approx(0.2)), (0, 4, 3, pytest.approx(0.2)), (0, 4, 4, pytest.approx(0.2)),
+        (0, 5, 2, pytest.approx(0.1)), (0, 5, 3, pytest.approx(0.1)), (0, 5, 5, pytest.approx(0.3)),
+        (1, 5, 4, pytest.approx(0.05)), (1, 5, 5, pytest.approx(0.05)),
+    ])  # fmt: skip
+    capped = choose_lines(weights, heads=[0, 1], queries=[4, 5], keys=range(2, 6), threshold=0.02, max_lines=2)
+    assert [line[:3] for line in capped.lines] == [(0, 5, 5), (0, 4, 2)] and capped.cut == 6, "the 0.3, then a 0.2"
+
+
+def test_a_windowed_lines_figure_labels_its_columns_with_their_positions_and_says_what_it_left_out():
+    from figures import lines_figure
+    from figures.lines import LINES_CUT, LINES_OUTSIDE
+
+    T = 100
+    weights = np.zeros((1, T, T), dtype=np.float32)
+    weights[0, np.arange(T), 0] = 1.0  # every query reads the first token only
+    window = window_around(T, 80, 60, size=40)
+    assert window == Window(T, 60, 40, 40)
+    figure = lines_figure(weights, _labels(T), [0], WORDS, window=window)
+    columns = [trace for trace in figure.data if trace.mode == "markers+text"]
+    assert columns[0].customdata[0] == "60 · t60" and columns[1].customdata[-1] == "79 · t79"
+    assert figure.layout.meta[LINES_OUTSIDE] == 40 and figure.layout.meta[LINES_CUT] == 0, "each query's one line"
+    assert not [trace for trace in figure.data if trace.mode == "lines" and trace.x[0] is not None], "no line drawn"
+    assert figure.layout.height <= 1100
+
+
+def test_the_token_view_of_a_long_text_draws_the_window_around_the_token():
+    from figures import token_view_figure
+
+    T = 300
+    rows = np.zeros((1, 2, T), dtype=np.float32)
+    columns = np.zeros((1, 2, T), dtype=np.float32)
+    rows[0, :, :201] = 1 / 201  # token 200 reads every key up to it evenly
+    columns[0, :, 200:] = 0.5
+    window = window_around(T, 200, 200)
+    figure = token_view_figure(rows, columns, 200, _labels(T), WORDS, window=window, layer_word="ex.col.layer")
+    reads = next(trace for trace in figure.data if trace.name == "layer 1 · head 1 · reads")
+    read_by = next(trace for trace in figure.data if trace.name == "layer 1 · head 1 · is read by")
+    assert reads.x[0] == "176 · t176" and reads.x[-1] == "200 · t200" and len(reads.y) == 25
+    assert read_by.x[0] == "200 · t200" and read_by.x[-1] == "223 · t223"
+    assert "200 · t200" in figure.layout.title.text
+    assert figure.layout.height <= 1100
+    with pytest.raises(IndexError):
+        token_view_figure(rows, columns, 10, _labels(T), WORDS, window=window)
+
+
+def test_the_generation_chart_of_a_long_context_draws_its_last_positions():
+    from figures import generation_figure
+    from figures.explorer import GENERATION_POSITIONS
+
+    context = [f"t{i}" for i in range(200)]
+    row = np.full(200, 1 / 200, dtype=np.float32)
+    figure = generation_figure([row, np.append(row * 200 / 201, 1 / 201)], ["a", "b"], [context, [*context, "a"]],
+                               0, 0, WORDS)  # fmt: skip
+    trace = figure.data[0]
+    assert GENERATION_POSITIONS == 64
+    assert list(trace.x) == list(range(201 - 64, 201)), "the longest context's last 64 positions"
+    z = np.array(trace.z, dtype=np.float32)
+    np.testing.assert_allclose(z[0, :63], row[137:], rtol=1e-6)
+    assert np.isnan(z[0, 63]) and z[1, 63] == pytest.approx(1 / 201)
+    assert trace.text[1][63] == "a"
+
+
+def test_the_combined_and_the_difference_of_a_long_text_are_windowed():
+    from figures import difference_figure
+    from figures.combined import combined_figure
+
+    T = 90
+    mean = np.tril(np.ones((T, T), dtype=np.float32)) / np.arange(1, T + 1, dtype=np.float32)[:, None]
+    window = window_around(T, 70, 20)
+    figure = combined_figure(mean, _labels(T), "mean", WORDS, window=window)
+    np.testing.assert_array_equal(np.array(figure.data[0].z, dtype=np.float32), mean[42:90, 0:48])
+    assert figure.data[0].y[0] == "42 · t42" and figure.data[0].meta["origin"] == [42, 0]
+    a = np.stack([mean, mean])
+    b = a * 2
+    diff = difference_figure(a, b, _labels(T), "weights", WORDS, highlight=(70, 20), window=window)
+    values = next(trace for trace in diff.data if trace.name.endswith("head 2"))
+    np.testing.assert_allclose(np.array(values.z, dtype=np.float32), mean[42:90, 0:48], rtol=1e-6)
+    outlines = [s for s in diff.layout.shapes if s.type == "rect" and s.xref == values.xaxis]
+    assert (outlines[-1].x0, outlines[-1].y0) == (20 - 0.5, 70 - 42 - 0.5)
+
+
+def test_the_boundaries_of_a_window_and_of_the_blocks():
+    from gpt_core.window import block_size
+
+    # One-token windows show the clamping itself: position 0 and the last one, whatever is asked.
+    assert window_around(100, 0, 0, size=1, long_from=0) == Window(100, 0, 0, 1)
+    assert window_around(100, -9999, 9999, size=1, long_from=0) == Window(100, 0, 99, 1)
+    assert window_around(100, 9999, -1, size=1, long_from=0) == Window(100, 99, 99, 1)
+    with pytest.raises(ValueError, match="^a window needs at least one token$"):
+        window_around(0, 0, 0)
+    assert block_size(6) == 1 and block_size(64) == 1 and block_size(65) == 2 and block_size(512) == 8
+    blocks = block_max(np.arange(36, dtype=np.float64).reshape(6, 6))
+    assert blocks.size == 1 and blocks.values.dtype == np.float32
+    np.testing.assert_array_equal(blocks.values, np.arange(36).reshape(6, 6))
+    for wrong in (np.zeros((4, 5)), np.zeros((2, 4, 4)), np.zeros(4)):
+        with pytest.raises(ValueError, match="square"):
+            block_max(wrong)

@@ -38,10 +38,12 @@ def combined(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     def build():
         weights = view.weights
         matrix = mean_over_heads([weights[which]])[0] if kind == "mean" else attention_rollout(list(weights))
-        return combined_figure(matrix.numpy(), view.trace.labels, kind, figure_words(lang), title=title, **sized)
+        return combined_figure(matrix.numpy(), view.trace.labels, kind, figure_words(lang), title=title,
+                               window=window, **sized)  # fmt: skip
 
+    window = view.window
     show_chart(build, COMBINED_CHART_KEY, sized=True,
-               share=view.shared("combined", kind, which, tuple(sized.items())),
+               share=view.shared("combined", kind, which, tuple(sized.items()), window),
                file_name=file_name(view, kind, block=view.block + 1 if kind == "mean" else None))  # fmt: skip
     st.caption(t("ex.combined_help", lang, unit=unit))
     st.markdown(t("cb.rollout_note", lang))

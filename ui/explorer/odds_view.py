@@ -14,6 +14,7 @@ import numpy as np
 import streamlit as st
 
 from figures import generation_figure, odds_figure
+from figures.explorer import generation_window
 from gpt_core import InputError, display_label, next_token_odds, sample
 from gpt_core.playground import MAX_SEED
 from gpt_core.source import AttentionSource, NextStep
@@ -134,6 +135,9 @@ def _row(view: views.ExplorerView, step: NextStep, lang: str) -> None:
     row = step.rows[view.block, view.head].numpy().astype(np.float32)
     sized = sized_for_page()
     last = step.context[-1] if step.context else ""
+    first = generation_window(len(row))
+    if first:
+        st.caption(t("ex.generation_window", lang, first=first, last=len(row) - 1, share=f"{float(row[:first].sum()):.1%}"))
 
     def build():
         return generation_figure([row], [last], [step.context], view.head, view.block, figure_words(lang),

@@ -34,7 +34,8 @@ CLICKS_KEY = "ex_chart_clicks"
 # it again reads kept traces and shared figures (light).
 DRAWN_PAGES: SharedResults[bool] = SharedResults(max_entries=1024)
 FELL_BACK_STATE = "ex_fell_back"  # a real model the link named that could not be had (the shipped one is shown)
-CLICK_CHARTS = {views.GRID_CHART_KEY: "grid", views.MAP_CHART_KEY: "map", views.LAYER_CHART_KEY: "layer"}
+CLICK_CHARTS = {views.GRID_CHART_KEY: "grid", views.MAP_CHART_KEY: "map", views.LAYER_CHART_KEY: "layer",
+                views.WINDOW_MAP_KEY: "window"}  # fmt: skip
 widget_key = PAGE.key
 
 
@@ -75,15 +76,19 @@ def _choose_model(lang: str) -> AttentionSource | None:
 
 def _apply_click(payload: object, shape: ModelShape) -> None:
     """A grid panel chooses its block and head; a cell of a real model's map its layer and
-    head; a panel of the chosen layer its head."""
+    head; a panel of the chosen layer its head; a block of a long text's map the window."""
     if isinstance(payload, dict) and payload.get("chart") == "map":
         click = parse_click(payload, {"map"}, max(shape.blocks, shape.heads), shape.heads)
         if click is not None and click.row < shape.blocks and click.col < shape.heads:
             PAGE.set("block", click.row + 1)
             PAGE.set("head", click.col + 1)
         return
-    click = parse_click(payload, {"grid", "layer"}, shape.tokens, shape.heads)
+    click = parse_click(payload, {"grid", "layer", "window"}, shape.tokens, shape.heads)
     if click is None or click.head is None:
+        return
+    if click.chart == "window":  # a long text's map: the window moves there
+        PAGE.set("row", click.row)
+        PAGE.set("col", click.col)
         return
     if click.chart == "grid":
         if click.block is None or click.block >= shape.blocks:
@@ -95,7 +100,7 @@ def _apply_click(payload: object, shape: ModelShape) -> None:
 def _fit(shape: ModelShape) -> None:
     """Keep block, head, token and step inside the model; a link's odd values say so."""
     fitted, notes = state.fit_to_model(PAGE.values(), shape)
-    PAGE.fit({name: fitted[name] for name in ("block", "head", "token", "step")}, notes)
+    PAGE.fit({name: fitted[name] for name in ("block", "head", "token", "row", "col", "step")}, notes)
 
 
 def _show_notes(lang: str, source: AttentionSource) -> None:
@@ -162,7 +167,8 @@ def _first_screen(lang: str, source: AttentionSource, prompt: str, identity: tup
     with notes_slot:
         _show_notes(lang, source)
     views.read_notes(source, trace, lang)
-    view = views.ExplorerView(source, trace, values["block"] - 1, values["head"] - 1, identity, steps)
+    view = views.ExplorerView(source, trace, values["block"] - 1, values["head"] - 1, identity, steps, values["row"],
+                              values["col"])  # fmt: skip
     views.grid(view, lang, widget_key)
     return view
 

@@ -23,6 +23,7 @@ FALLBACK_MODEL = "h4"  # the shipped model a link falls back to
 METRICS = ("previous", "first", "self", "induction", "entropy")
 LINE_MODES = ("head", "block")  # the lines of the chosen head, or of every head of its block
 ALL_TOKENS = -1  # "token": every query's lines (the token view: the last token)
+LAST_ROW = -1  # "row": the last query, the one that reads every key
 TOKEN_DIRECTIONS = ("reads", "read_by", "both")
 MAX_MODEL_CHARS = 200  # a Hugging Face id (owner/name) or a folder's name
 MAX_PROMPT_CHARS = 2_000  # the models read at most their context; a link may carry more (it is cut)
@@ -44,6 +45,8 @@ PARAMS: tuple[Param, ...] = (
     Param("block", "int", 1, 1, MAX_BLOCKS),  # 1-based
     Param("head", "int", 1, 1, MAX_HEADS),  # 1-based
     Param("token", "int", ALL_TOKENS, ALL_TOKENS, MAX_TOKEN),  # the lines view's query
+    Param("row", "int", LAST_ROW, LAST_ROW, MAX_TOKEN),  # a long text: the window's query (gpt_core.window)
+    Param("col", "int", 0, 0, MAX_TOKEN),  # and its key
     Param("lines", "choice", "head", choices=LINE_MODES),
     Param("metric", "choice", "previous", choices=METRICS),
     Param("step", "int", None, 0, MAX_STEP, optional=True),  # a snapshot's training step; None: the last
@@ -93,7 +96,7 @@ def resolve_model(key: str, available: Sequence[str]) -> tuple[str, list[Note]]:
 
 
 def fit_to_model(values: Mapping[str, Any], shape: ModelShape) -> tuple[dict[str, Any], list[Note]]:
-    """``values`` with block, head, token and step inside what the model shown allows; each
+    """``values`` with block, head, token, row, col and step inside what the model shown allows; each
     one moved says so in a note."""
     fitted = dict(values)
     notes: list[Note] = []
@@ -101,6 +104,10 @@ def fit_to_model(values: Mapping[str, Any], shape: ModelShape) -> tuple[dict[str
         fitted[name], moved = rules.limit(name, fitted[name], 1, count, 1)
         notes.extend(moved)
     fitted["token"], moved = rules.limit("token", fitted["token"], ALL_TOKENS, shape.tokens - 1, ALL_TOKENS)
+    notes.extend(moved)
+    fitted["row"], moved = rules.limit("row", fitted["row"], LAST_ROW, shape.tokens - 1, LAST_ROW)
+    notes.extend(moved)
+    fitted["col"], moved = rules.limit("col", fitted["col"], 0, shape.tokens - 1, 0)
     notes.extend(moved)
     last = shape.steps[-1] if shape.steps else None
     if fitted["step"] is not None and fitted["step"] not in shape.steps and shape.steps:

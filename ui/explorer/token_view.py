@@ -18,7 +18,7 @@ from gpt_core import token_attention
 
 from ..charts import show_chart, sized_for_page
 from ..figure_text import figure_words
-from ..shared.token_strip import direction_choice, link_sentences, token_strip
+from ..shared.token_strip import direction_choice, link_sentences, token_strip, token_window
 from ..strings import t
 from .state import ALL_TOKENS, TOKEN_DIRECTIONS
 from .views import file_name
@@ -52,14 +52,16 @@ def token_view(view, lang: str, key: Callable[[str], str]) -> None:
     word = f"ex.col.{unit}"
     sized, words = sized_for_page(), figure_words(lang)
 
-    def build():
-        return token_view_figure(rows, columns, position, labels, words, direction=direction, layer_word=word,
-                                 first_layer=first, **sized)  # fmt: skip
-
     if one_layer:
         st.caption(t("tv.one_layer", lang, layer=first + 1, layers=blocks))
+    window = token_window(len(labels), position, lang)
+
+    def build():
+        return token_view_figure(rows, columns, position, labels, words, direction=direction, layer_word=word,
+                                 first_layer=first, window=window, **sized)  # fmt: skip
+
     show_chart(build, CHART_KEY, sized=True,
-               share=view.shared("token", position, direction, first, one_layer, tuple(sized.items())),
+               share=view.shared("token", position, direction, first, one_layer, tuple(sized.items()), window),
                file_name=file_name(view, "token", direction, position=position))  # fmt: skip
     st.caption(t("tv.help", lang))
     shown_directions = ("reads", "read_by") if direction == "both" else (direction,)

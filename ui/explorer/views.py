@@ -21,26 +21,32 @@ from figures import (
     lines_figure,
     metric_figure,
 )
+from figures.explorer import generation_window
 from figures.export import export_name
-from figures.lines import LINE_THRESHOLD
+from figures.lines import LINE_THRESHOLD, LINES_CUT, LINES_OUTSIDE
 from gpt_core import STAGES, display_label, display_labels, position_label
 from gpt_core.attention import Trace
 from gpt_core.explore import head_kind
 from gpt_core.playground import MAX_SEED
 from gpt_core.source import INDUCTION_TOKENS, AttentionSource, Description, generate_with_attention, layer_metrics
+from gpt_core.window import Window, window_around
 
-from ..charts import show_chart, sized_for_page, type_scale
+from ..charts import prepared, show_chart, sized_for_page, type_scale
 from ..figure_text import figure_words
 from ..markdown import literal
 from ..shared import sources
 from ..shared.shared_cache import SharedResults
 from ..strings import t
+from ..window_map import window_map
 from .state import ALL_TOKENS, LINE_MODES, MAX_GENERATE, MAX_TEMPERATURE, METRICS
 
 GRID_CHART_KEY = "ex_grid_chart"
+WINDOW_MAP_KEY = "ex_window_map"
 MAP_CHART_KEY = "ex_map_chart"
 LAYER_CHART_KEY = "ex_layer_chart"
-MAP_CELL_PX = 30  # the layer × head map's cells: 24 layers stay under a screen's height
+SCREEN_CHART_PX = 700  # a chart seen whole once scrolled to (the playground's too)
+MAP_CELL_PX = 30  # the layer × head map's cells, at most
+MAP_GRID_PX = 540  # and all its rows together, at most: the map within a screen, presenting too
 DETAIL_CHART_KEY = "ex_detail_chart"
 LINES_CHART_KEY = "ex_lines_chart"
 METRIC_CHART_KEY = "ex_metric_chart"
@@ -49,9 +55,10 @@ GENERATION_CHART_KEY = "ex_generation_chart"
 GENERATION_STATE = "ex_generation"  # (settings, steps): the last generation, kept
 METRIC_DECIMALS = 3
 TEMPERATURE_STEP = 0.1
+LINES_WINDOW = 40  # a long text's lines: this many queries and keys, a row each, on one screen
 LINES_SHARE = (3, 2)  # the lines figure's column and the space beside it
 SHARED_NUMBER_ENTRIES = 128  # (model, prompt) weights and metrics kept for every session
-SHARED_NUMBER_MB = 128  # and their memory (a real model's 12 × 12 heads of a long text: tens of MB)
+SHARED_NUMBER_MB = 512  # and their memory: views of the kept traces (TRACES), a long text in a real model 150 MB
 
 
 def has_map(view: ExplorerView) -> bool:
@@ -67,6 +74,34 @@ SHARED_NUMBERS: SharedResults[tuple] = SharedResults(SHARED_NUMBER_ENTRIES, SHAR
                                                      lambda numbers: numbers[0].nbytes)  # fmt: skip
 
 
+class LayerWeights:
+    """Every layer's softmax weights as one (layers, h, T, T) array to read, without copying
+    them into one: a layer, or a layer's head, is a view of the trace's own tensor (a long
+    text's 12 layers of 12 × 512 × 512 are 150 MB; a stacked copy for every rerun would be
+    as much again). ``np.asarray`` stacks them, for the few figures that want all at once."""
+
+    def __init__(self, layers: list[np.ndarray]) -> None:
+        self.layers = layers
+        self.shape = (len(layers), *layers[0].shape)
+        self.ndim = len(self.shape)
+        self.nbytes = sum(layer.nbytes for layer in layers)
+
+    def __len__(self) -> int:
+        return len(self.layers)
+
+    def __iter__(self):
+        return iter(self.layers)
+
+    def __getitem__(self, index):
+        if isinstance(index, tuple):
+            return self.layers[index[0]][index[1:]]
+        return self.layers[index]
+
+    def __array__(self, dtype=None, copy=None):
+        stacked = np.stack(self.layers)
+        return stacked if dtype is None else stacked.astype(dtype)
+
+
 @dataclass
 class ExplorerView:
     """One trace and the head looked at (0-based), with the numbers every view reads."""
@@ -77,16 +112,28 @@ class ExplorerView:
     head: int
     identity: tuple = ()  # (the source's identity, prompt): the view's figures are shared under it (ui/charts.py)
     steps: tuple[int, ...] = ()  # the shipped model's training snapshots
-    weights: np.ndarray = field(init=False)  # (blocks, h, T, T) float32
+    row: int = -1  # a long text: the query the window is centred on (-1: the last)
+    col: int = 0  # and the key
+    weights: LayerWeights = field(init=False)  # (blocks, h, T, T) float32, read per layer
     metrics: list[dict[str, torch.Tensor]] = field(init=False)  # per block: metric -> (h,)
 
     def __post_init__(self) -> None:
         numbers = SHARED_NUMBERS.get(self.identity, self._numbers) if self.identity else self._numbers()
         self.weights, self.metrics = numbers
 
-    def _numbers(self) -> tuple[np.ndarray, list[dict[str, torch.Tensor]]]:
-        weights = np.stack([weights[0].numpy() for weights in self.trace.weights])
+    def _numbers(self) -> tuple[LayerWeights, list[dict[str, torch.Tensor]]]:
+        weights = LayerWeights([weights[0].numpy() for weights in self.trace.weights])
         return weights, layer_metrics(self.trace, sources.induction(self.source))
+
+    @property
+    def window(self) -> Window:
+        """The queries and keys the views draw: all of a short text's, else a window around
+        the chosen cell (``gpt_core.window``)."""
+        return window_around(len(self.trace.labels), self.row, self.col)
+
+    @property
+    def chosen_row(self) -> int:
+        return self.row if self.row >= 0 else len(self.trace.labels) - 1
 
     @property
     def about(self) -> Description:
@@ -140,6 +187,12 @@ def _entropy_limit(view: ExplorerView) -> float:
     return math.log(T) if T > 1 else 1.0
 
 
+def map_cell_px(layers: int) -> float:
+    """The layer × head map's cells: MAP_CELL_PX, smaller for a model of many layers so that
+    the map stays on one screen (SmolLM2's 30 layers: 18 px)."""
+    return min(MAP_CELL_PX, MAP_GRID_PX / max(layers, 1))
+
+
 def layer_map(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     """A real model's entry point: one number per head of every layer (the chosen metric), a
     click opens that head; below, every head of the chosen layer."""
@@ -149,7 +202,7 @@ def layer_map(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     metric = st.session_state[key("metric")]
     title = t("ex.map_title", lang, metric=t(f"ex.metric.{metric}", lang))
     figure = metric_figure(_metric_values(view, metric), metric, figure_words(lang), limit=_entropy_limit(view),
-                           scale=type_scale(), cell_px=MAP_CELL_PX, title=title,
+                           scale=type_scale(), cell_px=map_cell_px(view.about.layers), title=title,
                            focus=(view.block, view.head), rows_word="ex.col.layer")  # fmt: skip
     show_chart(figure, MAP_CHART_KEY, sized=True, file_name=file_name(view, "map", metric))
     block_col, head_col, _ = st.columns([1, 1, 3])
@@ -159,8 +212,18 @@ def layer_map(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
                        format_func=lambda n: t("ex.head_n", lang, n=n))  # fmt: skip
     st.subheader(t("ex.layer_heads_title", lang, layer=view.block + 1))
     figure = heads_overview_figure(view.weights[view.block], view.trace.labels, "weights", figure_words(lang),
-                                   focus=view.head, **sized_for_page())  # fmt: skip
+                                   focus=view.head, window=view.window, **sized_for_page())  # fmt: skip
     show_chart(figure, LAYER_CHART_KEY, sized=True, file_name=file_name(view, "layer", layer=view.block + 1))
+    _window_map(view, lang)
+
+
+def _window_map(view: ExplorerView, lang: str) -> None:
+    """A long text: the chosen head's whole matrix, small, the window outlined."""
+    if view.window.whole:
+        return
+    window_map(view.weights[view.block, view.head], view.window, view.head, view.chosen_row, lang, WINDOW_MAP_KEY,
+               view.shared("window", view.block, view.head, view.window, type_scale()),
+               file_name(view, "whole", block=view.block + 1, head=view.head + 1))  # fmt: skip
 
 
 def grid(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
@@ -173,11 +236,13 @@ def grid(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     head_col.selectbox(t("ex.head", lang), list(range(1, view.about.heads + 1)), key=key("head"),
                        format_func=lambda n: t("ex.head_n", lang, n=n))  # fmt: skip
     sized = sized_for_page()
-    focus = (view.block, view.head)
-    show_chart(lambda: grid_figure(view.weights, view.trace.labels, figure_words(lang), focus=focus, **sized),
-               GRID_CHART_KEY, sized=True, share=view.shared("grid", focus, tuple(sized.items())),
+    focus, window = (view.block, view.head), view.window
+    show_chart(lambda: grid_figure(view.weights, view.trace.labels, figure_words(lang), focus=focus, window=window,
+                                   **sized),
+               GRID_CHART_KEY, sized=True, share=view.shared("grid", focus, tuple(sized.items()), window),
                file_name=file_name(view, "grid", block=view.block + 1, head=view.head + 1))  # fmt: skip
     st.caption(t("ex.grid_help", lang))
+    _window_map(view, lang)
 
 
 def detail(view: ExplorerView, lang: str) -> None:
@@ -188,12 +253,15 @@ def detail(view: ExplorerView, lang: str) -> None:
     st.caption(t("ex.detail_help", lang))
     sized = sized_for_page()
 
+    window = view.window
+
     def build():
         stages = {stage: getattr(layer, stage)[0, view.head].numpy() for stage in STAGES}
-        return head_detail_figure(stages, view.trace.labels, view.head, figure_words(lang), **sized)
+        return head_detail_figure(stages, view.trace.labels, view.head, figure_words(lang), window=window,
+                                  max_height_px=SCREEN_CHART_PX, **sized)  # fmt: skip
 
     show_chart(build, DETAIL_CHART_KEY, sized=True, share=view.shared("detail", view.block, view.head,
-                                                                       tuple(sized.items())),
+                                                                       tuple(sized.items()), window),
                file_name=file_name(view, "detail", block=view.block + 1, head=view.head + 1))  # fmt: skip
 
 
@@ -209,14 +277,25 @@ def lines(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     heads = [view.head] if mode == "head" else list(range(view.about.heads))
     st.caption(t("ex.lines_help", lang, threshold=LINE_THRESHOLD))
     chosen, scale = None if token == ALL_TOKENS else token, type_scale()
+    centre = view.chosen_row if chosen is None else chosen
+    window = window_around(len(labels), centre, view.col if chosen is None else max(0, chosen - LINES_WINDOW // 2 + 1),
+                           size=LINES_WINDOW)  # fmt: skip
 
     def build():
-        return lines_figure(view.weights[view.block], labels, heads, figure_words(lang), token=chosen, scale=scale)
+        return lines_figure(view.weights[view.block], labels, heads, figure_words(lang), token=chosen, scale=scale,
+                            window=window)  # fmt: skip
 
+    drawn = prepared(build, sized=True, share=view.shared("lines", view.block, tuple(heads), chosen, scale, window))
+    left_out = drawn.meta.get(LINES_OUTSIDE, 0) + drawn.meta.get(LINES_CUT, 0)
+    if not window.whole:
+        st.caption(t("ex.lines_window", lang, q0=window.first_query, q1=window.first_query + window.size - 1,
+                     k0=window.first_key, k1=window.first_key + window.size - 1, T=window.tokens))  # fmt: skip
+    if left_out:
+        st.caption(t("ex.lines_left_out", lang, n=left_out, outside=drawn.meta.get(LINES_OUTSIDE, 0),
+                     cut=drawn.meta.get(LINES_CUT, 0)))  # fmt: skip
     chart_col, _ = st.columns(LINES_SHARE)
     with chart_col:
-        show_chart(build, LINES_CHART_KEY, sized=True,
-                   share=view.shared("lines", view.block, tuple(heads), chosen, scale),
+        show_chart(drawn, LINES_CHART_KEY,
                    file_name=file_name(view, "lines", block=view.block + 1,
                                        head=view.head + 1 if mode == "head" else "all", token=chosen))  # fmt: skip
 
@@ -314,9 +393,14 @@ def generation(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None
     if not rows:
         return
     sized = sized_for_page()
+    head_rows = [row[view.block, view.head].numpy() for row in rows]
+    first = generation_window(max(len(row) for row in head_rows))
+    if first:
+        before = max(float(row[:first].sum()) for row in head_rows)
+        st.caption(t("ex.generation_window", lang, first=first, last=max(len(row) for row in head_rows) - 1,
+                     share=f"{before:.1%}"))  # fmt: skip
 
     def build():
-        head_rows = [row[view.block, view.head].numpy() for row in rows]
         return generation_figure(head_rows, chars, contexts, view.head, view.block, figure_words(lang),
                                  unit_word=f"ex.col.{view.about.unit}", **sized)  # fmt: skip
 

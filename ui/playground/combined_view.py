@@ -17,7 +17,7 @@ from ..figure_text import figure_words
 from ..markdown import literal
 from ..strings import t
 from .controls import widget_key
-from .views import SCORE_DECIMALS, View, file_name
+from .views import SCORE_DECIMALS, View, chosen_window, file_name
 
 MEAN_CHART_KEY = "pg_combined_mean_chart"
 ROLLOUT_CHART_KEY = "pg_combined_rollout_chart"
@@ -37,16 +37,17 @@ def combined(view: View, lang: str) -> None:
     st.markdown(t("cb.pg_intro", lang, heads=heads))
     mean = mean_over_heads([weights])[0].numpy()
     mean_title = t("cb.mean_title", lang, heads=heads)
+    window = chosen_window(view)
     show_chart(lambda: combined_figure(mean, labels, "mean", figure_words(lang), title=mean_title, width_px=width,
-                                       scale=scale),
-               MEAN_CHART_KEY, sized=True, share=_shared(view, "combined", "mean", width, scale),
+                                       scale=scale, window=window),
+               MEAN_CHART_KEY, sized=True, share=_shared(view, "combined", "mean", width, scale, window),
                file_name=file_name(view, "mean"))  # fmt: skip
     st.markdown(t("cb.pg_rollout", lang))
     rollout = attention_rollout([weights]).numpy()
     rollout_title = t("cb.one_layer_title", lang)
     show_chart(lambda: combined_figure(rollout, labels, "rollout", figure_words(lang), title=rollout_title,
-                                       width_px=width, scale=scale),
-               ROLLOUT_CHART_KEY, sized=True, share=_shared(view, "combined", "rollout", width, scale),
+                                       width_px=width, scale=scale, window=window),
+               ROLLOUT_CHART_KEY, sized=True, share=_shared(view, "combined", "rollout", width, scale, window),
                file_name=file_name(view, "rollout"))  # fmt: skip
     with st.expander(t("cbfig.rollout", lang)):
         st.markdown(t("cb.rollout_note", lang))

@@ -22,6 +22,7 @@ from figures import difference_figure, heads_overview_figure
 from figures.export import export_name
 from gpt_core import STAGES, InputError, PlaygroundConfig
 from gpt_core.source import AttentionSource
+from gpt_core.window import window_around
 
 from ..chart_events import listen, parse_click
 from ..charts import page_width, show_chart, type_scale
@@ -146,12 +147,14 @@ def _column(view: View, name: str, key: str, stage: str, cell: tuple[int, int], 
     focus = head if head < config.heads else None
     highlight = cell if max(cell) < T else None
     width, scale = column_width(), type_scale()
+    window = window_around(T, *(cell if highlight else (T - 1, 0)))
 
     def build():
         return heads_overview_figure(view.stages[stage], labels, stage, figure_words(lang), focus=focus,
-                                     width_px=width, scale=scale, highlight=highlight)  # fmt: skip
+                                     width_px=width, scale=scale, highlight=highlight, window=window)  # fmt: skip
 
-    show_chart(build, key, sized=True, share=_shared(view, "compare", stage, focus, width, scale, highlight),
+    show_chart(build, key, sized=True,
+               share=_shared(view, "compare", stage, focus, width, scale, highlight, window),
                file_name=file_name(view, "compare", "A" if key == A_CHART_KEY else "B", stage))  # fmt: skip
     if highlight is None:
         st.caption(t("cmp.cell_outside", lang, row=cell[0], col=cell[1], T=T))
@@ -178,14 +181,16 @@ def difference(view_a: View, view_b: View, stage: str, cell: tuple[int, int], la
     head = st.session_state[widget_key("head")] - 1
     width, scale = page_width(), type_scale()
 
+    window = window_around(len(labels), *cell)
+
     def build():
         return difference_figure(a, b, labels, stage, figure_words(lang), highlight=cell,
                                  focus=None if of_means else head, of_means=of_means, width_px=width,
-                                 scale=scale)  # fmt: skip
+                                 scale=scale, window=window)  # fmt: skip
 
     share = None
     if view_a.identity and view_b.identity:
-        share = ("difference", view_a.identity, view_b.identity, stage, cell, head, width, scale)
+        share = ("difference", view_a.identity, view_b.identity, stage, cell, head, width, scale, window)
     name = export_name("b_minus_a", stage, "means" if of_means else None, T=len(labels), h_a=ha, h_b=hb)
     show_chart(build, DIFF_CHART_KEY, sized=True, share=share, file_name=name)
     st.caption(t("cmp.diff_help", lang))

@@ -12,6 +12,7 @@ from typing import Any
 
 from gpt_core import MAX_HEAD_DIM, MAX_HEADS, MAX_INPUT_DIM, MAX_TOKENS, STAGES, TOKENIZERS, PlaygroundConfig
 from gpt_core.playground import MAX_SEED
+from gpt_core.window import LONGEST_TEXT_TOKENS
 
 from ..page_state import rules
 from ..page_state.rules import SHELL_PARAMS, VERSION_PARAM, Note, Param, version_notes  # noqa: F401  # re-exported
@@ -40,6 +41,9 @@ MODES = ("eval", "train")
 RANDOM_WEIGHTS = "random"
 MAX_WEIGHTS_CHARS = 200
 MAX_BLOCKS = 64  # a trained model's blocks, a real model's layers
+# The last position a link may name: a real model reads up to LONGEST_TEXT_TOKENS (random
+# weights MAX_TOKENS); the page then keeps it inside the text shown.
+LAST_POSITION = max(MAX_TOKENS, LONGEST_TEXT_TOKENS) - 1
 LAST_ROW = -1  # "row" default: the last query, the one that sees every key
 # The views below the charts, one open at a time (ui/lazy_tabs.py): the link says which.
 VIEWS = ("qk", "softmax", "token", "combined", "shapes", "stats", "share")
@@ -77,13 +81,13 @@ PARAMS: tuple[Param, ...] = (
     Param("scale", "bool", True),
     Param("head", "int", 1, 1, MAX_HEADS),  # the head shown in detail, 1-based
     Param("stage", "choice", "weights", choices=STAGES),  # the stage of the overview
-    Param("row", "int", LAST_ROW, LAST_ROW, MAX_TOKENS - 1),  # query row of the calculator
-    Param("col", "int", 0, 0, MAX_TOKENS - 1),  # key column highlighted
+    Param("row", "int", LAST_ROW, LAST_ROW, LAST_POSITION),  # query row of the calculator
+    Param("col", "int", 0, 0, LAST_POSITION),  # key column highlighted
     Param("cells", "bool", True),  # the detail view writes each value in its cell (while it fits)
     Param("weights", "text", RANDOM_WEIGHTS, max_chars=MAX_WEIGHTS_CHARS),  # random, a trained or a real model
     Param("block", "int", 1, 1, MAX_BLOCKS),  # a trained model's block (a real model's layer), 1-based
     Param("view", "choice", "softmax", choices=VIEWS),  # the open tab below the charts
-    Param("token", "int", LAST_TOKEN, LAST_TOKEN, MAX_TOKENS - 1),  # the token view's token
+    Param("token", "int", LAST_TOKEN, LAST_TOKEN, LAST_POSITION),  # the token view's token
     Param("token_dir", "choice", "both", choices=TOKEN_DIRECTIONS),  # what the token view draws of it
     *COMPARE_PARAMS,
 )

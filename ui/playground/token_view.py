@@ -13,7 +13,7 @@ from gpt_core import position_label, token_attention
 from ..charts import page_width, show_chart, type_scale
 from ..figure_text import figure_words
 from ..markdown import literal
-from ..shared.token_strip import direction_choice, link_sentences, token_strip
+from ..shared.token_strip import direction_choice, link_sentences, token_strip, token_window
 from ..strings import t
 from . import state
 from .controls import PAGE, current_values, write_url
@@ -57,10 +57,13 @@ def token_view(view: View, text: str, lang: str) -> None:
     rows, columns = token.rows.numpy(), token.columns.numpy()
     width, scale, words = page_width(), type_scale(), figure_words(lang)
 
-    def build():
-        return token_view_figure(rows, columns, chosen, labels, words, direction=direction, width_px=width, scale=scale)
+    window = token_window(len(labels), chosen, lang)
 
-    share = (view.identity, "token", chosen, direction, width, scale) if view.identity else None
+    def build():
+        return token_view_figure(rows, columns, chosen, labels, words, direction=direction, width_px=width, scale=scale,
+                                 window=window)  # fmt: skip
+
+    share = (view.identity, "token", chosen, direction, width, scale, window) if view.identity else None
     show_chart(build, CHART_KEY, sized=True, share=share,
                file_name=file_name(view, "token", direction, position=chosen))  # fmt: skip
     st.caption(t("tv.help", lang))

@@ -10,18 +10,19 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from figures import channel_map_figure, head_detail_figure, heads_overview_figure, shape_trace_code, window_map_figure
+from figures import channel_map_figure, head_detail_figure, heads_overview_figure, shape_trace_code
 from figures.events import MIN_WIDTH
 from figures.export import export_name
 from figures.overview import plan_overview
 from gpt_core import DETAIL_STAGES, STAGES, PlaygroundTrace, position_label, softmax_steps
 from gpt_core.source import Description
-from gpt_core.window import Window, weight_outside, window_around
+from gpt_core.window import Window, window_around
 
 from ..charts import page_width, prepared, show_chart, type_scale
 from ..figure_text import figure_words
 from ..shell import is_presenting
 from ..strings import t
+from ..window_map import window_map
 from .controls import CSV_HEAD, CSV_STAGE, keep_share_choices, share_choices, widget_key
 from .exports import matrix_csv, python_snippet, real_snippet, trace_npz
 
@@ -169,7 +170,8 @@ def detail(view: View, lang: str) -> None:
     width, scale, values = page_width(), type_scale(), st.session_state[k("cells")]
     window = chosen_window(view)
     if not window.whole:
-        window_map(view, window, head, highlight[0], lang)
+        window_map(view.stages["weights"][head], window, head, highlight[0], lang, WINDOW_MAP_KEY,
+                   _shared(view, "window", head, window, type_scale()), file_name(view, "map", head=head + 1))
 
     def build():
         return head_detail_figure(stages, labels, head, figure_words(lang), highlight=highlight, scaled=config.scale,
@@ -190,23 +192,6 @@ def detail(view: View, lang: str) -> None:
 
 
 WINDOW_MAP_KEY = "pg_window_map"
-MAP_SHARE, NOTE_SHARE = 2, 3
-
-
-def window_map(view: View, window: Window, head: int, row: int, lang: str) -> None:
-    """A long text: the whole of the head's softmax weights in blocks, the window outlined (a
-    click moves it), and how much of the chosen query's attention lies outside the window."""
-    map_col, note_col = st.columns([MAP_SHARE, NOTE_SHARE], vertical_alignment="center")
-    weights = view.stages["weights"][head]
-    with map_col:
-        show_chart(lambda: window_map_figure(weights, window, "weights", head, figure_words(lang), type_scale()),
-                   WINDOW_MAP_KEY, share=_shared(view, "window", head, window, type_scale()),
-                   file_name=file_name(view, "map", head=head + 1))  # fmt: skip
-    outside = weight_outside(weights, window)
-    note_col.markdown(t("pg.window_note", lang, T=window.tokens, n=window.size))
-    if row in window.queries:
-        share_out = float(outside[row - window.first_query])
-        note_col.markdown(t("pg.window_outside", lang, row=row, share=f"{share_out:.1%}"))
 
 
 def softmax_calculator(view: View, lang: str) -> None:

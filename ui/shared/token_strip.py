@@ -7,6 +7,7 @@ import streamlit as st
 
 from figures import link_words
 from gpt_core import position_label, strongest_links
+from gpt_core.window import Window, window_around
 
 from ..markdown import literal
 from ..strings import t
@@ -43,3 +44,13 @@ def direction_choice(key: str, directions: tuple[str, ...], lang: str) -> str:
     st.segmented_control(t("tv.direction", lang), directions, key=key, required=True,
                          format_func=lambda d: t(f"tv.dir.{d}", lang))  # fmt: skip
     return st.session_state[key]
+
+
+def token_window(tokens: int, position: int, lang: str) -> Window:
+    """The positions a long text's token view draws: a window centred on the token (all of a
+    short text's), said in a caption."""
+    window = window_around(tokens, position, position)
+    if not window.whole:
+        last = window.first_key + window.size - 1
+        st.caption(t("tv.window", lang, first=window.first_key, last=last, T=tokens))
+    return window

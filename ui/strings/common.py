@@ -131,6 +131,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Q: h = {h} heads of d = {d} · K, V: h_kv = {h_kv} heads, each shared by {groups} query heads",
         "zh": "Q：h = {h} 个头，每个 d = {d} · K、V：h_kv = {h_kv} 个头，每个由 {groups} 个查询头共用",
     },
+    "win.note": {
+        "en": "A long text: {T} tokens are too many for one legible chart, so the charts show a window of {n} "
+              "queries and {n} keys around the chosen cell. The map shows the whole text; click it to move the window.",
+        "zh": "长文本：{T} 个词元放不进一张看得清的图，所以图中只显示所选格子周围 {n} 个查询 × {n} 个键的窗口。"
+              "左边的小图是整段文本，点击它即可移动窗口。",
+    },
+    "win.outside": {
+        "en": "Query {row} gives **{share}** of its attention to keys outside the window.",
+        "zh": "查询 {row} 有 **{share}** 的注意力落在窗口之外的键上。",
+    },
     "win.title": {
         "en": "queries {q0}–{q1} × keys {k0}–{k1} of {T}",
         "zh": "查询 {q0}–{q1} × 键 {k0}–{k1}（共 {T} 个词元）",

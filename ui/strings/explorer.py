@@ -51,6 +51,20 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Queries on the left, keys on the right: a line from a query to each key it gives at least {threshold} of its weight; the darker and thicker, the more weight. Each head has its own colour and its own dash pattern.",
         "zh": "左边是查询，右边是键：查询向每个分到至少 {threshold} 权重的键连一条线；颜色越深、线越粗，权重越大。每个头有自己的颜色和自己的线型。",
     },
+    "ex.lines_window": {
+        "en": "A long text: the lines of queries {q0}–{q1} into keys {k0}–{k1} of {T} (the query chosen, or the "
+              "window's row and column in the link).",
+        "zh": "长文本：只画查询 {q0}–{q1} 到键 {k0}–{k1} 的连线（共 {T} 个词元；以所选的词元，或链接中的行和列为中心）。",
+    },
+    "ex.lines_left_out": {
+        "en": "{n} lines are not drawn: {outside} go to keys outside the window, {cut} are weaker than the ones drawn.",
+        "zh": "有 {n} 条连线没有画出：{outside} 条连到窗口之外的键，{cut} 条比画出的更弱。",
+    },
+    "ex.generation_window": {
+        "en": "A long context: the chart shows positions {first}–{last}; the earlier ones hold at most {share} of a "
+              "generated token's attention.",
+        "zh": "上下文很长：图中只显示第 {first}–{last} 个位置；更早的位置最多占一个生成词元注意力的 {share}。",
+    },
     "ex.lines_mode": {"en": "Lines of", "zh": "显示"},
     "ex.lines_mode.head": {"en": "this head", "zh": "这个头"},
     "ex.lines_mode.block": {"en": "every head of the {unit}", "zh": "这个{unit}的所有头"},  # unit: ex.col.block or .layer

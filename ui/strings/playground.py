@@ -117,16 +117,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "所以每行之和不再是 1。它的颜色条一直延伸到保留下来的最大权重。",
     },
     "pg.detail_title": {"en": "One head, stage by stage", "zh": "一个头，逐个阶段"},
-    "pg.window_note": {
-        "en": "A long text: {T} tokens are too many for one legible chart, so the charts show a window of {n} "
-              "queries and {n} keys around the chosen cell. The map shows the whole text; click it to move the window.",
-        "zh": "长文本：{T} 个词元放不进一张看得清的图，所以图中只显示所选格子周围 {n} 个查询 × {n} 个键的窗口。"
-              "左边的小图是整段文本，点击它即可移动窗口。",
-    },
-    "pg.window_outside": {
-        "en": "Query {row} gives **{share}** of its attention to keys outside the window.",
-        "zh": "查询 {row} 有 **{share}** 的注意力落在窗口之外的键上。",
-    },
     "pg.detail_help": {
         "en": "Rows are queries, columns are keys. Hover a cell for its tokens and value; click a cell (or use the "
         "boxes) to choose the query and key, outlined in every stage.",

@@ -8,6 +8,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "tv.dir.reads": {"en": "What it reads", "zh": "它读取什么"},
     "tv.dir.read_by": {"en": "Who reads it", "zh": "谁读取它"},
     "tv.dir.both": {"en": "Both", "zh": "两者"},
+    "tv.window": {
+        "en": "A long text: the bars of positions {first}–{last} of {T}, around the token.",
+        "zh": "长文本：只画这个词元周围第 {first}–{last} 个位置的柱子（共 {T} 个）。",
+    },
     "tv.help": {
         "en": "Each small chart is one head. The bars up to the shaded token are its row as a query: what it reads "
         "(the weights sum to 1). The lighter bars from it on are its column as a key: how much each later token "

@@ -1,0 +1,32 @@
+"""Beside a long text's window (``gpt_core.window``): the map of the whole text, the window
+outlined (a click on it moves the window: the page's chart events send the block's first
+query and key), what the window is, and how much of the chosen query's attention lies
+outside it. Shared by the playground and the explorer."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+from figures import window_map_figure
+from gpt_core.window import Window, weight_outside
+
+from .charts import show_chart, type_scale
+from .figure_text import figure_words
+from .strings import t
+
+MAP_SHARE, NOTE_SHARE = 2, 3
+
+
+def window_map(weights: np.ndarray, window: Window, head: int, row: int, lang: str, key: str,
+               share: tuple | None, file_name: str) -> None:  # fmt: skip
+    """``weights``: the head's (T, T) softmax weights; ``row``: the chosen query."""
+    map_col, note_col = st.columns([MAP_SHARE, NOTE_SHARE], vertical_alignment="center")
+    scale = type_scale()
+    with map_col:
+        show_chart(lambda: window_map_figure(weights, window, "weights", head, figure_words(lang), scale), key,
+                   share=share, file_name=file_name)  # fmt: skip
+    note_col.markdown(t("win.note", lang, T=window.tokens, n=window.size))
+    if row in window.queries:
+        outside = float(weight_outside(weights, window)[row - window.first_query])
+        note_col.markdown(t("win.outside", lang, row=row, share=f"{outside:.1%}"))
