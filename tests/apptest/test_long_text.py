@@ -138,3 +138,23 @@ def test_the_downloads_of_a_long_text_carry_the_whole_matrices(downloads):
                                   expected)  # fmt: skip
     with np.load(io.BytesIO(downloads("attention_trace.npz"))) as npz:
         assert npz["weights"].shape[-2:] == (100, 100)
+
+
+def test_a_large_view_is_kept_only_in_the_shared_cache_not_in_each_session(monkeypatch):
+    """A session keeps its own reference to a small view only; a larger one (a long text in a
+    real model, here any view, the bound set to 0 bytes) is read from the shared, bounded
+    cache, and the page draws the same numbers."""
+    import ui.playground.computed as computed
+
+    small = open_page(PAGE, **LINK)
+    assert computed.MEMO_STATE in small.session_state
+    monkeypatch.setattr(computed, "MEMO_MAX_BYTES", 0)
+    at = open_page(PAGE, **LINK)
+    assert not at.exception, at.exception
+    assert computed.MEMO_STATE not in at.session_state
+    at.run()
+    weights = trace_attention(TEXT, PlaygroundConfig(tokenizer="char")).trace.weights[0, 1, 52:100, 0:48].numpy()
+    detail = _trace(at, "softmax weights · head 2")
+    from harness.charts import decode
+
+    np.testing.assert_array_equal(decode(detail["z"]).reshape(48, 48), weights)

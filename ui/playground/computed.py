@@ -24,7 +24,8 @@ from .views import View
 
 MEMO_STATE = "pg_memo"
 SHARED_VIEW_ENTRIES = 128  # (source, text, layer) computations kept for every session of the server
-SHARED_VIEW_MB = 64  # and the memory they may hold (random weights: 16 heads × 128 tokens, ~6 MB)
+SHARED_VIEW_MB = 256  # and the memory they may hold (random weights: 16 heads × 128 tokens, ~6 MB)
+MEMO_MAX_BYTES = 8 * 2**20  # a session keeps its last view itself up to this size (a short text's)
 
 
 def _view_bytes(view: View) -> int:
@@ -62,7 +63,13 @@ def compute(source: AttentionSource, text: str, layer: int = 0) -> View:
     if memo is not None and memo[0] == key:
         return memo[1]
     view = SHARED_VIEWS.get(key, lambda: layer_view(source, sources.trace(source, text), layer, key))
-    st.session_state[MEMO_STATE] = (key, view)
+    # A session keeps its own reference only to a small view: a long text's (a real model's 12
+    # heads of 512 tokens, ~70 MB) lives in the shared, bounded cache alone, so that a class of
+    # long texts costs the server that bound, not a view per student.
+    if _view_bytes(view) <= MEMO_MAX_BYTES:
+        st.session_state[MEMO_STATE] = (key, view)
+    else:
+        st.session_state.pop(MEMO_STATE, None)
     return view
 
 
