@@ -29,6 +29,7 @@ def _axis(which: str, tokens: int, font_px: float, title: str) -> dict:
     axis = dict(
         range=[-0.5, tokens - 0.5], showgrid=False, zeroline=False, ticks="outside", tickfont=dict(size=font_px),
         title=dict(text=plotly_safe(title), font=dict(size=font_px), standoff=2), fixedrange=True,
+        constrain="domain",  # in a wider chart the square map keeps its range, not more tokens
     )  # fmt: skip
     if which == "y":
         axis.update(range=[tokens - 0.5, -0.5], scaleanchor="x", scaleratio=1)
