@@ -107,17 +107,27 @@ READ_CHARTS_JS = r"""(only) => {
     for (const [id, plot] of Object.entries(gd._fullLayout._plots || {})) {
       const xa = plot.xaxis, ya = plot.yaxis;
       if (!xa || !ya) continue;
-      let tokens = null, rows = null, cols = null;
+      let tokens = null, rows = null, cols = null, xFirst = 0, yFirst = 0;
       const named = !!(gd.layout && gd.layout.meta && gd.layout.meta.namedAxes);  // figures/events.py NAMED_AXES
+      // Where an axis starts in the whole text: a window's first "position · token", or, for
+      // an axis in tokens (a long text's map), 0 and as many positions as its last value.
+      const first = values => {
+        const found = values && values.length ? /^(\d+) ·/.exec(String(values[0])) : null;
+        return found ? Number(found[1]) : 0;
+      };
+      const span = (values, count) => values && values.length && typeof values[0] === 'number'
+        ? Math.ceil(values[values.length - 1]) + 1 : count;
       for (const trace of (named ? [] : gd._fullData || [])) {
         if (trace.type !== 'heatmap' || trace.visible !== true) continue;
         if (trace.xaxis !== xa._id || trace.yaxis !== ya._id) continue;
         const z = trace.z || [];
-        cols = Math.max(cols || 0, trace.x ? trace.x.length : (z[0] ? z[0].length : 0));
-        rows = Math.max(rows || 0, trace.y ? trace.y.length : z.length);
+        cols = Math.max(cols || 0, span(trace.x, trace.x ? trace.x.length : (z[0] ? z[0].length : 0)));
+        rows = Math.max(rows || 0, span(trace.y, trace.y ? trace.y.length : z.length));
         tokens = Math.max(tokens || 0, trace.x ? trace.x.length : z.length);
+        xFirst = first(trace.x);
+        yFirst = first(trace.y);
       }
-      subplots.push({id, xaxis: xa._id, yaxis: ya._id, tokens, rows, cols,
+      subplots.push({id, xaxis: xa._id, yaxis: ya._id, tokens, rows, cols, xFirst, yFirst,
         box: [left + xa._offset, top + ya._offset, left + xa._offset + xa._length, top + ya._offset + ya._length]});
     }
     return {index, visible: true, title, texts, subplots, svg: box(svgRect)};
@@ -180,11 +190,17 @@ class Subplot:
     tokens: int | None = None  # a heatmap subplot: its number of columns; else None
     rows: int | None = None  # a heatmap subplot: rows (tokens) and columns (tokens, or channels)
     cols: int | None = None
+    x_first: int = 0  # a long text's window: the position of its first column
+    y_first: int = 0  # and of its first row
 
     def positions(self, side: str) -> int | None:
         """How many positions the heatmap has along its ``side`` ("x" or "y") axis."""
         count = self.rows if side == "y" else self.cols
         return count if count is not None else self.tokens
+
+    def first(self, side: str) -> int:
+        """The position of the heatmap's first row ("y") or column ("x") in the whole text."""
+        return self.y_first if side == "y" else self.x_first
 
 
 @dataclass
@@ -212,7 +228,8 @@ def parse_charts(raw: list[dict]) -> list[Chart]:
             if is_legible_text(t["text"])
         ]
         subplots = [
-            Subplot(s["id"], s["xaxis"], s["yaxis"], Box.of(s["box"]), s.get("tokens"), s.get("rows"), s.get("cols"))
+            Subplot(s["id"], s["xaxis"], s["yaxis"], Box.of(s["box"]), s.get("tokens"), s.get("rows"), s.get("cols"),
+                    s.get("xFirst", 0), s.get("yFirst", 0))
             for s in entry["subplots"]
         ]
         area = Box.of(entry["svg"]) if entry.get("svg") else None
@@ -307,13 +324,14 @@ def label_problems(texts: list[Text], subplots: list[Subplot]) -> list[str]:
             if needed and not labels:
                 where = "starts a row" if side == "y" else "ends a column"
                 problems.append(f"subplot {subplot.id} {where} but its {side} axis {axis} shows no label")
-            count = subplot.positions(side)
+            count, start = subplot.positions(side), subplot.first(side)
             for label in labels:
                 match = POSITION_LABEL.match(BIDI_CONTROLS.sub("", label.text))
                 position = int(match.group(1)) if match else None
-                if position is None or not 0 <= position < count:
-                    problems.append(f"{label} on subplot {subplot.id} does not start with a position in 0…{count - 1}")
-                elif label.value is not None and float(label.value).is_integer() and int(label.value) != position:
+                if position is None or not start <= position < start + count:
+                    problems.append(f"{label} on subplot {subplot.id} does not start with a position in "
+                                    f"{start}…{start + count - 1}")  # fmt: skip
+                elif label.value is not None and float(label.value).is_integer() and start + int(label.value) != position:
                     problems.append(
                         f"{label} on subplot {subplot.id} names position {position} at tick {label.value:g}"
                     )

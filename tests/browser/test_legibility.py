@@ -20,6 +20,7 @@ import pytest
 
 from figures import trace_name
 from gpt_core import MAX_TOKENS, tokenize, truncate_text
+from gpt_core.window import window_around
 from harness.browser import APP_READY_TIMEOUT_MS, new_context, wait_for_app, wait_for_rerun
 from harness.charts import wait_for_charts, wait_for_trace
 from harness.legibility import TICK, problems, settled_charts
@@ -132,7 +133,8 @@ def test_every_chart_is_legible(shared_server, pages, case, width):
     page.goto(f"{shared_server.url}/playground?{urlencode(query)}")
     wait_for_charts(page)
     extra = DROPOUT_TRACE if stages == 5 else None
-    page.wait_for_function(DRAWN_JS, arg=[DETAIL_TRACE, _tokens(query), extra], timeout=APP_READY_TIMEOUT_MS)
+    shown = window_around(_tokens(query), -1, 0).size  # a long text: the window's keys
+    page.wait_for_function(DRAWN_JS, arg=[DETAIL_TRACE, shown, extra], timeout=APP_READY_TIMEOUT_MS)
     wait_for_app(page)
     checked: set[int] = set()
     lines = _check_shown_charts(page, checked)
