@@ -7,6 +7,16 @@ or what the eye sees as the control around it, has an outline or a box-shadow.
 
 from __future__ import annotations
 
+from harness.browser import APP_READY_TIMEOUT_MS, IDLE
+
+NOTHING_FOCUSED = "nothing is focused"  # FOCUS_RING_JS's reason when the focus is on no element
+# Whether the app redrew the page since the last key: a run has started since, or one is running.
+# (Pages made by harness.browser.new_context record both times; on others nothing is excused.)
+REDRAWN_JS = (
+    f"() => !document.querySelector({IDLE!r}) || "
+    "(window.__lastRunStart !== undefined && window.__lastRunStart >= window.__lastAction)"
+)
+
 # What the focus looks like now: {ok, name, ring} or {ok: false, name, why}. Streamlit hides
 # the inputs of radio buttons, switches and slider thumbs in a clipped 1-pixel box, and a
 # select box's input sits borderless inside its frame, so the ring is looked for on the
@@ -68,6 +78,12 @@ def tab_to(page, selector: str, backwards: bool = False, unseen: list[str] | Non
         page.keyboard.press(key)
         here = page.evaluate(stop, selector)  # one round trip per stop while the focus shows at once
         ring = here if here["ok"] else focus_ring(page)
+        if not ring["ok"] and ring["why"] == NOTHING_FOCUSED and page.evaluate(REDRAWN_JS):
+            # The app redrew the page under the Tab (a run started since the key, or is still
+            # running): the element that had the focus was replaced, which no focus style can
+            # show. Wait for the run, and go on from where the browser's focus now starts.
+            page.wait_for_selector(IDLE, timeout=APP_READY_TIMEOUT_MS)
+            continue
         if not ring["ok"]:
             unseen.append(f"{ring['name']}: {ring['why']}")
         if here["reached"]:
