@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as `python benchmarks/long_texts.py`
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.real_models import _rss_mb  # noqa: E402  # the server's resident memory
 from harness.server import start_server, stop_server  # noqa: E402
 from harness.streamlit_client import StreamlitClient  # noqa: E402
 from harness.tiny_models import build_shaped_model, tiny_tokenizer  # noqa: E402
@@ -55,13 +56,6 @@ def text_of(tokens: int, variant: int = 0) -> str:
     if len(encoded["input_ids"]) < tokens:
         raise ValueError(f"the paragraph gives only {len(encoded['input_ids'])} tokens")
     return words[: encoded["offset_mapping"][tokens - 1][1]]
-
-
-def _rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
 
 
 async def _visit(url: str, page: str, query: dict[str, str]) -> dict:
