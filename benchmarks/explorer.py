@@ -11,7 +11,7 @@ Starts a real `streamlit run` server, then:
   the trace reused);
 - in a second session, changes the playground's seed as many times (the book-size
   sentence, h = 8, d = 8, as benchmarks/roundtrip.py).
-Prints JSON and a Markdown table for the README.
+Prints JSON and a Markdown table for docs/benchmarks.md.
 """
 
 from __future__ import annotations

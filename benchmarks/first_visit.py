@@ -15,7 +15,7 @@ page installs before any of its scripts run: the same "the user sees a chart" fo
 apps. Bytes are what came over the network until that moment: HTTP responses
 (Playwright's `request.sizes()`, headers and bodies) and websocket frames received.
 
-Target: median(app) ≤ 1.25 × median(reference). Prints a Markdown table for the README.
+Target: median(app) ≤ 1.25 × median(reference). Prints a Markdown table for docs/benchmarks.md.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ Streamlit's websocket protocol (harness/streamlit_client.py) opens the playgroun
 explorer on a text of exactly T tokens, as a browser's first visit does: the first screen,
 then the rest of the page (the run the browser asks for once the first chart is drawn).
 For each: the bytes on the wire, the seconds to the server's script_finished, the charts,
-and the server's memory after it. Prints JSON and the Markdown table the README carries.
+and the server's memory after it. Prints JSON and the Markdown table docs/benchmarks.md carries.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@
 
 Measures at T=64, h=8, head_dim=8 (the targets: rerun median ≤ 100 ms server-side, figure
 payload ≤ 700 KB, widget change to updated chart in Chromium ≤ 1 s) and at T=128, h=16.
-Prints a Markdown table for the README. Reruns are driven by Streamlit's AppTest, which runs
+Prints a Markdown table for docs/benchmarks.md. Reruns are driven by Streamlit's AppTest, which runs
 the page script in this process as the server does; the time is the script's own run
 (from its first line to its last), which is what a rerun costs the server.
 """

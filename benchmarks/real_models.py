@@ -14,7 +14,7 @@ the app's one torch thread:
   head, the layer, and the text, each measured to the server's script_finished;
 - memory: that server's RSS idle, with GPT-2's shape loaded, then with SmolLM2's shape too
   (one copy per process however many sessions: a second session adds its traces only).
-Prints JSON and a Markdown table for the README.
+Prints JSON and a Markdown table for docs/benchmarks.md.
 """
 
 from __future__ import annotations

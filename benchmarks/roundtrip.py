@@ -9,7 +9,7 @@ measuring from sending the widget change to the server's ``script_finished`` (th
 its figures included). It does so with Streamlit's defaults, with its post-run garbage
 collection off, and with that and TCP_NODELAY on the server's connections (this app's
 settings, `ui/runtime.py`), in one run, so the ratios hold on a noisy machine. Prints JSON
-and a Markdown table for the README.
+and a Markdown table for docs/benchmarks.md.
 """
 
 from __future__ import annotations

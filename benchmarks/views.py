@@ -15,7 +15,7 @@ measures, from sending the change to the server's ``script_finished``:
 - with compare mode (``cmp=1``, when the playground has it), a seed change with one
   set-up and with two, in one run, so their ratio holds on a noisy machine.
 
-Prints JSON and a Markdown table for the README.
+Prints JSON and a Markdown table for docs/benchmarks.md.
 """
 
 from __future__ import annotations

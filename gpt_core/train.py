@@ -40,7 +40,7 @@ class TrainConfig:
     steps: int | None = 1000  # optimizer steps; None when the budget is in seconds
     seconds: float | None = None  # wall-time budget; the schedule then follows elapsed time
     batch_size: int = 64
-    learning_rate: float = 5e-3  # measured best of a small sweep at the book's size (README)
+    learning_rate: float = 5e-3  # measured best of a small sweep at the book's size (docs/benchmarks.md)
     min_learning_rate_ratio: float = 0.1  # cosine decays to this fraction of learning_rate
     warmup_steps: int = 50
     weight_decay: float = 0.1

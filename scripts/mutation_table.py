@@ -1,4 +1,5 @@
-"""The README's mutation table, per module, from mutmut's results in this folder.
+"""The mutation table of docs/benchmarks.md ("Mutation score"), per module, from mutmut's
+results in this folder.
 
     .venv/bin/mutmut run --max-children 1 "gpt_core.odds*"   # one module (or several) at a time
     .venv/bin/python scripts/mutation_table.py               # a Markdown table of every module run

@@ -3,7 +3,7 @@ guard: when an upgrade removes or renames one, the app logs one line and carries
 the public behaviour (it never raises on a page), and ``tests/unit/test_internals.py``
 fails with a message that names the internal.
 
-The README lists them ("Private internals") with the versions they were checked against.
+docs/contributing.md lists them ("Private internals") with the versions they were checked against.
 """
 
 from __future__ import annotations

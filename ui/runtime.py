@@ -101,7 +101,7 @@ def pin_interpreter(setting: str) -> int | None:
     another core while the releasing one often takes the lock straight back. With 40
     students' reruns as threads of one process that convoy made a change wait 1-1.6 s at
     the 95th percentile; the same process on one core, 0.4-0.5 s
-    (benchmarks/classroom.py, README "A lecture hall"). Heavy numeric work (a training, a
+    (benchmarks/classroom.py, docs/hosting.md "A lecture hall"). Heavy numeric work (a training, a
     generation, a heavy first open) spends its time in torch without the lock and may use
     every core: ``all_cores()``."""
     global _all_cores

@@ -114,7 +114,7 @@ def test_a_cache_folder_that_cannot_be_made_is_a_readable_error(tmp_path):
     assert info.value.params["path"] == str(blocker / "cache") and info.value.params["reason"]
 
 
-# --- the details mutation testing found untested (README, "Mutation score") ------------------
+# --- the details mutation testing found untested (docs/benchmarks.md, "Mutation score") ------
 
 
 def test_the_cache_folder_is_made_with_its_parents(served, tmp_path):

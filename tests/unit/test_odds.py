@@ -250,7 +250,7 @@ def test_the_bars_need_one_label_per_probability():
         odds_figure(["a"], np.ones(2), np.ones(2), 1, WORDS)
 
 
-# --- boundaries and defaults, found by mutation testing (README, "Mutation score") ----------
+# --- boundaries and defaults, found by mutation testing (docs/benchmarks.md, "Mutation score") ----------
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ from .state import EXPERIMENT_DEFAULT_SEEDS, EXPERIMENT_DEFAULT_STEPS, EXPERIMEN
 EXPERIMENT_EMBEDDING = 64  # the book's embedding size, the same for every head count
 EXPERIMENT_EVALUATIONS = 10  # held-out evaluations per run
 # The whole experiment's wall-time cap, shared out among its runs: part of a class period.
-# The defaults took 4-5 minutes on a busy 2-core machine (README).
+# The defaults took 4-5 minutes on a busy 2-core machine (docs/benchmarks.md).
 EXPERIMENT_MAX_SECONDS = 600
 ESTIMATE_TTL_S = 300  # a measured speed is used this long, by every student of the server
 SECONDS_SHOWN_BELOW = 90  # shorter estimates are said in seconds, longer in minutes

@@ -18,7 +18,7 @@ EXPERIMENT_MAX_STEPS = 500  # per head count in the in-app experiment
 EXPERIMENT_MIN_STEPS = 10
 EXPERIMENT_MAX_SEEDS = 5
 # The in-app experiment's defaults, chosen to answer within a class period on a 2-core
-# server (benchmarks/in_class_experiment.py, README): on Tiny Shakespeare at the book's
+# server (benchmarks/in_class_experiment.py, docs/benchmarks.md): on Tiny Shakespeare at the book's
 # size, 300 steps and 3 seeds read "clear" (h = 8 is 0.053 behind h = 2, the seeds spread
 # at most 0.019); 200 steps only just (0.046 against 0.032). The copying, previous-letter
 # and repeated-pairs corpora read "too close to tell" at 300-400 steps.
