@@ -10,6 +10,9 @@
 # downloaded on first use into HF_HOME; bake them into the image instead (about 2.5 GB for
 # the default list) with
 #   docker build --build-arg BAKE_MODELS="gpt2 distilgpt2" -t seeing-attention .
+# The same file builds a Hugging Face Docker Space (deploy/space.py writes the folder to push):
+# the Space runs the container as uid 1000, the user below, and passes its variables, such as
+# BAKE_MODELS, as build arguments.
 FROM python:3.11-slim
 ARG BAKE_MODELS=""
 
@@ -22,10 +25,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     GPT_CACHE_DIR=/data \
     HF_HOME=/home/app/.cache/huggingface
 
-RUN useradd --create-home --uid 10001 app && mkdir /data && chown app /data
+RUN useradd --create-home --uid 1000 app && mkdir /data && chown app /data
 WORKDIR /app
 
-# requirements.txt names PyTorch's CPU index: the image gets torch 2.13.0+cpu, not CUDA.
+# requirements.txt names the page of PyTorch's CPU index with torch's wheels: the image gets
+# torch 2.13.0+cpu, not CUDA.
 COPY requirements.txt .
 RUN pip install -r requirements.txt
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What the Dockerfile does, checked without a Docker engine: its install step in a fresh
-# venv (python3.11, requirements.txt with PyTorch's CPU index), its environment, its start
+# venv (python3.11, requirements.txt with PyTorch's CPU page), its environment, its start
 # command, and its HEALTHCHECK command against the running app.
 #   bash deploy/verify_docker_steps.sh
 set -euo pipefail
