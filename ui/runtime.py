@@ -4,11 +4,14 @@ shell calls ``configure_process``), never as a side effect of importing a module
 from __future__ import annotations
 
 import gc
+import logging
+import math
 import os
 import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 from gpt_core.reproduce import COMPUTE_THREADS, use_compute_threads
 
@@ -133,3 +136,45 @@ def all_cores() -> Iterator[None]:
         yield
     finally:
         os.sched_setaffinity(0, pinned)
+
+
+def usable_cpus(cgroup: str | os.PathLike = "/sys/fs/cgroup") -> int:
+    """How many CPUs this process can keep busy: the cores it may run on, capped by a
+    container's CPU limit (cgroup v2 ``cpu.max``, or v1 ``cpu.cfs_quota_us`` over
+    ``cpu.cfs_period_us``), rounded up as Kubernetes rounds ``limits.cpu``; at least 1.
+
+    ``os.cpu_count()`` is the machine's count: in a pod limited to 2 CPUs on a 64-core node it
+    says 64, and one training slot per "core" would then run 64 trainings on 2 CPUs' time."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    root = Path(cgroup)
+    quota = period = None
+    try:
+        fields = (root / "cpu.max").read_text().split()
+        if fields and fields[0] != "max":
+            quota, period = int(fields[0]), int(fields[1]) if len(fields) > 1 else 100_000
+    except (OSError, ValueError):
+        try:
+            quota = int((root / "cpu" / "cpu.cfs_quota_us").read_text())
+            period = int((root / "cpu" / "cpu.cfs_period_us").read_text())
+        except (OSError, ValueError):
+            quota = period = None
+    if quota is not None and period and quota > 0:
+        cores = min(cores, math.ceil(quota / period))
+    return max(1, cores)
+
+
+def count_setting(name: str, default: int, env: dict | None = None) -> int:
+    """A positive whole number from the environment (``TRAINING_SLOTS``, ``GENERATION_LANES``...);
+    a value that is not one keeps ``default``, with a warning in the log: a wrong setting never
+    stops the server."""
+    raw = (os.environ if env is None else env).get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value < 1:
+        logging.getLogger(__name__).warning("%s=%r is not a positive whole number: %d is used", name, raw, default)
+        return default
+    return value

@@ -165,3 +165,44 @@ def test_pinning_puts_every_thread_on_one_core_and_heavy_work_on_all():
     assert seen["new thread"] == [allowed[1]]
     assert seen["inside all_cores"] == allowed
     assert seen["after all_cores"] == [allowed[1]]
+
+
+def _cgroup(tmp_path, v2=None, quota=None, period=None):
+    root = tmp_path / "cgroup"
+    root.mkdir(parents=True)
+    if v2 is not None:
+        (root / "cpu.max").write_text(v2 + "\n")
+    if quota is not None:
+        (root / "cpu").mkdir()
+        (root / "cpu" / "cpu.cfs_quota_us").write_text(f"{quota}\n")
+        (root / "cpu" / "cpu.cfs_period_us").write_text(f"{period}\n")
+    return root
+
+
+def test_usable_cpus_is_capped_by_a_containers_cpu_limit_rounded_up(tmp_path, monkeypatch):
+    """A pod limited to 2 CPUs (or 1.5, which Kubernetes' downward API also reads as 2) on a
+    machine with 64 cores: 2, whichever cgroup version the node runs."""
+    monkeypatch.setattr(runtime.os, "sched_getaffinity", lambda pid: set(range(64)))
+    assert runtime.usable_cpus(_cgroup(tmp_path / "a", v2="200000 100000")) == 2
+    assert runtime.usable_cpus(_cgroup(tmp_path / "b", v2="150000 100000")) == 2
+    assert runtime.usable_cpus(_cgroup(tmp_path / "c", v2="50000 100000")) == 1
+    assert runtime.usable_cpus(_cgroup(tmp_path / "d", quota=400000, period=100000)) == 4
+    assert runtime.usable_cpus(_cgroup(tmp_path / "e", v2="max 100000")) == 64, "no limit"
+    assert runtime.usable_cpus(_cgroup(tmp_path / "f", quota=-1, period=100000)) == 64, "v1's no limit"
+    assert runtime.usable_cpus(tmp_path / "missing") == 64, "no cgroup files: the cores"
+
+
+def test_usable_cpus_is_the_allowed_cores_where_they_are_fewer_than_the_limit(tmp_path, monkeypatch):
+    monkeypatch.setattr(runtime.os, "sched_getaffinity", lambda pid: {3, 5})
+    assert runtime.usable_cpus(_cgroup(tmp_path, v2="800000 100000")) == 2
+    monkeypatch.setattr(runtime.os, "sched_getaffinity", lambda pid: set())
+    assert runtime.usable_cpus(tmp_path / "missing") == 1, "never 0"
+
+
+def test_a_count_setting_that_is_not_a_positive_whole_number_keeps_the_default(caplog):
+    assert runtime.count_setting("TRAINING_SLOTS", 3, {}) == 3
+    assert runtime.count_setting("TRAINING_SLOTS", 3, {"TRAINING_SLOTS": " 5 "}) == 5
+    for bad in ("abc", "0", "-2", "1.5"):
+        caplog.clear()
+        assert runtime.count_setting("TRAINING_SLOTS", 3, {"TRAINING_SLOTS": bad}) == 3
+        assert "TRAINING_SLOTS" in caplog.text and repr(bad) in caplog.text

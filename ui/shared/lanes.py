@@ -7,21 +7,21 @@ from __future__ import annotations
 
 import bisect
 import itertools
-import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 import streamlit as st
 
-from ..runtime import all_cores
+from ..runtime import all_cores, count_setting, usable_cpus
 from ..strings import t
 
 # Heavy first opens computed at once per process (a trace of a new prompt, a real model's
 # trace): one keeps the interpreter free for everyone else's light reruns.
-HEAVY_LANES = max(1, int(os.environ.get("HEAVY_LANES", "1")))
-# Generations on the Train page at once per process (each has its own time limit).
-GENERATION_LANES = max(1, int(os.environ.get("GENERATION_LANES", str(os.cpu_count() or 2))))
+HEAVY_LANES = count_setting("HEAVY_LANES", 1)
+# Generations on the Train page at once per process (each has its own time limit): one per
+# usable CPU, a container's CPU limit included.
+GENERATION_LANES = count_setting("GENERATION_LANES", usable_cpus())
 WAIT_POLL_S = 0.3  # how often a waiting page says how many are ahead
 FIRST_SCREEN, REST_OF_PAGE = 0, 1  # priorities: what a student sees first goes first
 

@@ -3,7 +3,6 @@ and the shipped results. A student's own model never lives here (st.session_stat
 
 from __future__ import annotations
 
-import os
 import threading
 from pathlib import Path
 
@@ -13,13 +12,15 @@ from gpt_core import Checkpoint, Corpus, InputError, build_corpus, find_tiny_sha
 from gpt_core.data import TINY_SHAKESPEARE_ENV
 from gpt_core.results import ShippedExperiment, load_experiment
 
+from ..runtime import count_setting, usable_cpus
+
 EXPERIMENT_DIR = Path(__file__).resolve().parents[2] / "assets" / "heads_experiment"
-# How many trainings may run at once on this server, for all users together: one per core
-# (each training computes with one thread, see ui/runtime.py).
-TRAINING_SLOTS = int(os.environ.get("TRAINING_SLOTS", max(1, os.cpu_count() or 2)))
+# How many trainings may run at once on this server, for all users together: one per usable
+# CPU, a container's CPU limit included (each training computes with one thread, see ui/runtime.py).
+TRAINING_SLOTS = count_setting("TRAINING_SLOTS", usable_cpus())
 # The most memory one training may take, estimated before it starts (gpt_core.train's
 # gpt_core.memory.estimate_training_bytes); a larger model is refused. Two slots stay under ~1.2-1.5 GB.
-TRAINING_MEMORY_MB = int(os.environ.get("TRAINING_MEMORY_MB", 600))
+TRAINING_MEMORY_MB = count_setting("TRAINING_MEMORY_MB", 600)
 TRAINING_MAX_BYTES = TRAINING_MEMORY_MB * 2**20
 SYNTHETIC_LENGTH = 60_000  # characters of a generated corpus
 SHIPPED_RUNS = 8  # head counts of the shipped experiment, with room to spare
