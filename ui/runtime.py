@@ -82,12 +82,17 @@ def disable_nagle() -> None:
             set_nodelay(obj)
 
 
-def _chosen_core(setting: str, allowed: frozenset[int]) -> int | None:
-    """The core ``setting`` names among ``allowed``, or None: do not pin."""
+def _chosen_core(setting: str, allowed: frozenset[int], usable: int | None = None) -> int | None:
+    """The core ``setting`` names among ``allowed``, or None: do not pin. ``usable`` is the CPUs
+    a container's limit leaves (``usable_cpus``): where it is fewer than the allowed cores, the
+    process shares the machine's cores with other containers, whose servers often have the same
+    process id (1 in a container), and "auto" would put them all on one core: it does not pin."""
     cores = sorted(allowed)
     if setting == "off" or len(cores) < 2:
         return None
     if setting == "auto":
+        if usable is not None and usable < len(cores):
+            return None
         return cores[os.getpid() % len(cores)]
     try:
         return cores[int(setting) % len(cores)]
@@ -111,7 +116,7 @@ def pin_interpreter(setting: str) -> int | None:
     if not hasattr(os, "sched_setaffinity"):
         return None
     allowed = frozenset(os.sched_getaffinity(0))
-    core = _chosen_core(setting, allowed)
+    core = _chosen_core(setting, allowed, usable_cpus())
     if core is None:
         return None
     for task in os.listdir("/proc/self/task"):

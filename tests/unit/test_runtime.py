@@ -117,6 +117,9 @@ def test_the_core_setting_is_read_as_documented():
     assert runtime._chosen_core("auto", cores) in cores
     assert runtime._chosen_core("many", cores) is None, "a wrong setting never stops the server: not pinned"
     assert runtime._chosen_core("0", frozenset({3})) is None, "one core: nothing to pin"
+    assert runtime._chosen_core("auto", cores, usable=3) in cores, "a container with the cores to itself"
+    assert runtime._chosen_core("auto", cores, usable=2) is None, "a CPU limit on shared cores: no pinning"
+    assert runtime._chosen_core("1", cores, usable=2) == 5, "a core named by the host is still used"
 
 
 PIN_CHECK = """
