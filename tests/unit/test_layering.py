@@ -19,6 +19,8 @@ FORBIDDEN: dict[str, set[str]] = {
     "gpt_core": {"streamlit", "plotly", "pandas", "figures", "ui", "pages"} | DEV_ONLY,
     "figures": {"streamlit", "pandas", "ui", "pages"} | DEV_ONLY,
     "ui": {"pages"} | DEV_ONLY,
+    # the notebook call and the offline page: what a notebook has, never Streamlit
+    "seeing_attention": {"streamlit", "pandas", "pages"} | DEV_ONLY,
 }
 PAGE_SCRIPTS = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))]
 MAX_PAGE_SCRIPT_LINES = 25  # a page script only hands over to its ui module

@@ -1,4 +1,5 @@
-"""`pip install .` gives working `import gpt_core` and `import figures` outside the repo.
+"""`pip install .` gives working `import gpt_core`, `import figures` and `import
+seeing_attention` outside the repo, and the `seeing-attention` command.
 
 The venv under test sees this environment's packages through a .pth file (no download of
 torch again), gets the project installed into it without dependencies, and imports the
@@ -27,6 +28,18 @@ assert "ui" not in sys.modules and "streamlit" not in sys.modules
 requires = importlib.metadata.requires("seeing-attention")
 print(gpt_core.__file__, figures.__file__, hf.__file__, sorted(r.split("=")[0] for r in requires), sep="\\n")
 """
+# seeing_attention without Streamlit: an import of it fails here, as where it is not installed.
+NOTEBOOK = """
+import sys
+sys.modules["streamlit"] = None
+import seeing_attention as sa
+view = sa.show("abc", heads=2, head_dim=2, lang="zh")
+assert view.numbers["weights"].shape == (2, 3, 3)
+path = view.save_html("page.html")
+assert "动手学" not in path.read_text(encoding="utf-8") and "abc" in path.read_text(encoding="utf-8")
+import figures.page
+print(sa.__file__, figures.page.__file__, sep="\\n")
+"""
 
 
 def test_pip_install_gives_gpt_core_and_figures_outside_the_repo(tmp_path):
@@ -51,3 +64,15 @@ def test_pip_install_gives_gpt_core_and_figures_outside_the_repo(tmp_path):
     for path in (core_file, figures_file, hf_file):
         assert path.startswith(target), f"{path} is not the installed copy in {target}"
     assert requires == str(["numpy", "plotly", "torch"])
+
+    for path in subprocess.run([str(python), "-c", NOTEBOOK], capture_output=True, text=True, check=True,
+                               cwd=outside).stdout.splitlines():
+        assert path.startswith(target), f"{path} is not the installed copy in {target}"
+    command = venv / "bin" / "seeing-attention"
+    done = subprocess.run([str(command), "export", "--text", "hello", "--heads", "2", "-o", "hello.html"],
+                          capture_output=True, text=True, cwd=outside, timeout=INSTALL_TIMEOUT_S)
+    assert done.returncode == 0, done.stderr
+    page = (outside / "hello.html").read_text(encoding="utf-8")
+    assert page.count("<script") == 3 and '"tokens":["h","e","l","l","o"]' in page
+    said = subprocess.run([str(command), "--help"], capture_output=True, text=True, check=True, cwd=outside).stdout
+    assert "seeing-attention export" in said

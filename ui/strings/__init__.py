@@ -9,7 +9,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import combined, common, compare, errors, explorer, export, lesson, odds, playground, room, token_view, train
+from . import (
+    combined,
+    common,
+    compare,
+    errors,
+    explorer,
+    export,
+    lesson,
+    odds,
+    page,
+    playground,
+    room,
+    token_view,
+    train,
+)
 
 LANGUAGES: dict[str, str] = {"en": "English", "zh": "中文"}
 DEFAULT_LANGUAGE = "en"
@@ -37,6 +51,7 @@ STRINGS: dict[str, dict[str, str]] = _merge(
     combined.STRINGS,
     token_view.STRINGS,
     export.STRINGS,
+    page.STRINGS,
     room.STRINGS,
 )
 

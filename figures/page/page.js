@@ -1,0 +1,261 @@
+// The page that works offline from one file: every head's stages from the numbers embedded
+// in the element #sa-data, drawn with the Plotly inlined above. Text from the data reaches the
+// page only as textContent, and Plotly's labels only escaped (Plotly parses tags in labels).
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("sa-data").textContent);
+  var W = data.words;
+  var T = data.tokens.length;
+  var ACCENT = "#0b7a3e";
+  var state = { layer: 0, stage: data.stage, head: data.head, row: data.row, col: data.col };
+
+  function decode(b64) {
+    var bin = atob(b64);
+    var bytes = new Uint8Array(bin.length);
+    for (var i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    return new Float32Array(bytes.buffer);
+  }
+  var layers = data.layers.map(function (layer) {
+    var stages = {};
+    Object.keys(layer.stages).forEach(function (name) { stages[name] = decode(layer.stages[name]); });
+    return { name: layer.name, heads: layer.heads, stages: stages };
+  });
+
+  function escapeLabel(text) {
+    return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  }
+  var labels = data.tokens.map(function (token, i) { return i + " · " + escapeLabel(token); });
+  var index = data.tokens.map(function (_, i) { return i; });
+
+  function value(layer, stage, head, row, col) {
+    return layers[layer].stages[stage][(head * T + row) * T + col];
+  }
+  function matrix(layer, stage, head) {
+    var z = [];
+    for (var r = 0; r < T; r++) {
+      var line = [];
+      for (var c = 0; c < T; c++) {
+        var v = value(layer, stage, head, r, c);
+        line.push(isFinite(v) ? v : null);
+      }
+      z.push(line);
+    }
+    return z;
+  }
+  function fmt(v, digits) {
+    if (v === -Infinity) return "−∞";
+    if (!isFinite(v)) return "NaN";
+    return Number(v.toPrecision(digits)).toString();
+  }
+  function hoverData(layer, stage, head) {
+    var out = [];
+    for (var r = 0; r < T; r++) {
+      var line = [];
+      for (var c = 0; c < T; c++) {
+        var v = value(layer, stage, head, r, c);
+        line.push([labels[r], labels[c], v === -Infinity ? W.masked : fmt(v, 4)]);
+      }
+      out.push(line);
+    }
+    return out;
+  }
+
+  function trace(layer, stage, head) {
+    var weights = stage === "weights";
+    return {
+      type: "heatmap", z: matrix(layer, stage, head), x: index, y: index,
+      customdata: hoverData(layer, stage, head), hoverongaps: true,
+      hovertemplate: escapeLabel(W.query) + " %{customdata[0]}<br>" + escapeLabel(W.key) +
+        " %{customdata[1]}<br>" + escapeLabel(W.value) + " %{customdata[2]}<extra></extra>",
+      colorscale: weights ? "Blues" : "RdBu", reversescale: true,
+      zmin: weights ? 0 : undefined, zmax: weights ? 1 : undefined, zmid: weights ? undefined : 0,
+      colorbar: { thickness: 10, len: 0.9 },
+    };
+  }
+  function outline(head) {
+    if (state.row === null || state.col === null || head !== state.head) return [];
+    return [{ type: "rect", xref: "x", yref: "y", x0: state.col - 0.5, x1: state.col + 0.5,
+      y0: state.row - 0.5, y1: state.row + 0.5, line: { color: ACCENT, width: 3 } }];
+  }
+  function layout(title, head) {
+    var axis = { tickmode: "array", tickvals: index, ticktext: labels, showgrid: false, zeroline: false,
+      tickfont: { size: T > 24 ? 8 : 12 } };
+    return {
+      title: { text: escapeLabel(title), font: { size: 14 } },
+      margin: { l: 70, r: 10, t: 34, b: 60 }, height: 290,
+      plot_bgcolor: "#c8ccd4", paper_bgcolor: "#fff",
+      xaxis: Object.assign({ title: { text: escapeLabel(W.key), font: { size: 11 } } }, axis),
+      yaxis: Object.assign({ autorange: "reversed", title: { text: escapeLabel(W.query), font: { size: 11 } } }, axis),
+      shapes: outline(head),
+    };
+  }
+  var CONFIG = { displaylogo: false, responsive: true, modeBarButtonsToRemove: ["select2d", "lasso2d"] };
+
+  function text(id, value) { document.getElementById(id).textContent = value; }
+  function element(tag, className, content) {
+    var el = document.createElement(tag);
+    if (className) el.className = className;
+    if (content !== undefined) el.textContent = content;
+    return el;
+  }
+
+  // The static parts, filled as text.
+  text("sa-heading", data.title);
+  text("sa-lead", W.lead);
+  text("sa-tokens-heading", W.tokens);
+  var tokens = document.getElementById("sa-tokens");
+  data.tokens.forEach(function (token, i) {
+    var chip = element("span", "token");
+    chip.appendChild(element("span", "pos", String(i)));
+    chip.appendChild(document.createTextNode(token));
+    tokens.appendChild(chip);
+  });
+  text("sa-stage-legend", W.stage);
+  text("sa-heads-heading", W.heads);
+  text("sa-masked-note", W.masked_note + " " + W.choose);
+  text("sa-shapes-heading", W.shapes);
+  text("sa-shapes", data.shapeTrace);
+  text("sa-made-heading", W.made);
+  var made = document.getElementById("sa-made");
+  data.made.forEach(function (pair) {
+    made.appendChild(element("dt", "", pair[0]));
+    var dd = element("dd");
+    dd.appendChild(element("code", "", pair[1]));
+    made.appendChild(dd);
+  });
+  text("sa-offline", W.offline);
+
+  var stages = document.getElementById("sa-stages");
+  data.stages.forEach(function (stage) {
+    var label = element("label");
+    var input = element("input");
+    input.type = "radio"; input.name = "stage"; input.value = stage; input.checked = stage === state.stage;
+    input.addEventListener("change", function () { state.stage = stage; drawOverview(); });
+    label.appendChild(input);
+    label.appendChild(document.createTextNode(" " + data.stageTitles[stage]));
+    stages.appendChild(label);
+  });
+  if (layers.length > 1) {
+    var select = document.getElementById("sa-layer");
+    select.hidden = false;
+    layers.forEach(function (layer, i) {
+      var option = element("option", "", layer.name);
+      option.value = String(i);
+      select.appendChild(option);
+    });
+    select.addEventListener("change", function () {
+      state.layer = Number(select.value);
+      if (state.head >= layers[state.layer].heads) state.head = 0;
+      buildOverview(); drawOverview(); drawDetail(); drawHand();
+    });
+  }
+
+  var overview = document.getElementById("sa-heads");
+  var overviewCharts = [];
+  function buildOverview() {
+    overview.textContent = "";
+    overviewCharts = [];
+    for (var h = 0; h < layers[state.layer].heads; h++) {
+      var div = element("div", "chart");
+      div.dataset.head = String(h);
+      div.dataset.role = "overview";
+      overview.appendChild(div);
+      overviewCharts.push(div);
+    }
+  }
+  function headTitle(h) { return W.head.replace("{head}", String(h)); }
+  function drawOverview() {
+    overviewCharts.forEach(function (div, h) {
+      div.dataset.stage = state.stage;
+      Plotly.react(div, [trace(state.layer, state.stage, h)], layout(headTitle(h), h), CONFIG);
+      if (!div.dataset.bound) { bindClick(div); div.dataset.bound = "1"; }
+    });
+  }
+
+  var detail = document.getElementById("sa-detail");
+  var detailCharts = data.stages.map(function (stage) {
+    var div = element("div", "chart");
+    div.dataset.stage = stage;
+    div.dataset.role = "detail";
+    detail.appendChild(div);
+    return div;
+  });
+  function drawDetail() {
+    text("sa-detail-heading", W.detail.replace("{head}", String(state.head)));
+    detailCharts.forEach(function (div, i) {
+      var stage = data.stages[i];
+      div.dataset.head = String(state.head);
+      Plotly.react(div, [trace(state.layer, stage, state.head)], layout(data.stageTitles[stage], state.head), CONFIG);
+      if (!div.dataset.bound) { bindClick(div); bindHover(div); div.dataset.bound = "1"; }
+    });
+  }
+
+  var hovering = false;
+  function bindHover(div) {
+    div.on("plotly_hover", function (event) {
+      if (hovering || !event.points.length) return;
+      var p = event.points[0];
+      hovering = true;  // the others' hover raises no event (noHoverEvent), and this guard keeps it so
+      detailCharts.forEach(function (other) {
+        if (other !== div) Plotly.Fx.hover(other, { xval: p.x, yval: p.y }, "xy", true);
+      });
+      hovering = false;
+    });
+    div.on("plotly_unhover", function () {
+      if (hovering) return;
+      detailCharts.forEach(function (other) { if (other !== div) Plotly.Fx.unhover(other); });
+    });
+  }
+  function bindClick(div) {
+    div.on("plotly_click", function (event) {
+      if (!event.points.length) return;
+      var p = event.points[0];
+      choose(Number(div.dataset.head), p.y, p.x);
+    });
+  }
+  function choose(head, row, col) {
+    var headChanged = head !== state.head;
+    state.head = head; state.row = row; state.col = col;
+    if (headChanged) drawDetail();
+    overviewCharts.concat(detailCharts).forEach(function (div) {
+      Plotly.relayout(div, { shapes: outline(Number(div.dataset.head)) });
+    });
+    drawHand();
+  }
+
+  function drawHand() {
+    var box = document.getElementById("sa-hand");
+    box.textContent = "";
+    if (state.row === null) { box.appendChild(element("p", "note", W.choose)); return; }
+    var r = state.row, h = state.head, l = state.layer;
+    box.appendChild(element("h2", "", W.softmax.replace("{head}", String(h)).replace("{row}", String(r))
+      .replace("{token}", data.tokens[r])));
+    var s = [], max = -Infinity;
+    for (var c = 0; c < T; c++) { s.push(value(l, "masked_scores", h, r, c)); if (s[c] > max) max = s[c]; }
+    var e = s.map(function (v) { return Math.exp(v - max); });
+    var sum = e.reduce(function (a, b) { return a + b; }, 0);
+    box.appendChild(element("p", "note", W.softmax_sum.replace("{sum}", fmt(sum, 6)).replace("{max}", fmt(max, 6))));
+    var table = element("table", "hand");
+    table.id = "sa-hand-table";
+    var head = element("tr");
+    [W.softmax_key, W.softmax_score, W.softmax_exp, W.softmax_weight, W.softmax_stored].forEach(function (name) {
+      head.appendChild(element("th", "", name));
+    });
+    table.appendChild(head);
+    for (c = 0; c < T; c++) {
+      var tr = element("tr");
+      if (c === state.col) tr.style.outline = "3px solid " + ACCENT;
+      [c + " · " + data.tokens[c], fmt(s[c], 6), fmt(e[c], 6), fmt(e[c] / sum, 6), fmt(value(l, "weights", h, r, c), 6)]
+        .forEach(function (cell) { tr.appendChild(element("td", "", cell)); });
+      table.appendChild(tr);
+    }
+    box.appendChild(table);
+  }
+
+  buildOverview();
+  drawOverview();
+  drawDetail();
+  drawHand();
+  if (state.row !== null) choose(state.head, state.row, state.col);
+  window.seeingAttention = { state: state, choose: choose, ready: true };
+})();

@@ -1,0 +1,14 @@
+"""Seeing Attention outside the app: one call in a notebook, one file that works offline.
+
+    import seeing_attention as sa
+    view = sa.show(text="动手学大模型", heads=4, head_dim=8, seed=0)   # renders in a notebook
+    view.save_html("attention.html")                                  # the same page, offline
+    view.numbers["weights"]                                           # (heads, T, T), gpt_core's
+
+The numbers are gpt_core's (the app's playground computes the same ones); the page is
+``figures.page``. Needs torch, numpy and Plotly, not Streamlit.
+"""
+
+from .engine import STAGE_ORDER, View, export, show
+
+__all__ = ["STAGE_ORDER", "View", "export", "show"]

@@ -1,0 +1,110 @@
+"""The ``seeing-attention`` command.
+
+    seeing-attention [app] [STREAMLIT OPTIONS]     start the app, as `streamlit run app.py` does
+    seeing-attention export [SETTINGS] -o FILE     write the page that works offline from one file
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from gpt_core import InputError
+from gpt_core.playground import MAX_HEAD_DIM, MAX_HEADS, MAX_INPUT_DIM, MAX_SEED
+from ui.strings import LANGUAGES, error_text
+
+APP = Path(__file__).resolve().parents[1] / "app.py"
+DESCRIPTION = """See GPT's multi-head causal attention.
+
+  seeing-attention [app] [streamlit options]   start the app (Streamlit's options pass through,
+                                               e.g. --server.port 8502); it prints its address
+  seeing-attention export [settings] -o FILE   write one HTML file that works offline: every
+                                               head's stages, the shapes, how it was made
+
+Run `seeing-attention export --help` for the export's settings."""
+
+
+def _bounded(low: int, high: int):
+    def parse(text: str) -> int:
+        value = int(text)
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{value} is not between {low} and {high}")
+        return value
+
+    return parse
+
+
+def export_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="seeing-attention export",
+        description="Write the page that works offline from one file: every head's raw, scaled and masked scores and "
+        "softmax weights for a text, with random weights from a seed (the playground's settings).",
+    )
+    parser.add_argument("--text", default="动手学大模型", help="the sequence (default: the book's 动手学大模型)")
+    parser.add_argument("--heads", type=_bounded(1, MAX_HEADS), default=4, help=f"heads h, 1-{MAX_HEADS} (default 4)")
+    parser.add_argument("--head-dim", type=_bounded(1, MAX_HEAD_DIM), default=8,
+                        help=f"head_dim d, 1-{MAX_HEAD_DIM} (default 8)")
+    parser.add_argument("--input-dim", type=_bounded(1, MAX_INPUT_DIM), default=None,
+                        help="the input vectors' width (default C = h × d)")
+    parser.add_argument("--seed", type=_bounded(0, MAX_SEED), default=0, help="the weights' seed (default 0)")
+    parser.add_argument("--tok", choices=("char", "word"), default="char", help="read the text as characters or words")
+    parser.add_argument("--no-positional", action="store_true", help="no positional encoding")
+    parser.add_argument("--dropout", type=float, default=0.0, help="dropout on the weights, 0 to 0.9 (default 0)")
+    parser.add_argument("--training", action="store_true", help="training mode (dropout acts)")
+    parser.add_argument("--qkv-bias", action="store_true", help="biases in the Q, K, V projections")
+    parser.add_argument("--no-scale", action="store_true", help="do not divide the scores by √head_dim")
+    parser.add_argument("--lang", choices=sorted(LANGUAGES), default="en", help="the page's language (default en)")
+    parser.add_argument("--app-url", default="http://localhost:8501", help="the app whose link the page gives")
+    parser.add_argument("-o", "--output", type=Path, default=Path("attention.html"), help="the file to write")
+    return parser
+
+
+def export_main(argv: list[str]) -> int:
+    from .engine import export
+
+    args = export_parser().parse_args(argv)
+    try:
+        view = export(
+            args.output, args.text, heads=args.heads, head_dim=args.head_dim, input_dim=args.input_dim, seed=args.seed,
+            tokenizer=args.tok, positional=not args.no_positional, dropout=args.dropout, training=args.training,
+            qkv_bias=args.qkv_bias, scale=not args.no_scale, lang=args.lang, app_url=args.app_url,
+        )  # fmt: skip
+    except InputError as error:
+        print(f"seeing-attention export: {error_text(error, args.lang)}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"seeing-attention export: cannot write {args.output}: {error.strerror}", file=sys.stderr)
+        return 1
+    size = args.output.stat().st_size
+    print(f"wrote {args.output} ({size / 1e6:.2f} MB, {len(view.tokens)} tokens, {args.heads} heads)")
+    return 0
+
+
+def app_main(argv: list[str]) -> int:
+    """Run the app with Streamlit in the app's folder (its .streamlit/config.toml applies)."""
+    if not APP.exists():
+        print("seeing-attention: the app's pages are not installed here; run it from a clone of the repository "
+              "(streamlit run app.py)", file=sys.stderr)
+        return 1
+    os.chdir(APP.parent)
+    command = [sys.executable, "-m", "streamlit", "run", str(APP), *argv]
+    os.execv(sys.executable, command)
+    return 0  # not reached
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in ("-h", "--help"):
+        print(DESCRIPTION)
+        return 0
+    if argv and argv[0] == "export":
+        return export_main(argv[1:])
+    if argv and argv[0] == "app":
+        argv = argv[1:]
+    return app_main(argv)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

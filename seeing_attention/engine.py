@@ -1,0 +1,184 @@
+"""From playground settings to the page: gpt_core's trace, the words in the chosen language,
+and ``figures.page``'s one-file HTML."""
+
+from __future__ import annotations
+
+import html
+import shlex
+import urllib.parse
+from dataclasses import dataclass, fields
+from importlib import metadata
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from figures.page import PageLayer, page_data, standalone_page
+from figures.shapes import shape_trace_code
+from gpt_core import STAGES, PlaygroundConfig, PlaygroundTrace, trace_attention
+from gpt_core.reproduce import NUMBERS_VERSION, use_compute_threads
+from ui.strings import LANGUAGES, t
+
+STAGE_ORDER: tuple[str, ...] = STAGES  # scores, scaled_scores, masked_scores, weights
+BOOK_EXAMPLE = "动手学大模型"
+DEFAULT_APP_URL = "http://localhost:8501"
+NOTEBOOK_HEIGHT_PX = 1500
+# The page's words: "page.softmax.key" is read by its script as words["softmax_key"].
+PAGE_KEYS = (
+    "page.lead", "page.stage", "page.heads", "page.head", "page.detail", "page.query", "page.key", "page.value",
+    "page.masked", "page.masked_note", "page.choose", "page.softmax", "page.softmax.key", "page.softmax.score",
+    "page.softmax.exp", "page.softmax.weight", "page.softmax.stored", "page.softmax.sum", "page.shapes", "page.made",
+    "page.offline",
+)  # fmt: skip
+# The playground's link parameters for each setting (ui/playground/state.py names them).
+LINK_NAMES = {"heads": "heads", "head_dim": "head_dim", "input_dim": "input_dim", "seed": "seed", "tokenizer": "tok",
+              "positional": "pos", "dropout": "dropout", "qkv_bias": "bias", "scale": "scale"}
+
+
+def _version() -> str:
+    try:
+        return metadata.version("seeing-attention")
+    except metadata.PackageNotFoundError:
+        return "(from a clone)"
+
+
+def _words(lang: str, tokens: int) -> dict[str, str]:
+    words = {}
+    for key in PAGE_KEYS:
+        name = key.removeprefix("page.").replace(".", "_")
+        words[name] = t(key, lang)
+    words["tokens"] = t("page.tokens", lang, n=tokens)
+    return words
+
+
+def _stage_titles(config: PlaygroundConfig, lang: str) -> dict[str, str]:
+    titles = {stage: t(f"stage.{stage}", lang) for stage in STAGE_ORDER}
+    if not config.scale:
+        titles["scaled_scores"] = t("stage.not_scaled", lang)
+    return titles
+
+
+def command_line(text: str, config: PlaygroundConfig, lang: str, output: str = "attention.html") -> str:
+    """The ``seeing-attention export`` command that writes the same page again."""
+    parts = ["seeing-attention", "export", "--text", text, "--heads", str(config.heads), "--head-dim",
+             str(config.head_dim), "--seed", str(config.seed), "--tok", config.tokenizer]
+    if config.input_dim is not None:
+        parts += ["--input-dim", str(config.input_dim)]
+    if not config.positional:
+        parts.append("--no-positional")
+    if config.dropout:
+        parts += ["--dropout", repr(config.dropout)] + (["--training"] if config.training else [])
+    if config.qkv_bias:
+        parts.append("--qkv-bias")
+    if not config.scale:
+        parts.append("--no-scale")
+    parts += ["--lang", lang, "-o", output]
+    return shlex.join(parts)
+
+
+def app_link(text: str, config: PlaygroundConfig, lang: str, app_url: str = DEFAULT_APP_URL) -> str:
+    """The playground's link to the same view (its numbers version included)."""
+    query = {"text": text}
+    for name, param in LINK_NAMES.items():
+        value = getattr(config, name)
+        if name == "input_dim":
+            value = value or 0
+        if isinstance(value, bool):
+            value = int(value)
+        query[param] = str(value)
+    if config.dropout:
+        query["mode"] = "train" if config.training else "eval"
+    query.update(lang=lang, v=str(NUMBERS_VERSION))
+    return f"{app_url.rstrip('/')}/playground?{urllib.parse.urlencode(query)}"
+
+
+@dataclass
+class View:
+    """One view: the page (``html``), gpt_core's trace and its numbers, and the settings."""
+
+    html: str
+    result: PlaygroundTrace
+    config: PlaygroundConfig
+    text: str
+    lang: str
+
+    @property
+    def numbers(self) -> dict[str, np.ndarray]:
+        """Each stage, (heads, T, T), as gpt_core computed it (float32, −∞ where masked)."""
+        return {stage: getattr(self.result.trace, stage)[0].numpy() for stage in STAGE_ORDER}
+
+    @property
+    def tokens(self) -> list[str]:
+        return list(self.result.tokens)
+
+    @property
+    def shape_trace(self) -> str:
+        trace = self.result.trace
+        return shape_trace_code(trace.shape_steps, tuple(trace.x.shape))
+
+    def figures(self, stage: str = "weights"):
+        """The app's overview of every head at ``stage``, as a Plotly figure."""
+        from figures import heads_overview_figure
+        from ui.figure_text import figure_words
+
+        return heads_overview_figure(self.numbers[stage], list(self.result.labels), stage, figure_words(self.lang))
+
+    def save_html(self, path: str | Path) -> Path:
+        """Write the page, one file that works offline."""
+        path = Path(path)
+        path.write_text(self.html, encoding="utf-8")
+        return path
+
+    def _repr_html_(self) -> str:
+        """In a notebook (Jupyter, JupyterLab, VS Code, Colab): the page in a frame of its own,
+        so that its script and style touch nothing else of the notebook."""
+        return (f'<iframe srcdoc="{html.escape(self.html, quote=True)}" style="width: 100%; '
+                f'height: {NOTEBOOK_HEIGHT_PX}px; border: 0;" title="{html.escape(t("page.heads", self.lang))}"></iframe>')
+
+
+def _plotly_js() -> str:
+    from plotly.offline import get_plotlyjs
+
+    return get_plotlyjs()
+
+
+def show(text: str = BOOK_EXAMPLE, *, heads: int = 4, head_dim: int = 8, input_dim: int | None = None, seed: int = 0,
+         tokenizer: str = "char", positional: bool = True, dropout: float = 0.0, training: bool = False,
+         qkv_bias: bool = False, scale: bool = True, lang: str = "en", stage: str = "weights", head: int = 0,
+         row: int | None = None, col: int | None = None, app_url: str = DEFAULT_APP_URL) -> View:
+    """Every head of a random-weight attention layer (the playground's settings, by name) for
+    ``text``: a ``View`` that renders in a notebook and saves as one offline page.
+
+    ``head``, ``row`` and ``col`` are 0-based (the cell outlined when the page opens)."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"lang must be one of {sorted(LANGUAGES)}, not {lang!r}")
+    config = PlaygroundConfig(heads=heads, head_dim=head_dim, input_dim=input_dim, seed=seed, tokenizer=tokenizer,
+                              positional=positional, dropout=dropout, training=training, qkv_bias=qkv_bias, scale=scale)
+    use_compute_threads()  # the app's thread count: the same numbers, bit for bit
+    with torch.no_grad():
+        result = trace_attention(text, config)
+    trace = result.trace
+    stages = {stage_name: getattr(trace, stage_name)[0].numpy() for stage_name in STAGE_ORDER}
+    settings = ", ".join(f"{f.name}={getattr(config, f.name)!r}" for f in fields(config))
+    made = [
+        (t("page.made.settings", lang), settings),
+        (t("page.made.model", lang), t("page.made.random", lang, seed=seed)),
+        (t("page.made.command", lang), command_line(text, config, lang)),
+        (t("page.made.link", lang), app_link(text, config, lang, app_url)),
+        ("", t("page.made.versions", lang, torch=torch.__version__, version=_version())),
+    ]
+    data = page_data(
+        title=t("page.title", lang, text=text), tokens=result.tokens, layers=[PageLayer("attention", stages)],
+        stage_titles=_stage_titles(config, lang), words=_words(lang, len(result.tokens)),
+        shape_trace=shape_trace_code(trace.shape_steps, tuple(trace.x.shape)), made=made,
+        stage=stage, head=head, row=row, col=col,
+    )
+    page = standalone_page(data, plotly_js=_plotly_js(), lang=lang)
+    return View(html=page, result=result, config=config, text=text, lang=lang)
+
+
+def export(path: str | Path, text: str = BOOK_EXAMPLE, **settings) -> View:
+    """``show(text, **settings)`` written to ``path``."""
+    view = show(text, **settings)
+    view.save_html(path)
+    return view

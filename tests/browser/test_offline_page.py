@@ -1,0 +1,108 @@
+"""The page that works offline from one file, opened by Chromium from file:// with every
+request that is not the file itself refused: it draws every head, asks the network for
+nothing, a click outlines the cell in every stage of its head and works out the row's
+softmax by hand with the file's own numbers, the stage switch redraws the heads, and a
+hover in one stage shows the same cell in the others."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+import seeing_attention as sa
+from harness.browser import new_context
+
+pytestmark = pytest.mark.browser
+
+CELL_JS = """([selector, row, col]) => {
+  const plot = document.querySelector(selector);
+  plot.scrollIntoView({block: 'center'});
+  const x = plot._fullLayout.xaxis, y = plot._fullLayout.yaxis;
+  const box = plot.querySelector('.main-svg').getBoundingClientRect();
+  return [box.left + x._offset + x.l2p(col), box.top + y._offset + y.l2p(row)];
+}"""
+OUTLINES_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].map(plot => ({
+  role: plot.dataset.role, head: Number(plot.dataset.head), stage: plot.dataset.stage,
+  shapes: (plot.layout.shapes || []).map(s => [s.y0 + 0.5, s.x0 + 0.5]),
+}))"""
+
+
+@pytest.fixture
+def offline_page(playwright_browser, tmp_path):
+    path = tmp_path / "attention.html"
+    view = sa.export(path, "动手学大模型", heads=4, head_dim=8, seed=0, lang="zh")
+    context = new_context(playwright_browser, viewport={"width": 1366, "height": 768}, offline=True)
+    asked = []
+
+    def route(request_route):
+        url = request_route.request.url
+        if url.startswith("file:"):
+            request_route.continue_()
+        else:
+            asked.append(url)
+            request_route.abort()
+
+    context.route("**/*", route)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(path.as_uri())
+    page.wait_for_function("window.seeingAttention && window.seeingAttention.ready")
+    yield page, view, asked, errors
+    context.close()
+
+
+def test_the_file_draws_every_head_and_asks_the_network_for_nothing(offline_page):
+    page, view, asked, errors = offline_page
+    assert asked == [] and errors == []
+    charts = page.evaluate(OUTLINES_JS)
+    assert sorted(c["head"] for c in charts if c["role"] == "overview") == [0, 1, 2, 3]
+    assert [c["stage"] for c in charts if c["role"] == "detail"] == ["scores", "scaled_scores", "masked_scores", "weights"]
+    assert page.locator("h1").inner_text() == "多头因果注意力：动手学大模型"
+    assert page.locator("#sa-tokens .token").count() == 6
+    assert "(B, h, T, T)" in page.locator("#sa-shapes").inner_text()
+
+
+def test_a_click_outlines_the_cell_in_every_stage_and_works_out_its_softmax(offline_page):
+    page, view, asked, errors = offline_page
+    head, row, col = 2, 3, 1
+    x, y = page.evaluate(CELL_JS, [f".js-plotly-plot[data-role=overview][data-head='{head}']", row, col])
+    page.mouse.click(x, y)
+    page.wait_for_function(f"window.seeingAttention.state.row === {row} && window.seeingAttention.state.head === {head}")
+    charts = page.evaluate(OUTLINES_JS)
+    outlined = [(c["role"], c["stage"]) for c in charts if c["shapes"] == [[row, col]]]
+    assert sorted(outlined) == sorted([("overview", "weights")] + [("detail", s) for s in view.numbers]), charts
+    assert all(c["shapes"] == [] for c in charts if c["role"] == "overview" and c["head"] != head)
+    assert all(c["head"] == head for c in charts if c["role"] == "detail")
+
+    table = page.locator("#sa-hand-table tr")
+    assert table.count() == 1 + 6
+    weights = view.numbers["weights"][head, row]
+    shown_by_hand = [float(table.nth(1 + k).locator("td").nth(3).inner_text()) for k in range(6)]
+    shown_stored = [float(table.nth(1 + k).locator("td").nth(4).inner_text()) for k in range(6)]
+    np.testing.assert_allclose(shown_by_hand, weights, atol=1e-5)
+    np.testing.assert_allclose(shown_stored, weights, atol=1e-5)
+    assert table.nth(1 + 5).locator("td").nth(1).inner_text() == "−∞", "a key after the query"
+    assert re.search(r"头 2，第 3 行", page.locator("#sa-hand h2").inner_text())
+    assert asked == [] and errors == []
+
+
+def test_the_stage_switch_redraws_the_heads_and_a_hover_shows_the_cell_in_every_stage(offline_page):
+    page, view, asked, errors = offline_page
+    page.locator("#sa-stages input[value=masked_scores]").check()
+    page.wait_for_function("[...document.querySelectorAll('[data-role=overview]')].every(p => p.dataset.stage === 'masked_scores')")
+    z = page.evaluate("document.querySelector(\"[data-role=overview][data-head='1']\").data[0].z")
+    expected = view.numbers["masked_scores"][1]
+    finite = np.isfinite(expected)
+    got = np.array([[np.nan if v is None else v for v in line] for line in z], dtype=float)
+    np.testing.assert_allclose(got[finite], expected[finite], atol=1e-6)
+    assert np.all(np.isnan(got[~finite])), "−∞ drawn as a gap, in the masked colour"
+
+    x, y = page.evaluate(CELL_JS, [".js-plotly-plot[data-role=detail][data-stage=scores]", 4, 2])
+    page.mouse.move(x, y)
+    page.wait_for_function("document.querySelectorAll('[data-role=detail] .hoverlayer .hovertext').length === 4")
+    texts = page.evaluate("[...document.querySelectorAll('[data-role=detail] .hoverlayer .hovertext')].map(g => g.textContent)")
+    assert all("4 · 模" in text and "2 · 学" in text for text in texts), texts
+    assert asked == [] and errors == []

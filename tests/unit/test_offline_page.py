@@ -1,0 +1,166 @@
+"""The page that works offline from one file (seeing_attention, figures.page): its numbers,
+read back from the file here without the code that wrote them, are gpt_core's and obey the
+laws of attention; it asks nothing of the network; user text stays text; the command writes
+it and explains bad input."""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import math
+import re
+
+import numpy as np
+import pytest
+import torch
+
+import seeing_attention as sa
+from figures.page import PageLayer, page_data
+from gpt_core import PlaygroundConfig, trace_attention
+from seeing_attention.cli import main
+
+DATA = re.compile(r'<script type="application/json" id="sa-data">(.*?)</script>', re.S)
+BOOK = "动手学大模型"
+SIZE_LIMIT_BYTES = 5_000_000
+
+
+@pytest.fixture(autouse=True)
+def _threads():
+    torch.set_num_threads(1)
+
+
+def read_page(text: str) -> dict:
+    """The page's data, decoded as its script decodes it: JSON, then float32 little-endian."""
+    (payload,) = DATA.findall(text)
+    data = json.loads(payload)
+    T = len(data["tokens"])
+    for layer in data["layers"]:
+        layer["arrays"] = {name: np.frombuffer(base64.b64decode(b64), dtype="<f4").reshape(layer["heads"], T, T)
+                           for name, b64 in layer["stages"].items()}
+    return data
+
+
+@pytest.mark.parametrize("settings", [
+    {},
+    {"text": "the cat sat on the mat", "tokenizer": "word", "heads": 8, "head_dim": 4, "seed": 7, "lang": "zh"},
+    {"text": "abcdefgh", "heads": 2, "head_dim": 16, "scale": False, "qkv_bias": True, "positional": False,
+     "input_dim": 5},
+], ids=["book", "words-8-heads-zh", "unscaled-bias"])
+def test_the_pages_numbers_are_gpt_cores_and_obey_attention(settings, tmp_path):
+    settings = dict(settings)
+    text = settings.pop("text", BOOK)
+    lang = settings.pop("lang", "en")
+    path = tmp_path / "page.html"
+    sa.export(path, text, lang=lang, **settings)
+    data = read_page(path.read_text(encoding="utf-8"))
+    (layer,) = data["layers"]
+    arrays = layer["arrays"]
+
+    expected = trace_attention(text, PlaygroundConfig(**settings)).trace
+    T = expected.weights.shape[-1]
+    assert data["stages"] == ["scores", "scaled_scores", "masked_scores", "weights"]
+    for stage in data["stages"]:
+        np.testing.assert_allclose(arrays[stage], getattr(expected, stage)[0].numpy(), rtol=0, atol=1e-6)
+
+    d = settings.get("head_dim", 8)
+    divisor = math.sqrt(d) if settings.get("scale", True) else 1.0
+    np.testing.assert_allclose(arrays["scaled_scores"], arrays["scores"] / divisor, rtol=1e-6, atol=1e-6)
+    above = np.triu(np.ones((T, T), dtype=bool), k=1)
+    assert np.all(np.isneginf(arrays["masked_scores"][:, above]))
+    np.testing.assert_array_equal(arrays["masked_scores"][:, ~above], arrays["scaled_scores"][:, ~above])
+    by_hand = np.exp(arrays["masked_scores"] - arrays["masked_scores"].max(axis=-1, keepdims=True))
+    by_hand /= by_hand.sum(axis=-1, keepdims=True)
+    np.testing.assert_allclose(arrays["weights"], by_hand, rtol=0, atol=1e-6)
+    np.testing.assert_allclose(arrays["weights"].sum(axis=-1), 1.0, atol=1e-6)
+    assert np.all(arrays["weights"][:, above] == 0.0), "masked cells are exactly 0"
+    assert data["tokens"] == (text.split() if settings.get("tokenizer") == "word" else list(text))
+
+
+def test_the_weights_equal_torchs_own_attention():
+    """torch's scaled_dot_product_attention, given the page's queries and keys, gives the
+    page's context; its weights are the page's (checked through the context)."""
+    view = sa.show(BOOK, heads=4, head_dim=8, seed=3)
+    trace = view.result.trace
+    q, k, v = trace.queries_heads, trace.keys_heads, trace.values_heads
+    context = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)
+    weights = torch.from_numpy(read_page(view.html)["layers"][0]["arrays"]["weights"].copy())
+    torch.testing.assert_close(weights.unsqueeze(0) @ v, context, rtol=0, atol=1e-6)
+
+
+def test_the_books_example_fits_in_five_megabytes_and_loads_nothing():
+    page = sa.show(BOOK).html
+    assert len(page.encode("utf-8")) < SIZE_LIMIT_BYTES
+    assert page.count("<script") == 3, "Plotly once, the data, the page's script"
+    from plotly.offline import get_plotlyjs
+
+    assert page.count(get_plotlyjs()) == 1, "Plotly's JavaScript inlined once"
+    # Plotly's own code names URLs it never loads here (a map's attribution); the browser test
+    # proves the page loads nothing. The page's own parts name none.
+    own = page.replace(get_plotlyjs(), "")
+    assert "<link" not in own and "<img" not in own and "<iframe" not in own
+    assert not re.search(r"https?:", own.replace("http://localhost:8501/playground?", ""))
+
+
+def test_user_text_stays_text():
+    evil = '</script><script>alert(1)</script><b onmouseover="x">&amp; \u2028'
+    view = sa.show(evil + " 🙂\u200b", tokenizer="char", heads=2, head_dim=2, lang="en")
+    page = view.html
+    assert page.count("</script>") == 3, "no script closed early"
+    assert "<b onmouseover" not in page
+    title = re.search(r"<title>(.*?)</title>", page, re.S).group(1)
+    assert html.unescape(title).endswith(evil + " 🙂\u200b") and "<" not in title
+    data = read_page(page)
+    assert "".join(data["tokens"]) == evil + " 🙂\u200b", "every character, the invisible one too"
+
+
+def test_the_page_opens_on_the_chosen_cell_and_says_how_it_was_made():
+    view = sa.show("abcd", heads=2, head_dim=4, seed=5, head=1, row=3, col=1, lang="zh", stage="masked_scores")
+    data = read_page(view.html)
+    assert (data["head"], data["row"], data["col"], data["stage"]) == (1, 3, 1, "masked_scores")
+    made = dict(data["made"])
+    assert "seeing-attention export --text abcd --heads 2 --head-dim 4 --seed 5 --tok char --lang zh" in made["重新生成本页的命令"]
+    link = made["在应用中打开同一视图"]
+    assert link.startswith("http://localhost:8501/playground?") and "heads=2" in link and "seed=5" in link
+    assert data["words"]["softmax_key"] == "键"
+
+
+def test_page_data_refuses_what_the_page_cannot_draw():
+    square = np.zeros((2, 3, 3), dtype=np.float32)
+    kwargs = {"title": "t", "tokens": ["a", "b", "c"], "stage_titles": {"weights": "w"}, "words": {},
+              "shape_trace": "", "made": []}
+    with pytest.raises(ValueError, match="shape"):
+        page_data(layers=[PageLayer("x", {"weights": np.zeros((2, 3, 4))})], **kwargs)
+    with pytest.raises(ValueError, match="cell"):
+        page_data(layers=[PageLayer("x", {"weights": square})], row=3, col=0, **kwargs)
+    with pytest.raises(ValueError, match="head"):
+        page_data(layers=[PageLayer("x", {"weights": square})], head=2, **kwargs)
+    with pytest.raises(ValueError, match="at least one layer"):
+        page_data(layers=[], **kwargs)
+
+
+def test_the_command_writes_the_page_and_explains_bad_input(tmp_path, capsys):
+    out = tmp_path / "attention.html"
+    assert main(["export", "--text", "hello", "--heads", "2", "--head-dim", "4", "--lang", "zh", "-o", str(out)]) == 0
+    assert "wrote" in capsys.readouterr().out
+    data = read_page(out.read_text(encoding="utf-8"))
+    assert data["layers"][0]["heads"] == 2 and data["tokens"] == list("hello")
+    assert main(["export", "--text", "   ", "-o", str(tmp_path / "empty.html")]) == 2
+    assert "no text" in capsys.readouterr().err.lower()
+    assert not (tmp_path / "empty.html").exists()
+    with pytest.raises(SystemExit):
+        main(["export", "--heads", "99"])
+    assert "between 1 and 16" in capsys.readouterr().err
+    assert main(["--help"]) == 0
+    said = capsys.readouterr().out
+    assert "seeing-attention export" in said and "seeing-attention [app]" in said
+
+
+def test_the_notebook_view_is_the_page_in_a_frame_of_its_own():
+    view = sa.show("ab", heads=1, head_dim=2)
+    frame = view._repr_html_()
+    assert frame.startswith("<iframe srcdoc=\"") and "<script" not in frame.split('srcdoc="')[0]
+    assert html.unescape(frame.split('srcdoc="', 1)[1].split('" style=', 1)[0]) == view.html
+    assert view.numbers["weights"].shape == (1, 2, 2)
+    figure = view.figures("weights")
+    assert len(figure.data) >= 1

@@ -1,0 +1,48 @@
+"""Strings: the page that works offline from one file (``seeing-attention export``, the
+playground's "Download as a page", ``seeing_attention.show`` in a notebook)."""
+
+STRINGS: dict[str, dict[str, str]] = {
+    "page.title": {"en": "Multi-head causal attention: {text}", "zh": "多头因果注意力：{text}"},
+    "page.lead": {
+        "en": "Every head's four stages, computed with gpt_core (PyTorch). Choose a stage; hover a cell to see it in "
+        "every stage of its head; click a cell to outline it in every stage and work out its row's softmax by hand.",
+        "zh": "每个头的四个阶段，由 gpt_core（PyTorch）计算。选择一个阶段；把鼠标移到格子上，可在该头的每个阶段看到同一格；"
+        "点击格子，会在每个阶段描出它，并手算这一行的 softmax。",
+    },
+    "page.tokens": {"en": "The tokens, as the model reads them ({n})", "zh": "模型读到的词元（{n} 个）"},
+    "page.stage": {"en": "Stage", "zh": "阶段"},
+    "page.heads": {"en": "Every head", "zh": "所有头"},
+    "page.head": {"en": "Head {head}", "zh": "头 {head}"},
+    "page.detail": {"en": "Head {head}, stage by stage", "zh": "头 {head}：逐个阶段"},
+    "page.query": {"en": "query", "zh": "查询"},
+    "page.key": {"en": "key", "zh": "键"},
+    "page.value": {"en": "value", "zh": "数值"},
+    "page.masked": {"en": "−∞ (masked)", "zh": "−∞（被掩码）"},
+    "page.masked_note": {"en": "Grey cells: −∞, a key after the query.", "zh": "灰色格子：−∞，即查询之后的键。"},
+    "page.choose": {
+        "en": "Click a cell to outline it in every stage and see its row's softmax by hand.",
+        "zh": "点击一个格子，在每个阶段描出它，并查看这一行的 softmax 手算过程。",
+    },
+    "page.softmax": {
+        "en": "Softmax by hand: head {head}, row {row} (query {token})",
+        "zh": "手算 softmax：头 {head}，第 {row} 行（查询 {token}）",
+    },
+    "page.softmax.key": {"en": "key", "zh": "键"},
+    "page.softmax.score": {"en": "masked score s", "zh": "掩码后分数 s"},
+    "page.softmax.exp": {"en": "exp(s − max)", "zh": "exp(s − max)"},
+    "page.softmax.weight": {"en": "exp(s − max) / sum", "zh": "exp(s − max) / 总和"},
+    "page.softmax.stored": {"en": "weight (PyTorch)", "zh": "权重（PyTorch）"},
+    "page.softmax.sum": {"en": "sum of exp: {sum}; max: {max}", "zh": "exp 之和：{sum}；最大值：{max}"},
+    "page.shapes": {"en": "The shapes, as the heads are split and merged", "zh": "拆分与合并各头时的形状"},
+    "page.made": {"en": "How this page was made", "zh": "本页如何生成"},
+    "page.made.settings": {"en": "Settings", "zh": "设置"},
+    "page.made.model": {"en": "Weights", "zh": "权重"},
+    "page.made.random": {"en": "random, from seed {seed}", "zh": "随机，种子 {seed}"},
+    "page.made.command": {"en": "The command that writes it again", "zh": "重新生成本页的命令"},
+    "page.made.link": {"en": "The same view in the app", "zh": "在应用中打开同一视图"},
+    "page.made.versions": {"en": "Made with torch {torch} by Seeing Attention {version}.", "zh": "由 Seeing Attention {version} 使用 torch {torch} 生成。"},
+    "page.offline": {
+        "en": "This page works offline: everything it shows is in this one file.",
+        "zh": "本页可离线使用：所显示的一切都在这一个文件里。",
+    },
+}
