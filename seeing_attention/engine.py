@@ -23,6 +23,7 @@ STAGE_ORDER: tuple[str, ...] = STAGES  # scores, scaled_scores, masked_scores, w
 BOOK_EXAMPLE = "动手学大模型"
 DEFAULT_APP_URL = "http://localhost:8501"
 NOTEBOOK_HEIGHT_PX = 1500
+TITLE_CHARS = 40  # a longer text is cut in the page's title (the tokens show it whole)
 # The page's words: "page.softmax.key" is read by its script as words["softmax_key"].
 PAGE_KEYS = (
     "page.lead", "page.stage", "page.heads", "page.head", "page.detail", "page.query", "page.key", "page.value",
@@ -157,24 +158,31 @@ def show(text: str = BOOK_EXAMPLE, *, heads: int = 4, head_dim: int = 8, input_d
     use_compute_threads()  # the app's thread count: the same numbers, bit for bit
     with torch.no_grad():
         result = trace_attention(text, config)
+    page = page_html(result, text, lang, app_url=app_url, stage=stage, head=head, row=row, col=col)
+    return View(html=page, result=result, config=config, text=text, lang=lang)
+
+
+def page_html(result: PlaygroundTrace, text: str, lang: str, *, app_url: str = DEFAULT_APP_URL, stage: str = "weights",
+              head: int = 0, row: int | None = None, col: int | None = None) -> str:
+    """The page for a random-weight trace (the playground's own, or ``show``'s)."""
+    config = result.config
     trace = result.trace
     stages = {stage_name: getattr(trace, stage_name)[0].numpy() for stage_name in STAGE_ORDER}
     settings = ", ".join(f"{f.name}={getattr(config, f.name)!r}" for f in fields(config))
     made = [
         (t("page.made.settings", lang), settings),
-        (t("page.made.model", lang), t("page.made.random", lang, seed=seed)),
+        (t("page.made.model", lang), t("page.made.random", lang, seed=config.seed)),
         (t("page.made.command", lang), command_line(text, config, lang)),
         (t("page.made.link", lang), app_link(text, config, lang, app_url)),
         ("", t("page.made.versions", lang, torch=torch.__version__, version=_version())),
     ]
     data = page_data(
-        title=t("page.title", lang, text=text), tokens=result.tokens, layers=[PageLayer("attention", stages)],
+        title=t("page.title", lang, text=text if len(text) <= TITLE_CHARS else text[:TITLE_CHARS] + "…"), tokens=result.tokens, layers=[PageLayer("attention", stages)],
         stage_titles=_stage_titles(config, lang), words=_words(lang, len(result.tokens)),
         shape_trace=shape_trace_code(trace.shape_steps, tuple(trace.x.shape)), made=made,
         stage=stage, head=head, row=row, col=col,
     )
-    page = standalone_page(data, plotly_js=_plotly_js(), lang=lang)
-    return View(html=page, result=result, config=config, text=text, lang=lang)
+    return standalone_page(data, plotly_js=_plotly_js(), lang=lang)
 
 
 def export(path: str | Path, text: str = BOOK_EXAMPLE, **settings) -> View:

@@ -389,7 +389,7 @@ def test_work_survives_a_trip_to_another_page(page):
 def test_downloads_are_offered(page):
     open_tab(page, "share")
     labels = [button.proto.label for button in page.get("download_button")]
-    assert labels == ["Matrix as CSV", "Whole trace as NPZ", "Python that reproduces it"]
+    assert labels == ["Matrix as CSV", "Whole trace as NPZ", "Python that reproduces it", "Download as a page"]
     snippet = page.get("code")[-1].value
     assert "PlaygroundConfig(heads=4, head_dim=8" in snippet and "'动手学大模型'" in snippet
 

@@ -106,3 +106,34 @@ def test_the_stage_switch_redraws_the_heads_and_a_hover_shows_the_cell_in_every_
     texts = page.evaluate("[...document.querySelectorAll('[data-role=detail] .hoverlayer .hovertext')].map(g => g.textContent)")
     assert all("4 · 模" in text and "2 · 学" in text for text in texts), texts
     assert asked == [] and errors == []
+
+
+def test_the_playgrounds_download_is_that_page_with_the_views_numbers(shared_server, browser_page, tmp_path):
+    """The share tab's "Download as a page", in the real app: the file holds the numbers of
+    the view it was downloaded from, and opens offline."""
+    from urllib.parse import urlencode
+
+    from gpt_core import PlaygroundConfig, trace_attention
+    from harness.browser import wait_for_app
+    from tests.unit.test_offline_page import read_page
+
+    link = {"text": "to be or not", "tok": "word", "heads": "3", "head_dim": "4", "seed": "11", "view": "share",
+            "lang": "zh"}
+    page = browser_page
+    page.goto(f"{shared_server.url}/playground?{urlencode(link)}")
+    wait_for_app(page)
+    button = page.locator(".st-key-pg_download_page").get_by_role("button", name="下载为网页")
+    button.wait_for(state="visible")
+    with page.expect_download() as caught:
+        button.click()
+    download = caught.value
+    assert download.suggested_filename.endswith(".html") and "h3" in download.suggested_filename
+    path = tmp_path / download.suggested_filename
+    download.save_as(path)
+    data = read_page(path.read_text(encoding="utf-8"))
+    expected = trace_attention("to be or not", PlaygroundConfig(heads=3, head_dim=4, seed=11, tokenizer="word")).trace
+    for stage, array in data["layers"][0]["arrays"].items():
+        np.testing.assert_allclose(array, getattr(expected, stage)[0].numpy(), rtol=0, atol=1e-6)
+    assert data["tokens"] == ["to", "be", "or", "not"] and data["words"]["softmax_key"] == "键"
+    link_made = dict(data["made"])["在应用中打开同一视图"]
+    assert link_made.startswith(f"{shared_server.url}/playground?") and "seed=11" in link_made

@@ -162,6 +162,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "pg.download_csv": {"en": "Matrix as CSV", "zh": "矩阵 CSV"},
     "pg.download_npz": {"en": "Whole trace as NPZ", "zh": "完整过程 NPZ"},
     "pg.download_py": {"en": "Python that reproduces it", "zh": "重现它的 Python 代码"},
+    "pg.download_page": {"en": "Download as a page", "zh": "下载为网页"},
+    "pg.download_page_help": {
+        "en": "One HTML file that works offline, without this app: every head's stages, hover, a click that outlines a "
+        "cell in every stage with its softmax by hand, the shapes, and how it was made. Put it on a course site or "
+        "open it on a computer with no network.",
+        "zh": "一个可离线使用、无需本应用的 HTML 文件：每个头的各个阶段、悬停查看、点击格子即在每个阶段描出它并手算 softmax、"
+        "形状变化，以及它是如何生成的。可以放到课程网站上，也能在没有网络的电脑上打开。",
+    },
     "pg.own_example": {
         "en": "This model cannot read your text: {reason} It shows its own example instead: “{example}”. "
         "Your text stays in the box above: edit it to see it here.",
