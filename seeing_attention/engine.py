@@ -130,6 +130,10 @@ class View:
         path.write_text(self.html, encoding="utf-8")
         return path
 
+    def __repr__(self) -> str:
+        heads, T = self.config.heads, len(self.result.tokens)
+        return f"<seeing_attention.View: {heads} heads × {T} tokens of {self.text[:TITLE_CHARS]!r}, seed {self.config.seed}>"
+
     def _repr_html_(self) -> str:
         """In a notebook (Jupyter, JupyterLab, VS Code, Colab): the page in a frame of its own,
         so that its script and style touch nothing else of the notebook."""

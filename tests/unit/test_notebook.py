@@ -1,0 +1,49 @@
+"""The example notebook (docs/notebooks/seeing_attention.ipynb) runs in a real Jupyter kernel
+(nbclient and ipykernel), and its outputs carry what a notebook front end renders: the page in
+a frame of its own as text/html (Jupyter, JupyterLab, VS Code and Colab all render it), a short
+text/plain, the numbers, and the offline file."""
+
+from __future__ import annotations
+
+import html
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import nbformat
+import numpy as np
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOK = ROOT / "docs" / "notebooks" / "seeing_attention.ipynb"
+CELL_TIMEOUT_S = 300  # a kernel's start and torch's import, on a busy 2-core machine
+
+
+def test_the_example_notebook_runs_and_renders_the_page(tmp_path, monkeypatch):
+    shutil.copy(NOTEBOOK, tmp_path / NOTEBOOK.name)
+    notebook = nbformat.read(tmp_path / NOTEBOOK.name, as_version=4)
+    # The kernel is this interpreter ("python" on the PATH, as ipykernel's kernel spec says),
+    # and it imports the package from the checkout (tests/unit/test_packaging.py installs it).
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    NotebookClient(notebook, timeout=CELL_TIMEOUT_S, kernel_name="python3",
+                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+
+    code = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    assert all(o.output_type != "error" for cell in code for o in cell.outputs)
+    (shown,) = code[0].outputs
+    assert shown.output_type == "execute_result"
+    frame = shown.data["text/html"]
+    assert frame.startswith('<iframe srcdoc="') and len(frame) > 1_000_000
+    page = html.unescape(frame.split('srcdoc="', 1)[1].split('" style=', 1)[0])
+    assert page.startswith("<!DOCTYPE html>") and "多头因果注意力：动手学大模型" in page
+    assert shown.data["text/plain"] == "<seeing_attention.View: 4 heads × 6 tokens of '动手学大模型', seed 0>"
+
+    printed = "".join(o.get("text", "") for o in code[1].outputs)
+    assert "['动', '手', '学', '大', '模', '型']" in printed
+    sums = printed.strip().splitlines()[-1]
+    assert np.allclose([float(v) for v in sums.strip("[] ").replace("[", " ").replace("]", " ").split()], 1.0)
+    assert "(B, h, T, T)" in "".join(o.get("text", "") for o in code[2].outputs)
+    saved = tmp_path / "attention.html"
+    assert saved.read_text(encoding="utf-8") == page
