@@ -55,30 +55,56 @@ def export_parser() -> argparse.ArgumentParser:
     parser.add_argument("--training", action="store_true", help="training mode (dropout acts)")
     parser.add_argument("--qkv-bias", action="store_true", help="biases in the Q, K, V projections")
     parser.add_argument("--no-scale", action="store_true", help="do not divide the scores by √head_dim")
+    parser.add_argument("--model", default=None,
+                        help="a real model instead of random weights: a Hugging Face id (downloaded once) or a folder")
+    parser.add_argument("--layer", default="0",
+                        help="with --model: its layers, 0-based, such as 0, 3,5 or all (default 0)")
     parser.add_argument("--lang", choices=sorted(LANGUAGES), default="en", help="the page's language (default en)")
     parser.add_argument("--app-url", default="http://localhost:8501", help="the app whose link the page gives")
     parser.add_argument("-o", "--output", type=Path, default=Path("attention.html"), help="the file to write")
     return parser
 
 
+def _layers(parser: argparse.ArgumentParser, text: str) -> int | str | list[int]:
+    if text.strip() == "all":
+        return "all"
+    try:
+        layers = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        parser.error(f"--layer: {text!r} is not a layer number, a list such as 3,5, or all")
+    if not layers:
+        parser.error("--layer: no layer given")
+    return layers[0] if len(layers) == 1 else layers
+
+
 def export_main(argv: list[str]) -> int:
     from .engine import export
 
-    args = export_parser().parse_args(argv)
+    parser = export_parser()
+    args = parser.parse_args(argv)
+    layer = _layers(parser, args.layer)
     try:
-        view = export(
-            args.output, args.text, heads=args.heads, head_dim=args.head_dim, input_dim=args.input_dim, seed=args.seed,
-            tokenizer=args.tok, positional=not args.no_positional, dropout=args.dropout, training=args.training,
-            qkv_bias=args.qkv_bias, scale=not args.no_scale, lang=args.lang, app_url=args.app_url,
-        )  # fmt: skip
-    except InputError as error:
+        if args.model:
+            view = export(args.output, args.text, model=args.model, layer=layer, lang=args.lang, app_url=args.app_url)
+        else:
+            view = export(
+                args.output, args.text, heads=args.heads, head_dim=args.head_dim, input_dim=args.input_dim,
+                seed=args.seed, tokenizer=args.tok, positional=not args.no_positional, dropout=args.dropout,
+                training=args.training, qkv_bias=args.qkv_bias, scale=not args.no_scale, lang=args.lang,
+                app_url=args.app_url,
+            )  # fmt: skip
+    except InputError as error:  # (a ValueError too) bad text, a model that cannot be had
         print(f"seeing-attention export: {error_text(error, args.lang)}", file=sys.stderr)
         return 2
+    except ValueError as error:  # a layer the model does not have
+        parser.error(str(error))
     except OSError as error:
         print(f"seeing-attention export: cannot write {args.output}: {error.strerror}", file=sys.stderr)
         return 1
     size = args.output.stat().st_size
-    print(f"wrote {args.output} ({size / 1e6:.2f} MB, {len(view.tokens)} tokens, {args.heads} heads)")
+    heads = view.numbers["weights"].shape[0]
+    print(f"wrote {args.output} ({size / 1e6:.2f} MB, {len(view.tokens)} tokens, {heads} heads, "
+          f"{len(view.layers)} layer(s))")
     return 0
 
 

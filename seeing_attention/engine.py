@@ -6,9 +6,11 @@ from __future__ import annotations
 import html
 import shlex
 import urllib.parse
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
@@ -29,7 +31,7 @@ PAGE_KEYS = (
     "page.lead", "page.stage", "page.heads", "page.head", "page.detail", "page.query", "page.key", "page.value",
     "page.masked", "page.masked_note", "page.choose", "page.softmax", "page.softmax.key", "page.softmax.score",
     "page.softmax.exp", "page.softmax.weight", "page.softmax.stored", "page.softmax.sum", "page.shapes", "page.made",
-    "page.offline",
+    "page.offline", "page.layer_choice",
 )  # fmt: skip
 # The playground's link parameters for each setting (ui/playground/state.py names them).
 LINK_NAMES = {"heads": "heads", "head_dim": "head_dim", "input_dim": "input_dim", "seed": "seed", "tokenizer": "tok",
@@ -95,18 +97,22 @@ def app_link(text: str, config: PlaygroundConfig, lang: str, app_url: str = DEFA
 
 @dataclass
 class View:
-    """One view: the page (``html``), gpt_core's trace and its numbers, and the settings."""
+    """One view: the page (``html``), what was traced (``result``: gpt_core's playground trace
+    for random weights, ``gpt_core.hf``'s for a real model) and the numbers of its layers."""
 
     html: str
-    result: PlaygroundTrace
-    config: PlaygroundConfig
+    result: PlaygroundTrace | Any
     text: str
     lang: str
+    layers: dict[int, dict[str, np.ndarray]]  # layer (0-based) -> stage -> (heads, T, T)
+    config: PlaygroundConfig | None = None  # random weights' settings
+    model: str | None = None  # a real model's name
 
     @property
     def numbers(self) -> dict[str, np.ndarray]:
-        """Each stage, (heads, T, T), as gpt_core computed it (float32, −∞ where masked)."""
-        return {stage: getattr(self.result.trace, stage)[0].numpy() for stage in STAGE_ORDER}
+        """Each stage of the first layer shown, (heads, T, T), as gpt_core computed it (float32,
+        −∞ where masked)."""
+        return self.layers[min(self.layers)]
 
     @property
     def tokens(self) -> list[str]:
@@ -114,11 +120,10 @@ class View:
 
     @property
     def shape_trace(self) -> str:
-        trace = self.result.trace
-        return shape_trace_code(trace.shape_steps, tuple(trace.x.shape))
+        return _shape_trace(self.result, min(self.layers))
 
     def figures(self, stage: str = "weights"):
-        """The app's overview of every head at ``stage``, as a Plotly figure."""
+        """The app's overview of every head at ``stage`` (first layer shown), as a Plotly figure."""
         from figures import heads_overview_figure
         from ui.figure_text import figure_words
 
@@ -131,14 +136,24 @@ class View:
         return path
 
     def __repr__(self) -> str:
-        heads, T = self.config.heads, len(self.result.tokens)
-        return f"<seeing_attention.View: {heads} heads × {T} tokens of {self.text[:TITLE_CHARS]!r}, seed {self.config.seed}>"
+        heads, T = self.numbers["weights"].shape[:2]
+        source = f"model {self.model}" if self.model else f"seed {self.config.seed}"
+        return f"<seeing_attention.View: {heads} heads × {T} tokens of {self.text[:TITLE_CHARS]!r}, {source}>"
 
     def _repr_html_(self) -> str:
         """In a notebook (Jupyter, JupyterLab, VS Code, Colab): the page in a frame of its own,
         so that its script and style touch nothing else of the notebook."""
         return (f'<iframe srcdoc="{html.escape(self.html, quote=True)}" style="width: 100%; '
                 f'height: {NOTEBOOK_HEIGHT_PX}px; border: 0;" title="{html.escape(t("page.heads", self.lang))}"></iframe>')
+
+
+def _shape_trace(result, layer: int) -> str:
+    trace = result.trace if isinstance(result, PlaygroundTrace) else result.layers[layer]
+    return shape_trace_code(trace.shape_steps, tuple(trace.x.shape))
+
+
+def _stages(trace) -> dict[str, np.ndarray]:
+    return {stage: getattr(trace, stage)[0].detach().float().numpy() for stage in STAGE_ORDER}
 
 
 def _plotly_js() -> str:
@@ -150,20 +165,86 @@ def _plotly_js() -> str:
 def show(text: str = BOOK_EXAMPLE, *, heads: int = 4, head_dim: int = 8, input_dim: int | None = None, seed: int = 0,
          tokenizer: str = "char", positional: bool = True, dropout: float = 0.0, training: bool = False,
          qkv_bias: bool = False, scale: bool = True, lang: str = "en", stage: str = "weights", head: int = 0,
-         row: int | None = None, col: int | None = None, app_url: str = DEFAULT_APP_URL) -> View:
-    """Every head of a random-weight attention layer (the playground's settings, by name) for
-    ``text``: a ``View`` that renders in a notebook and saves as one offline page.
+         row: int | None = None, col: int | None = None, app_url: str = DEFAULT_APP_URL,
+         model: str | Any | None = None, layer: int | str | Sequence[int] = 0) -> View:
+    """Every head of an attention layer for ``text``: a ``View`` that renders in a notebook and
+    saves as one offline page.
 
-    ``head``, ``row`` and ``col`` are 0-based (the cell outlined when the page opens)."""
+    Random weights by default, with the playground's settings by name (``heads``, ``head_dim``,
+    ``seed``...). ``model``: a real model instead, a Hugging Face id or a local folder (loaded
+    with ``gpt_core.hf.load``, downloaded once) or a model ``gpt_core.hf.load`` returned; then
+    ``layer`` chooses its layers (0-based: one, several, or ``"all"``), and the settings of
+    random weights do not apply. ``head``, ``row`` and ``col`` are 0-based (the cell outlined
+    when the page opens)."""
     if lang not in LANGUAGES:
         raise ValueError(f"lang must be one of {sorted(LANGUAGES)}, not {lang!r}")
+    if model is not None:
+        return _show_model(text, model, layer, lang=lang, stage=stage, head=head, row=row, col=col, app_url=app_url)
     config = PlaygroundConfig(heads=heads, head_dim=head_dim, input_dim=input_dim, seed=seed, tokenizer=tokenizer,
                               positional=positional, dropout=dropout, training=training, qkv_bias=qkv_bias, scale=scale)
     use_compute_threads()  # the app's thread count: the same numbers, bit for bit
     with torch.no_grad():
         result = trace_attention(text, config)
     page = page_html(result, text, lang, app_url=app_url, stage=stage, head=head, row=row, col=col)
-    return View(html=page, result=result, config=config, text=text, lang=lang)
+    return View(html=page, result=result, text=text, lang=lang, layers={0: _stages(result.trace)}, config=config)
+
+
+def _chosen_layers(layer: int | str | Sequence[int], count: int) -> list[int]:
+    if layer == "all":
+        return list(range(count))
+    chosen = [layer] if isinstance(layer, int) else list(layer)
+    for index in chosen:
+        if not isinstance(index, int) or not 0 <= index < count:
+            raise ValueError(f"layer {index!r} is not one of 0..{count - 1} (or \"all\")")
+    if not chosen:
+        raise ValueError("no layer chosen")
+    return chosen
+
+
+def _show_model(text: str, model, layer, *, lang: str, stage: str, head: int, row: int | None, col: int | None,
+                app_url: str) -> View:
+    from gpt_core import hf
+
+    loaded = hf.load(model) if isinstance(model, str) else model
+    described = loaded.description
+    chosen = _chosen_layers(layer, described.layers)
+    use_compute_threads()
+    result = hf.trace(loaded, text)
+    layers = {index: _stages(result.layers[index]) for index in chosen}
+    made = [
+        (t("page.made.model", lang), f"{described.name} ({described.family}, {described.layers} × {described.heads} "
+                                     f"heads, h_kv = {described.kv_heads}, d = {described.head_dim})"),
+        (t("page.made.command", lang), model_command_line(text, described.name, chosen, lang)),
+        (t("page.made.link", lang), model_app_link(text, described.name, chosen[0], lang, app_url)),
+        ("", t("page.made.versions", lang, torch=torch.__version__, version=_version())),
+    ]
+    titles = {stage_name: t(f"stage.{stage_name}", lang) for stage_name in STAGE_ORDER}
+    data = page_data(
+        title=t("page.title", lang, text=_title_text(text)), tokens=result.labels,
+        layers=[PageLayer(t("page.layer", lang, layer=index), layers[index]) for index in chosen],
+        stage_titles=titles, words=_words(lang, len(result.tokens)), shape_trace=_shape_trace(result, chosen[0]),
+        made=made, stage=stage, head=head, row=row, col=col,
+    )
+    page = standalone_page(data, plotly_js=_plotly_js(), lang=lang)
+    return View(html=page, result=result, text=text, lang=lang, layers=layers, model=described.name)
+
+
+def _title_text(text: str) -> str:
+    return text if len(text) <= TITLE_CHARS else text[:TITLE_CHARS] + "…"
+
+
+def model_command_line(text: str, name: str, layers: list[int], lang: str, output: str = "attention.html") -> str:
+    layer = ",".join(str(index) for index in layers)
+    return shlex.join(["seeing-attention", "export", "--model", name, "--layer", layer, "--text", text,
+                       "--lang", lang, "-o", output])
+
+
+def model_app_link(text: str, name: str, layer: int, lang: str, app_url: str = DEFAULT_APP_URL) -> str:
+    """The playground's link to the model's layer (``block`` is 1-based there)."""
+    from gpt_core.hf import short_name
+
+    query = {"text": text, "weights": short_name(name), "block": str(layer + 1), "lang": lang, "v": str(NUMBERS_VERSION)}
+    return f"{app_url.rstrip('/')}/playground?{urllib.parse.urlencode(query)}"
 
 
 def page_html(result: PlaygroundTrace, text: str, lang: str, *, app_url: str = DEFAULT_APP_URL, stage: str = "weights",
@@ -181,7 +262,7 @@ def page_html(result: PlaygroundTrace, text: str, lang: str, *, app_url: str = D
         ("", t("page.made.versions", lang, torch=torch.__version__, version=_version())),
     ]
     data = page_data(
-        title=t("page.title", lang, text=text if len(text) <= TITLE_CHARS else text[:TITLE_CHARS] + "…"), tokens=result.tokens, layers=[PageLayer("attention", stages)],
+        title=t("page.title", lang, text=_title_text(text)), tokens=result.tokens, layers=[PageLayer("attention", stages)],
         stage_titles=_stage_titles(config, lang), words=_words(lang, len(result.tokens)),
         shape_trace=shape_trace_code(trace.shape_steps, tuple(trace.x.shape)), made=made,
         stage=stage, head=head, row=row, col=col,

@@ -138,6 +138,7 @@
   if (layers.length > 1) {
     var select = document.getElementById("sa-layer");
     select.hidden = false;
+    select.setAttribute("aria-label", W.layer_choice);
     layers.forEach(function (layer, i) {
       var option = element("option", "", layer.name);
       option.value = String(i);

@@ -137,3 +137,23 @@ def test_the_playgrounds_download_is_that_page_with_the_views_numbers(shared_ser
     assert data["tokens"] == ["to", "be", "or", "not"] and data["words"]["softmax_key"] == "键"
     link_made = dict(data["made"])["在应用中打开同一视图"]
     assert link_made.startswith(f"{shared_server.url}/playground?") and "seed=11" in link_made
+
+
+def test_a_models_page_switches_layers_offline(playwright_browser, tiny_model_folders, tmp_path):
+    path = tmp_path / "model.html"
+    view = sa.export(path, "the cat sat", model=str(tiny_model_folders["qwen2"]), layer="all")
+    context = new_context(playwright_browser, viewport={"width": 1366, "height": 768}, offline=True)
+    context.route("**/*", lambda r: r.continue_() if r.request.url.startswith("file:") else r.abort())
+    page = context.new_page()
+    try:
+        page.goto(path.as_uri())
+        page.wait_for_function("window.seeingAttention && window.seeingAttention.ready")
+        select = page.get_by_label("Layer")
+        assert select.is_visible() and select.locator("option").all_inner_texts() == ["Layer 0", "Layer 1"]
+        select.select_option("1")
+        page.wait_for_function("window.seeingAttention.state.layer === 1")
+        z = page.evaluate("document.querySelector(\"[data-role=overview][data-head='3']\").data[0].z")
+        np.testing.assert_allclose(np.array(z, dtype=float), view.layers[1]["weights"][3], atol=1e-6)
+        assert "h_kv" in page.locator("#sa-made").inner_text(), "grouped-query heads named"
+    finally:
+        context.close()

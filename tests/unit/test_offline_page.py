@@ -109,7 +109,8 @@ def test_user_text_stays_text():
     assert page.count("</script>") == 3, "no script closed early"
     assert "<b onmouseover" not in page
     title = re.search(r"<title>(.*?)</title>", page, re.S).group(1)
-    assert html.unescape(title).endswith(evil + " 🙂\u200b") and "<" not in title
+    assert html.unescape(title) == "Multi-head causal attention: " + evil[:40] + "…", "cut at 40 characters"
+    assert "<" not in title
     data = read_page(page)
     assert "".join(data["tokens"]) == evil + " 🙂\u200b", "every character, the invisible one too"
 
@@ -164,3 +165,47 @@ def test_the_notebook_view_is_the_page_in_a_frame_of_its_own():
     assert view.numbers["weights"].shape == (1, 2, 2)
     figure = view.figures("weights")
     assert len(figure.data) >= 1
+
+
+@pytest.mark.parametrize("family", ["gpt2", "qwen2", "llama-sp"])
+def test_a_real_models_page_holds_gpt_cores_numbers_for_every_layer_chosen(family, tiny_model_folders, tiny_models):
+    """Tiny random models of three families (a byte-level and a SentencePiece tokenizer,
+    grouped-query heads in qwen2), every layer: the page's numbers are gpt_core.hf's trace."""
+    from gpt_core import hf
+
+    text = "the cat sat on the mat, café 猫"
+    view = sa.show(text, model=str(tiny_model_folders[family]), layer="all", lang="zh")
+    data = read_page(view.html)
+    expected = hf.trace(tiny_models[family], text)
+    assert len(data["layers"]) == len(expected.layers) == tiny_models[family].description.layers
+    assert data["tokens"] == expected.labels
+    T = len(expected.labels)
+    above = np.triu(np.ones((T, T), dtype=bool), k=1)
+    for index, layer in enumerate(data["layers"]):
+        assert layer["name"] == f"第 {index} 层"
+        assert layer["heads"] == tiny_models[family].description.heads
+        for stage, array in layer["arrays"].items():
+            np.testing.assert_allclose(array, getattr(expected.layers[index], stage)[0].numpy(), rtol=0, atol=1e-6)
+        np.testing.assert_allclose(layer["arrays"]["weights"].sum(axis=-1), 1.0, atol=1e-5)
+        assert np.all(layer["arrays"]["weights"][:, above] == 0.0)
+    made = dict(data["made"])
+    assert "--model" in made["重新生成本页的命令"] and "--layer 0,1" in made["重新生成本页的命令"]
+    assert "weights=tiny-" in made["在应用中打开同一视图"] and "block=1" in made["在应用中打开同一视图"]
+    assert repr(view).startswith("<seeing_attention.View: 4 heads × ")
+
+
+def test_the_command_exports_a_models_layers_and_refuses_one_it_lacks(tiny_model_folders, tmp_path, capsys):
+    folder = str(tiny_model_folders["gpt2"])
+    out = tmp_path / "model.html"
+    assert main(["export", "--model", folder, "--layer", "1", "--text", "hello there", "-o", str(out)]) == 0
+    data = read_page(out.read_text(encoding="utf-8"))
+    assert [layer["name"] for layer in data["layers"]] == ["Layer 1"]
+    with pytest.raises(SystemExit) as exited:
+        main(["export", "--model", folder, "--layer", "7", "-o", str(tmp_path / "no.html")])
+    assert exited.value.code == 2 and "layer 7 is not one of 0..1" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["export", "--model", folder, "--layer", "two", "-o", str(tmp_path / "no.html")])
+    assert "is not a layer number" in capsys.readouterr().err
+    assert main(["export", "--model", str(tmp_path / "no-such-model"), "-o", str(tmp_path / "no.html")]) == 2
+    assert "no-such-model" in capsys.readouterr().err
+    assert not (tmp_path / "no.html").exists()

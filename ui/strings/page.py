@@ -11,6 +11,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "page.tokens": {"en": "The tokens, as the model reads them ({n})", "zh": "模型读到的词元（{n} 个）"},
     "page.stage": {"en": "Stage", "zh": "阶段"},
+    "page.layer": {"en": "Layer {layer}", "zh": "第 {layer} 层"},
+    "page.layer_choice": {"en": "Layer", "zh": "层"},
     "page.heads": {"en": "Every head", "zh": "所有头"},
     "page.head": {"en": "Head {head}", "zh": "头 {head}"},
     "page.detail": {"en": "Head {head}, stage by stage", "zh": "头 {head}：逐个阶段"},
