@@ -23,6 +23,7 @@ from .data import (
 from .errors import InputError
 from .generate import generate
 from .model import GPT, GPTConfig, GPTTrace
+from .modules import trace_module
 from .odds import NextToken, Odds, next_token, next_token_odds, sample
 from .playground import (
     MAX_HEAD_DIM,
@@ -97,6 +98,7 @@ __all__ = [
     "evaluate",
     "find_tiny_shakespeare",
     "generate",
+    "trace_module",
     "head_statistics",
     "last_test_loss",
     "load_checkpoint",

@@ -95,6 +95,55 @@ def _fill_trace(trace: AttentionTrace, steps: dict[str, torch.Tensor], scaled: b
             setattr(trace, f.name, steps[f.name].detach())
 
 
+def attend(
+    queries: torch.Tensor,
+    keys: torch.Tensor,
+    values: torch.Tensor,
+    num_heads: int,
+    *,
+    scale: bool = True,
+    future: torch.Tensor | None = None,
+    dropout_layer: nn.Module | None = None,
+    generator: torch.Generator | None = None,
+) -> dict[str, torch.Tensor]:
+    """The book's steps from the projections Q, K, V (each (B, T, C)) to the merged context:
+    split into ``num_heads`` heads, scores, scale, causal mask, softmax, dropout, weighted sum,
+    merge. One named tensor per step (the trace's fields and the reshaped views between).
+    ``future``: the (T, T) cells a query may not see (default: above the diagonal)."""
+    B, T, C = queries.shape
+    h = num_heads
+    d = C // h
+    queries_split = queries.view(B, T, h, d)  # (B, T, h, d)
+    queries_heads = queries_split.transpose(1, 2)  # (B, h, T, d)
+    keys_heads = keys.view(B, T, h, d).transpose(1, 2)  # (B, h, T, d)
+    values_heads = values.view(B, T, h, d).transpose(1, 2)  # (B, h, T, d)
+
+    scores = queries_heads @ keys_heads.transpose(-2, -1)  # (B, h, T, T)
+    scaled_scores = scores / math.sqrt(d) if scale else scores
+    if future is None:
+        future = torch.ones(T, T, dtype=torch.bool, device=scores.device).triu(diagonal=1)
+    masked_scores = scaled_scores.masked_fill(future, float("-inf"))  # (B, h, T, T)
+    weights = torch.softmax(masked_scores, dim=-1)  # (B, h, T, T)
+    dropped_weights = dropout(weights, dropout_layer, generator) if dropout_layer is not None else weights
+
+    context_heads = dropped_weights @ values_heads  # (B, h, T, d)
+    context_tokens = context_heads.transpose(1, 2)  # (B, T, h, d)
+    context = context_tokens.contiguous().view(B, T, C)  # (B, T, C)
+    return {
+        "queries_split": queries_split, "queries_heads": queries_heads, "keys_heads": keys_heads,
+        "values_heads": values_heads, "scores": scores, "scaled_scores": scaled_scores, "masked_scores": masked_scores,
+        "weights": weights, "dropped_weights": dropped_weights, "context_heads": context_heads,
+        "context_tokens": context_tokens, "context": context,
+    }  # fmt: skip
+
+
+def trace_of_steps(steps: dict[str, torch.Tensor], scaled: bool = True) -> AttentionTrace:
+    """An ``AttentionTrace`` of the named steps of ``MultiHeadAttention``'s readable path."""
+    trace = AttentionTrace()
+    _fill_trace(trace, steps, scaled)
+    return trace
+
+
 class MultiHeadAttention(nn.Module):
     """Causal multi-head self-attention with the book's constructor and submodule names.
 
@@ -182,35 +231,15 @@ class MultiHeadAttention(nn.Module):
     def _readable_forward(self, x: torch.Tensor, generator: torch.Generator | None) -> dict[str, torch.Tensor]:
         """The book's computation, one named tensor per step, in order (the trace's fields
         plus the two reshaped views in between)."""
-        B, T, _ = x.shape
-        h, d, C = self.num_heads, self.head_dim, self.output_dim
         queries = self.query_layer(x)  # (B, T, C)
         keys = self.key_layer(x)  # (B, T, C)
         values = self.value_layer(x)  # (B, T, C)
-
-        queries_split = queries.view(B, T, h, d)  # (B, T, h, d)
-        queries_heads = queries_split.transpose(1, 2)  # (B, h, T, d)
-        keys_heads = keys.view(B, T, h, d).transpose(1, 2)  # (B, h, T, d)
-        values_heads = values.view(B, T, h, d).transpose(1, 2)  # (B, h, T, d)
-
-        scores = queries_heads @ keys_heads.transpose(-2, -1)  # (B, h, T, T)
-        scaled_scores = scores / math.sqrt(d) if self.scale else scores
-        future = self.mask.bool()[:T, :T]
-        masked_scores = scaled_scores.masked_fill(future, float("-inf"))  # (B, h, T, T)
-        weights = torch.softmax(masked_scores, dim=-1)  # (B, h, T, T)
-        dropped_weights = dropout(weights, self.dropout, generator)
-
-        context_heads = dropped_weights @ values_heads  # (B, h, T, d)
-        context_tokens = context_heads.transpose(1, 2)  # (B, T, h, d)
-        context = context_tokens.contiguous().view(B, T, C)  # (B, T, C)
-        output = self.output_layer(context)  # (B, T, C)
-        return {
-            "x": x, "queries": queries, "keys": keys, "values": values, "queries_split": queries_split,
-            "queries_heads": queries_heads, "keys_heads": keys_heads, "values_heads": values_heads,
-            "scores": scores, "scaled_scores": scaled_scores, "masked_scores": masked_scores, "weights": weights,
-            "dropped_weights": dropped_weights, "context_heads": context_heads, "context_tokens": context_tokens,
-            "context": context, "output": output,
-        }  # fmt: skip
+        T = x.shape[1]
+        steps = {"x": x, "queries": queries, "keys": keys, "values": values}
+        steps.update(attend(queries, keys, values, self.num_heads, scale=self.scale, future=self.mask.bool()[:T, :T],
+                            dropout_layer=self.dropout, generator=generator))  # fmt: skip
+        steps["output"] = self.output_layer(steps["context"])  # (B, T, C)
+        return steps
 
     def _fused_forward(self, x: torch.Tensor) -> torch.Tensor:
         """The same computation through torch's fused kernel (no intermediates to show; its

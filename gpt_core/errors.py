@@ -112,6 +112,14 @@ MESSAGES: dict[str, str] = {
     "model_no_files": "The model {name} has no config, safetensors weights or tokenizer files this app can read.",
     "model_unsupported": "The model {name} cannot be shown here ({reason}): choose a causal language model.",
     "model_not_offered": "This server does not offer the model {name}; it offers: {offered}.",
+    "module_unsupported": (
+        "A {kind} cannot be traced here ({reason}). Pass gpt_core's MultiHeadAttention, the book's (with "
+        "query_layer, key_layer, value_layer, output_layer and num_heads) or torch.nn.MultiheadAttention."
+    ),
+    "module_differs": (
+        "This {kind} does not compute the book's causal attention of its own projections (its {part} differs by "
+        "{difference}): is it causal, with scores divided by √head_dim?"
+    ),
     "temperature_negative": "The temperature must be a number of at least 0 (got {value}); 0 always picks the likeliest token.",
     "top_k_too_small": "top-k must be a whole number of at least 1 (got {value}): it keeps the k likeliest tokens.",
     "top_p_range": "top-p must be more than 0 and at most 1 (got {value}): it keeps the likeliest tokens up to that probability.",

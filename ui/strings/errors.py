@@ -76,4 +76,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "error.model_no_files": {"zh": "模型 {name} 没有本应用能读取的配置、safetensors 权重或分词器文件。"},
     "error.model_unsupported": {"zh": "这里无法展示模型 {name}（{reason}）：请选择一个因果语言模型。"},
     "error.model_not_offered": {"zh": "这个服务器没有提供模型 {name}；它提供的是：{offered}。"},
+    "error.module_unsupported": {
+        "zh": "这里无法追踪 {kind}（{reason}）。请传入 gpt_core 的 MultiHeadAttention、书中的实现（带有 query_layer、key_layer、"
+        "value_layer、output_layer 和 num_heads）或 torch.nn.MultiheadAttention。"
+    },
+    "error.module_differs": {
+        "zh": "这个 {kind} 计算的不是书中基于它自己投影的因果注意力（它的 {part} 相差 {difference}）：它是因果的吗？分数除以 √head_dim 了吗？"
+    },
 }
