@@ -15,7 +15,6 @@ from gpt_core import InputError
 from gpt_core.playground import MAX_HEAD_DIM, MAX_HEADS, MAX_INPUT_DIM, MAX_SEED
 from ui.strings import LANGUAGES, error_text
 
-APP = Path(__file__).resolve().parents[1] / "app.py"
 DESCRIPTION = """See GPT's multi-head causal attention.
 
   seeing-attention [app] [streamlit options]   start the app (Streamlit's options pass through,
@@ -109,14 +108,24 @@ def export_main(argv: list[str]) -> int:
 
 
 def app_main(argv: list[str]) -> int:
-    """Run the app with Streamlit in the app's folder (its .streamlit/config.toml applies)."""
-    if not APP.exists():
-        print("seeing-attention: the app's pages are not installed here; run it from a clone of the repository "
-              "(streamlit run app.py)", file=sys.stderr)
+    """Run the app with Streamlit in the app's folder (its .streamlit/config.toml applies): the
+    clone's, or the copy ``pip install .`` put inside this package."""
+    import importlib.util
+
+    from ui.paths import app_root
+
+    app = app_root() / "app.py"
+    if not app.is_file():
+        print(f"seeing-attention: the app's pages are not installed here (no {app}); reinstall with "
+              "`pip install .` from a clone of the repository", file=sys.stderr)
         return 1
-    os.chdir(APP.parent)
-    command = [sys.executable, "-m", "streamlit", "run", str(APP), *argv]
-    os.execv(sys.executable, command)
+    if importlib.util.find_spec("streamlit") is None:
+        print("seeing-attention: Streamlit is not installed; `pip install .` from a clone installs it with the app",
+              file=sys.stderr)
+        return 1
+    os.chdir(app.parent)
+    print(f"seeing-attention: starting the app from {app.parent}", flush=True)
+    os.execv(sys.executable, [sys.executable, "-m", "streamlit", "run", str(app), *argv])
     return 0  # not reached
 
 

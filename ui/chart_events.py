@@ -17,13 +17,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from pathlib import Path
 
 import streamlit as st
 
 from figures.events import EVENT_KEYS
 
-CHART_EVENTS_JS = Path(__file__).resolve().parents[1] / "assets" / "chart_events.js"
+from .paths import ASSETS
+
+CHART_EVENTS_JS = ASSETS / "chart_events.js"
 
 
 @dataclass(frozen=True)

@@ -6,20 +6,20 @@ the file (``assets/chart_export.js``)."""
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 import streamlit as st
 
 from figures.export import DEFAULT_FORMAT, DEFAULT_SCALE, EXPORT_FORMATS, EXPORT_SCALES, image_options
 from figures.style import WEB_FONT
 
+from .paths import ASSETS
 from .strings import t
 
 FORMAT_STATE = "export_format"  # the chosen format, kept across pages
 SCALE_STATE = "export_scale"
 FORMAT_WIDGET = "export_format_select"
 SCALE_WIDGET = "export_scale_select"
-CHART_EXPORT_JS = Path(__file__).resolve().parents[1] / "assets" / "chart_export.js"
+CHART_EXPORT_JS = ASSETS / "chart_export.js"
 FONTS_KEY = "chart_export_fonts"
 # Plotly's English titles of its download button (png, as older and newer Plotly spell it;
 # any other format): this config's dictionary says the format (and scale) in the page's

@@ -11,11 +11,12 @@ every later run draws the whole page, whatever started it (a widget changed mean
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 import streamlit as st
 
-FIRST_SCREEN_JS = Path(__file__).resolve().parents[1] / "assets" / "first_screen.js"
+from .paths import ASSETS
+
+FIRST_SCREEN_JS = ASSETS / "first_screen.js"
 CHART_DRAWN = "[data-testid='stPlotlyChart'] .js-plotly-plot .heatmaplayer image"
 FALLBACK_MS = 8_000  # ask anyway when no chart is drawn by then
 _STATE_PREFIX = "shown_first_screen_"

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ipaddress
 from dataclasses import dataclass
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import streamlit as st
@@ -18,13 +17,14 @@ from .charts import ALT_TEXT_SUFFIX
 from .charts import LANGUAGE_STATE as LANGUAGE_STATE_KEY
 from .charts import PRESENT_STATE as PRESENT_STATE_KEY
 from .export import EXPORT_CSS, export_settings
+from .paths import ASSETS
 from .runtime import configure_process
 from .strings import DEFAULT_LANGUAGE, LANGUAGES, t
 
 LANGUAGE_PARAM = "lang"
 # A local file: a Material icon as page_icon would be fetched from a font server, which a
 # classroom network may block.
-FAVICON = str(Path(__file__).resolve().parents[1] / "assets" / "favicon.png")
+FAVICON = str(ASSETS / "favicon.png")
 LANGUAGE_STATE = LANGUAGE_STATE_KEY  # one name with ui/charts.py
 PRESENT_PARAM = "present"
 PRESENT_STATE = PRESENT_STATE_KEY  # one name with ui/charts.py

@@ -1,5 +1,7 @@
-"""`pip install .` gives working `import gpt_core`, `import figures` and `import
-seeing_attention` outside the repo, and the `seeing-attention` command.
+"""`pip install .` (not editable) gives working `import gpt_core`, `import figures` and
+`import seeing_attention` outside the repo, and the `seeing-attention` command: its export,
+and the whole app, started from the installed copy and every page opened by a client that
+speaks Streamlit's websocket protocol.
 
 The venv under test sees this environment's packages through a .pth file (no download of
 torch again), gets the project installed into it without dependencies, and imports the
@@ -9,13 +11,18 @@ and figures must not need the UI layer.
 
 from __future__ import annotations
 
+import asyncio
+import re
 import subprocess
 import sys
 import sysconfig
+import time
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 INSTALL_TIMEOUT_S = 300
+SERVER_START_TIMEOUT_S = 120  # a cold start of Streamlit and torch on a busy 2-core machine
 CHECK = """
 import importlib.metadata, sys
 import gpt_core, figures
@@ -63,7 +70,8 @@ def test_pip_install_gives_gpt_core_and_figures_outside_the_repo(tmp_path):
     core_file, figures_file, hf_file, requires = out
     for path in (core_file, figures_file, hf_file):
         assert path.startswith(target), f"{path} is not the installed copy in {target}"
-    assert requires == str(["numpy", "plotly", "torch"])
+    pins = dict(re.findall(r"^([A-Za-z0-9_.-]+)==(\S+)$", (ROOT / "requirements.txt").read_text(), re.M))
+    assert requires == str(sorted(pins)), "the package's dependencies are the app's tested pins"
 
     for path in subprocess.run([str(python), "-c", NOTEBOOK], capture_output=True, text=True, check=True,
                                cwd=outside).stdout.splitlines():
@@ -76,3 +84,55 @@ def test_pip_install_gives_gpt_core_and_figures_outside_the_repo(tmp_path):
     assert page.count("<script") == 3 and '"tokens":["h","e","l","l","o"]' in page
     said = subprocess.run([str(command), "--help"], capture_output=True, text=True, check=True, cwd=outside).stdout
     assert "seeing-attention export" in said
+
+    installed_app = Path(target) / "seeing_attention" / "app"
+    for name in ("app.py", "pages/1_playground.py", "assets/favicon.png", "assets/heads_experiment/results.json",
+                 ".streamlit/config.toml"):
+        assert (installed_app / name).is_file(), name
+    _the_installed_app_serves_every_page(command, outside, tmp_path)
+
+
+PAGES = {"": "", "playground": "seed=3", "lesson": "step=3", "train": "", "explorer": "model=h4"}
+
+
+def _the_installed_app_serves_every_page(command: Path, cwd: Path, tmp_path: Path) -> None:
+    from harness.server import _free_port
+    from harness.streamlit_client import StreamlitClient
+
+    port = _free_port()
+    log = (tmp_path / "app.log").open("w")
+    process = subprocess.Popen([str(command), "app", "--server.port", str(port), "--server.headless", "true",
+                                "--server.address", "127.0.0.1", "--server.fileWatcherType", "none"],
+                               cwd=cwd, stdout=log, stderr=subprocess.STDOUT)  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+        while True:
+            assert process.poll() is None and time.monotonic() < deadline, (tmp_path / "app.log").read_text()
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
+                    if reply.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.3)
+
+        async def visit() -> dict[str, object]:
+            results = {}
+            for page, query in PAGES.items():
+                client = StreamlitClient(url, page, query)
+                await client.connect()
+                try:
+                    results[page] = await client.open_page()
+                finally:
+                    await client.close()
+            return results
+
+        results = asyncio.run(visit())
+        for page, result in results.items():
+            assert result.ok, (page, result.exceptions)
+        assert results["playground"].charts >= 1 and results["explorer"].charts >= 1
+        said = (tmp_path / "app.log").read_text()
+        assert "seeing_attention/app" in said and f":{port}" in said, "it says where it runs and its address"
+    finally:
+        process.terminate()
+        process.wait(timeout=30)

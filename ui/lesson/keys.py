@@ -5,11 +5,12 @@ components-v2 element in the page. Keys typed into a control stay that control's
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 import streamlit as st
 
-LESSON_KEYS_JS = Path(__file__).resolve().parents[2] / "assets" / "lesson_keys.js"
+from ..paths import ASSETS
+
+LESSON_KEYS_JS = ASSETS / "lesson_keys.js"
 KEYS_KEY = "ls_keys"
 MOVES = {"next": 1, "previous": -1}
 

@@ -13,11 +13,12 @@ changes are undone with its own controls, not with Back.
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 import streamlit as st
 
-HISTORY_JS = Path(__file__).resolve().parents[2] / "assets" / "history.js"
+from ..paths import ASSETS
+
+HISTORY_JS = ASSETS / "history.js"
 HISTORY_KEY = "one_entry_per_page"
 
 

@@ -4,7 +4,6 @@ and the shipped results. A student's own model never lives here (st.session_stat
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 
 import streamlit as st
 
@@ -12,9 +11,10 @@ from gpt_core import Checkpoint, Corpus, InputError, build_corpus, find_tiny_sha
 from gpt_core.data import TINY_SHAKESPEARE_ENV
 from gpt_core.results import ShippedExperiment, load_experiment
 
+from ..paths import ASSETS
 from ..runtime import count_setting, usable_cpus
 
-EXPERIMENT_DIR = Path(__file__).resolve().parents[2] / "assets" / "heads_experiment"
+EXPERIMENT_DIR = ASSETS / "heads_experiment"
 # How many trainings may run at once on this server, for all users together: one per usable
 # CPU, a container's CPU limit included (each training computes with one thread, see ui/runtime.py).
 TRAINING_SLOTS = count_setting("TRAINING_SLOTS", usable_cpus())
