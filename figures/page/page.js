@@ -67,7 +67,8 @@
       customdata: hoverData(layer, stage, head), hoverongaps: true,
       hovertemplate: escapeLabel(W.query) + " %{customdata[0]}<br>" + escapeLabel(W.key) +
         " %{customdata[1]}<br>" + escapeLabel(W.value) + " %{customdata[2]}<extra></extra>",
-      colorscale: weights ? "Blues" : "RdBu", reversescale: true,
+      // weights: white (0) to dark blue (1), so a weight of 0 is not the grey of a −∞ gap
+      colorscale: weights ? [[0, "#ffffff"], [0.5, "#6baed6"], [1, "#08306b"]] : "RdBu", reversescale: !weights,
       zmin: weights ? 0 : undefined, zmax: weights ? 1 : undefined, zmid: weights ? undefined : 0,
       colorbar: { thickness: 10, len: 0.9 },
     };
