@@ -173,7 +173,9 @@ def show(text: str = BOOK_EXAMPLE, *, heads: int = 4, head_dim: int = 8, input_d
 
     Random weights by default, with the playground's settings by name (``heads``, ``head_dim``,
     ``seed``...). ``model``: a real model instead, a Hugging Face id or a local folder (loaded
-    with ``gpt_core.hf.load``, downloaded once) or a model ``gpt_core.hf.load`` returned; then
+    with ``gpt_core.hf.load``, downloaded once), a model ``gpt_core.hf.load`` returned, or a
+    transformers model you loaded yourself with its tokenizer, ``model=(model, tokenizer)``
+    (``gpt_core.hf.adopt``); then
     ``layer`` chooses its layers (0-based: one, several, or ``"all"``), and the settings of
     random weights do not apply. ``module``: your own attention module instead (gpt_core's
     ``MultiHeadAttention``, the book's, or ``torch.nn.MultiheadAttention``), run on ``x``
@@ -185,6 +187,10 @@ def show(text: str = BOOK_EXAMPLE, *, heads: int = 4, head_dim: int = 8, input_d
     if module is not None:
         return _show_module(module, x, tokens, lang=lang, stage=stage, head=head, row=row, col=col)
     if model is not None:
+        if isinstance(model, tuple):
+            from gpt_core import hf
+
+            model = hf.adopt(*model)
         return _show_model(text, model, layer, lang=lang, stage=stage, head=head, row=row, col=col, app_url=app_url)
     config = PlaygroundConfig(heads=heads, head_dim=head_dim, input_dim=input_dim, seed=seed, tokenizer=tokenizer,
                               positional=positional, dropout=dropout, training=training, qkv_bias=qkv_bias, scale=scale)

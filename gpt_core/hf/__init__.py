@@ -35,7 +35,7 @@ from .hub import (
     offered_models,
     short_name,
 )
-from .loading import IMPLEMENTATION, ModelDescription, RealModel, load
+from .loading import IMPLEMENTATION, ModelDescription, RealModel, adopt, load
 from .reading import MAX_REAL_TOKENS, Piece, Spelling, no_token_label, piece, read, spelling, token_logits
 from .tracing import (
     INDUCTION_TOKENS,
@@ -68,6 +68,7 @@ __all__ = [
     "induction_weights",
     "is_folder",
     "layer_trace",
+    "adopt",
     "load",
     "local_folder",
     "no_token_label",

@@ -82,7 +82,7 @@ def _describe(name: str, model, folder: Path) -> ModelDescription:
     context = getattr(config, "max_position_embeddings", None) or getattr(config, "n_positions", 0)
     parameters = sum(p.numel() for p in model.parameters())
     size = sum(p.numel() * p.element_size() for p in model.parameters())
-    download = sum(path.stat().st_size for path in folder.iterdir() if path.is_file())
+    download = sum(path.stat().st_size for path in folder.iterdir() if path.is_file()) if folder.is_dir() else 0
     return ModelDescription(
         name=name, family=config.model_type, layers=config.num_hidden_layers, heads=heads, kv_heads=kv_heads,
         head_dim=head_dim, hidden=config.hidden_size, context=int(context), parameters=parameters, bytes=size,
@@ -128,4 +128,23 @@ def load(name: str, progress: Progress | None = None) -> RealModel:
     model.eval()
     model.requires_grad_(False)  # shared by every session: read only
     _hook_attention(name, model)
+    return RealModel(model, tokenizer, _describe(name, model, folder), folder, spelling(tokenizer))
+
+
+def adopt(model, tokenizer, name: str | None = None) -> RealModel:
+    """A model and tokenizer the caller loaded with transformers, made traceable as ``load``'s
+    are: its attention implementation becomes this package's (the numbers are eager attention's),
+    eval mode, its attention modules hooked. Its dtype is kept. Raises ``InputError`` for a model
+    this cannot trace."""
+    _register()
+    name = name or getattr(model.config, "_name_or_path", "") or type(model).__name__
+    if not getattr(tokenizer, "is_fast", False):
+        raise InputError("model_unsupported", name=name, reason="no fast tokenizer")
+    try:
+        model.set_attn_implementation(IMPLEMENTATION)
+    except Exception as error:  # noqa: BLE001 - an architecture without the attention registry
+        raise InputError("model_unsupported", name=name, reason=str(error).splitlines()[0][:200]) from error
+    model.eval()
+    _hook_attention(name, model)
+    folder = Path(getattr(model.config, "_name_or_path", "") or ".")
     return RealModel(model, tokenizer, _describe(name, model, folder), folder, spelling(tokenizer))

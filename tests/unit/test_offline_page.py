@@ -209,3 +209,24 @@ def test_the_command_exports_a_models_layers_and_refuses_one_it_lacks(tiny_model
     assert main(["export", "--model", str(tmp_path / "no-such-model"), "-o", str(tmp_path / "no.html")]) == 2
     assert "no-such-model" in capsys.readouterr().err
     assert not (tmp_path / "no.html").exists()
+
+
+def test_a_model_and_tokenizer_loaded_with_transformers_give_the_same_page(tiny_model_folders, tiny_models):
+    """Loaded by the learner with transformers' own calls (eager attention, as they come), then
+    shown: the numbers are those of gpt_core.hf's load of the same folder."""
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    folder = tiny_model_folders["qwen2"]
+    model = AutoModelForCausalLM.from_pretrained(folder, attn_implementation="eager")
+    tokenizer = AutoTokenizer.from_pretrained(folder)
+    view = sa.show("the cat sat on the mat", model=(model, tokenizer), layer=1)
+    from gpt_core import hf
+
+    expected = hf.trace(tiny_models["qwen2"], "the cat sat on the mat").layers[1]
+    data = read_page(view.html)
+    for stage, array in data["layers"][0]["arrays"].items():
+        np.testing.assert_allclose(array, getattr(expected, stage)[0].numpy(), rtol=0, atol=1e-6)
+    with torch.no_grad():  # the learner's model still gives its own logits, now through the traced attention
+        ids = tokenizer("the cat", return_tensors="pt")["input_ids"]
+        eager = AutoModelForCausalLM.from_pretrained(folder, attn_implementation="eager")(ids).logits
+        torch.testing.assert_close(model(ids).logits, eager, rtol=0, atol=1e-5)
