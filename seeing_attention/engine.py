@@ -302,25 +302,60 @@ def model_app_link(text: str, name: str, layer: int, lang: str, app_url: str = D
 
 def page_html(result: PlaygroundTrace, text: str, lang: str, *, app_url: str = DEFAULT_APP_URL, stage: str = "weights",
               head: int = 0, row: int | None = None, col: int | None = None) -> str:
-    """The page for a random-weight trace (the playground's own, or ``show``'s)."""
+    """The page for a random-weight trace (``show``'s)."""
     config = result.config
-    trace = result.trace
-    stages = {stage_name: getattr(trace, stage_name)[0].numpy() for stage_name in STAGE_ORDER}
-    settings = ", ".join(f"{f.name}={getattr(config, f.name)!r}" for f in fields(config))
     made = [
-        (t("page.made.settings", lang), settings),
+        (t("page.made.settings", lang), _settings(config)),
         (t("page.made.model", lang), t("page.made.random", lang, seed=config.seed)),
         (t("page.made.command", lang), command_line(text, config, lang)),
         (t("page.made.link", lang), app_link(text, config, lang, app_url)),
         ("", t("page.made.versions", lang, torch=torch.__version__, version=_version())),
     ]
+    return stages_page_html(text=text, tokens=result.tokens, stages=_stages(result.trace),
+                            stage_titles=_stage_titles(config, lang), shape_trace=_shape_trace(result, 0), made=made,
+                            lang=lang, stage=stage, head=head, row=row, col=col)  # fmt: skip
+
+
+def _settings(config) -> str:
+    return ", ".join(f"{f.name}={getattr(config, f.name)!r}" for f in fields(config))
+
+
+def stages_page_html(*, text: str, tokens: Sequence[str], stages: dict[str, np.ndarray], stage_titles: dict[str, str],
+                     shape_trace: str, made: list[tuple[str, str]], lang: str, layer_name: str = "attention",
+                     stage: str = "weights", head: int = 0, row: int | None = None, col: int | None = None) -> str:
+    """The page of one layer's stages, whatever computed them."""
     data = page_data(
-        title=t("page.title", lang, text=_title_text(text)), tokens=result.tokens, layers=[PageLayer("attention", stages)],
-        stage_titles=_stage_titles(config, lang), words=_words(lang, len(result.tokens)),
-        shape_trace=shape_trace_code(trace.shape_steps, tuple(trace.x.shape)), made=made,
+        title=t("page.title", lang, text=_title_text(text)), tokens=list(tokens), layers=[PageLayer(layer_name, stages)],
+        stage_titles=stage_titles, words=_words(lang, len(tokens)), shape_trace=shape_trace, made=made,
         stage=stage, head=head, row=row, col=col,
     )
     return standalone_page(data, plotly_js=_plotly_js(), lang=lang)
+
+
+def playground_page_html(*, text: str, result: PlaygroundTrace, stages: dict[str, np.ndarray], about, lang: str,
+                         link: str, block: int = 1, stage: str = "weights", head: int = 0) -> str:
+    """The page of the playground's view, whatever its source (``about``: its ``Description``):
+    random weights, a trained model or a real one. ``link``: the view's own link; ``block``:
+    the layer shown, 1-based as the link has it."""
+    config = result.config
+    if about.origin == "seed":
+        model = t("page.made.random", lang, seed=config.seed)
+        command = command_line(text, config, lang)
+    else:
+        model = (f"{about.name} ({about.family}, {about.unit} {block} of {about.layers}, h = {about.heads}, "
+                 f"h_kv = {about.kv_heads}, d = {about.head_dim})")
+        command = model_command_line(text, about.name, [block - 1], lang) if about.origin == "hub" else ""
+    made = [(t("page.made.model", lang), model)]
+    if about.origin == "seed":
+        made.insert(0, (t("page.made.settings", lang), _settings(config)))
+    if command:
+        made.append((t("page.made.command", lang), command))
+    made += [(t("page.made.link", lang), link),
+             ("", t("page.made.versions", lang, torch=torch.__version__, version=_version()))]
+    titles = _stage_titles(config, lang) if about.origin == "seed" else {s: t(f"stage.{s}", lang) for s in STAGE_ORDER}
+    tokens = result.tokens if about.origin == "seed" else result.labels
+    return stages_page_html(text=text, tokens=tokens, stages={s: stages[s] for s in STAGE_ORDER}, stage_titles=titles,
+                            shape_trace=_shape_trace(result, 0), made=made, lang=lang, stage=stage, head=head)  # fmt: skip
 
 
 def export(path: str | Path, text: str = BOOK_EXAMPLE, **settings) -> View:

@@ -15,6 +15,9 @@ import seeing_attention as sa
 from harness.browser import new_context
 
 pytestmark = pytest.mark.browser
+# The page is made on the server when the button is pressed (a deferred download): a busy 2-core
+# machine running a whole suite may take a while.
+DOWNLOAD_TIMEOUT_MS = 120_000
 
 CELL_JS = """([selector, row, col]) => {
   const plot = document.querySelector(selector);
@@ -124,7 +127,7 @@ def test_the_playgrounds_download_is_that_page_with_the_views_numbers(shared_ser
     wait_for_app(page)
     button = page.locator(".st-key-pg_download_page").get_by_role("button", name="下载为网页")
     button.wait_for(state="visible")
-    with page.expect_download() as caught:
+    with page.expect_download(timeout=DOWNLOAD_TIMEOUT_MS) as caught:
         button.click()
     download = caught.value
     assert download.suggested_filename.endswith(".html") and "h3" in download.suggested_filename
@@ -157,3 +160,33 @@ def test_a_models_page_switches_layers_offline(playwright_browser, tiny_model_fo
         assert "h_kv" in page.locator("#sa-made").inner_text(), "grouped-query heads named"
     finally:
         context.close()
+
+
+def test_a_trained_models_view_downloads_as_its_page(shared_server, browser_page, tmp_path):
+    """The shipped 4-head model, its second block: the page holds that block's numbers and the
+    view's own link."""
+    from urllib.parse import urlencode
+
+    from gpt_core.explore import trace_model
+    from harness.browser import wait_for_app
+    from tests.unit.test_offline_page import read_page
+    from ui.shared.resources import shipped_model
+
+    prompt = "ROMEO: what light"
+    page = browser_page
+    page.goto(f"{shared_server.url}/playground?{urlencode({'weights': 'h4', 'block': '2', 'text': prompt, 'view': 'share'})}")
+    wait_for_app(page)
+    button = page.locator(".st-key-pg_download_page").get_by_role("button", name="Download as a page")
+    button.wait_for(state="visible")
+    with page.expect_download(timeout=DOWNLOAD_TIMEOUT_MS) as caught:
+        button.click()
+    path = tmp_path / caught.value.suggested_filename
+    caught.value.save_as(path)
+    data = read_page(path.read_text(encoding="utf-8"))
+    checkpoint = shipped_model(4)
+    expected = trace_model(checkpoint.model, checkpoint.vocabulary, prompt).layers[1]
+    for stage, array in data["layers"][0]["arrays"].items():
+        np.testing.assert_allclose(array, getattr(expected, stage)[0].numpy(), rtol=0, atol=1e-6)
+    made = dict(data["made"])
+    assert "h4" in made["Weights"] and "block 2 of" in made["Weights"]
+    assert "weights=h4" in made["The same view in the app"] and "block=2" in made["The same view in the app"]

@@ -17,7 +17,7 @@ from figures.overview import plan_overview
 from gpt_core import DETAIL_STAGES, STAGES, PlaygroundTrace, position_label, softmax_steps
 from gpt_core.source import Description
 from gpt_core.window import Window, window_around
-from seeing_attention.engine import DEFAULT_APP_URL, page_html
+from seeing_attention.engine import playground_page_html
 
 from ..charts import page_width, prepared, show_chart, type_scale
 from ..figure_text import figure_words
@@ -256,6 +256,15 @@ def share(view: View, query: dict[str, str], text: str, lang: str) -> None:
     keep_share_choices()
     matrix = getattr(result.trace, stage)[0, head - 1].numpy()
     buttons = st.columns(3)
+    link = f"{base}?{urlencode(query)}"
+    page_stage = stage if stage in STAGES else "weights"
+    st.download_button(
+        t("pg.download_page", lang),
+        lambda: playground_page_html(text=text, result=result, stages=view.stages, about=view.about, lang=lang,
+                                     link=link, block=int(query.get("block", 1)), stage=page_stage, head=head - 1),
+        file_name=export_name("attention_page", view.about.name, h=result.config.heads, d=result.config.head_dim) + ".html",
+        mime="text/html", key="pg_download_page", icon=":material/web:", help=t("pg.download_page_help", lang),
+    )  # fmt: skip
     buttons[0].download_button(
         t("pg.download_csv", lang), lambda: matrix_csv(matrix, result.labels), file_name=f"{stage}_head{head}.csv",
         mime=CSV_MIME, key="pg_download_csv", icon=":material/table:",
@@ -275,11 +284,5 @@ def share(view: View, query: dict[str, str], text: str, lang: str) -> None:
     buttons[2].download_button(
         t("pg.download_py", lang), snippet, file_name="reproduce_attention.py", mime="text/x-python",
         key="pg_download_py", icon=":material/code:",
-    )  # fmt: skip
-    origin = base.rsplit("/", 1)[0] if base.count("/") > 2 else DEFAULT_APP_URL
-    st.download_button(
-        t("pg.download_page", lang), lambda: page_html(result, text, lang, app_url=origin, stage=stage, head=head - 1),
-        file_name=export_name("attention_page", h=result.config.heads, d=result.config.head_dim) + ".html",
-        mime="text/html", key="pg_download_page", icon=":material/web:", help=t("pg.download_page_help", lang),
     )  # fmt: skip
     st.code(snippet, language="python")
