@@ -77,6 +77,26 @@ RUN_WATCH_JS = """
     }).observe(app, { attributes: true, attributeOldValue: true, attributeFilter: ["data-test-script-state"] });
   };
   watch();
+  // The element that has the focus, and when the page last removed it (or a block around it):
+  // a redraw that takes the focused element away leaves the focus on the page's body.
+  window.__focused = null; window.__focusRemoved = 0;
+  window.addEventListener("focusin", (event) => { window.__focused = event.target; }, true);
+  const watchRemovals = () => {
+    if (!document.body) { requestAnimationFrame(watchRemovals); return; }
+    new MutationObserver((records) => {
+      const focused = window.__focused;
+      if (!focused) return;
+      for (const record of records) {
+        for (const node of record.removedNodes) {
+          if (node === focused || (node.contains && node.contains(focused))) {
+            window.__focusRemoved = performance.now();
+            return;
+          }
+        }
+      }
+    }).observe(document.body, { childList: true, subtree: true });
+  };
+  watchRemovals();
 })();
 """
 

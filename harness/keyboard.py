@@ -10,11 +10,14 @@ from __future__ import annotations
 from harness.browser import APP_READY_TIMEOUT_MS, IDLE
 
 NOTHING_FOCUSED = "nothing is focused"  # FOCUS_RING_JS's reason when the focus is on no element
-# Whether the app redrew the page since the last key: a run has started since, or one is running.
-# (Pages made by harness.browser.new_context record both times; on others nothing is excused.)
+# Whether the app redrew the page since the last key: a run has started since, or one is running,
+# or the page removed the focused element since (a run's last redraw can land after the app's
+# state says it is idle). (Pages made by harness.browser.new_context record these times; on
+# others nothing is excused.)
 REDRAWN_JS = (
     f"() => !document.querySelector({IDLE!r}) || "
-    "(window.__lastRunStart !== undefined && window.__lastRunStart >= window.__lastAction)"
+    "(window.__lastRunStart !== undefined && window.__lastRunStart >= window.__lastAction) || "
+    "(window.__focusRemoved !== undefined && window.__focusRemoved >= window.__lastAction)"
 )
 
 # What the focus looks like now: {ok, name, ring} or {ok: false, name, why}. Streamlit hides

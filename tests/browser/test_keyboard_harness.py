@@ -1,0 +1,64 @@
+"""The keyboard harness itself (harness/keyboard.py), on pages written here: a focus the page
+takes away by redrawing the focused element is the redraw's, not a missing focus style; a Tab
+that leaves the focus nowhere on a page that redrew nothing is still counted."""
+
+from __future__ import annotations
+
+from harness.browser import new_context
+from harness.keyboard import tab_to
+
+# An idle app, as Streamlit marks it, with three buttons with a visible focus ring.
+PAGE = """<!DOCTYPE html><html><body>
+<div data-testid="stApp" data-test-script-state="notRunning">
+  <style>button:focus { outline: 3px solid blue; }</style>
+  <button id="a">a</button> <button id="b">b</button> <button id="c">c</button>
+</div>
+<script>{script}</script>
+</body></html>"""
+# B is redrawn as soon as it takes the focus (a new element in its place), as a run's late
+# redraw does: the focus falls to the page's body.
+REDRAW_B = """
+document.getElementById("b").addEventListener("focusin", (event) => {
+  const fresh = event.target.cloneNode(true);
+  event.target.replaceWith(fresh);
+});
+"""
+# B drops the focus as soon as it takes it, with nothing redrawn: a real loss of the focus.
+BLUR_B = """
+document.getElementById("b").addEventListener("focus", (event) => event.target.blur());
+"""
+
+
+def _page(browser, tmp_path, script: str = ""):
+    """A page loaded as the app's pages are (not set_content, whose document.open() drops the
+    run watcher's listeners)."""
+    path = tmp_path / "page.html"
+    path.write_text(PAGE.replace("{script}", script), encoding="utf-8")
+    context = new_context(browser)
+    page = context.new_page()
+    page.goto(path.as_uri())
+    return context, page
+
+
+def test_a_focused_element_the_page_redraws_is_not_a_missing_focus_style(playwright_browser, tmp_path):
+    context, page = _page(playwright_browser, tmp_path, REDRAW_B)
+    try:
+        page.locator("#a").focus()
+        unseen = tab_to(page, "#c")
+        assert unseen == [], unseen
+    finally:
+        context.close()
+
+
+def test_a_focus_lost_without_a_redraw_is_counted(playwright_browser, tmp_path):
+    context, page = _page(playwright_browser, tmp_path, BLUR_B)
+    try:
+        page.locator("#a").focus()
+        unseen = []
+        try:
+            tab_to(page, "#c", unseen=unseen)
+        except AssertionError:
+            pass  # from the body the next Tab may start over; either way the loss is counted
+        assert unseen and unseen[0].endswith("nothing is focused"), unseen
+    finally:
+        context.close()
