@@ -199,7 +199,7 @@ def test_every_tab_shows_its_content_when_chosen(shared_server, browser_page):
         ("Softmax by hand", "[data-testid='stDataFrame']", 1),
         ("Shapes: split and merge", "[data-testid='stCode']", 1),
         ("Per-head table", "[data-testid='stDataFrame']", 1),
-        ("Share and download", "[data-testid='stDownloadButton']", 3),
+        ("Share and download", "[data-testid='stDownloadButton']", 4),  # CSV, NPZ, Python, the page
         ("q·k by hand", ".js-plotly-plot", 1),
         ("All heads combined", ".js-plotly-plot", 2),
     ):

@@ -18,6 +18,7 @@ import sys
 import sysconfig
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -127,7 +128,9 @@ def _the_installed_app_serves_every_page(command: Path, cwd: Path, tmp_path: Pat
                     await client.close()
             return results
 
-        results = asyncio.run(visit())
+        # In a thread of its own: a browser test's Playwright may hold this thread's event loop.
+        with ThreadPoolExecutor(1) as pool:
+            results = pool.submit(asyncio.run, visit()).result()
         for page, result in results.items():
             assert result.ok, (page, result.exceptions)
         assert results["playground"].charts >= 1 and results["explorer"].charts >= 1
