@@ -32,6 +32,29 @@ OUTLINES_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].map(plo
 }))"""
 
 
+def _downloaded_page(page, url: str, button_name: str, tmp_path) -> tuple[str, dict]:
+    """Open ``url`` in the app, press the share tab's page button, and read the file it gives."""
+    from harness.browser import wait_for_app
+    from tests.unit.test_offline_page import read_page
+
+    page.goto(url)
+    wait_for_app(page)
+    button = page.locator(".st-key-pg_download_page").get_by_role("button", name=button_name)
+    button.wait_for(state="visible")
+    with page.expect_download(timeout=DOWNLOAD_TIMEOUT_MS) as caught:
+        button.click()
+    path = tmp_path / caught.value.suggested_filename
+    caught.value.save_as(path)
+    return caught.value.suggested_filename, read_page(path.read_text(encoding="utf-8"))
+
+
+def _offline_context(browser):
+    """A context whose pages reach nothing but files."""
+    context = new_context(browser, viewport={"width": 1366, "height": 768}, offline=True)
+    context.route("**/*", lambda r: r.continue_() if r.request.url.startswith("file:") else r.abort())
+    return context
+
+
 @pytest.fixture
 def offline_page(playwright_browser, tmp_path):
     path = tmp_path / "attention.html"
@@ -117,23 +140,11 @@ def test_the_playgrounds_download_is_that_page_with_the_views_numbers(shared_ser
     from urllib.parse import urlencode
 
     from gpt_core import PlaygroundConfig, trace_attention
-    from harness.browser import wait_for_app
-    from tests.unit.test_offline_page import read_page
 
     link = {"text": "to be or not", "tok": "word", "heads": "3", "head_dim": "4", "seed": "11", "view": "share",
             "lang": "zh"}
-    page = browser_page
-    page.goto(f"{shared_server.url}/playground?{urlencode(link)}")
-    wait_for_app(page)
-    button = page.locator(".st-key-pg_download_page").get_by_role("button", name="下载为网页")
-    button.wait_for(state="visible")
-    with page.expect_download(timeout=DOWNLOAD_TIMEOUT_MS) as caught:
-        button.click()
-    download = caught.value
-    assert download.suggested_filename.endswith(".html") and "h3" in download.suggested_filename
-    path = tmp_path / download.suggested_filename
-    download.save_as(path)
-    data = read_page(path.read_text(encoding="utf-8"))
+    name, data = _downloaded_page(browser_page, f"{shared_server.url}/playground?{urlencode(link)}", "下载为网页", tmp_path)
+    assert name.endswith(".html") and "h3" in name
     expected = trace_attention("to be or not", PlaygroundConfig(heads=3, head_dim=4, seed=11, tokenizer="word")).trace
     for stage, array in data["layers"][0]["arrays"].items():
         np.testing.assert_allclose(array, getattr(expected, stage)[0].numpy(), rtol=0, atol=1e-6)
@@ -145,8 +156,7 @@ def test_the_playgrounds_download_is_that_page_with_the_views_numbers(shared_ser
 def test_a_models_page_switches_layers_offline(playwright_browser, tiny_model_folders, tmp_path):
     path = tmp_path / "model.html"
     view = sa.export(path, "the cat sat", model=str(tiny_model_folders["qwen2"]), layer="all")
-    context = new_context(playwright_browser, viewport={"width": 1366, "height": 768}, offline=True)
-    context.route("**/*", lambda r: r.continue_() if r.request.url.startswith("file:") else r.abort())
+    context = _offline_context(playwright_browser)
     page = context.new_page()
     try:
         page.goto(path.as_uri())
@@ -168,21 +178,12 @@ def test_a_trained_models_view_downloads_as_its_page(shared_server, browser_page
     from urllib.parse import urlencode
 
     from gpt_core.explore import trace_model
-    from harness.browser import wait_for_app
-    from tests.unit.test_offline_page import read_page
     from ui.shared.resources import shipped_model
 
     prompt = "ROMEO: what light"
-    page = browser_page
-    page.goto(f"{shared_server.url}/playground?{urlencode({'weights': 'h4', 'block': '2', 'text': prompt, 'view': 'share'})}")
-    wait_for_app(page)
-    button = page.locator(".st-key-pg_download_page").get_by_role("button", name="Download as a page")
-    button.wait_for(state="visible")
-    with page.expect_download(timeout=DOWNLOAD_TIMEOUT_MS) as caught:
-        button.click()
-    path = tmp_path / caught.value.suggested_filename
-    caught.value.save_as(path)
-    data = read_page(path.read_text(encoding="utf-8"))
+    link = {"weights": "h4", "block": "2", "text": prompt, "view": "share"}
+    _, data = _downloaded_page(browser_page, f"{shared_server.url}/playground?{urlencode(link)}", "Download as a page",
+                               tmp_path)
     checkpoint = shipped_model(4)
     expected = trace_model(checkpoint.model, checkpoint.vocabulary, prompt).layers[1]
     for stage, array in data["layers"][0]["arrays"].items():

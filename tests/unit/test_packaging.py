@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -59,8 +60,12 @@ def test_pip_install_gives_gpt_core_and_figures_outside_the_repo(tmp_path):
         capture_output=True, text=True, check=True,
     ).stdout.strip()  # fmt: skip
     (Path(target) / "outer.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    # From a copy of the sources: a setuptools build writes build/ and *.egg-info where it runs.
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "venv", "build", "*.egg-info", "test-artifacts", "mutants", "__pycache__", "data", ".cache"))
     subprocess.run(
-        [str(python), "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", str(ROOT)],
+        [str(python), "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", str(source)],
         check=True, timeout=INSTALL_TIMEOUT_S, cwd=tmp_path,
     )  # fmt: skip
     outside = tmp_path / "notebook"
