@@ -2,7 +2,9 @@
 
 ``tab_to`` presses Tab (or Shift+Tab) until the focus is on what a selector names, checking
 at every stop on the way that the focus can be seen: the focused element is visible and it,
-or what the eye sees as the control around it, has an outline or a box-shadow.
+or what the eye sees as the control around it, has an outline or a box-shadow. A stop past
+the page's last element (the browser's own controls have the focus, and the next Tab starts
+again at the top) is the browser's, not the page's.
 """
 
 from __future__ import annotations
@@ -10,6 +12,9 @@ from __future__ import annotations
 from harness.browser import APP_READY_TIMEOUT_MS, IDLE
 
 NOTHING_FOCUSED = "nothing is focused"  # FOCUS_RING_JS's reason when the focus is on no element
+# FOCUS_RING_JS's reason when a Tab took the focus past the page's last element, to the
+# browser's own controls (a real browser's address bar): the next Tab starts over at the top.
+LEFT_THE_PAGE = "the focus left the page"
 # Whether the app redrew the page since the last key: a run has started since, or one is running,
 # or the page removed the focused element since (a run's last redraw can land after the app's
 # state says it is idle). (Pages made by harness.browser.new_context record these times; on
@@ -26,7 +31,9 @@ REDRAWN_JS = (
 # focused element and on its ancestors within the same widget, above any clipped tiny box.
 FOCUS_RING_JS = r"""() => {
   const focused = document.activeElement;
-  if (!focused || focused === document.body) return { ok: false, name: "", why: "nothing is focused" };
+  if (!focused || focused === document.body) {
+    return { ok: false, name: "", why: document.hasFocus() ? "nothing is focused" : "the focus left the page" };
+  }
   const key = focused.closest("[class*='st-key-']");
   const name = (focused.getAttribute("aria-label") || focused.innerText || focused.tagName).replace(/\s+/g, " ").trim().slice(0, 40)
     + (key ? " in ." + Array.from(key.classList).find((c) => c.startsWith("st-key-")) : "");
@@ -81,6 +88,8 @@ def tab_to(page, selector: str, backwards: bool = False, unseen: list[str] | Non
         page.keyboard.press(key)
         here = page.evaluate(stop, selector)  # one round trip per stop while the focus shows at once
         ring = here if here["ok"] else focus_ring(page)
+        if not ring["ok"] and ring["why"] == LEFT_THE_PAGE:
+            continue  # past the page's end, as every page has one: the next Tab starts at the top
         if not ring["ok"] and ring["why"] == NOTHING_FOCUSED and page.evaluate(REDRAWN_JS):
             # The app redrew the page under the Tab (a run started since the key, or is still
             # running): the element that had the focus was replaced, which no focus style can

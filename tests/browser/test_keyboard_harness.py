@@ -1,6 +1,7 @@
 """The keyboard harness itself (harness/keyboard.py), on pages written here: a focus the page
 takes away by redrawing the focused element is the redraw's, not a missing focus style; a Tab
-that leaves the focus nowhere on a page that redrew nothing is still counted."""
+that leaves the focus nowhere on a page that redrew nothing is still counted; a Tab past the
+page's last element, to the browser's own controls, is not the page's and is not counted."""
 
 from __future__ import annotations
 
@@ -60,5 +61,21 @@ def test_a_focus_lost_without_a_redraw_is_counted(playwright_browser, tmp_path):
         except AssertionError:
             pass  # from the body the next Tab may start over; either way the loss is counted
         assert unseen and unseen[0].endswith("nothing is focused"), unseen
+    finally:
+        context.close()
+
+
+def test_a_tab_past_the_last_element_goes_on_from_the_top(playwright_browser, tmp_path):
+    """From the last button, a Tab leaves the page (the browser's controls: document.hasFocus()
+    is false, as a real browser's address bar has it); the next one starts at the top."""
+    context, page = _page(playwright_browser, tmp_path)
+    try:
+        page.locator("#c").focus()
+        page.keyboard.press("Tab")
+        assert page.evaluate("() => [document.activeElement === document.body, document.hasFocus()]") == [True, False]
+        page.locator("#c").focus()
+        unseen = tab_to(page, "#b")
+        assert unseen == [], unseen
+        assert page.evaluate("() => document.activeElement.id") == "b"
     finally:
         context.close()
