@@ -8,6 +8,7 @@ screen (bounding boxes measured in the page), and every chart label is drawn who
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from harness.browser import FIRST_SCREEN_ONLY, IDLE, exceptions_shown, new_context, wait_for_rerun
 from harness.legibility import problems, settled_charts
@@ -76,8 +77,26 @@ def _options(page):
     return page.locator("[data-testid='stRadio'] [role='radiogroup'] label")
 
 
-def _choose(page, step: int, index: int | list[int]) -> None:
-    """Choose an option (step 3: the set of options, by position) and check it."""
+# What the question says once the check's run has ended, by what is on the page then: "wrong"
+# (the error and its "show the answer" button), "right" (the check button gone, the success
+# shown), "none" (asked to choose first); null while the run goes on or its answer is not all
+# drawn yet. A state of the page before the check (no verdict, the check button) is none of
+# them, so a check whose run has not started yet is waited for, never read as a verdict.
+VERDICT_JS = """([check, show, idle]) => {
+  if (!document.querySelector(idle)) return null;
+  const buttons = [...document.querySelectorAll("[data-testid='stMainBlockContainer'] button")];
+  const has = (label) => buttons.some((button) => (button.innerText || "").includes(label));
+  const alert = (kind) => document.querySelector(`[data-testid='stMainBlockContainer'] [data-testid='stAlertContent${kind}']`);
+  if (alert("Error") && has(show)) return "wrong";
+  if (alert("Success") && !has(check)) return "right";
+  if (alert("Warning") && has(check)) return "none";
+  return null;
+}"""
+
+
+def _choose(page, step: int, index: int | list[int]) -> str:
+    """Choose an option (step 3: the set of options, by position), check it, and say the
+    verdict: "right", "wrong" or "none" (the choice did not reach the check)."""
     if step == 3:
         box = page.locator("[data-testid='stMultiSelect']").first
         for position in index:
@@ -89,14 +108,13 @@ def _choose(page, step: int, index: int | list[int]) -> None:
         _options(page).nth(index).click()
         wait_for_rerun(page)
     page.get_by_role("button", name=t("ls.check", page.lang)).click()
-    wait_for_rerun(page)  # not the last answer's verdict: this one's
-    verdict = page.locator("[data-testid='stAlertContentError'], [data-testid='stAlertContentSuccess']")
-    verdict.first.wait_for()
-    page.wait_for_selector(IDLE)
-
-
-def _is_wrong(page) -> bool:
-    return page.get_by_role("button", name=t("ls.show_answer", page.lang)).count() > 0
+    wait_for_rerun(page)
+    labels = [t("ls.check", page.lang), t("ls.show_answer", page.lang), IDLE]
+    try:
+        return page.wait_for_function(VERDICT_JS, arg=labels).json_value()
+    except PlaywrightTimeout:  # said in the failure, with what the page showed instead
+        alerts = page.locator("[data-testid='stMainBlockContainer'] [data-testid^='stAlertContent']").all_inner_texts()
+        return f"no verdict; the alerts: {[text[:60] for text in alerts]}"
 
 
 def _measure(page, lang: str, step: int, state: str, failures: list[str]) -> None:
@@ -137,16 +155,17 @@ def _figure_beside(page, lang: str, step: int, failures: list[str]) -> None:
 def _right(page, lang: str, step: int, failures: list[str]) -> None:
     """Options in turn until one is right (measured)."""
     if step == 3:
-        _choose(page, step, FUTURE_KEYS)
+        verdicts = [_choose(page, step, FUTURE_KEYS)]
     else:
+        verdicts = []
         for index in range(_options(page).count()):
-            _choose(page, step, index)
-            if not _is_wrong(page):
+            verdicts.append(_choose(page, step, index))
+            if verdicts[-1] == "right":
                 break
-    if _is_wrong(page):
-        failures.append(f"step {step} ({lang}): no option was right")
+    if verdicts[-1] != "right":
+        page.screenshot(path=str(ARTIFACTS / f"lesson-fit-{lang}-step{step}-never-right-1366.png"))
+        failures.append(f"step {step} ({lang}): no option was right; the verdicts: {verdicts}")
         return
-    page.get_by_role("button", name=t("ls.check", lang)).wait_for(state="detached")
     page.wait_for_selector(IDLE)
     _measure(page, lang, step, "right", failures)
 
@@ -154,17 +173,19 @@ def _right(page, lang: str, step: int, failures: list[str]) -> None:
 def _given_up(browsing: Browsing, lang: str, step: int, failures: list[str]) -> None:
     """A wrong answer (measured), then "show the answer" (measured)."""
     page = _open(browsing, lang, step)
+    verdicts = []
     for index in range(_options(page).count() if step != 3 else 1):
-        _choose(page, step, [0] if step == 3 else index)
-        if _is_wrong(page):
+        verdicts.append(_choose(page, step, [0] if step == 3 else index))
+        if verdicts[-1] == "wrong":
             _measure(page, lang, step, "wrong", failures)
             page.get_by_role("button", name=t("ls.show_answer", lang)).click()
             page.get_by_role("button", name=t("ls.check", lang)).wait_for(state="detached")
             page.wait_for_selector(IDLE)
             _measure(page, lang, step, "shown", failures)
             return
+        page.screenshot(path=str(ARTIFACTS / f"lesson-fit-{lang}-step{step}-option{index}-{verdicts[-1]}-1366.png"))
         page = _open(browsing, lang, step)  # that one was right: a new session for the next
-    failures.append(f"step {step} ({lang}): no option was wrong")
+    failures.append(f"step {step} ({lang}): no option was wrong; the verdicts: {verdicts}")
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
