@@ -11,7 +11,8 @@ import plotly.graph_objects as go
 
 from gpt_core.window import Window
 
-from .attention import HEADER_PX, window_title
+from .attention import window_title
+from .detail_plan import HEADER_PX
 from .events import trace_meta
 from .labels import plotly_safe
 from .overview import OVERVIEW_COLORBAR_PX
@@ -89,7 +90,7 @@ def combined_figure(
     every_label, origin, first = list(labels), (0, 0), 0
     heading_text = title if title is not None else combined_name(kind, text)
     if window is not None and not window.whole:
-        z, origin, first = window.cut(z), (window.first_query, window.first_key), window.first_query
+        z, origin, first = window.cut(z), window.origin, window.first_query
         labels, T = every_label[first:][: window.size], window.size
         heading_text += " · " + window_title(window, text)
     left = query_label_room(short_labels(labels), TICK_FONT_PX * scale, AXIS_TITLE_FONT_PX * scale, first)

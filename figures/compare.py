@@ -102,9 +102,7 @@ def difference_figure(
     limit = difference_range(diff)
     origin = (0, 0)
     if window is not None and not window.whole:
-        diff, masked, origin = window.cut(diff), window.cut(masked), (window.first_query, window.first_key)
-        inside = highlight is not None and window.contains(*highlight)
-        highlight = (highlight[0] - origin[0], highlight[1] - origin[1]) if inside else None
+        diff, masked, origin, highlight = window.cut(diff), window.cut(masked), window.origin, window.local(highlight)
     traces, layout, annotations, shapes = [], {}, [], []
     for head, panel in enumerate(plan.panels):
         name = plotly_safe(text["cmp.fig.mean_panel"]) if of_means else f"{plotly_safe(text['fig.head'])} {head + 1}"

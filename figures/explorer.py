@@ -181,7 +181,7 @@ def grid_figure(
     plan = plan_grid(blocks, heads, labels, text, width_px, scale, window)
     origin, title = (0, 0), plotly_safe(text["ex.grid_title"])
     if window is not None and not window.whole:
-        weights, origin = window.cut(np.asarray(weights)), (window.first_query, window.first_key)
+        weights, origin = window.cut(np.asarray(weights)), window.origin
         title += " · " + plotly_safe(window_title(window, text))
     future = _future(weights.shape[-2:], origin)
     traces, layout, annotations, shapes = [], {}, [], []
@@ -271,6 +271,21 @@ def generation_window(longest: int, last_positions: int = GENERATION_POSITIONS) 
     return max(0, longest - last_positions)
 
 
+def _generation_cells(rows: Sequence[np.ndarray], contexts: Sequence[Sequence[str]], first: int,
+                      width: int) -> tuple[np.ndarray, list[list[str]]]:  # fmt: skip
+    """The generation chart's cells from position ``first`` on, ``width`` wide: each row's
+    weights left-aligned (NaN past a shorter context) and the key each cell reads (escaped)."""
+    z = np.full((len(rows), width), np.nan, dtype=np.float32)
+    keys = [["" for _ in range(width)] for _ in rows]
+    for i, (row, context) in enumerate(zip(rows, contexts, strict=True)):
+        if len(row) != len(context):
+            raise ValueError(f"row {i} has {len(row)} weights for the context {context!r} of {len(context)} characters")
+        z[i, : max(0, len(row) - first)] = row[first:]
+        for j, char in enumerate(context[first:]):
+            keys[i][j] = plotly_safe(display_label(char))
+    return z, keys
+
+
 def generation_figure(
     rows: Sequence[np.ndarray], chars: Sequence[str], contexts: Sequence[Sequence[str]], head: int, block: int,
     text: Words, width_px: float = 870, scale: float = 1.0, unit_word: str = "ex.col.block",
@@ -288,14 +303,7 @@ def generation_figure(
     longest = max((len(row) for row in rows), default=1)
     first = generation_window(longest, last_positions)
     width = longest - first
-    z = np.full((n, width), np.nan, dtype=np.float32)
-    keys = [["" for _ in range(width)] for _ in range(n)]
-    for i, (row, context) in enumerate(zip(rows, contexts, strict=True)):
-        if len(row) != len(context):
-            raise ValueError(f"row {i} has {len(row)} weights for the context {context!r} of {len(context)} characters")
-        z[i, : max(0, len(row) - first)] = row[first:]
-        for j, char in enumerate(context[first:]):
-            keys[i][j] = plotly_safe(display_label(char))
+    z, keys = _generation_cells(rows, contexts, first, width)
     names = [plotly_safe(text["ex.step_label"].format(step=i + 1, char=display_label(char))) for i, char in enumerate(chars)]
     font_px = TICK_FONT_PX * scale
     left = (

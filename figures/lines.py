@@ -238,7 +238,7 @@ def lines_figure(
     check_rank(weights, labels, 3)
     font_px = LINE_LABEL_FONT_PX * scale
     window = window or Window(len(labels), 0, 0, len(labels))
-    origin = (window.first_query, window.first_key)
+    origin = window.origin
     queries = list(window.queries) if token is None else [token]
     choice = choose_lines(weights, heads, queries, window.keys, threshold, max_lines)
     traces = _line_traces(choice, heads, threshold, text, scale, origin)

@@ -11,7 +11,8 @@ import plotly.graph_objects as go
 
 from gpt_core.window import Window
 
-from .attention import HEADER_PX, ROW_GAP_PX, check_square, masked_legend_entry, stage_traces, window_title
+from .attention import check_square, masked_legend_entry, stage_traces, window_title
+from .detail_plan import HEADER_PX, ROW_GAP_PX
 from .labels import plotly_safe
 from .palette import HIGHLIGHT_COLOR, SCORE_COLORSCALE, WEIGHT_COLORSCALE, head_color
 from .panels import (
@@ -180,9 +181,7 @@ def heads_overview_figure(
     look = stage_look(matrices, stage)
     origin = (0, 0)
     if window is not None and not window.whole:
-        matrices, origin = window.cut(np.asarray(matrices)), (window.first_query, window.first_key)
-        inside = highlight is not None and window.contains(*highlight)
-        highlight = (highlight[0] - origin[0], highlight[1] - origin[1]) if inside else None
+        matrices, origin, highlight = window.cut(np.asarray(matrices)), window.origin, window.local(highlight)
         title = f"{text[f'stage.{stage}'] if title is None else title} · {window_title(window, text)}"
     traces, layout, annotations, shapes = [], {}, [], []
     for head, panel in enumerate(plan.panels):

@@ -47,8 +47,20 @@ class Window:
         """Whether the window is the whole matrix (a short text)."""
         return self.size == self.tokens
 
+    @property
+    def origin(self) -> tuple[int, int]:
+        """The whole matrix's (query, key) of the window's first cell."""
+        return (self.first_query, self.first_key)
+
     def contains(self, query: int, key: int) -> bool:
         return query in self.queries and key in self.keys
+
+    def local(self, cell: tuple[int, int] | None) -> tuple[int, int] | None:
+        """The whole matrix's ``cell`` (query, key) as the window's own row and column;
+        None when there is no cell or the window does not hold it."""
+        if cell is None or not self.contains(*cell):
+            return None
+        return (cell[0] - self.first_query, cell[1] - self.first_key)
 
     def cut(self, matrix: np.ndarray) -> np.ndarray:
         """The window's cells of ``matrix`` (…, T, T)."""

@@ -418,7 +418,7 @@ def test_a_long_paste_is_taken_and_cut_to_the_token_cap(page):
 
 
 def test_a_long_text_keeps_legible_cells_in_a_window_that_needs_no_sideways_scroll():
-    from figures.attention import DETAIL_FIT_MIN_CELL_PX
+    from figures.detail_plan import DETAIL_FIT_MIN_CELL_PX
 
     at = open_page(PAGE, text="abcdefghij" * 13, heads="2")
     assert not at.exception

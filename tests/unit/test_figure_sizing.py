@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from figures import head_detail_figure, heads_overview_figure
-from figures.attention import DETAIL_MIN_CELL_PX
+from figures.detail_plan import DETAIL_MIN_CELL_PX
 from figures.overview import FOCUSED_BORDER_PX
 from figures.palette import DROPPED_COLOR
 from figures.panels import MIN_TICK_FONT_PX, TICK_FONT_PX

@@ -57,6 +57,17 @@ def test_a_window_cuts_its_cells_and_says_what_it_holds():
         window.cut(matrix[:50, :50])
 
 
+def test_a_window_names_its_first_cell_and_moves_a_cell_into_its_own_coordinates():
+    window = Window(100, 65, 0, 10)
+    assert window.origin == (65, 0)
+    assert window.local((65, 0)) == (0, 0) and window.local((74, 9)) == (9, 9) and window.local((70, 3)) == (5, 3)
+    assert window.local((64, 0)) is None and window.local((70, 10)) is None and window.local(None) is None
+    cut = window.cut(np.arange(100 * 100).reshape(100, 100))
+    assert cut[window.local((70, 3))] == 70 * 100 + 3  # the same cell, read from the cut
+    whole = Window(6, 0, 0, 6)
+    assert whole.origin == (0, 0) and whole.local((5, 2)) == (5, 2)
+
+
 def test_block_maxima_of_a_hand_made_matrix():
     inf = np.inf
     matrix = np.array(
