@@ -18,7 +18,7 @@ import torch
 from figures.page import PageLayer, page_data, standalone_page
 from figures.shapes import shape_trace_code
 from gpt_core import STAGES, PlaygroundConfig, PlaygroundTrace, trace_attention
-from gpt_core.reproduce import NUMBERS_VERSION, use_compute_threads
+from gpt_core.reproduce import use_compute_threads
 from ui.strings import LANGUAGES, t
 
 STAGE_ORDER: tuple[str, ...] = STAGES  # scores, scaled_scores, masked_scores, weights
@@ -34,8 +34,6 @@ PAGE_KEYS = (
     "page.offline", "page.layer_choice",
 )  # fmt: skip
 # The playground's link parameters for each setting (ui/playground/state.py names them).
-LINK_NAMES = {"heads": "heads", "head_dim": "head_dim", "input_dim": "input_dim", "seed": "seed", "tokenizer": "tok",
-              "positional": "pos", "dropout": "dropout", "qkv_bias": "bias", "scale": "scale"}
 
 
 def _version() -> str:
@@ -79,19 +77,15 @@ def command_line(text: str, config: PlaygroundConfig, lang: str, output: str = "
     return shlex.join(parts)
 
 
-def app_link(text: str, config: PlaygroundConfig, lang: str, app_url: str = DEFAULT_APP_URL) -> str:
-    """The playground's link to the same view (its numbers version included)."""
-    query = {"text": text}
-    for name, param in LINK_NAMES.items():
-        value = getattr(config, name)
-        if name == "input_dim":
-            value = value or 0
-        if isinstance(value, bool):
-            value = int(value)
-        query[param] = str(value)
-    if config.dropout:
-        query["mode"] = "train" if config.training else "eval"
-    query.update(lang=lang, v=str(NUMBERS_VERSION))
+def app_link(text: str, config: PlaygroundConfig, lang: str, app_url: str = DEFAULT_APP_URL,
+             view: dict[str, Any] | None = None) -> str:  # fmt: skip
+    """The playground's link to the same view, written by the playground's own link rules
+    (its numbers version included). view: the page's other controls by link name (the head
+    shown, 1-based; the stage; the row and column)."""
+    from ui.playground import state  # the link's rules alone: no Streamlit
+
+    values = {**state.values_of(text, config), **(view or {})}
+    query = {**state.to_query(values), "lang": lang}
     return f"{app_url.rstrip('/')}/playground?{urllib.parse.urlencode(query)}"
 
 
@@ -295,9 +289,18 @@ def model_command_line(text: str, name: str, layers: list[int], lang: str, outpu
 def model_app_link(text: str, name: str, layer: int, lang: str, app_url: str = DEFAULT_APP_URL) -> str:
     """The playground's link to the model's layer (``block`` is 1-based there)."""
     from gpt_core.hf import short_name
+    from ui.playground import state  # the link's rules alone: no Streamlit
 
-    query = {"text": text, "weights": short_name(name), "block": str(layer + 1), "lang": lang, "v": str(NUMBERS_VERSION)}
+    values = {**state.defaults(), "text": text, "weights": short_name(name), "block": layer + 1}
+    query = {**state.to_query(values), "lang": lang}
     return f"{app_url.rstrip('/')}/playground?{urllib.parse.urlencode(query)}"
+
+
+def view_params(stage: str, head: int, row: int | None, col: int | None) -> dict[str, Any]:
+    """The page's chosen view as the playground's link names it: the head (1-based there),
+    the overview's stage where the playground has it, the row and column of the chosen cell."""
+    view = {"head": head + 1, "row": -1 if row is None else row, "col": col or 0}
+    return {**view, "stage": stage} if stage in STAGES else view
 
 
 def page_html(result: PlaygroundTrace, text: str, lang: str, *, app_url: str = DEFAULT_APP_URL, stage: str = "weights",
@@ -308,7 +311,7 @@ def page_html(result: PlaygroundTrace, text: str, lang: str, *, app_url: str = D
         (t("page.made.settings", lang), _settings(config)),
         (t("page.made.model", lang), t("page.made.random", lang, seed=config.seed)),
         (t("page.made.command", lang), command_line(text, config, lang)),
-        (t("page.made.link", lang), app_link(text, config, lang, app_url)),
+        (t("page.made.link", lang), app_link(text, config, lang, app_url, view_params(stage, head, row, col))),
         ("", t("page.made.versions", lang, torch=torch.__version__, version=_version())),
     ]
     return stages_page_html(text=text, tokens=result.tokens, stages=_stages(result.trace),

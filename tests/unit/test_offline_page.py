@@ -10,6 +10,7 @@ import html
 import json
 import math
 import re
+import urllib.parse
 
 import numpy as np
 import pytest
@@ -19,6 +20,8 @@ import seeing_attention as sa
 from figures.page import PageLayer, page_data
 from gpt_core import PlaygroundConfig, trace_attention
 from seeing_attention.cli import main
+from seeing_attention.engine import app_link, model_app_link
+from ui.playground.state import parse_query
 
 DATA = re.compile(r'<script type="application/json" id="sa-data">(.*?)</script>', re.S)
 BOOK = "动手学大模型"
@@ -122,8 +125,39 @@ def test_the_page_opens_on_the_chosen_cell_and_says_how_it_was_made():
     made = dict(data["made"])
     assert "seeing-attention export --text abcd --heads 2 --head-dim 4 --seed 5 --tok char --lang zh" in made["重新生成本页的命令"]
     link = made["在应用中打开同一视图"]
-    assert link.startswith("http://localhost:8501/playground?") and "heads=2" in link and "seed=5" in link
+    assert link.startswith("http://localhost:8501/playground?")
+    values, notes = _read_by_the_playground(link)
+    assert notes == [] and values["lang"] == "zh"
+    assert (values["text"], values["heads"], values["head_dim"], values["seed"]) == ("abcd", 2, 4, 5)
+    assert (values["head"], values["row"], values["col"], values["stage"]) == (2, 3, 1, "masked_scores"), "head 1-based"
     assert data["words"]["softmax_key"] == "键"
+
+
+def _read_by_the_playground(link: str) -> tuple[dict, list]:
+    """A link as the playground reads it (its own parse_query), and its language."""
+    query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(link).query, keep_blank_values=True))
+    values, notes = parse_query(query)
+    return {**values, "lang": query.get("lang")}, notes
+
+
+def test_the_app_link_gives_the_playground_every_setting_that_is_not_a_default():
+    config = PlaygroundConfig(heads=3, head_dim=5, input_dim=12, seed=9, tokenizer="word", positional=False,
+                              dropout=0.25, training=True, qkv_bias=True, scale=False)  # fmt: skip
+    values, notes = _read_by_the_playground(app_link("to be or not", config, "en", "https://class.example/app/"))
+    assert notes == []
+    assert values == {**values, "text": "to be or not", "tok": "word", "heads": 3, "head_dim": 5, "input_dim": 12,
+                      "seed": 9, "pos": False, "dropout": 0.25, "mode": "train", "bias": True, "scale": False,
+                      "weights": "random", "lang": "en"}  # fmt: skip
+    link = app_link("动手学 <b>&", PlaygroundConfig(), "zh", "https://class.example/app/")
+    assert link.startswith("https://class.example/app/playground?")
+    values, notes = _read_by_the_playground(link)
+    assert notes == [] and values["text"] == "动手学 <b>&" and values["mode"] == "eval" and values["input_dim"] == 0
+
+
+def test_a_real_models_app_link_names_the_model_and_its_layer_one_based():
+    values, notes = _read_by_the_playground(model_app_link("hello", "Qwen/Qwen2.5-0.5B", 0, "zh"))
+    assert notes == [] and (values["weights"], values["block"], values["text"], values["lang"]) == (
+        "Qwen/Qwen2.5-0.5B", 1, "hello", "zh")  # fmt: skip
 
 
 def test_page_data_refuses_what_the_page_cannot_draw():

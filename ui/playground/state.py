@@ -127,6 +127,16 @@ def to_query(values: Mapping[str, Any]) -> dict[str, str]:
     return rules.to_query(PARAMS, values)
 
 
+def values_of(text: str, config: PlaygroundConfig) -> dict[str, Any]:
+    """The controls that give ``config``'s computation of ``text`` (config_of's inverse),
+    every other control at its default."""
+    return {
+        **defaults(), "text": text, "tok": config.tokenizer, "heads": config.heads, "head_dim": config.head_dim,
+        "input_dim": config.input_dim or 0, "seed": config.seed, "pos": config.positional, "dropout": config.dropout,
+        "mode": "train" if config.training else "eval", "bias": config.qkv_bias, "scale": config.scale,
+    }  # fmt: skip
+
+
 def config_of(values: dict[str, Any]) -> PlaygroundConfig:
     """The computation the controls describe."""
     return PlaygroundConfig(
