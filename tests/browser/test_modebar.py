@@ -14,7 +14,8 @@ import pytest
 from harness.browser import APP_READY_TIMEOUT_MS, new_context, wait_for_app, wait_for_rerun
 from harness.charts import wait_for_charts
 from harness.file_server import unused_local_url
-from harness.legibility import modebar_problems, problems, read_modebar, settled_charts
+from harness.legibility import problems, settled_charts
+from harness.modebar import modebar_problems, read_modebar
 from harness.server import ARTIFACTS, Server, start_server, stop_server
 from ui.strings import t
 
