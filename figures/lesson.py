@@ -140,14 +140,39 @@ def two_ways_figure(batched: np.ndarray, by_head: np.ndarray, labels: list[str],
 
 
 QKV_NAMES = ("Q", "K", "V")
+# Narrower than this (a phone's column), Q, K and V go one above the other, each as wide as
+# the page: side by side, 16 channels would get columns of 4 px.
+QKV_STACK_BELOW_PX = 600
+QKV_ROW_PX = 24  # a token's row, stacked
+QKV_STACK_GAP_PX = 76  # under a stacked panel: its channel ticks and its title
 
 
-def qkv_figure(queries: np.ndarray, keys: np.ndarray, values: np.ndarray, labels: list[str], text: Words) -> go.Figure:
+def _qkv_axes(index: int, name: str, text: Words, tokens: int, stacked: bool) -> tuple[dict, dict, float | None]:
+    """Panel ``index``'s x and y axes: side by side (a third of the width each, the tokens
+    named once) or stacked (the whole width, each named); stacked, the plot's height too."""
+    title = dict(text=f"{name} · {text['lsfig.channel']}")
+    axis = "" if index == 0 else str(index + 1)
+    y = dict(autorange="reversed", type="category", anchor=f"x{axis}", automargin=True, showticklabels=True)
+    if not stacked:
+        left = index * 0.345
+        y["showticklabels"] = index == 0
+        return dict(domain=[left, left + 0.31], title=title, automargin=True), y, None
+    panel = tokens * QKV_ROW_PX
+    height = 3 * panel + 2 * QKV_STACK_GAP_PX
+    top = height - index * (panel + QKV_STACK_GAP_PX)
+    y["domain"] = [(top - panel) / height, top / height]
+    return dict(domain=[0, 1], title=title, anchor=f"y{axis}", automargin=True), y, height
+
+
+def qkv_figure(queries: np.ndarray, keys: np.ndarray, values: np.ndarray, labels: list[str], text: Words,
+               width_px: float | None = None) -> go.Figure:  # fmt: skip
     """One head's Q, K and V (each (T, d): a row per token, a column per channel) side by side,
-    in one colour range: what the head computes from before its scores."""
+    in one colour range: what the head computes from before its scores. width_px: the page's
+    width; under QKV_STACK_BELOW_PX they go one above the other."""
     rows = axis_labels(labels)
     limit = float(max(np.abs(m).max() for m in (queries, keys, values)) or 1e-9)
-    traces, layout_axes = [], {}
+    stacked = width_px is not None and width_px < QKV_STACK_BELOW_PX
+    traces, layout_axes, plot_height = [], {}, None
     for index, (matrix, name) in enumerate(zip((queries, keys, values), QKV_NAMES, strict=True)):
         axis = "" if index == 0 else str(index + 1)
         traces.append(dict(
@@ -156,12 +181,12 @@ def qkv_figure(queries: np.ndarray, keys: np.ndarray, values: np.ndarray, labels
             colorscale=SCORE_COLORSCALE, showscale=index == 2,
             hovertemplate=f"{name}<br>%{{y}} · {text['lsfig.channel']} %{{x}}: %{{z:.4f}}<extra></extra>",
         ))  # fmt: skip
-        left = index * 0.345
-        layout_axes[f"xaxis{axis}"] = dict(domain=[left, left + 0.31], title=dict(text=f"{name} · {text['lsfig.channel']}"),
-                                           automargin=True)  # fmt: skip
-        layout_axes[f"yaxis{axis}"] = dict(autorange="reversed", type="category", anchor=f"x{axis}",
-                                           showticklabels=index == 0, automargin=True)  # fmt: skip
+        layout_axes[f"xaxis{axis}"], layout_axes[f"yaxis{axis}"], plot_height = _qkv_axes(index, name, text, len(rows),
+                                                                                           stacked)  # fmt: skip
     layout = _layout(text["lsfig.qkv_title"], text["lsfig.channel"], text["fig.query_axis"])
     layout.update(**layout_axes)
     layout["yaxis"]["title"] = dict(text=text["lsfig.token_axis"])  # automargin: clear of the tick labels
+    if plot_height is not None:  # the colour bar beside V, the panels' height for their rows
+        layout["height"] = round(plot_height + MARGIN["t"] + MARGIN["b"])
+        traces[2]["colorbar"] = dict(len=1 / 3, y=0, yanchor="bottom", thickness=14)
     return build_figure(traces, layout)

@@ -67,9 +67,26 @@ def type_scale() -> float:
     return PRESENT_FONT_SCALE if st.session_state.get(PRESENT_STATE) else 1.0
 
 
+# A phone's main column (a 390 px screen less the page's padding), until its browser reports
+# the real one: a phone's browser says "Mobi" in its User-Agent, as MDN advises servers to read it.
+PHONE_WIDTH_PX = 350
+PHONE_AGENT_MARK = "Mobi"
+
+
+def on_a_phone() -> bool:
+    """Whether this session's browser says it runs on a phone (its User-Agent)."""
+    agent = (st.context.headers or {}).get("User-Agent") or ""
+    return PHONE_AGENT_MARK in agent
+
+
 def page_width() -> float:
-    """The main column's width: as the browser reported it, else a classroom projector's."""
-    return main_width() or (DEFAULT_PRESENTING_WIDTH_PX if st.session_state.get(PRESENT_STATE) else DEFAULT_WIDTH_PX)
+    """The main column's width: as the browser reported it, else a phone's where the browser
+    says it is one, else a classroom projector's."""
+    if (width := main_width()) is not None:
+        return width
+    if on_a_phone():
+        return PHONE_WIDTH_PX
+    return DEFAULT_PRESENTING_WIDTH_PX if st.session_state.get(PRESENT_STATE) else DEFAULT_WIDTH_PX
 
 
 def sized_for_page() -> dict:

@@ -6,7 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 import torch
 
-from figures import Words, parameter_figure, scaling_figure, softmax_bars_figure, two_ways_figure
+from figures import Words, parameter_figure, qkv_figure, scaling_figure, softmax_bars_figure, two_ways_figure
 from gpt_core import PlaygroundConfig, build_attention, embed
 from gpt_core.lesson import BOOK_TEXT, example_scores, head_by_head, parameter_counts, scaling_table
 
@@ -17,7 +17,7 @@ TEXT = Words({
     "lsfig.scaling_title": "saturation", "lsfig.head_dim_axis": "head_dim", "lsfig.max_weight_axis": "largest weight",
     "lsfig.row_title": "one row", "fig.key_axis": "key", "fig.query_axis": "query", "lsfig.weight_axis": "weight",
     "lsfig.two_ways_title": "two ways", "lsfig.batched": "batched", "lsfig.by_head": "head by head",
-    "lsfig.channel": "channel",
+    "lsfig.channel": "channel", "lsfig.qkv_title": "Q, K and V", "lsfig.token_axis": "token",
 })  # fmt: skip
 
 
@@ -59,3 +59,29 @@ def test_two_ways_shows_both_outputs_on_one_colour_range():
     np.testing.assert_allclose(np.array(right["z"]), by_head, rtol=0, atol=1e-6)
     assert left["zmin"] == right["zmin"] == -left["zmax"]
     assert len(spec["layout"]["shapes"]) == 2 * 4, "each head's channels marked under both heatmaps"
+
+
+def _qkv(T: int = 6, d: int = 16):
+    rng = np.random.default_rng(1)
+    return [rng.standard_normal((T, d)) for _ in range(3)], [f"t{i}" for i in range(T)]
+
+
+def test_qkv_side_by_side_on_a_wide_page_and_one_above_the_other_on_a_phone():
+    (q, k, v), labels = _qkv()
+    wide = _valid(qkv_figure(q, k, v, labels, TEXT, width_px=1366))["layout"]
+    x = [wide[f"xaxis{a}"]["domain"] for a in ("", "2", "3")]
+    assert all(x[i][1] < x[i + 1][0] for i in range(2)), "three columns, left to right"
+    assert [wide[f"yaxis{a}"]["showticklabels"] for a in ("", "2", "3")] == [True, False, False], "tokens named once"
+    assert qkv_figure(q, k, v, labels, TEXT).to_plotly_json()["layout"]["xaxis"]["domain"] == x[0], "no width: wide"
+
+    phone = _valid(qkv_figure(q, k, v, labels, TEXT, width_px=350))
+    layout = phone["layout"]
+    assert [layout[f"xaxis{a}"]["domain"] for a in ("", "2", "3")] == [[0, 1]] * 3, "each the page's width"
+    y = [layout[f"yaxis{a}"]["domain"] for a in ("", "2", "3")]
+    assert y[0][0] > y[1][1] and y[1][0] > y[2][1], "Q above K above V, apart"
+    assert all(layout[f"yaxis{a}"]["showticklabels"] for a in ("", "2", "3")), "each names its tokens"
+    # Each token's row is 24 px: the plot's height (the layout's less its margins) gives it.
+    plot_px = layout["height"] - layout["margin"]["t"] - layout["margin"]["b"]
+    assert abs((y[0][1] - y[0][0]) * plot_px - 6 * 24) < 1
+    assert [trace["name"] for trace in phone["data"]] == ["Q", "K", "V"]
+    np.testing.assert_array_equal(np.array(phone["data"][1]["z"]), k)

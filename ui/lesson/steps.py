@@ -33,6 +33,7 @@ from gpt_core.lesson import (
     zero_columns,
 )
 
+from ..charts import page_width
 from ..figure_text import figure_words
 from ..shared.resources import shipped_experiment, shipped_snapshots
 from ..shared.verdict import answer_text
@@ -71,7 +72,7 @@ def one_head(lang: str, layout: StepLayout) -> Question:
     layout.lead(t("ls.1.lead", lang, T=T, d=d))
     head = (trace.queries_heads[0, 0].numpy(), trace.keys_heads[0, 0].numpy(), trace.values_heads[0, 0].numpy())
     with layout.figure():
-        layout.chart(qkv_figure(*head, result.labels, figure_words(lang)), "ls_chart_1_qkv")
+        layout.chart(qkv_figure(*head, result.labels, figure_words(lang), page_width()), "ls_chart_1_qkv")
 
     def reveal() -> None:  # the scores are T × T: their picture is the answer
         st.markdown(t("ls.1.body", lang, T=T, d=d))
