@@ -111,7 +111,10 @@ def _experiment_tab(lang: str) -> None:
         if corpus is None:
             st.error(_said_here(missing, lang), icon=":material/error:")
         else:
-            run_experiment(lang, corpus, plan)
+            try:
+                run_experiment(lang, corpus, plan)
+            except InputError as error:  # e.g. too slow to stop on a busy server: said here, as Train does
+                st.error(_said_here(error, lang), icon=":material/error:")
     mine = st.session_state.get(EXPERIMENT_STATE)
     shipped = shipped_experiment()
     if mine is not None:
