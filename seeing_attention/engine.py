@@ -33,7 +33,6 @@ PAGE_KEYS = (
     "page.softmax.exp", "page.softmax.weight", "page.softmax.stored", "page.softmax.sum", "page.shapes", "page.made",
     "page.offline", "page.layer_choice",
 )  # fmt: skip
-# The playground's link parameters for each setting (ui/playground/state.py names them).
 
 
 def _version() -> str:
