@@ -183,8 +183,9 @@ def _given_up(browsing: Browsing, lang: str, step: int, failures: list[str]) -> 
             page.wait_for_selector(IDLE)
             _measure(page, lang, step, "shown", failures)
             return
-        page.screenshot(path=str(ARTIFACTS / f"lesson-fit-{lang}-step{step}-option{index}-{verdicts[-1]}-1366.png"))
-        page = _open(browsing, lang, step)  # that one was right: a new session for the next
+        if verdicts[-1] != "right":  # kept for the failure's reader
+            page.screenshot(path=str(ARTIFACTS / f"lesson-fit-{lang}-step{step}-option{index}-no-verdict-1366.png"))
+        page = _open(browsing, lang, step)  # a new session for the next option
     failures.append(f"step {step} ({lang}): no option was wrong; the verdicts: {verdicts}")
 
 
