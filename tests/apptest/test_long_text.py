@@ -118,10 +118,52 @@ def test_compare_mode_of_a_long_text_is_windowed():
     text = (TEXT * 2)[:128]
     at = open_page(PAGE, text=text, tok="char", cmp="1", row="100", col="40")
     assert not at.exception, at.exception
-    heatmaps = [trace for spec in _specs(at) for trace in spec["data"] if trace.get("type") == "heatmap"]
+    charts = [spec for spec in _specs(at) if spec != _map(at)]  # the map of the whole text has its own test
+    heatmaps = [trace for spec in charts for trace in spec["data"] if trace.get("type") == "heatmap"]
     assert len(heatmaps) >= 3 * 4, "A's heads, B's heads and B − A"
     for trace in heatmaps:
         assert len(trace["y"]) == 48 and trace["y"][0].split(" · ")[0] == "76", trace.get("name")
+
+
+@pytest.fixture
+def compare_click(monkeypatch):
+    import ui.playground.compare
+
+    pending: list[object] = []
+    monkeypatch.setattr(ui.playground.compare, "listen", lambda charts, key: pending.pop() if pending else None)
+    return pending.append
+
+
+def test_compare_mode_of_a_long_text_has_the_map_and_a_click_on_it_moves_both_windows(compare_click):
+    text = (TEXT * 2)[:128]
+    at = open_page(PAGE, text=text, tok="char", cmp="1", row="100", col="40", head="2")
+    assert not at.exception, at.exception
+    rect = _map(at)["layout"]["shapes"][0]
+    # 48 queries centred on 100 (100 − 24 = 76) and 48 keys centred on 40 (40 − 24 = 16), as cell edges
+    assert (rect["y0"], rect["y1"], rect["x0"], rect["x1"]) == (75.5, 123.5, 15.5, 63.5)
+    assert "The map shows set-up A's head 2; its box is the window both set-ups show." in [c.value for c in at.caption]
+    weights = trace_attention(text, PlaygroundConfig(tokenizer="char")).trace.weights[0, 1, 100]
+    outside = weights[:16].sum().item() + weights[64:].sum().item()  # keys outside 16..63 (query 100 sees 0..100)
+    assert [m.value for m in at.markdown if "outside the window" in m.value] == [
+        f"Query 100 gives **{outside:.1%}** of its attention to keys outside the window."]  # fmt: skip
+
+    compare_click({"chart": "window", "head": 1, "block": None, "row": 20, "col": 6})
+    at.run()
+    assert not at.exception, at.exception
+    assert (_query(at)["row"], _query(at)["col"]) == ("20", "6")
+    heatmaps = [trace for spec in _specs(at) for trace in spec["data"] if trace.get("type") == "heatmap"
+                and len(trace.get("y", [])) == 48]  # fmt: skip
+    assert len(heatmaps) >= 3 * 4, "A's heads, B's heads and B − A, all windowed"
+    assert all(trace["y"][0].split(" · ")[0] == "0" and trace["x"][0].split(" · ")[0] == "0" for trace in heatmaps)
+    rect = _map(at)["layout"]["shapes"][0]
+    assert (rect["y0"], rect["x0"]) == (-0.5, -0.5)
+
+
+def test_compare_mode_of_a_short_text_has_no_map():
+    at = open_page(PAGE, text=TEXT[:64], tok="char", cmp="1", lang="zh")
+    assert not at.exception, at.exception
+    assert not [spec for spec in _specs(at) if any(t.get("meta", {}).get("step") for t in spec["data"])]
+    assert not [c.value for c in at.caption if "小图" in c.value]
 
 
 def test_the_downloads_of_a_long_text_carry_the_whole_matrices(downloads):

@@ -31,6 +31,7 @@ from ..first_screen import ask_for_the_rest
 from ..shared import sources
 from ..shell import is_presenting
 from ..strings import error_text, t
+from ..window_map import window_map
 from . import computed, state
 from .controls import (
     LOOKING,
@@ -48,7 +49,8 @@ from .views import COLUMN_GAP_REM, PRESENT_ROOT_FONT_PX, ROOT_FONT_PX, View, _po
 A_CHART_KEY = "pg_cmp_a_chart"
 B_CHART_KEY = "pg_cmp_b_chart"
 DIFF_CHART_KEY = "pg_cmp_diff_chart"
-CLICK_CHARTS = {A_CHART_KEY: "a", B_CHART_KEY: "b"}
+MAP_CHART_KEY = "pg_cmp_window_map"
+CLICK_CHARTS = {A_CHART_KEY: "a", B_CHART_KEY: "b", MAP_CHART_KEY: "window"}
 CLICKS_KEY = "pg_cmp_clicks"
 PAGE_KEY = "playground"
 SETTINGS_ICON = ":material/tune:"
@@ -122,8 +124,8 @@ def view_b(values: dict[str, Any], text: str, source: AttentionSource | None, la
 
 def _apply_click(payload: object, view_a: View, view_b: View) -> None:
     """A clicked cell in either chart chooses the query row and key column of both; in A's,
-    the head too."""
-    for name, view in (("a", view_a), ("b", view_b)):
+    the head too. A click on a long text's map moves both windows there."""
+    for name, view in (("a", view_a), ("b", view_b), ("window", view_a)):
         click = parse_click(payload, {name}, len(view.result.tokens), view.result.config.heads)
         if click is None:
             continue
@@ -158,6 +160,21 @@ def _column(view: View, name: str, key: str, stage: str, cell: tuple[int, int], 
                file_name=file_name(view, "compare", "A" if key == A_CHART_KEY else "B", stage))  # fmt: skip
     if highlight is None:
         st.caption(t("cmp.cell_outside", lang, row=cell[0], col=cell[1], T=T))
+
+
+def long_text_map(view: View, cell: tuple[int, int], lang: str) -> None:
+    """A long text's map of the whole text, the windows of A and B outlined (a click moves
+    them): A's chosen head's weights. Nothing for a text short enough to show whole."""
+    T = len(view.result.labels)
+    if max(cell) >= T:
+        return
+    window = window_around(T, *cell)
+    if window.whole:
+        return
+    head = min(st.session_state[widget_key("head")], view.result.config.heads) - 1
+    window_map(view.stages["weights"][head], window, head, cell[0], lang, MAP_CHART_KEY,
+               _shared(view, "window", head, window, type_scale()), file_name(view, "map", head=head + 1))  # fmt: skip
+    st.caption(t("cmp.map_head", lang, head=head + 1))
 
 
 def head_means(matrices: np.ndarray) -> np.ndarray:
@@ -248,6 +265,7 @@ def render(lang: str, first_screen: bool) -> None:
         _column(view_a, t("cmp.a_title", lang), A_CHART_KEY, stage, cell, lang)
     with b_chart:
         _column(computed_b, t("cmp.b_title", lang), B_CHART_KEY, stage, cell, lang)
+    long_text_map(view_a, cell, lang)
     difference(view_a, computed_b, stage, cell, lang)
     if first_screen:
         ask_for_the_rest(PAGE_KEY)

@@ -30,6 +30,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "所选格子（第 {row} 行，第 {col} 列）超出了此设置的 {T} 个词元。",
     },
     "cmp.diff_title": {"en": "Difference B − A", "zh": "差值 B − A"},
+    "cmp.map_head": {
+        "en": "The map shows set-up A's head {head}; its box is the window both set-ups show.",
+        "zh": "小图显示设置 A 的头 {head}；方框是两个设置共同显示的窗口。",
+    },
     "cmp.diff_help": {
         "en": "Each cell: B's value minus A's. Red: B is larger; blue: A is larger; white: equal.",
         "zh": "每个格子：B 的值减去 A 的值。红色：B 更大；蓝色：A 更大；白色：相等。",
