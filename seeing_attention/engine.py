@@ -4,10 +4,12 @@ and ``figures.page``'s one-file HTML."""
 from __future__ import annotations
 
 import html
+import math
 import shlex
 import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
+from functools import cache
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -153,6 +155,23 @@ def _plotly_js() -> str:
     from plotly.offline import get_plotlyjs
 
     return get_plotlyjs()
+
+
+@cache
+def _plotly_js_bytes() -> int:
+    return len(_plotly_js().encode("utf-8"))
+
+
+# A page's own style, script, words, token list and shapes (about 18 kB for 100 tokens).
+PAGE_OVERHEAD_BYTES = 20_000
+
+
+def page_bytes(heads: int, tokens: int, stages: int = len(STAGE_ORDER), layers: int = 1) -> int:
+    """About how many bytes a page holds: Plotly's script, then each stage of each layer, its
+    heads' T × T float32 numbers in base64, and the page's own part. Said before a download:
+    a long text's page holds every cell of every head."""
+    numbers = layers * stages * 4 * math.ceil(heads * tokens * tokens * 4 / 3)
+    return _plotly_js_bytes() + numbers + PAGE_OVERHEAD_BYTES
 
 
 def show(text: str = BOOK_EXAMPLE, *, heads: int = 4, head_dim: int = 8, input_dim: int | None = None, seed: int = 0,

@@ -5,6 +5,7 @@ stream into the chosen block, proven equal to gpt_core's trace of the model."""
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -111,3 +112,15 @@ def test_a_trained_models_share_tab_offers_no_snippet_that_would_rebuild_random_
     keys = {button.key for button in at.get("download_button")}
     assert "pg_download_py" not in keys and "pg_download_npz" in keys
     assert "pg_download_page" in keys, "the page holds the numbers themselves"
+
+
+@pytest.mark.parametrize(("lang", "pattern"), [("en", r"^About (\d+\.\d) MB: "), ("zh", r"^约 (\d+\.\d) MB：")])
+def test_the_share_tab_says_how_large_the_page_is_before_its_download(downloads, lang, pattern):
+    """100 tokens and 6 heads: the numbers are a sixth of the page, Plotly's script the rest."""
+    at = open_tab(open_page(PAGE, text="abcdefghij" * 10, tok="char", heads="6", lang=lang), "share")
+    assert not at.exception, at.exception
+    name = next(name for name in downloads.names if name.endswith(".html"))
+    size = len(downloads(name))
+    said = [float(match.group(1)) for c in at.caption if (match := re.match(pattern, c.value))]
+    assert len(said) == 1, [c.value for c in at.caption]
+    assert abs(said[0] * 1e6 - size) <= 0.02 * size + 0.05e6, (said, size)  # 2 %, and the rounding to 0.1 MB

@@ -20,7 +20,7 @@ import seeing_attention as sa
 from figures.page import PageLayer, page_data
 from gpt_core import PlaygroundConfig, trace_attention
 from seeing_attention.cli import main
-from seeing_attention.engine import app_link, model_app_link
+from seeing_attention.engine import app_link, model_app_link, page_bytes
 from ui.playground.state import parse_query
 
 DATA = re.compile(r'<script type="application/json" id="sa-data">(.*?)</script>', re.S)
@@ -264,3 +264,17 @@ def test_a_model_and_tokenizer_loaded_with_transformers_give_the_same_page(tiny_
         ids = tokenizer("the cat", return_tensors="pt")["input_ids"]
         eager = AutoModelForCausalLM.from_pretrained(folder, attn_implementation="eager")(ids).logits
         torch.testing.assert_close(model(ids).logits, eager, rtol=0, atol=1e-5)
+
+
+@pytest.mark.parametrize(("text", "heads"), [("动手学大模型", 4), ("abcdefghij" * 10, 4), ("abcdefghij" * 12, 8)])
+def test_the_size_said_before_a_download_is_the_pages_own_within_two_percent(text, heads):
+    view = sa.show(text, heads=heads, head_dim=8, tokenizer="char")
+    actual = len(view.html.encode("utf-8"))
+    assert abs(page_bytes(heads, len(view.tokens)) - actual) <= 0.02 * actual, (page_bytes(heads, len(view.tokens)), actual)
+
+
+def test_a_long_texts_page_grows_with_the_square_of_its_tokens():
+    # T × T float32 cells in base64 (4 bytes per 3): 4 stages × 12 heads × 512² × 4 × 4/3 bytes
+    numbers = 4 * 12 * 512 * 512 * 4 * 4 / 3
+    assert abs((page_bytes(12, 512) - page_bytes(12, 0)) - numbers) < 8, "only rounding of the base64 text"
+    assert page_bytes(12, 512, layers=2) - page_bytes(12, 0, layers=2) == 2 * (page_bytes(12, 512) - page_bytes(12, 0))

@@ -17,7 +17,7 @@ from figures.overview import plan_overview
 from gpt_core import DETAIL_STAGES, STAGES, PlaygroundTrace, position_label, softmax_steps
 from gpt_core.source import Description
 from gpt_core.window import Window, window_around
-from seeing_attention.engine import playground_page_html
+from seeing_attention.engine import page_bytes, playground_page_html
 
 from ..charts import page_width, prepared, show_chart, type_scale
 from ..figure_text import figure_words
@@ -265,6 +265,8 @@ def share(view: View, query: dict[str, str], text: str, lang: str) -> None:
         file_name=export_name("attention_page", view.about.name, h=result.config.heads, d=result.config.head_dim) + ".html",
         mime="text/html", key="pg_download_page", icon=":material/web:", help=t("pg.download_page_help", lang),
     )  # fmt: skip
+    heads, tokens = view.stages["weights"].shape[0], view.stages["weights"].shape[-1]
+    st.caption(t("pg.download_page_size", lang, mb=f"{page_bytes(heads, tokens) / 1e6:.1f}"))
     buttons[0].download_button(
         t("pg.download_csv", lang), lambda: matrix_csv(matrix, result.labels), file_name=f"{stage}_head{head}.csv",
         mime=CSV_MIME, key="pg_download_csv", icon=":material/table:",

@@ -163,6 +163,10 @@ STRINGS: dict[str, dict[str, str]] = {
     "pg.download_npz": {"en": "Whole trace as NPZ", "zh": "完整过程 NPZ"},
     "pg.download_py": {"en": "Python that reproduces it", "zh": "重现它的 Python 代码"},
     "pg.download_page": {"en": "Download as a page", "zh": "下载为网页"},
+    "pg.download_page_size": {
+        "en": "About {mb} MB: Plotly's own script and every cell of every head, so that it needs no network.",
+        "zh": "约 {mb} MB：包含 Plotly 自己的脚本和每个头的每个格子，因此无需联网。",
+    },
     "pg.download_page_help": {
         "en": "One HTML file that works offline, without this app: every head's stages, hover, a click that outlines a "
         "cell in every stage with its softmax by hand, the shapes, and how it was made. Put it on a course site or "
