@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -74,6 +75,14 @@ def chart_traces(at: AppTest) -> dict[str, dict]:
     for chart in at.get("plotly_chart"):
         found.update(traces_by_name(json.loads(chart.proto.spec)))
     return found
+
+
+def clicks_for(monkeypatch, module) -> Callable[[object], None]:
+    """Chart clicks as the chart-click component's value for one run each, as the browser sends
+    them: ``module``'s ``listen`` hands out what the returned function was given, else None."""
+    pending: list[object] = []
+    monkeypatch.setattr(module, "listen", lambda charts, key: pending.pop() if pending else None)
+    return pending.append
 
 
 @pytest.fixture

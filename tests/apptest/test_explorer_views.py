@@ -13,7 +13,7 @@ import pytest
 from figures.lines import LINE_THRESHOLD
 from gpt_core.explore import generate_characters, head_metrics, trace_model
 from harness.charts import decode, traces_by_name
-from tests.apptest.conftest import open_page
+from tests.apptest.conftest import clicks_for, open_page
 from tests.apptest.test_explorer import _tiny_model
 from ui.explorer.views import (
     DETAIL_CHART_KEY,
@@ -62,9 +62,7 @@ def click(monkeypatch):
     """A click on the grid arrives as the chart-click component's value for one run."""
     import ui.explorer.page
 
-    pending: list[object] = []
-    monkeypatch.setattr(ui.explorer.page, "listen", lambda charts, key: pending.pop() if pending else None)
-    return pending.append
+    return clicks_for(monkeypatch, ui.explorer.page)
 
 
 def test_a_click_on_a_grid_panel_opens_that_block_and_head(click):

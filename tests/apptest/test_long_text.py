@@ -14,7 +14,7 @@ import pytest
 
 from gpt_core import PlaygroundConfig, trace_attention
 from harness.charts import traces_by_name
-from tests.apptest.conftest import open_page
+from tests.apptest.conftest import clicks_for, open_page
 
 PAGE = "pages/1_playground.py"
 TEXT = "".join(chr(ord("a") + (i * 7) % 26) for i in range(100))  # 100 characters, 100 tokens
@@ -25,9 +25,7 @@ LINK = {"text": TEXT, "tok": "char", "row": "80", "col": "10", "head": "2"}
 def click(monkeypatch):
     import ui.playground.page
 
-    pending: list[object] = []
-    monkeypatch.setattr(ui.playground.page, "listen", lambda charts, key: pending.pop() if pending else None)
-    return pending.append
+    return clicks_for(monkeypatch, ui.playground.page)
 
 
 def _specs(at) -> list[dict]:
@@ -129,9 +127,7 @@ def test_compare_mode_of_a_long_text_is_windowed():
 def compare_click(monkeypatch):
     import ui.playground.compare
 
-    pending: list[object] = []
-    monkeypatch.setattr(ui.playground.compare, "listen", lambda charts, key: pending.pop() if pending else None)
-    return pending.append
+    return clicks_for(monkeypatch, ui.playground.compare)
 
 
 def test_compare_mode_of_a_long_text_has_the_map_and_a_click_on_it_moves_both_windows(compare_click):

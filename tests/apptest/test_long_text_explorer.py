@@ -13,7 +13,7 @@ import pytest
 
 from gpt_core import hf
 from harness.charts import traces_by_name
-from tests.apptest.conftest import open_page
+from tests.apptest.conftest import clicks_for, open_page
 
 EXPLORER = "pages/4_explorer.py"
 TEXT = " ".join(["the cat sat on the mat"] * 20)
@@ -37,9 +37,7 @@ def offered(wide, monkeypatch):
 def click(monkeypatch):
     import ui.explorer.page
 
-    pending: list[object] = []
-    monkeypatch.setattr(ui.explorer.page, "listen", lambda charts, key: pending.pop() if pending else None)
-    return pending.append
+    return clicks_for(monkeypatch, ui.explorer.page)
 
 
 def _charts(at, key: str) -> dict[str, dict]:

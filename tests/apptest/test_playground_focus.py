@@ -12,7 +12,7 @@ import pytest
 
 from gpt_core import MAX_HEADS, PlaygroundConfig, trace_attention
 from harness.charts import traces_by_name
-from tests.apptest.conftest import chart_traces, open_page
+from tests.apptest.conftest import chart_traces, clicks_for, open_page
 from ui.playground.controls import NOTE_VALUE_CHARS
 
 PAGE = "pages/1_playground.py"
@@ -63,9 +63,7 @@ def click(monkeypatch):
     them; ``click(payload)`` makes the next run carry one."""
     import ui.playground.page
 
-    pending: list[object] = []
-    monkeypatch.setattr(ui.playground.page, "listen", lambda charts, key: pending.pop() if pending else None)
-    return pending.append
+    return clicks_for(monkeypatch, ui.playground.page)
 
 
 def test_a_click_on_a_head_in_the_overview_chooses_that_head_row_and_column(click):
