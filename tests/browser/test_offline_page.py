@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import seeing_attention as sa
-from harness.browser import new_context
+from harness.browser import IDLE, new_context
 
 pytestmark = pytest.mark.browser
 # The page is made on the server when the button is pressed (a deferred download): a busy 2-core
@@ -41,6 +41,8 @@ def _downloaded_page(page, url: str, button_name: str, tmp_path) -> tuple[str, d
     wait_for_app(page)
     button = page.locator(".st-key-pg_download_page").get_by_role("button", name=button_name)
     button.wait_for(state="visible")
+    # A run still going would replace the button, and with it the file its click asks for.
+    page.wait_for_selector(IDLE)
     with page.expect_download(timeout=DOWNLOAD_TIMEOUT_MS) as caught:
         button.click()
     path = tmp_path / caught.value.suggested_filename
