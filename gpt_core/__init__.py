@@ -21,6 +21,7 @@ from .data import (
     synthetic_text,
 )
 from .errors import InputError
+from .explore import trace_model
 from .generate import generate
 from .model import GPT, GPTConfig, GPTTrace
 from .modules import trace_module
@@ -102,6 +103,7 @@ __all__ = [
     "head_statistics",
     "last_test_loss",
     "load_checkpoint",
+    "trace_model",
     "load_tiny_shakespeare",
     "next_token",
     "next_token_odds",

@@ -30,6 +30,7 @@ MESSAGES: dict[str, str] = {
         "context_length = {context_length}."
     ),
     "empty_text": "There is no text to tokenize: type a few characters or words first.",
+    "no_snapshot": "This model kept no attention at training step {step}: it kept snapshots only while it trained.",
     "own_corpus_empty": "Your corpus is empty: paste a text, or upload a UTF-8 text file of at most {limit_mb} MB (a larger file is refused by the upload box and not used).",
     "out_of_range": "{name} must be between {low} and {high} (got {value}).",
     "unknown_choice": "{name} must be one of {choices} (got {value!r}).",

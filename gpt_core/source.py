@@ -1,12 +1,16 @@
 """One interface for every source of attention, so that no page knows which it is showing.
 
-Three kinds of source stand behind it (``gpt_core.sources``): random weights (the book's
-layer, from a seed and settings), the book's tiny GPT (shipped, or trained in a session) and
-a Hugging Face causal model. Each reads a text into tokens (noting what it left out or cut),
-traces every layer into one ``Trace`` (a list of ``AttentionTrace``, what the figures draw),
-gives the next token's odds and generation with attention rows, describes itself
-(``Description``) and states what it can do (``Capabilities``). A page tests capabilities,
-never classes; the head metrics and induction scores below are computed for any source.
+Five kinds of source stand behind it: random weights (the book's layer, from a seed and
+settings), the book's tiny GPT (shipped, or trained in a session) and a Hugging Face causal
+model (``gpt_core.sources``); a learner's own attention module (``gpt_core.module_source``)
+and attention weights a learner already has (``gpt_core.given``). Each reads a text into
+tokens, traces every layer into one ``Trace`` (a list of ``AttentionTrace``, what the figures
+draw), describes itself (``Description``: sizes only) and says what a page needs to show it:
+its notes on a trace (``Note``: a string-table key and its values), its facts, how to
+reproduce its numbers (``Reproduction``), the settings a reader may change, its snapshots
+during training and its words. What it can do is in ``Capabilities``; what costs much is a
+rule on its sizes (``trace_work``, ``grid_fits``). A page asks a source, never which kind it
+is; the head metrics and induction scores below are computed for any source.
 
     source = RandomWeights(PlaygroundConfig(heads=4, head_dim=8))
     trace = source.trace("the cat sat")      # trace.layers[0].weights: (1, 4, T, T)
@@ -14,49 +18,81 @@ never classes; the head metrics and induction scores below are computed for any 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
 
 import torch
 
-from .attention import Trace
+from .attention import STAGES, Trace
 from .explore import head_metrics, induction_scores
-from .playground import LayerSizes, PlaygroundConfig
 
 INDUCTION_TOKENS = 24  # the random sequence of the induction test, repeated once
+# A trace costing more multiply-adds than this is heavy work: it waits for a turn in the
+# server's heavy lane (a real model's first trace), so that light reruns are never stalled.
+HEAVY_WORK = 20_000_000
+# A grid of every head of every layer fits one screen up to this many heads; past it a page
+# shows a map of them (a real model's 12 × 12) with the chosen head beside it.
+GRID_HEADS = 64
 
 
 @dataclass(frozen=True)
 class Capabilities:
     """What a source can do beyond tracing a text (a page offers a view only where it can)."""
 
-    layers: bool  # a model of layers to choose among (random weights are one layer)
-    generates: bool  # next-token odds and generation
-    snapshots: bool  # attention at steps of its training (the shipped heads experiment)
-    retrainable: bool  # trained in this session: the Train page can train it again
-    chooses_heads: bool  # the reader sets h, d, the seed and the tokenizer (random weights)
+    generates: bool  # next-token odds and generation (a vocabulary and an output head)
+    stages: tuple[str, ...] = STAGES  # the stages its traces have (given weights: only "weights")
+
+
+@dataclass(frozen=True)
+class Note:
+    """A sentence a page shows beside a source's views: a string-table key and its values
+    (the page translates it); ``level`` is how much it matters to the reader."""
+
+    key: str
+    values: Mapping[str, Any] = field(default_factory=dict)
+    level: str = "warning"  # "warning": what was cut or left out; "caption": a remark
+    literal: tuple[str, ...] = ()  # the values that are the reader's own text (shown as it is, never as markup)
+
+
+@dataclass(frozen=True)
+class Words:
+    """What a source's parts are called: the endings of string-table keys ("ex.col.block")."""
+
+    unit: str = "block"  # one of its layers: "block" (the book's GPT) or "layer" (a real model)
+    token: str = "token"  # one of what it reads: "token", or "character" (the tiny GPT)
+
+
+@dataclass(frozen=True)
+class Reproduction:
+    """How a reader gets the same numbers again, away from the app."""
+
+    code: str  # Python that recomputes them (gpt_core, and transformers for a real model)
+    command: str | None = None  # the shell command that writes the offline page; None: none can
 
 
 @dataclass(frozen=True)
 class Description:
-    """What a source is, in the book's letters."""
+    """What a source is, in the book's letters: its sizes (the one description of a model)."""
 
-    name: str  # how a link names it ("random", "h4", "session", "gpt2", a folder's last part)
-    family: str  # "random", "gpt" (the book's tiny GPT), or transformers' model_type ("gpt2", "qwen2", …)
-    origin: str  # where its weights come from: "seed" (drawn again from it), "checkpoint", "hub"
-    unit: str  # what one of its layers is called: "block" (the book's GPT, random weights) or "layer"
+    name: str  # how a link names it ("random", "h4", "gpt2", a folder's last part; a loaded model: as asked)
+    family: str  # "random", "gpt" (the book's tiny GPT), transformers' model_type ("gpt2", "qwen2", …), a class
     layers: int
     heads: int  # h: query heads
     kv_heads: int  # h_kv: key/value heads (fewer than h: grouped-query attention)
     head_dim: int  # d
     hidden: int  # the width of the stream into each attention (its input)
     context: int  # the most tokens it was built for (0: not known)
-    reads: int  # the most tokens of a text the app reads with it (its context, or the app's limit)
-    vocabulary: int  # the tokens (characters) it can read; 0: any text (random weights)
     parameters: int
+    reads: int = 0  # the most tokens of a text the app reads with it (its context, or the app's limit)
+    vocabulary: int = 0  # the tokens (characters) it can read; 0: any text (random weights)
     bytes: int = 0  # its weights in memory
+    download_bytes: int = 0  # the files of its folder (a Hugging Face model)
     padding: int = 0  # ids past its tokenizer (a padded embedding's extra rows): never predicted nor generated
-    tokens_word: str = "tokens"  # what it reads a text into: "tokens", or "characters" (the tiny GPT)
+    scale: bool = True  # scores ÷ √d before the mask
+    dropout: float = 0.0  # p of the dropout on the weights
+    training: bool = False  # the dropout applied (training mode)
+    qkv_bias: bool = False  # the query, key and value projections have biases
 
     @property
     def groups(self) -> int:
@@ -67,6 +103,20 @@ class Description:
     def width(self) -> int:
         """C = h × d: the queries' width before the split."""
         return self.heads * self.head_dim
+
+    output_dim = width  # the name the book's layer gives C
+
+
+def trace_work(description: Description, tokens: int) -> int:
+    """About how many multiply-adds a trace of ``tokens`` tokens costs: every weight once per
+    token, and each head's T × T scores and weighted sums in every layer."""
+    d = description
+    return d.parameters * tokens + 2 * d.layers * d.heads * tokens * tokens * d.head_dim
+
+
+def grid_fits(description: Description) -> bool:
+    """Whether every head of every layer fits one grid on a screen (else a map of them)."""
+    return description.layers * description.heads <= GRID_HEADS
 
 
 @dataclass(frozen=True)
@@ -103,10 +153,35 @@ class AttentionSource(Protocol):
 
     description: Description
     capabilities: Capabilities
+    words: Words
     default_prompt: str  # a text it reads well
     # Names exactly these numbers (its name with a serial never reused, or its settings): what
     # is kept under it (a trace, a figure) is its own, for every session that shows it.
     identity: tuple
+    # The settings a reader may change, by their link names, with their values now (random
+    # weights: heads, head_dim, seed, tokenizer…; a model: none, its sizes are its own).
+    settings: Mapping[str, Any]
+
+    def notes(self, trace: Trace) -> list[Note]:
+        """What a page says beside ``trace``: what was cut or left out of the text, how it
+        reads a text, which stages it lacks."""
+        ...
+
+    def facts(self) -> Note | None:
+        """One line of what it is, in the book's letters (None: its settings say it all)."""
+        ...
+
+    def reproduction(self, text: str, layer: int) -> Reproduction:
+        """How to recompute layer ``layer``'s (0-based) numbers of ``text`` away from the app."""
+        ...
+
+    def snapshot_steps(self) -> tuple[int, ...]:
+        """The steps of its training whose attention was kept (none for most sources)."""
+        ...
+
+    def snapshot(self, step: int) -> tuple[torch.Tensor, str]:
+        """The kept weights (layers, h, T, T) at ``step`` and the prompt they were taken on."""
+        ...
 
     def decode(self, token_ids: list[int]) -> str:
         """The text of ``token_ids``."""
@@ -114,10 +189,6 @@ class AttentionSource(Protocol):
 
     def trace(self, text: str) -> Trace:
         """Read ``text`` and trace every layer. Raises ``InputError`` for a text it cannot read."""
-        ...
-
-    def layer_sizes(self, layer: int) -> LayerSizes | PlaygroundConfig:
-        """Layer ``layer``'s (0-based) sizes, as a view of one layer reads them."""
         ...
 
     def next_step(self, text: str) -> NextStep:

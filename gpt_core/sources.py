@@ -5,12 +5,15 @@
 - ``HubModel``: a Hugging Face causal model traced through transformers' attention registry
   (``gpt_core.hf``).
 
-A new model family is one more class here with the same methods, and one line where the app
-registers its sources (ui/shared/sources.py).
+Each says what a page needs to show it (its notes, facts, reproduction, settings, snapshots
+and words); a new kind of source is one class with the same members and one line where a
+registry lists it (``gpt_core.registry``; the app's is made in ui/shared/sources.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from functools import cached_property
 from typing import Any
 
@@ -22,33 +25,95 @@ from .data import CharVocabulary
 from .errors import InputError
 from .explore import generate_characters, induction_text, trace_model
 from .model import GPT
+from .numbers import format_bytes, parameters_text
 from .odds import next_token
 from .playground import MAX_TOKENS, PlaygroundConfig, trace_attention
-from .source import INDUCTION_TOKENS, Capabilities, Description, GeneratedToken, LayerSizes, NextStep, Token
+from .reproduction import checkpoint_code, hub_code, hub_command, random_code, random_command
+from .source import (
+    INDUCTION_TOKENS,
+    Capabilities,
+    Description,
+    GeneratedToken,
+    NextStep,
+    Note,
+    Reproduction,
+    Token,
+    Words,
+)
 from .tokens import display_label, display_labels, tokenize, truncate_text
 
 FLOAT_BYTES = 4
+# A playground link's names for random weights' settings (``PlaygroundConfig``'s fields).
+RANDOM_SETTINGS = {
+    "heads": "heads",
+    "head_dim": "head_dim",
+    "input_dim": "input_dim",
+    "seed": "seed",
+    "tokenizer": "tok",
+    "positional": "pos",
+    "dropout": "dropout",
+    "training": "mode",
+    "qkv_bias": "bias",
+    "scale": "scale",
+}
+Snapshots = Callable[[], Mapping[int, Any]]  # step -> (layers, h, T, T) weights, read when asked
 
 
-class RandomWeights:
+def left_out_note(trace: Trace) -> list[Note]:
+    """The characters a source could not read, shown as a page draws them."""
+    if not trace.left_out:
+        return []
+    shown = " ".join(display_labels(list(trace.left_out)))
+    return [Note("pg.left_out", {"chars": shown, "count": len(trace.left_out)}, literal=("chars",))]
+
+
+class NoSnapshots:
+    """A source that kept no attention while it trained (or never trained)."""
+
+    def snapshot_steps(self) -> tuple[int, ...]:
+        return ()
+
+    def snapshot(self, step: int) -> tuple[torch.Tensor, str]:
+        raise InputError("no_snapshot", step=step)
+
+
+class RandomWeights(NoSnapshots):
     """One attention layer whose weights follow a seed: the reader chooses every setting."""
 
-    capabilities = Capabilities(layers=False, generates=False, snapshots=False, retrainable=False, chooses_heads=True)
+    capabilities = Capabilities(generates=False)
+    words = Words(unit="block", token="token")
     default_prompt = "the cat sat on the mat"
 
     def __init__(self, config: PlaygroundConfig, name: str = "random") -> None:
         self.config, self.name = config, name
         self.identity = (name, config)
+        self.settings = {link: getattr(config, field) for field, link in RANDOM_SETTINGS.items()}
 
     @cached_property
     def description(self) -> Description:
-        c = self.config  # counted, not built (the page asks on every rerun): W_q, W_k, W_v (and biases), W_o and its bias
-        parameters = 3 * (c.embedding_dim * c.output_dim + (c.output_dim if c.qkv_bias else 0)) + c.output_dim**2 + c.output_dim
+        c = (
+            self.config
+        )  # counted, not built (the page asks on every rerun): W_q, W_k, W_v (and biases), W_o and its bias
+        parameters = (
+            3 * (c.embedding_dim * c.output_dim + (c.output_dim if c.qkv_bias else 0)) + c.output_dim**2 + c.output_dim
+        )
         return Description(
-            name=self.name, family="random", origin="seed", unit="block", layers=1, heads=c.heads, kv_heads=c.heads,
-            head_dim=c.head_dim, hidden=c.embedding_dim, context=MAX_TOKENS, reads=MAX_TOKENS, vocabulary=0,
-            parameters=parameters, bytes=parameters * FLOAT_BYTES,
-        )  # fmt: skip
+            name=self.name,
+            family="random",
+            layers=1,
+            heads=c.heads,
+            kv_heads=c.heads,
+            head_dim=c.head_dim,
+            hidden=c.embedding_dim,
+            context=MAX_TOKENS,
+            parameters=parameters,
+            reads=MAX_TOKENS,
+            bytes=parameters * FLOAT_BYTES,
+            scale=c.scale,
+            dropout=c.dropout,
+            training=c.training,
+            qkv_bias=c.qkv_bias,
+        )
 
     def trace(self, text: str) -> Trace:
         """The text's first ``MAX_TOKENS`` tokens through the layer (the rest is counted as cut)."""
@@ -58,8 +123,16 @@ class RandomWeights:
         layer = result.trace
         return Trace(result.tokens, result.labels, used, [layer], [layer.weights], cut=max(0, cut))
 
-    def layer_sizes(self, layer: int) -> PlaygroundConfig:
-        return self.config
+    def notes(self, trace: Trace) -> list[Note]:
+        if not trace.cut:
+            return []
+        return [Note("pg.truncated", {"total": trace.total_tokens, "shown": len(trace.tokens)})]
+
+    def facts(self) -> Note | None:
+        return None  # its settings are on the page, each with its control
+
+    def reproduction(self, text: str, layer: int) -> Reproduction:
+        return Reproduction(random_code(text, self.config), random_command(text, self.config))
 
     def decode(self, token_ids: list[int]) -> str:
         raise NotImplementedError("random weights have no vocabulary")
@@ -79,36 +152,75 @@ class RandomWeights:
 
 class TinyGPT:
     """The book's character-level GPT: a shipped model of the heads experiment, or one a
-    session trained (``retrainable``). ``serial``: never reused by another model."""
+    session trained. ``serial``: never reused by another model; ``checkpoint``: the file its
+    weights are in, for the code that reproduces its numbers; ``snapshots``: the attention it
+    kept while it trained (the shipped models), read when asked."""
 
-    def __init__(self, model: GPT, vocabulary: CharVocabulary, name: str, default_prompt: str, serial: int = 0,
-                 snapshots: bool = False, retrainable: bool = False) -> None:  # fmt: skip
+    capabilities = Capabilities(generates=True)
+    words = Words(unit="block", token="character")
+    settings: Mapping[str, Any] = {}
+
+    def __init__(
+        self,
+        model: GPT,
+        vocabulary: CharVocabulary,
+        name: str,
+        default_prompt: str,
+        serial: int = 0,
+        checkpoint: str = "model.pt",
+        snapshots: Snapshots | None = None,
+        snapshot_prompt: str = "",
+    ) -> None:
         self.model, self.vocabulary, self.name = model, vocabulary, name
         self.default_prompt = default_prompt
         self.identity = (name, serial)
-        self.capabilities = Capabilities(layers=True, generates=True, snapshots=snapshots, retrainable=retrainable,
-                                         chooses_heads=False)  # fmt: skip
+        self.checkpoint = checkpoint
+        self._snapshots, self._snapshot_prompt = snapshots, snapshot_prompt
 
     @cached_property
     def description(self) -> Description:
         config = self.model.config
         parameters = self.model.parameter_count()
         return Description(
-            name=self.name, family="gpt", origin="checkpoint", unit="block", layers=config.blocks, heads=config.heads,
-            kv_heads=config.heads, head_dim=config.embedding_dim // config.heads, hidden=config.embedding_dim,
-            context=config.context_length, reads=config.context_length, vocabulary=len(self.vocabulary.chars),
-            parameters=parameters, bytes=parameters * FLOAT_BYTES, tokens_word="characters",
-        )  # fmt: skip
+            name=self.name,
+            family="gpt",
+            layers=config.blocks,
+            heads=config.heads,
+            kv_heads=config.heads,
+            head_dim=config.embedding_dim // config.heads,
+            hidden=config.embedding_dim,
+            context=config.context_length,
+            parameters=parameters,
+            reads=config.context_length,
+            vocabulary=len(self.vocabulary.chars),
+            bytes=parameters * FLOAT_BYTES,
+            qkv_bias=self.model.blocks[0].attention.query_layer.bias is not None,
+        )
 
     def trace(self, text: str) -> Trace:
         """The characters it knows of ``text``, at most its context (the rest is noted)."""
         return trace_model(self.model, self.vocabulary, text)
 
-    def layer_sizes(self, layer: int) -> LayerSizes:
-        """Its sizes as they are, whatever the playground's limits for random weights."""
+    def notes(self, trace: Trace) -> list[Note]:
+        cut = [Note("pg.context_cut", {"context": self.description.context, "cut": trace.cut})] if trace.cut else []
+        return left_out_note(trace) + cut
+
+    def facts(self) -> Note | None:
         d = self.description
-        bias = self.model.blocks[layer].attention.query_layer.bias is not None
-        return LayerSizes(d.heads, d.head_dim, d.hidden, "char", d.kv_heads, qkv_bias=bias)
+        values = {"h": d.heads, "d": d.head_dim, "C": d.width, "context": d.context, "chars": d.vocabulary}
+        return Note("pg.trained_facts", values, level="caption")
+
+    def reproduction(self, text: str, layer: int) -> Reproduction:
+        return Reproduction(checkpoint_code(self.checkpoint, text, layer))
+
+    def snapshot_steps(self) -> tuple[int, ...]:
+        return tuple(sorted(self._snapshots())) if self._snapshots is not None else ()
+
+    def snapshot(self, step: int) -> tuple[torch.Tensor, str]:
+        if step not in self.snapshot_steps():
+            raise InputError("no_snapshot", step=step)
+        weights = torch.as_tensor(self._snapshots()[step])
+        return weights, self._snapshot_prompt[: weights.shape[-1]]
 
     def decode(self, token_ids: list[int]) -> str:
         return self.vocabulary.decode(token_ids)
@@ -137,11 +249,13 @@ class TinyGPT:
         return traced.weights, n, 0
 
 
-class HubModel:
+class HubModel(NoSnapshots):
     """A Hugging Face causal model (``hf.load``), shared read-only by every session.
     ``serial``: never reused by another loaded copy (one evicted and loaded again)."""
 
-    capabilities = Capabilities(layers=True, generates=True, snapshots=False, retrainable=False, chooses_heads=False)
+    capabilities = Capabilities(generates=True)
+    words = Words(unit="layer", token="token")
+    settings: Mapping[str, Any] = {}
 
     def __init__(self, real: Any, name: str, default_prompt: str, serial: int = 0) -> None:
         self.real, self.name, self.default_prompt = real, name, default_prompt
@@ -150,12 +264,13 @@ class HubModel:
     @cached_property
     def description(self) -> Description:
         d = self.real.description
-        return Description(
-            name=self.name, family=d.family, origin="hub", unit="layer", layers=d.layers, heads=d.heads,
-            kv_heads=d.kv_heads, head_dim=d.head_dim, hidden=d.hidden, context=d.context,
-            reads=min(d.context or hf.MAX_REAL_TOKENS, hf.MAX_REAL_TOKENS), vocabulary=self.real.spelling.size,
-            parameters=d.parameters, bytes=d.bytes, padding=max(0, self._rows() - self.real.spelling.size),
-        )  # fmt: skip
+        return replace(
+            d,
+            name=self.name,
+            reads=min(d.context or hf.MAX_REAL_TOKENS, hf.MAX_REAL_TOKENS),
+            vocabulary=self.real.spelling.size,
+            padding=max(0, self._rows() - self.real.spelling.size),
+        )
 
     def _rows(self) -> int:
         """The rows of its output embedding: the ids it has scores for."""
@@ -165,9 +280,28 @@ class HubModel:
         """The tokens the model reads of ``text`` (at most its context or the app's limit)."""
         return hf.trace(self.real, text)
 
-    def layer_sizes(self, layer: int) -> LayerSizes:
+    def notes(self, trace: Trace) -> list[Note]:
+        cut = [Note("real.cut", {"tokens": len(trace.tokens), "cut": trace.cut})] if trace.cut else []
+        return cut + [Note("real.tokens_note", {"name": self.name}, level="caption")]
+
+    def facts(self) -> Note | None:
         d = self.description
-        return LayerSizes(d.heads, d.head_dim, d.hidden, self.name, d.kv_heads)
+        values = {
+            "family": d.family,
+            "layers": d.layers,
+            "h": d.heads,
+            "h_kv": d.kv_heads,
+            "d": d.head_dim,
+            "C": d.width,
+            "hidden": d.hidden,
+            "context": d.context,
+            "params": parameters_text(d.parameters),
+            "size": format_bytes(d.bytes),
+        }
+        return Note("real.facts", values, level="caption")
+
+    def reproduction(self, text: str, layer: int) -> Reproduction:
+        return Reproduction(hub_code(self.name, text, layer), hub_command(self.name, text, [layer]))
 
     def decode(self, token_ids: list[int]) -> str:
         return self.real.tokenizer.decode(token_ids)

@@ -23,6 +23,7 @@ text into the tokenizer's pieces, ``tracing`` traces a text through every layer,
 
 from __future__ import annotations
 
+from ..source import Description
 from .generation import GeneratedPiece, generate_tokens
 from .hub import (
     DEFAULT_MODELS,
@@ -35,7 +36,7 @@ from .hub import (
     offered_models,
     short_name,
 )
-from .loading import IMPLEMENTATION, ModelDescription, RealModel, adopt, load
+from .loading import IMPLEMENTATION, RealModel, adopt, load
 from .reading import MAX_REAL_TOKENS, Piece, Spelling, no_token_label, piece, read, spelling, token_logits
 from .tracing import (
     INDUCTION_TOKENS,
@@ -57,7 +58,7 @@ __all__ = [
     "MODEL_FILES",
     "GeneratedPiece",
     "LayerTraces",
-    "ModelDescription",
+    "Description",
     "Piece",
     "Progress",
     "RealModel",

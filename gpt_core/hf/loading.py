@@ -12,6 +12,7 @@ from typing import Any
 import torch
 
 from ..errors import InputError
+from ..source import Description
 from .hub import Progress, fetch
 from .reading import Spelling, spelling
 from .recording import _attention, _attention_modules, _hook_inputs_and_outputs
@@ -23,39 +24,12 @@ _REGISTERED = False
 
 
 @dataclass(frozen=True)
-class ModelDescription:
-    """What a loaded model is, in the book's letters."""
-
-    name: str  # as it was asked for: a Hugging Face id or a folder
-    family: str  # transformers' model_type: "gpt2", "llama", "qwen2", …
-    layers: int
-    heads: int  # h: query heads
-    kv_heads: int  # h_kv: key/value heads (fewer than h: grouped-query attention)
-    head_dim: int  # d
-    hidden: int  # the width of the stream between layers
-    context: int  # the most tokens the model was built for
-    parameters: int
-    bytes: int  # the weights in memory (float32)
-    download_bytes: int  # the files of its folder
-
-    @property
-    def groups(self) -> int:
-        """Query heads per key/value head (1 without grouped-query attention)."""
-        return self.heads // self.kv_heads
-
-    @property
-    def width(self) -> int:
-        """C = h × d: the queries' width before the split."""
-        return self.heads * self.head_dim
-
-
-@dataclass(frozen=True)
 class RealModel:
     """A loaded model (eval mode, shared read-only), its tokenizer and its description."""
 
     model: Any  # a transformers PreTrainedModel
     tokenizer: Any
-    description: ModelDescription
+    description: Description
     folder: Path
     spelling: Spelling
 
@@ -74,7 +48,7 @@ def _register() -> None:
         _REGISTERED = True
 
 
-def _describe(name: str, model, folder: Path) -> ModelDescription:
+def _describe(name: str, model, folder: Path) -> Description:
     config = model.config
     heads = config.num_attention_heads
     kv_heads = getattr(config, "num_key_value_heads", None) or heads
@@ -83,7 +57,7 @@ def _describe(name: str, model, folder: Path) -> ModelDescription:
     parameters = sum(p.numel() for p in model.parameters())
     size = sum(p.numel() * p.element_size() for p in model.parameters())
     download = sum(path.stat().st_size for path in folder.iterdir() if path.is_file()) if folder.is_dir() else 0
-    return ModelDescription(
+    return Description(
         name=name, family=config.model_type, layers=config.num_hidden_layers, heads=heads, kv_heads=kv_heads,
         head_dim=head_dim, hidden=config.hidden_size, context=int(context), parameters=parameters, bytes=size,
         download_bytes=download,

@@ -12,13 +12,13 @@ import torch
 
 from ..attention import AttentionTrace, ShapeStep, Trace
 from ..errors import InputError
-from ..source import INDUCTION_TOKENS
-from .loading import ModelDescription, RealModel
+from ..source import INDUCTION_TOKENS, Description
+from .loading import RealModel
 from .reading import MAX_REAL_TOKENS, Piece, piece, read
 from .recording import _RECORDER, _LayerRecord, _Recorder, _repeat, _stages
 
 
-def shape_steps(B: int, T: int, description: ModelDescription) -> list[ShapeStep]:
+def shape_steps(B: int, T: int, description: Description) -> list[ShapeStep]:
     """The split and the merge of a real model's attention, with grouped-query attention's
     repeat of the key/value heads where it has one."""
     h, h_kv, d, hidden = description.heads, description.kv_heads, description.head_dim, description.hidden
@@ -52,7 +52,7 @@ def _flat(heads: torch.Tensor) -> torch.Tensor:
     return heads.transpose(1, 2).reshape(B, T, n * d)
 
 
-def layer_trace(record: _LayerRecord, description: ModelDescription) -> AttentionTrace:
+def layer_trace(record: _LayerRecord, description: Description) -> AttentionTrace:
     """Every stage of one layer, from what the model's attention received: the scores are
     recomputed from its q and k by the very operations it ran, so they are its numbers."""
     groups = description.groups
@@ -73,7 +73,7 @@ class LayerTraces(Sequence[AttentionTrace]):
     """One ``AttentionTrace`` per layer, built when asked for (four (h, T, T) stages of every
     layer would hold 600 MB for GPT-2 at 512 tokens; the weights are kept, the rest is rebuilt)."""
 
-    def __init__(self, records: list[_LayerRecord], description: ModelDescription) -> None:
+    def __init__(self, records: list[_LayerRecord], description: Description) -> None:
         self._records, self._description = records, description
 
     def __len__(self) -> int:
@@ -93,12 +93,12 @@ class RealTrace(Trace):
     """One text through a real model: a ``Trace`` (what it read, every layer's attention) with
     the model's description, the pieces it read and, when asked for, its logits."""
 
-    description: ModelDescription | None = None
+    description: Description | None = None
     pieces: list[Piece] = field(default_factory=list)
     logits: torch.Tensor | None = None  # (B, T, vocabulary), when asked for
 
     @classmethod
-    def of(cls, description: ModelDescription, pieces: list[Piece], cut: int, text_used: str,
+    def of(cls, description: Description, pieces: list[Piece], cut: int, text_used: str,
            records: list[_LayerRecord], logits: torch.Tensor | None) -> RealTrace:  # fmt: skip
         return cls(
             tokens=[piece.text for piece in pieces], labels=[piece.label for piece in pieces], text_used=text_used,

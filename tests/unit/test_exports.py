@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 from gpt_core import PlaygroundConfig, trace_attention
-from ui.playground.exports import matrix_csv, python_snippet, trace_npz
+from gpt_core.reproduction import random_code as python_snippet
+from ui.playground.exports import matrix_csv, trace_npz
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -249,8 +249,8 @@ def test_importing_gpt_core_and_the_pages_loads_no_transformers():
     assert out.split() == ["False", "False"]
 
 
-def _description(heads: int, kv_heads: int) -> hf.ModelDescription:
-    return hf.ModelDescription(name="tiny", family="qwen2", layers=2, heads=heads, kv_heads=kv_heads, head_dim=8,
+def _description(heads: int, kv_heads: int) -> hf.Description:
+    return hf.Description(name="tiny", family="qwen2", layers=2, heads=heads, kv_heads=kv_heads, head_dim=8,
                                hidden=48, context=64, parameters=1000, bytes=4000, download_bytes=5000)  # fmt: skip
 
 
@@ -283,13 +283,11 @@ def test_grouped_query_attention_adds_the_key_value_heads_and_their_repeat():
 
 
 def test_a_description_names_its_layers_sizes_as_the_playground_does():
-    from gpt_core.playground import LayerSizes
-
     description = _description(4, 2)
-    config = LayerSizes(description.heads, description.head_dim, description.hidden, "tiny", description.kv_heads)
-    assert (config.heads, config.head_dim, config.input_dim, config.tokenizer, config.kv_heads) == (4, 8, 48, "tiny", 2)
-    assert (config.output_dim, config.embedding_dim, description.groups, description.width) == (32, 48, 2, 32)
-    assert (config.dropout, config.training, config.qkv_bias, config.scale) == (0.0, False, False, True)
+    d = description
+    assert (d.heads, d.head_dim, d.hidden, d.kv_heads) == (4, 8, 48, 2)
+    assert (d.output_dim, d.groups, d.width) == (32, 2, 32)
+    assert (d.dropout, d.training, d.qkv_bias, d.scale) == (0.0, False, False, True)
 
 
 def test_a_folder_is_named_by_its_last_part_and_found_where_it_is(tmp_path):
@@ -817,7 +815,7 @@ def test_a_description_reads_each_number_where_the_config_has_it(tmp_path):
     (tmp_path / "sub" / "other").write_bytes(b"not counted")
     full = dict(num_attention_heads=4, num_key_value_heads=2, head_dim=16, max_position_embeddings=100, n_positions=7)
     described = loading._describe("fake-model", _described(full), tmp_path)
-    assert described == hf.ModelDescription(
+    assert described == hf.Description(
         name="fake-model", family="fake", layers=3, heads=4, kv_heads=2, head_dim=16, hidden=32, context=100,
         parameters=8, bytes=32, download_bytes=5,
     )  # fmt: skip

@@ -18,7 +18,7 @@ from gpt_core.attention import Trace
 from gpt_core.data import CharVocabulary
 from gpt_core.errors import InputError
 from gpt_core.model import GPT, GPTConfig, GPTTrace
-from gpt_core.playground import LayerSizes, PlaygroundConfig, build_attention
+from gpt_core.playground import PlaygroundConfig, build_attention
 from gpt_core.source import (
     INDUCTION_TOKENS,
     AttentionSource,
@@ -43,11 +43,21 @@ HUB_FAMILIES = ("gpt2", "llama", "qwen2", "llama-sp", "qwen2-padded")
 # --- helpers ---------------------------------------------------------------------------------
 
 
-def _tiny_gpt(snapshots: bool = False, retrainable: bool = False, serial: int = 0, seed: int = 0) -> TinyGPT:
+SNAPSHOT_PROMPT = "the cat sat on"
+
+
+def _snapshots() -> dict[int, torch.Tensor]:
+    """Two kept steps of a 2-block, 2-head model on a 4-character prompt: uniform causal rows."""
+    rows = torch.tril(torch.ones(4, 4))
+    uniform = rows / rows.sum(-1, keepdim=True)
+    return {0: uniform.expand(2, 2, 4, 4).clone(), 50: uniform.expand(2, 2, 4, 4).clone()}
+
+
+def _tiny_gpt(snapshots: bool = False, serial: int = 0, seed: int = 0) -> TinyGPT:
     vocabulary = CharVocabulary(CHARS)
     config = GPTConfig(vocab_size=len(CHARS), context_length=CONTEXT, embedding_dim=16, heads=2, blocks=2)
-    return TinyGPT(GPT(config, seed=seed), vocabulary, "h2", "the cat", serial=serial, snapshots=snapshots,
-                   retrainable=retrainable)  # fmt: skip
+    kept = {"snapshots": _snapshots, "snapshot_prompt": SNAPSHOT_PROMPT} if snapshots else {}
+    return TinyGPT(GPT(config, seed=seed), vocabulary, "h2", "the cat", serial=serial, **kept)
 
 
 def _ids(text: str) -> torch.Tensor:
@@ -93,9 +103,12 @@ def test_every_source_is_an_attention_source_and_a_partial_one_is_not(hub):
     class NoTokens:  # everything but ``token``: the runtime check must notice
         description = sources[1].description
         capabilities = sources[1].capabilities
+        words = sources[1].words
         default_prompt = "x"
         identity = ("x",)
-        decode = trace = layer_sizes = next_step = generate = induction_weights = staticmethod(lambda *a: None)
+        settings = {}
+        decode = trace = next_step = generate = induction_weights = staticmethod(lambda *a: None)
+        notes = facts = reproduction = snapshot_steps = snapshot = staticmethod(lambda *a: None)
 
     assert not isinstance(NoTokens(), AttentionSource)
 
@@ -114,7 +127,7 @@ def test_random_weights_describe_their_layer(heads, head_dim, input_dim, qkv_bia
     assert d.parameters == expected and d.bytes == 4 * expected
     assert (d.layers, d.heads, d.kv_heads, d.head_dim, d.hidden) == (1, heads, heads, head_dim, width)
     assert (d.groups, d.width) == (1, C)
-    assert (d.family, d.origin, d.unit, d.vocabulary) == ("random", "seed", "block", 0)
+    assert (d.family, d.vocabulary, d.qkv_bias) == ("random", 0, qkv_bias)
     assert d.context == d.reads == 128
 
 
@@ -128,10 +141,9 @@ def test_tiny_gpt_describes_its_model():
     assert d.vocabulary == len(source.vocabulary.chars) == len(CHARS) == 10
     assert d.parameters == sum(p.numel() for p in source.model.parameters())
     assert d.bytes == 4 * d.parameters
-    assert (d.family, d.origin, d.unit, d.tokens_word) == ("gpt", "checkpoint", "block", "characters")
-    sizes = source.layer_sizes(1)
-    assert (sizes.heads, sizes.head_dim, sizes.embedding_dim, sizes.output_dim) == (2, 8, 16, 16)
-    assert sizes.qkv_bias == (source.model.blocks[1].attention.query_layer.bias is not None)
+    assert d.family == "gpt" and (source.words.unit, source.words.token) == ("block", "character")
+    assert (d.heads, d.head_dim, d.hidden, d.output_dim) == (2, 8, 16, 16)
+    assert d.qkv_bias == (source.model.blocks[0].attention.query_layer.bias is not None)
 
 
 @pytest.mark.parametrize("family", HUB_FAMILIES)
@@ -154,24 +166,31 @@ def test_a_hub_model_describes_its_config(family, hub, tiny_models):
     assert d.groups == heads // kv_heads
     assert d.reads == min(context, 512) == 64
     assert d.parameters == sum(p.numel() for p in model.parameters())
-    assert (d.family, d.origin, d.unit, d.name) == (config.model_type, "hub", "layer", family)
+    assert (d.family, d.name, hub(family).words.unit) == (config.model_type, family, "layer")
     rows = model.get_input_embeddings().weight.shape[0]
     assert d.vocabulary == len(tokenizer)
     assert rows - len(tokenizer) == (PADDING if family == "qwen2-padded" else 0)
-    sizes = hub(family).layer_sizes(0)
-    assert (sizes.heads, sizes.head_dim, sizes.embedding_dim, sizes.kv_heads) == (heads, head_dim, hidden, kv_heads)
 
 
-def test_capabilities_differ_as_documented(hub):
-    random = RandomWeights(PlaygroundConfig()).capabilities
-    assert random == Capabilities(layers=False, generates=False, snapshots=False, retrainable=False,
-                                  chooses_heads=True)  # fmt: skip
-    assert _tiny_gpt(snapshots=True).capabilities == Capabilities(
-        layers=True, generates=True, snapshots=True, retrainable=False, chooses_heads=False)  # fmt: skip
-    assert _tiny_gpt(retrainable=True).capabilities == Capabilities(
-        layers=True, generates=True, snapshots=False, retrainable=True, chooses_heads=False)  # fmt: skip
-    assert hub("gpt2").capabilities == Capabilities(layers=True, generates=True, snapshots=False, retrainable=False,
-                                                    chooses_heads=False)  # fmt: skip
+def test_capabilities_and_settings_differ_as_documented(hub):
+    random = RandomWeights(PlaygroundConfig(heads=3, seed=5))
+    assert random.capabilities == Capabilities(generates=False)
+    assert (random.settings["heads"], random.settings["seed"], random.settings["tok"]) == (3, 5, "char")
+    for model in (_tiny_gpt(snapshots=True), _tiny_gpt(), hub("gpt2")):
+        assert model.capabilities == Capabilities(generates=True) and dict(model.settings) == {}
+    assert _tiny_gpt(snapshots=True).snapshot_steps() == (0, 50)
+    assert _tiny_gpt().snapshot_steps() == () == hub("gpt2").snapshot_steps() == random.snapshot_steps()
+
+
+def test_kept_snapshots_are_read_with_their_prompt_and_a_missing_step_is_refused():
+    source = _tiny_gpt(snapshots=True)
+    weights, prompt = source.snapshot(50)
+    assert weights.shape == (2, 2, 4, 4) and prompt == SNAPSHOT_PROMPT[:4]
+    assert torch.equal(weights[1, 1, 3], torch.full((4,), 0.25))
+    with pytest.raises(InputError, match="step 7"):
+        source.snapshot(7)
+    with pytest.raises(InputError):
+        _tiny_gpt().snapshot(0)
 
 
 def test_identity_names_the_numbers(hub):
@@ -599,9 +618,8 @@ def test_tiny_gpt_layer_sizes_of_a_head_wider_than_the_playgrounds():
     its own, not a PlaygroundConfig's."""
     config = GPTConfig(vocab_size=len(CHARS), context_length=8, embedding_dim=256, heads=2, blocks=1)
     source = TinyGPT(GPT(config, seed=0), CharVocabulary(CHARS), "wide", "the cat")
-    assert source.description.head_dim == 128
-    sizes = source.layer_sizes(0)
-    assert (sizes.heads, sizes.head_dim, sizes.embedding_dim) == (2, 128, 256)
+    d = source.description
+    assert (d.heads, d.head_dim, d.hidden, d.output_dim) == (2, 128, 256, 256)
 
 
 def test_hub_next_step_of_a_long_text_is_the_token_after_its_end(hub, tiny_models):
@@ -656,24 +674,29 @@ def test_random_weights_are_named_random_and_label_their_tokens():
 def test_a_tiny_gpt_by_default_is_neither_shipped_nor_retrainable_and_keeps_its_prompt():
     config = GPTConfig(vocab_size=len(CHARS), context_length=CONTEXT, embedding_dim=16, heads=2, blocks=1)
     source = TinyGPT(GPT(config, seed=0), CharVocabulary(CHARS), "mine", "the cat")
-    assert not source.capabilities.snapshots and not source.capabilities.retrainable
+    assert source.snapshot_steps() == ()
     assert source.default_prompt == "the cat" and source.identity == ("mine", 0)
 
 
-def test_a_tiny_gpts_layer_sizes_name_its_characters_its_heads_and_its_bias():
+def test_a_tiny_gpts_description_names_its_heads_and_its_bias():
     config = GPTConfig(vocab_size=len(CHARS), context_length=CONTEXT, embedding_dim=16, heads=2, blocks=2)
     model = GPT(config, seed=0)
-    model.blocks[1].attention.query_layer = torch.nn.Linear(16, 16, bias=True)  # a checkpoint whose q has a bias
-    source = TinyGPT(model, CharVocabulary(CHARS), "h2", "the cat")
-    assert source.layer_sizes(0) == LayerSizes(2, 8, 16, "char", 2, qkv_bias=False)
-    assert source.layer_sizes(1) == LayerSizes(2, 8, 16, "char", 2, qkv_bias=True)
+    assert not TinyGPT(model, CharVocabulary(CHARS), "h2", "the cat").description.qkv_bias
+    model.blocks[0].attention.query_layer = torch.nn.Linear(16, 16, bias=True)  # a checkpoint whose q has a bias
+    d = TinyGPT(model, CharVocabulary(CHARS), "h2", "the cat").description
+    assert (d.heads, d.head_dim, d.hidden, d.kv_heads, d.qkv_bias) == (2, 8, 16, 2, True)
 
 
-def test_a_hub_models_layer_sizes_name_it_and_its_padding_is_counted_in_rows(hub, tiny_models):
+def test_a_hub_models_description_names_it_and_its_padding_is_counted_in_rows(hub, tiny_models):
     config = tiny_models["llama"].model.config
     head_dim = config.hidden_size // config.num_attention_heads
-    assert hub("llama").layer_sizes(0) == LayerSizes(config.num_attention_heads, head_dim, config.hidden_size, "llama",
-                                                     config.num_key_value_heads)  # fmt: skip
+    d = hub("llama").description
+    assert (d.heads, d.head_dim, d.hidden, d.kv_heads) == (
+        config.num_attention_heads,
+        head_dim,
+        config.hidden_size,
+        config.num_key_value_heads,
+    )
     assert hub("llama").identity == ("llama", 0) and HubModel(tiny_models["gpt2"], "g", "x").identity == ("g", 0)
     assert hub("qwen2-padded").description.padding == 337 - 300  # embedding rows minus tokens (tests/conftest.py)
     assert hub("gpt2").description.padding == 0
