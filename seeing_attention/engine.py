@@ -338,7 +338,9 @@ def page_html(result: PlaygroundTrace, text: str, lang: str, *, app_url: str = D
 
 
 def _settings(config) -> str:
-    return ", ".join(f"{f.name}={getattr(config, f.name)!r}" for f in fields(config))
+    """``name=value, …`` of a ``PlaygroundConfig`` or of a source's settings (a mapping)."""
+    items = config.items() if isinstance(config, dict) else ((f.name, getattr(config, f.name)) for f in fields(config))
+    return ", ".join(f"{name}={value!r}" for name, value in items)
 
 
 def stages_page_html(*, text: str, tokens: Sequence[str], stages: dict[str, np.ndarray], stage_titles: dict[str, str],
@@ -353,30 +355,36 @@ def stages_page_html(*, text: str, tokens: Sequence[str], stages: dict[str, np.n
     return standalone_page(data, plotly_js=_plotly_js(), lang=lang)
 
 
-def playground_page_html(*, text: str, result: PlaygroundTrace, stages: dict[str, np.ndarray], about, lang: str,
+def playground_page_html(*, text: str, result: PlaygroundTrace, stages: dict[str, np.ndarray], source, lang: str,
                          link: str, block: int = 1, stage: str = "weights", head: int = 0) -> str:
-    """The page of the playground's view, whatever its source (``about``: its ``Description``):
-    random weights, a trained model or a real one. ``link``: the view's own link; ``block``:
-    the layer shown, 1-based as the link has it."""
-    config = result.config
-    if about.origin == "seed":
-        model = t("page.made.random", lang, seed=config.seed)
-        command = command_line(text, config, lang)
-    else:
-        model = (f"{about.name} ({about.family}, {about.unit} {block} of {about.layers}, h = {about.heads}, "
-                 f"h_kv = {about.kv_heads}, d = {about.head_dim})")
-        command = model_command_line(text, about.name, [block - 1], lang) if about.origin == "hub" else ""
-    made = [(t("page.made.model", lang), model)]
-    if about.origin == "seed":
-        made.insert(0, (t("page.made.settings", lang), _settings(config)))
+    """The page of the playground's view, whatever its source (a ``gpt_core.source``
+    ``AttentionSource``): what it is and its reader's settings, the command that writes the
+    page again where there is one, and the view's own ``link``; ``block``: the layer shown,
+    1-based as the link has it."""
+    about = source.description
+    made = [(t("page.made.settings", lang), _settings(source.settings))] if source.settings else []
+    made.append((t("page.made.model", lang), _made_by(source, block, lang)))
+    command = source.reproduction(text, block - 1).command
     if command:
-        made.append((t("page.made.command", lang), command))
+        made.append((t("page.made.command", lang), f"{command} --lang {lang} -o attention.html"))
     made += [(t("page.made.link", lang), link),
              ("", t("page.made.versions", lang, torch=torch.__version__, version=_version()))]
-    titles = _stage_titles(config, lang) if about.origin == "seed" else {s: t(f"stage.{s}", lang) for s in STAGE_ORDER}
-    tokens = result.tokens if about.origin == "seed" else result.labels
-    return stages_page_html(text=text, tokens=tokens, stages={s: stages[s] for s in STAGE_ORDER}, stage_titles=titles,
-                            shape_trace=_shape_trace(result, 0), made=made, lang=lang, stage=stage, head=head)  # fmt: skip
+    titles = {s: t(f"stage.{s}", lang) for s in STAGE_ORDER}
+    if not about.scale:
+        titles["scaled_scores"] = t("stage.not_scaled", lang)
+    return stages_page_html(text=text, tokens=result.labels, stages={s: stages[s] for s in STAGE_ORDER},
+                            stage_titles=titles, shape_trace=_shape_trace(result, 0), made=made, lang=lang,
+                            stage=stage, head=head)  # fmt: skip
+
+
+def _made_by(source, block: int, lang: str) -> str:
+    """What computed the numbers: random weights' seed, or a model's name and sizes."""
+    about = source.description
+    if "seed" in source.settings:
+        return t("page.made.random", lang, seed=source.settings["seed"])
+    unit = t(f"page.unit.{source.words.unit}", lang)
+    return (f"{about.name} ({about.family}, {unit} {block} of {about.layers}, h = {about.heads}, "
+            f"h_kv = {about.kv_heads}, d = {about.head_dim})")
 
 
 def export(path: str | Path, text: str = BOOK_EXAMPLE, **settings) -> View:

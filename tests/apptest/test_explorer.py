@@ -94,7 +94,7 @@ def test_characters_the_model_lacks_are_listed_and_long_text_is_cut():
     assert not at.exception
     warnings = " ".join(w.value for w in at.warning)
     assert "é" in warnings and "ö" in warnings
-    assert any("at most 32" in info.value for info in at.info)
+    assert any("at most 32" in warning.value for warning in at.warning)
 
 
 def test_an_empty_or_unreadable_prompt_is_a_clear_message():
@@ -127,7 +127,7 @@ def test_the_model_trained_in_this_session_is_explored_and_has_no_snapshots():
     np.testing.assert_allclose(
         _z(grid["block 2 · head 3"], 6)[5], expected.layers[1].weights[0, 2, 5].numpy(), atol=1e-6
     )
-    assert any("no snapshots" in info.value for info in at.info)
+    assert any("kept no attention while it trained" in info.value for info in at.info)
     assert not at.select_slider, "no training scrubber"
 
 

@@ -136,7 +136,7 @@ def test_a_links_token_beyond_the_prompt_falls_back_with_a_note():
 def test_the_read_line_gives_the_models_sizes():
     at = open_page(PAGE, model="h4", prompt=PROMPT)
     config = shipped_model(4).model.config
-    line = t("ex.read_line", T=len(PROMPT), blocks=config.blocks, heads=config.heads,
+    line = t("ex.read_line.character", T=len(PROMPT), blocks=config.blocks, heads=config.heads,
              d=config.embedding_dim // config.heads, context=config.context_length)  # fmt: skip
     assert line in [m.value for m in at.markdown]
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -107,11 +108,17 @@ def test_the_model_trained_in_this_session_can_be_chosen_and_random_weights_come
     assert "softmax weights · head 3" not in _traces(at)
 
 
-def test_a_trained_models_share_tab_offers_no_snippet_that_would_rebuild_random_weights():
-    at = open_tab(open_page(PAGE, weights="h1", text=PROMPT), "share")
+def test_a_shipped_models_snippet_loads_its_checkpoint_and_recomputes_the_blocks_numbers(monkeypatch):
+    at = open_tab(open_page(PAGE, weights="h2", text=PROMPT, block="2"), "share")
     keys = {button.key for button in at.get("download_button")}
-    assert "pg_download_py" not in keys and "pg_download_npz" in keys
-    assert "pg_download_page" in keys, "the page holds the numbers themselves"
+    assert {"pg_download_py", "pg_download_npz", "pg_download_page"} <= keys
+    code = next(block.value for block in at.code if "load_checkpoint" in block.value)
+    namespace: dict = {"print": lambda *args: None}
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])  # the snippet names the shipped file from the clone
+    exec(code, namespace)
+    checkpoint = shipped_model(2)
+    expected = trace_model(checkpoint.model, checkpoint.vocabulary, PROMPT).layers[1].weights
+    assert torch.equal(namespace["trace"].weights, expected), "block 2 of the shipped 2-head model, recomputed"
 
 
 @pytest.mark.parametrize(("lang", "pattern"), [("en", r"^About (\d+\.\d) MB: "), ("zh", r"^约 (\d+\.\d) MB：")])

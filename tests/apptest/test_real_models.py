@@ -10,6 +10,7 @@ import json
 import numpy as np
 import pytest
 
+import gpt_core.source
 from gpt_core import hf
 from harness.charts import decode, traces_by_name
 from harness.file_server import unused_local_url
@@ -104,8 +105,28 @@ def test_an_offered_model_that_cannot_be_downloaded_says_how_to_fetch_it(monkeyp
     assert ex.get("plotly_chart")  # the shipped model instead: the page works on
 
 
+@pytest.fixture
+def mapped(monkeypatch):
+    """A grid holds at most 4 heads: the tiny models (2 layers × 4 heads) open on the map, as a
+    real model of 12 × 12 heads does."""
+    monkeypatch.setattr(gpt_core.source, "GRID_HEADS", 4)
+
+
+def test_a_tiny_real_model_opens_on_the_grid_and_a_model_past_a_screens_grid_on_the_map(offered, monkeypatch):
+    """Map or grid is a rule on the heads there are (layers × heads against GRID_HEADS), not on
+    where the weights come from: 2 × 4 heads fit a grid, and a shipped model past the bound maps."""
+    at = open_page(EXPLORER, model=offered["gpt2"], prompt=TEXT)
+    assert not at.exception, at.exception
+    keys = {chart.proto.id for chart in at.get("plotly_chart")}
+    assert any("ex_grid" in key for key in keys) and not any(MAP_CHART_KEY in key for key in keys), keys
+    monkeypatch.setattr(gpt_core.source, "GRID_HEADS", 2)
+    at = open_page(EXPLORER, model="h2", prompt="ROMEO: what")  # 2 blocks × 2 heads > 2
+    assert not at.exception, at.exception
+    assert _chart(at, MAP_CHART_KEY) and _chart(at, LAYER_CHART_KEY)
+
+
 @pytest.mark.parametrize("family", FAMILIES)
-def test_the_explorer_maps_every_layer_and_head_of_a_real_model(family, offered, tiny_models):
+def test_the_explorer_maps_every_layer_and_head_of_a_real_model(family, offered, tiny_models, mapped):
     at = open_page(EXPLORER, model=offered[family], prompt=TEXT, block="2", head="3", metric="first")
     assert not at.exception, at.exception
     expected = hf.trace(tiny_models[family], TEXT)
@@ -125,7 +146,7 @@ def test_the_explorer_maps_every_layer_and_head_of_a_real_model(family, offered,
     assert at.query_params["model"] == offered[family]
 
 
-def test_the_explorer_scores_induction_and_generates_token_by_token(offered, tiny_models):
+def test_the_explorer_scores_induction_and_generates_token_by_token(offered, tiny_models, mapped):
     at = open_page(EXPLORER, model=offered["llama"], prompt="the cat", metric="induction", n="4", view="generate")
     assert not at.exception, at.exception
     from gpt_core.explore import induction_scores

@@ -10,6 +10,7 @@ import json
 
 import pytest
 
+import gpt_core.source
 from gpt_core import hf
 from harness.charts import traces_by_name
 from tests.apptest.conftest import open_page, open_tab
@@ -53,7 +54,8 @@ def test_the_playground_shows_a_sentencepiece_models_tokens(offered):  # noqa: F
     assert any("The tokens as tiny-llama-sp reads them" in caption.value for caption in at.caption)
 
 
-def test_the_explorer_shows_a_sentencepiece_models_tokens(offered):  # noqa: F811
+def test_the_explorer_shows_a_sentencepiece_models_tokens(offered, monkeypatch):  # noqa: F811
+    monkeypatch.setattr(gpt_core.source, "GRID_HEADS", 4)  # its 2 × 4 heads on the map, as a real model's
     at = open_page(EXPLORER, model=offered["llama-sp"], prompt=SP_TEXT, block="2", head="3", n="3")
     assert not at.exception, at.exception
     assert at.query_params["model"] == "tiny-llama-sp"

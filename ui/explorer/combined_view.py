@@ -22,13 +22,13 @@ COMBINED_CHART_KEY = "ex_combined_chart"
 def combined(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     """A choice (in the link: ``combine``) of the chosen block's mean over heads or the
     rollout through all blocks, one T × T heatmap, and a note on what rollout assumes."""
-    unit, units = t(f"ex.col.{view.about.unit}", lang), t(f"cb.{view.about.unit}s", lang)
+    unit, units = t(f"ex.col.{view.source.words.unit}", lang), t(f"cb.{view.source.words.unit}s", lang)
     st.segmented_control(t("ex.combine", lang), COMBINE_KINDS, key=key("combine"), required=True,
                          format_func=lambda kind: t(f"ex.combine.{kind}", lang, unit=unit, units=units))  # fmt: skip
     kind = st.session_state[key("combine")]
     blocks, heads = view.weights.shape[:2]
     if kind == "mean":
-        title = t("ex.combined_mean_title", lang, heads=heads, where=t(f"ex.{view.about.unit}_n", lang, n=view.block + 1))
+        title = t("ex.combined_mean_title", lang, heads=heads, where=t(f"ex.{view.source.words.unit}_n", lang, n=view.block + 1))
         which = view.block
     else:
         title = t("ex.combined_rollout_title", lang, blocks=blocks, units=units)

@@ -130,8 +130,8 @@ def _sample(found, seed: int, source: AttentionSource, prompt: str, lang: str, k
 
 def _row(view: views.ExplorerView, step: NextStep, lang: str) -> None:
     """The last query's attention over the context in the chosen block and head."""
-    st.subheader(t(f"odds.row_title.{view.about.unit}", lang, block=view.block + 1, head=view.head + 1))
-    st.caption(t("odds.row_help", lang, unit=t(f"ex.col.{view.about.unit}", lang)))
+    st.subheader(t(f"odds.row_title.{view.source.words.unit}", lang, block=view.block + 1, head=view.head + 1))
+    st.caption(t("odds.row_help", lang, unit=t(f"ex.col.{view.source.words.unit}", lang)))
     row = step.rows[view.block, view.head].numpy().astype(np.float32)
     sized = sized_for_page()
     last = step.context[-1] if step.context else ""
@@ -141,7 +141,7 @@ def _row(view: views.ExplorerView, step: NextStep, lang: str) -> None:
 
     def build():
         return generation_figure([row], [last], [step.context], view.head, view.block, figure_words(lang),
-                                 unit_word=f"ex.col.{view.about.unit}", **sized)  # fmt: skip
+                                 unit_word=f"ex.col.{view.source.words.unit}", **sized)  # fmt: skip
 
     show_chart(build, ODDS_ROW_CHART_KEY, sized=True,
                file_name=views.file_name(view, "odds_row", block=view.block + 1, head=view.head + 1))  # fmt: skip

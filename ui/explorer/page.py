@@ -50,8 +50,14 @@ def _on_model_change() -> None:
     st.session_state.pop(FELL_BACK_STATE, None)
 
 
+def _model_names(light: bool = False) -> list[str]:
+    """The models the explorer offers: sources whose sizes are their own (random weights, set
+    up by the reader, are the playground's)."""
+    return [name for name in sources.names(light) if not sources.settings_of(name)]
+
+
 def _choose_model(lang: str) -> AttentionSource | None:
-    keys = sources.model_names()
+    keys = _model_names()
     if not keys:
         st.error(t("ex.no_models", lang))
         return None
@@ -61,7 +67,7 @@ def _choose_model(lang: str) -> AttentionSource | None:
         PAGE.fit({"model": key})
     source = sources.load(key, lang)
     if source is None:  # a real model that cannot be had (its message is shown): the shipped one instead
-        fallback, _ = state.resolve_model(state.FALLBACK_MODEL, sources.model_names(real=False))
+        fallback, _ = state.resolve_model(state.FALLBACK_MODEL, _model_names(light=True))
         source = sources.load(fallback, lang)
         if source is None:
             return None
@@ -118,7 +124,7 @@ def render() -> None:
         return
     notes_slot = st.container()
     model_col, prompt_col = st.columns([2, 3], vertical_alignment="top")
-    keys = sources.model_names()
+    keys = _model_names()
     model_col.selectbox(t("ex.model", lang), keys, key=widget_key("model"),
                         format_func=lambda key: sources.label(key, lang), on_change=_on_model_change)  # fmt: skip
     prompt_col.text_area(t("ex.prompt", lang), key=widget_key("prompt"), height=68, max_chars=state.MAX_PROMPT_CHARS,
@@ -157,7 +163,7 @@ def _first_screen(lang: str, source: AttentionSource, prompt: str, identity: tup
         PAGE.settle(PAGE.values())
         PAGE.write_url(PAGE.values(), lang)
         return None
-    steps, d = sources.snapshot_steps(source), source.description
+    steps, d = source.snapshot_steps(), source.description
     shape = ModelShape(tuple(keys), d.layers, d.heads, len(trace.labels), steps)
     _fit(shape)
     _apply_click(clicked, shape)

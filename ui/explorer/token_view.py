@@ -44,7 +44,7 @@ def token_view(view, lang: str, key: Callable[[str], str]) -> None:
     token_strip(labels, position, STRIP_KEY, on_strip, lang)
     token = token_attention(view.weights, position)
     blocks = view.weights.shape[0]
-    unit = view.about.unit  # "block" (the book's GPT) or "layer"
+    unit = view.source.words.unit  # "block" (the book's GPT) or "layer"
     one_layer = blocks * view.weights.shape[1] > MAX_PANELS
     first = view.block if one_layer else 0
     shown = slice(first, first + 1) if one_layer else slice(0, blocks)

@@ -28,7 +28,14 @@ from gpt_core import STAGES, display_label, display_labels, position_label
 from gpt_core.attention import Trace
 from gpt_core.explore import head_kind
 from gpt_core.playground import MAX_SEED
-from gpt_core.source import INDUCTION_TOKENS, AttentionSource, Description, generate_with_attention, layer_metrics
+from gpt_core.source import (
+    INDUCTION_TOKENS,
+    AttentionSource,
+    Description,
+    generate_with_attention,
+    grid_fits,
+    layer_metrics,
+)
 from gpt_core.window import Window, window_around
 
 from ..charts import prepared, show_chart, sized_for_page, type_scale
@@ -63,9 +70,9 @@ SHARED_NUMBER_MB = 512  # and their memory: views of the kept traces (TRACES), a
 
 
 def has_map(view: ExplorerView) -> bool:
-    """A model of "layers" (a real one: many of them) opens on a map of one number per head;
-    the book's GPT, of a few "blocks", on the grid of every head."""
-    return view.about.unit == "layer"
+    """A model of more heads than one screen's grid holds (a real one: 12 layers × 12 heads)
+    opens on a map of one number per head; a smaller one on the grid of every head."""
+    return not grid_fits(view.about)
 
 
 # Generations by (source, prompt, n, temperature, seed): the same for everyone.
@@ -126,24 +133,18 @@ def _chars(chars: tuple[str, ...], lang: str) -> str:
 
 
 def read_notes(source: AttentionSource, trace: Trace, lang: str) -> None:
-    """What the model read of the prompt: characters left out, text cut, the sizes."""
+    """What the model read of the prompt (characters left out, text cut, how it reads), its
+    facts and its sizes."""
     d = source.description
-    if trace.left_out:
-        st.warning(t("ex.left_out", lang, chars=_chars(trace.left_out, lang)), icon=":material/block:")
-    if d.origin == "hub":  # a real model: its facts, its tokenizer, its context in tokens
-        if trace.cut:
-            st.info(t("real.cut", lang, tokens=len(trace.labels), cut=trace.cut), icon=":material/content_cut:")
-        st.markdown(sources.facts(source, lang))
-        note = sources.gqa_note(source, lang)
-        st.caption((note + " " if note else "") + t("real.tokens_note", lang, name=d.name))
-        st.markdown(t("ex.read_line_real", lang, T=len(trace.labels), blocks=d.layers, heads=d.heads, d=d.head_dim,
-                      context=d.reads))  # fmt: skip
-        return
-    if trace.cut:
-        st.info(t("ex.cut", lang, context=d.reads, cut=trace.cut), icon=":material/content_cut:")
-    st.markdown(
-        t("ex.read_line", lang, T=len(trace.labels), blocks=d.layers, heads=d.heads, d=d.head_dim, context=d.reads)
-    )  # fmt: skip
+    sources.show_notes(source.notes(trace), lang)
+    facts = sources.facts(source, lang)
+    if facts:
+        st.markdown(facts)
+    gqa = sources.gqa_note(source, lang)
+    if gqa:
+        st.caption(gqa)
+    values = dict(T=len(trace.labels), blocks=d.layers, heads=d.heads, d=d.head_dim, context=d.reads)
+    st.markdown(t(f"ex.read_line.{source.words.token}", lang, **values))
 
 
 def file_name(view: ExplorerView, kind: str, *words, **parts) -> str:
@@ -176,11 +177,16 @@ def layer_map(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     title = t("ex.map_title", lang, metric=t(f"ex.metric.{metric}", lang))
     figure = metric_figure(_metric_values(view, metric), metric, figure_words(lang), limit=_entropy_limit(view),
                            scale=type_scale(), cell_px=map_cell_px(view.about.layers), title=title,
-                           focus=(view.block, view.head), rows_word="ex.col.layer")  # fmt: skip
+                           focus=(view.block, view.head), rows_word=f"ex.col.{view.source.words.unit}")  # fmt: skip
     show_chart(figure, MAP_CHART_KEY, sized=True, file_name=file_name(view, "map", metric))
     block_col, head_col, _ = st.columns([1, 1, 3])
-    block_col.selectbox(t("ex.layer", lang), list(range(1, view.about.layers + 1)), key=key("block"),
-                        format_func=lambda n: t("ex.layer_n", lang, n=n))  # fmt: skip
+    unit = view.source.words.unit
+    block_col.selectbox(
+        t(f"ex.{unit}", lang),
+        list(range(1, view.about.layers + 1)),
+        key=key("block"),
+        format_func=lambda n: t(f"ex.{unit}_n", lang, n=n),
+    )
     head_col.selectbox(t("ex.head", lang), list(range(1, view.about.heads + 1)), key=key("head"),
                        format_func=lambda n: t("ex.head_n", lang, n=n))  # fmt: skip
     st.subheader(t("ex.layer_heads_title", lang, layer=view.block + 1))
@@ -204,17 +210,23 @@ def grid(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
         layer_map(view, lang, key)
         return
     block_col, head_col, _ = st.columns([1, 1, 3])
-    block_col.selectbox(t("ex.block", lang), list(range(1, view.about.layers + 1)), key=key("block"),
-                        format_func=lambda n: t("ex.block_n", lang, n=n))  # fmt: skip
+    unit = view.source.words.unit  # "block" or "layer": the keys ex.block, ex.block_n, ex.layer, ex.layer_n
+    block_col.selectbox(
+        t(f"ex.{unit}", lang),
+        list(range(1, view.about.layers + 1)),
+        key=key("block"),
+        format_func=lambda n: t(f"ex.{unit}_n", lang, n=n),
+    )
     head_col.selectbox(t("ex.head", lang), list(range(1, view.about.heads + 1)), key=key("head"),
                        format_func=lambda n: t("ex.head_n", lang, n=n))  # fmt: skip
     sized = sized_for_page()
     focus, window = (view.block, view.head), view.window
-    show_chart(lambda: grid_figure(view.weights, view.trace.labels, figure_words(lang), focus=focus, window=window,
-                                   **sized),
+    words = figure_words(lang)
+    words = {**words, "ex.col.block": words[f"ex.col.{unit}"]}  # its rows: blocks or layers
+    show_chart(lambda: grid_figure(view.weights, view.trace.labels, words, focus=focus, window=window, **sized),
                GRID_CHART_KEY, sized=True, share=view.shared("grid", focus, tuple(sized.items()), window),
                file_name=file_name(view, "grid", block=view.block + 1, head=view.head + 1))  # fmt: skip
-    st.caption(t("ex.grid_help", lang))
+    st.caption(t(f"ex.grid_help.{unit}", lang))
     _window_map(view, lang)
 
 
@@ -222,7 +234,7 @@ def detail(view: ExplorerView, lang: str) -> None:
     """The chosen head stage by stage: the playground's own renderer."""
     layer = view.trace.layers[view.block]
     kind = t(f"ex.kind.{view.kind(view.block, view.head)}", lang)
-    st.subheader(t(f"ex.detail_title.{view.about.unit}", lang, block=view.block + 1, head=view.head + 1, kind=kind))
+    st.subheader(t(f"ex.detail_title.{view.source.words.unit}", lang, block=view.block + 1, head=view.head + 1, kind=kind))
     st.caption(t("ex.detail_help", lang))
     sized = sized_for_page()
 
@@ -240,7 +252,7 @@ def detail(view: ExplorerView, lang: str) -> None:
 
 def lines(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     labels = view.trace.labels
-    unit = t(f"ex.col.{view.about.unit}", lang)
+    unit = t(f"ex.col.{view.source.words.unit}", lang)
     mode_col, token_col = st.columns(2)
     mode_col.segmented_control(t("ex.lines_mode", lang), LINE_MODES, key=key("lines"), required=True,
                                format_func=lambda mode: t(f"ex.lines_mode.{mode}", lang, unit=unit))  # fmt: skip
@@ -277,7 +289,7 @@ def metrics_table(view: ExplorerView, lang: str) -> pd.DataFrame:
     rows = []
     for block, values in enumerate(view.metrics):
         for head in range(view.about.heads):
-            row = {t(f"ex.col.{view.about.unit}", lang): block + 1,
+            row = {t(f"ex.col.{view.source.words.unit}", lang): block + 1,
                    t("ex.col.head", lang): head + 1,
                    t("ex.col.kind", lang): t(f"ex.kind.{view.kind(block, head)}", lang)}  # fmt: skip
             row.update({t(f"ex.metric_short.{metric}", lang): float(values[metric][head]) for metric in METRICS})
@@ -311,13 +323,12 @@ def metrics(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
 
 def training(view: ExplorerView, lang: str, key: Callable[[str], str], steps: tuple[int, ...]) -> None:
     if not steps:
-        st.info(t("ex.no_snapshots_real" if view.about.origin == "hub" else "ex.no_snapshots", lang),
-                icon=":material/history:")  # fmt: skip
+        st.info(t("ex.no_snapshots", lang), icon=":material/history:")
         return
     st.caption(t("ex.training_intro", lang, heads=view.about.heads, block=view.block + 1))
     st.select_slider(t("ex.training_step", lang), steps, key=key("step"))
     step = st.session_state[key("step")]
-    snapshot, prompt = sources.snapshot(view.source, step)  # (blocks, h, T, T), the prompt it was taken on
+    snapshot, prompt = view.source.snapshot(step)  # (blocks, h, T, T), the prompt it was taken on
     sized = sized_for_page()
 
     def build():
@@ -348,7 +359,7 @@ def generation(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None
     padding, vocab = view.about.padding, view.about.vocabulary
     if padding:  # its extra ids are never chosen (the source gives them no probability)
         st.info(t("odds.padded", lang, rows=vocab + padding, vocab=vocab, extra=padding), icon=":material/info:")
-    st.caption(t("ex.generate_intro_real" if view.about.origin == "hub" else "ex.generate_intro", lang))
+    st.caption(t(f"ex.generate_intro.{view.source.words.token}", lang))
     n_col, temp_col, seed_col = st.columns(3)
     n_col.slider(t("ex.generate_n", lang), 1, MAX_GENERATE, key=key("n"))
     temp_col.slider(t("ex.temperature", lang), 0.0, MAX_TEMPERATURE, step=TEMPERATURE_STEP, key=key("temp"))
@@ -375,7 +386,7 @@ def generation(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None
 
     def build():
         return generation_figure(head_rows, chars, contexts, view.head, view.block, figure_words(lang),
-                                 unit_word=f"ex.col.{view.about.unit}", **sized)  # fmt: skip
+                                 unit_word=f"ex.col.{view.source.words.unit}", **sized)  # fmt: skip
 
     shared = ("generation", settings, view.block, view.head, tuple(sized.items()))
     show_chart(build, GENERATION_CHART_KEY, sized=True, share=shared,

@@ -72,7 +72,8 @@ def config_b(values: dict[str, Any]) -> PlaygroundConfig:
 
 
 def b_weights_options() -> list[str]:
-    return [state.RANDOM_WEIGHTS, *sources.model_names(real=False)]
+    """The sources light enough to stand beside A's (a second large model would double the wait)."""
+    return sources.names(light=True)
 
 
 def resolve_b_weights() -> None:
@@ -91,7 +92,7 @@ def _b_controls(lang: str, config: PlaygroundConfig) -> AttentionSource | None:
         format_func=lambda key: sources.label(key, lang),
     )  # fmt: skip
     source = sources.load(PAGE.get("b_weights"), lang, config)
-    if source is not None and not source.capabilities.chooses_heads:
+    if source is not None and not source.settings:  # a model: its sizes are its own
         block_choice(source, "b_block", lang)
         model_facts(source, lang)
     else:
@@ -114,7 +115,7 @@ def view_b(values: dict[str, Any], text: str, source: AttentionSource | None, la
     """Set-up B's view of ``text`` (the text A used), or None after a message."""
     if source is None:
         return None
-    layer = min(values["b_block"], source.description.layers) - 1 if source.capabilities.layers else 0
+    layer = min(values["b_block"], source.description.layers) - 1
     try:
         return computed.compute(source, text, layer)
     except InputError as error:

@@ -11,9 +11,9 @@ from contextlib import nullcontext
 
 import streamlit as st
 
-from gpt_core import STAGES, InputError, PlaygroundTrace, display_labels, head_statistics
+from gpt_core import STAGES, InputError, PlaygroundTrace, head_statistics
 from gpt_core.attention import Trace
-from gpt_core.source import AttentionSource
+from gpt_core.source import HEAVY_WORK, AttentionSource, trace_work
 
 from ..markdown import literal
 from ..shared import sources
@@ -40,8 +40,13 @@ SHARED_VIEWS: SharedResults[View] = SharedResults(SHARED_VIEW_ENTRIES, SHARED_VI
 def layer_view(source: AttentionSource, trace: Trace, layer: int, identity: tuple = ()) -> View:
     """Layer ``layer`` (0-based) of ``trace`` as numpy arrays, ready for the figures."""
     traced = trace.layers[layer]
-    result = PlaygroundTrace(tokens=trace.tokens, labels=trace.labels, total_tokens=trace.total_tokens,
-                             config=source.layer_sizes(layer), trace=traced)  # fmt: skip
+    result = PlaygroundTrace(
+        tokens=trace.tokens,
+        labels=trace.labels,
+        total_tokens=trace.total_tokens,
+        config=source.description,
+        trace=traced,
+    )
     return View(
         result=result,
         stages={stage: getattr(traced, stage)[0].numpy() for stage in STAGES},
@@ -51,6 +56,8 @@ def layer_view(source: AttentionSource, trace: Trace, layer: int, identity: tupl
         text_used=trace.text_used,
         left_out=trace.left_out,
         identity=identity,
+        notes=source.notes(trace),
+        source=source,
     )
 
 
@@ -102,23 +109,12 @@ def readable_view(source: AttentionSource, text: str, layer: int, lang: str) -> 
 
 
 def _view_in_turn(source: AttentionSource, text: str, layer: int, lang: str) -> View:
-    heavy = source.capabilities.layers and not sources.is_traced(source, text)
+    heavy = trace_work(source.description, source.description.reads) > HEAVY_WORK and not sources.is_traced(source, text)
     with heavy_turn(lang) if heavy else nullcontext():
         return compute(source, text, layer)
 
 
 def read_notes(view: View, lang: str) -> None:
-    """What the source did not read of the text: characters it lacks, tokens past its reach."""
-    about, T = view.about, len(view.result.tokens)
-    cut = view.result.total_tokens - T
-    if view.left_out:
-        shown = " ".join(display_labels(list(view.left_out)))
-        st.warning(t("pg.left_out", lang, chars=literal(shown), count=len(view.left_out)), icon=":material/block:")
-    if cut and about.origin == "seed":
-        st.warning(t("pg.truncated", lang, total=view.result.total_tokens, shown=T), icon=":material/content_cut:")
-    elif cut and about.tokens_word == "characters":
-        st.warning(t("pg.context_cut", lang, context=about.context, cut=cut), icon=":material/content_cut:")
-    elif cut:
-        st.warning(t("real.cut", lang, tokens=T, cut=cut), icon=":material/content_cut:")
-    if about.origin == "hub":
-        st.caption(t("real.tokens_note", lang, name=about.name))
+    """What the source says of the text it read: characters it lacks, tokens past its reach,
+    how it reads."""
+    sources.show_notes(view.notes, lang)

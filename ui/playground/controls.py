@@ -83,11 +83,13 @@ def write_url(values: dict[str, Any], text_used: str | None) -> dict[str, str]:
     """Put every control into the URL (the text cut to the tokens actually shown). With a
     trained or real model the link leaves out what only random weights use (the tokenizer,
     heads, seed, …): the model decides those, and the link says what the page shows."""
-    omit = state.RANDOM_ONLY if values.get("weights", state.RANDOM_WEIGHTS) != state.RANDOM_WEIGHTS else ()
+    taken = sources.settings_of(values.get("weights", state.RANDOM_WEIGHTS))
+    omit = tuple(name for name in state.RANDOM_ONLY if name not in taken)
     if not values.get("cmp"):  # set-up B is in the link only while compared (ui/playground/compare.py)
         omit = (*omit, *state.COMPARE_NAMES)
-    elif values.get("b_weights", state.RANDOM_WEIGHTS) != state.RANDOM_WEIGHTS:
-        omit = (*omit, *state.B_RANDOM_ONLY)
+    else:
+        taken_b = sources.settings_of(values.get("b_weights", state.RANDOM_WEIGHTS))
+        omit = (*omit, *(name for name in state.B_RANDOM_ONLY if name.removeprefix("b_") not in taken_b))
     return PAGE.write_url(values, omit=omit, **({} if text_used is None else {"text": text_used}))
 
 
@@ -123,8 +125,7 @@ def resolve_weights() -> None:
     key = ss.get(widget_key("weights"), state.RANDOM_WEIGHTS)
     if not sources.is_offered(key):
         ss[widget_key("weights")] = state.RANDOM_WEIGHTS
-        reason = "session_model_missing" if key == sources.SESSION else "model_missing"
-        PAGE.add_notes([state.Note("weights", key, reason)])
+        PAGE.add_notes([state.Note("weights", key, sources.missing_reason(key))])
 
 
 def weights_key() -> str:
@@ -142,25 +143,31 @@ def block_choice(source: AttentionSource, block_name: str, lang: str) -> None:
     d, k = source.description, widget_key(block_name)
     if st.session_state[k] > d.layers:
         st.session_state[k] = 1
-    title, item = ("pg.layer", "pg.layer_of") if d.unit == "layer" else ("pg.block", "pg.block_of")
-    st.selectbox(t(title, lang), list(range(1, d.layers + 1)), key=k,
-                 format_func=lambda b: t(item, lang, block=b, blocks=d.layers))  # fmt: skip
+    unit = source.words.unit  # "block" or "layer": the keys pg.block, pg.block_of, pg.layer, pg.layer_of
+    st.selectbox(
+        t(f"pg.{unit}", lang),
+        list(range(1, d.layers + 1)),
+        key=k,
+        format_func=lambda b: t(f"pg.{unit}_of", lang, block=b, blocks=d.layers),
+    )
 
 
 def _weights_control(lang: str) -> AttentionSource | None:
     st.selectbox(
-        t("pg.weights", lang), [state.RANDOM_WEIGHTS, *sources.model_names()], key=widget_key("weights"),
+        t("pg.weights", lang), sources.names(), key=widget_key("weights"),
         help=t("pg.weights_help", lang), format_func=lambda key: sources.label(key, lang),
     )  # fmt: skip
     source = chosen_source(lang)
-    if source is not None and source.capabilities.layers:
+    if source is not None and source.description.layers > 1:
         block_choice(source, "block", lang)
     return source
 
 
 def model_facts(source: AttentionSource, lang: str) -> None:
     """What the model fixes, shown instead of the random weights' controls."""
-    st.markdown(sources.facts(source, lang))
+    facts = sources.facts(source, lang)
+    if facts:
+        st.markdown(facts)
     note = sources.gqa_note(source, lang)
     if note:
         st.caption(note)
@@ -195,7 +202,7 @@ def draw_controls(lang: str) -> AttentionSource | None:
     Returns the source chosen (None: a model that could not be loaded, its message shown)."""
     _text_controls(lang)
     source = _weights_control(lang)
-    if source is not None and source.capabilities.chooses_heads:
+    if source is not None and source.settings:  # a source the reader sets up: its settings' controls
         _tokenizer_control(lang)
         _size_controls(lang)
     elif source is not None:

@@ -54,8 +54,8 @@ def _computed_view(values: dict, lang: str, source) -> tuple[View, str | None] |
     if source is None:  # a model that could not be loaded: its message is shown
         write_url(values, None)
         return None
-    shown = computed.readable_view(source, values["text"], values["block"] - 1 if source.capabilities.layers else 0,
-                                   lang)  # fmt: skip
+    layer = min(values["block"], source.description.layers) - 1
+    shown = computed.readable_view(source, values["text"], layer, lang)
     if shown is None:
         write_url(values, None)
         return None
@@ -63,9 +63,10 @@ def _computed_view(values: dict, lang: str, source) -> tuple[View, str | None] |
     computed.read_notes(view, lang)
     if text != values["text"]:  # the source's own example, drawn instead of a text it cannot read
         return view, text
-    # Random weights' link carries the text they read (the numbers are redrawn from it); a
-    # model's keeps the student's text, what it left out noted above.
-    return view, view.text_used if source.description.origin == "seed" else None
+    # A source the reader sets up (random weights) redraws its numbers from the link's settings
+    # and the text it read, which the link carries; a model's keeps the student's text, what it
+    # left out noted above.
+    return view, view.text_used if source.settings else None
 
 
 def _apply_click(payload: object, view: View) -> None:

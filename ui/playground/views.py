@@ -3,7 +3,7 @@ softmax by hand, the shapes, the per-head table, and the link and downloads."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 import numpy as np
@@ -15,7 +15,7 @@ from figures.events import MIN_WIDTH
 from figures.export import export_name
 from figures.overview import plan_overview
 from gpt_core import DETAIL_STAGES, STAGES, PlaygroundTrace, position_label, softmax_steps
-from gpt_core.source import Description
+from gpt_core.source import AttentionSource, Description, Note
 from gpt_core.window import Window, window_around
 from seeing_attention.engine import page_bytes, playground_page_html
 
@@ -25,7 +25,7 @@ from ..shell import is_presenting
 from ..strings import t
 from ..window_map import window_map
 from .controls import CSV_HEAD, CSV_STAGE, keep_share_choices, share_choices, widget_key
-from .exports import matrix_csv, python_snippet, real_snippet, trace_npz
+from .exports import matrix_csv, trace_npz
 
 CSV_MIME = "text/csv"
 SCORE_DECIMALS = 4
@@ -57,16 +57,13 @@ class View:
     # What the numbers are of, in full (text, config, model): every session showing the same
     # identity shares its figures (ui/charts.py); empty: never shared.
     identity: tuple = ()
-
-    @property
-    def source(self) -> str:
-        """The weights' name as the link carries it: random, or a trained or real model's."""
-        return self.about.name
+    notes: list[Note] = field(default_factory=list)  # what the source says of the text it read
+    source: AttentionSource | None = None  # what computed the numbers (its reproduction, its name)
 
     @property
     def kv_heads(self) -> int | None:
-        """A real model's key/value heads (grouped-query attention when fewer than h)."""
-        return self.about.kv_heads if self.about.origin == "hub" else None
+        """The key/value heads where fewer than the query heads (grouped-query attention)."""
+        return self.about.kv_heads if self.about.kv_heads != self.about.heads else None
 
 
 def _position_label(labels: list[str]):
@@ -124,8 +121,9 @@ def file_name(view: View, kind: str, *words, **parts) -> str:
     """A chart's download name: what it shows, then the computation's sizes (and the model
     whose weights these are, where not random ones)."""
     config = view.result.config
-    source = None if view.about.origin == "seed" else view.source
-    return export_name(kind, *words, source, **parts, T=len(view.result.labels), h=config.heads, d=config.head_dim)
+    # A source the reader sets up is named by its settings (h, d below); a model by its name.
+    model = None if view.source is None or view.source.settings else view.about.name
+    return export_name(kind, *words, model, **parts, T=len(view.result.labels), h=config.heads, d=config.head_dim)
 
 
 def overview(view: View, lang: str, beside: bool = True) -> None:
@@ -260,7 +258,7 @@ def share(view: View, query: dict[str, str], text: str, lang: str) -> None:
     page_stage = stage if stage in STAGES else "weights"
     st.download_button(
         t("pg.download_page", lang),
-        lambda: playground_page_html(text=text, result=result, stages=view.stages, about=view.about, lang=lang,
+        lambda: playground_page_html(text=text, result=result, stages=view.stages, source=view.source, lang=lang,
                                      link=link, block=int(query.get("block", 1)), stage=page_stage, head=head - 1),
         file_name=export_name("attention_page", view.about.name, h=result.config.heads, d=result.config.head_dim) + ".html",
         mime="text/html", key="pg_download_page", icon=":material/web:", help=t("pg.download_page_help", lang),
@@ -275,16 +273,15 @@ def share(view: View, query: dict[str, str], text: str, lang: str) -> None:
         t("pg.download_npz", lang), lambda: trace_npz(result), file_name="attention_trace.npz",
         mime="application/octet-stream", key="pg_download_npz", icon=":material/data_array:",
     )  # fmt: skip
-    if view.about.origin == "hub":  # its weights come from the Hub: the snippet loads them by name
-        st.caption(t("pg.snippet_real", lang))
-        st.code(real_snippet(view.source, text, int(query.get("block", 1))), language="python")
-        return
-    if view.about.origin != "seed":  # the snippet rebuilds random weights; a trained model's are in its checkpoint
-        st.caption(t("pg.snippet_trained", lang))
-        return
-    snippet = python_snippet(text, result.config)
+    reproduction = view.source.reproduction(text, int(query.get("block", 1)) - 1)
+    st.caption(t("pg.snippet_help", lang))
     buttons[2].download_button(
-        t("pg.download_py", lang), snippet, file_name="reproduce_attention.py", mime="text/x-python",
-        key="pg_download_py", icon=":material/code:",
-    )  # fmt: skip
-    st.code(snippet, language="python")
+        t("pg.download_py", lang),
+        reproduction.code,
+        file_name="reproduce_attention.py",
+        mime="text/x-python",
+        key="pg_download_py",
+        icon=":material/code:",
+    )
+    st.code(reproduction.code, language="python")
+

@@ -3,7 +3,7 @@ count, shared read-only by every user) and the model this session trained (its o
 st.session_state). A model is named by a short key that a link can carry: ``h4`` for the
 shipped 4-head model, ``session`` for this session's model.
 
-Pages reach them through ui/shared/sources.py, which wraps each in a ``gpt_core.sources.TinyGPT``.
+Each is a ``gpt_core.sources.TinyGPT``; pages reach them through ui/shared/sources.py's registry.
 """
 
 from __future__ import annotations
@@ -14,10 +14,12 @@ from dataclasses import dataclass, field
 import streamlit as st
 
 from gpt_core import GPT, CharVocabulary, CheckpointMeta, RunSummary, checkpoint_bytes
+from gpt_core.source import Note
+from gpt_core.sources import TinyGPT
 
 from ..memory import JANITOR
 from ..strings import t
-from .resources import shipped_experiment, shipped_model
+from .resources import shipped_experiment, shipped_model, shipped_snapshots
 
 SESSION_KEY = "session"
 SHIPPED_PREFIX = "h"
@@ -51,35 +53,6 @@ def checkpoint_of(trained: TrainedModel) -> bytes:
     return checkpoint_bytes(trained.model, trained.vocabulary, meta)
 
 
-@dataclass(frozen=True)
-class LoadedModel:
-    key: str
-    model: GPT
-    vocabulary: CharVocabulary
-    default_prompt: str  # a prompt this model reads well
-    serial: int = 0  # a session's model: its TrainedModel.serial (shipped models: 0)
-
-    @property
-    def heads(self) -> int:
-        return self.model.config.heads
-
-    @property
-    def blocks(self) -> int:
-        return self.model.config.blocks
-
-    @property
-    def head_dim(self) -> int:
-        return self.model.config.embedding_dim // self.model.config.heads
-
-    @property
-    def embedding_dim(self) -> int:
-        return self.model.config.embedding_dim
-
-    @property
-    def context_length(self) -> int:
-        return self.model.config.context_length
-
-
 def shipped_key(heads: int) -> str:
     return f"{SHIPPED_PREFIX}{heads}"
 
@@ -98,24 +71,42 @@ def model_keys() -> list[str]:
     return shipped_keys() + ([SESSION_KEY] if has_session_model() else [])
 
 
-def load(key: str) -> LoadedModel | None:
+def load(key: str) -> TinyGPT | None:
     """The model named ``key``, or None when there is no such model here (a link to another
     session's model, a head count that was not shipped)."""
     if key == SESSION_KEY:
         trained = st.session_state.get(MODEL_STATE)
         if trained is None:
             return None
-        return LoadedModel(key, trained.model, trained.vocabulary, trained.prompt_hint or "", trained.serial)
+        context = trained.model.config.context_length
+        return TinyGPT(trained.model, trained.vocabulary, key, (trained.prompt_hint or "")[:context],
+                       serial=trained.serial)  # fmt: skip
     if key not in shipped_keys():
         return None
-    checkpoint = shipped_model(int(key.removeprefix(SHIPPED_PREFIX)))
+    heads = int(key.removeprefix(SHIPPED_PREFIX))
+    checkpoint = shipped_model(heads)
     if checkpoint is None:
         return None
-    return LoadedModel(key, checkpoint.model, checkpoint.vocabulary, shipped_experiment().snapshot_prompt)
+    experiment = shipped_experiment()
+    run = experiment.checkpointed_run(heads)
+    return TinyGPT(
+        checkpoint.model,
+        checkpoint.vocabulary,
+        key,
+        experiment.snapshot_prompt[: checkpoint.model.config.context_length],
+        checkpoint=f"assets/heads_experiment/{run.checkpoint_file}",
+        snapshots=lambda: shipped_snapshots(heads),
+        snapshot_prompt=experiment.snapshot_prompt,
+    )
+
+
+def label_note(key: str) -> Note:
+    """ "Shipped model, h = 4" / "Your model": every page's one name for it."""
+    if key == SESSION_KEY:
+        return Note("models.session")
+    return Note("models.shipped", {"heads": key.removeprefix(SHIPPED_PREFIX)})
 
 
 def label(key: str, lang: str) -> str:
-    """"Shipped model, h = 4" / "Your model": every page's one name for it."""
-    if key == SESSION_KEY:
-        return t("models.session", lang)
-    return t("models.shipped", lang, heads=key.removeprefix(SHIPPED_PREFIX))
+    note = label_note(key)
+    return t(note.key, lang, **note.values)

@@ -18,10 +18,10 @@ import time
 import streamlit as st
 
 from gpt_core import InputError, hf
-from gpt_core.source import Description
+from gpt_core.source import Note
 from gpt_core.sources import HubModel
 
-from ..numbers import format_bytes, parameters_text
+from ..numbers import format_bytes
 from ..strings import error_text, t
 
 MODELS_LOADED = 8  # real models held in memory at once (a host offers a few)
@@ -55,12 +55,12 @@ def is_here(key: str) -> bool:
     return seen[0]
 
 
-def label(key: str, lang: str) -> str:
+def label_note(key: str) -> Note:
     """"gpt2 (real model)" for a select box; one not on this computer says so, with the
     command that fetches it ahead (a server without the network cannot)."""
     if is_here(key):
-        return t("models.real", lang, name=key)
-    return t("models.real_not_here", lang, name=key, command=f"python scripts/fetch_models.py {offered().get(key, key)}")
+        return Note("models.real", {"name": key})
+    return Note("models.real_not_here", {"name": key, "command": f"python scripts/fetch_models.py {offered().get(key, key)}"})
 
 
 @st.cache_resource(max_entries=MODELS_LOADED, show_spinner=False)
@@ -110,18 +110,3 @@ def show_failure(lang: str) -> None:
     failed = st.session_state.get(FAILED_STATE)
     if failed is not None:
         st.error(error_text(failed[1], lang), icon=":material/cloud_off:")
-
-
-def facts(d: Description, lang: str) -> str:
-    """One line of what the model is, in the book's letters."""
-    return t(
-        "real.facts", lang, family=d.family, layers=d.layers, h=d.heads, h_kv=d.kv_heads, d=d.head_dim, C=d.width,
-        hidden=d.hidden, context=d.context, params=parameters_text(d.parameters), size=format_bytes(d.bytes),
-    )  # fmt: skip
-
-
-def gqa_note(d: Description, lang: str) -> str | None:
-    """How the query heads share key/value heads, when they do."""
-    if d.kv_heads == d.heads:
-        return None
-    return t("real.gqa", lang, h=d.heads, h_kv=d.kv_heads, groups=d.groups)

@@ -1,32 +1,35 @@
-"""Every source of attention a page can show, behind one loader and one shared cache.
+"""Every source of attention a page can show, behind one registry and one shared cache.
 
 A page names a source the way its link does: ``random`` (the book's layer, random weights),
 ``h2``/``h4``/``h8`` (the shipped heads experiment's models), ``session`` (the model this
-session trained) or a real model the host offers (``gpt2``, a folder's last part). ``load``
-gives a ``gpt_core.source.AttentionSource``; ``trace`` reads a text through it once for every
-session of the server, keyed by the source's identity (a name with a serial that is never
-reused, or its settings) and the text. Pages speak only this module and the interface: the
-backends (ui/shared/models.py, ui/shared/real_models.py, gpt_core.sources) stay here.
+session trained) or a real model the host offers (``gpt2``, a folder's last part). The
+registry (``gpt_core.registry``) gives a ``gpt_core.source.AttentionSource``; ``trace`` reads a
+text through it once for every session of the server, keyed by the source's identity (a name
+with a serial that is never reused, or its settings) and the text. Pages speak only this
+module and the interface; what is Streamlit's (the caches, a download's progress, this
+session's model) stays in the providers here (ui/shared/models.py, ui/shared/real_models.py).
 
-Adding a model family: one class in ``gpt_core/sources.py`` and one line in ``load`` below.
+Adding a kind of source: one class with the interface, and one provider line in ``REGISTRY``
+below (or in ``registry()`` for one that needs this session).
 """
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
+import streamlit as st
 import torch
 
 from gpt_core import PlaygroundConfig
 from gpt_core.attention import Trace
-from gpt_core.source import AttentionSource, source_induction_scores
-from gpt_core.sources import RandomWeights, TinyGPT
+from gpt_core.registry import ModelProvider, RandomProvider, Registry
+from gpt_core.source import AttentionSource, Note, source_induction_scores
 
+from ..markdown import literal
 from ..strings import t
 from . import models, real_models
-from .resources import shipped_experiment, shipped_snapshots
 from .shared_cache import MISSING, SharedResults
 
-RANDOM = "random"
-SESSION = models.SESSION_KEY
 TRACES_SHARED = 64  # (source, text) traces kept for every session
 TRACES_MB = 768  # and their memory (a real model's 12 × 12 heads of 512 tokens: ~150 MB)
 INDUCTION_SHARED = 16
@@ -40,45 +43,84 @@ TRACES: SharedResults[Trace] = SharedResults(TRACES_SHARED, TRACES_MB * 2**20, _
 INDUCTION: SharedResults[torch.Tensor] = SharedResults(INDUCTION_SHARED)
 
 
-def model_names(real: bool = True) -> list[str]:
-    """The models there are here: the shipped ones, this session's, then (unless ``real`` is
-    false) the real ones the host offers."""
-    return [*models.model_keys(), *(real_models.offered() if real else ())]
+def registry(lang: str) -> Registry:
+    """The sources there are here now, in the order a list shows them: random weights, the
+    shipped models, this session's, then the real ones the host offers (a real one is
+    downloaded when opened, with progress and messages in ``lang``)."""
+    return Registry(
+        [
+            RandomProvider(),
+            ModelProvider(models.model_keys, models.load, models.label_note),
+            ModelProvider(
+                lambda: list(real_models.offered()),
+                lambda name: real_models.load(name, lang),
+                real_models.label_note,
+                light=False,
+            ),
+        ]
+    )
+
+
+def names(light: bool = False) -> list[str]:
+    """Every source's name there is now (the link's and the select box's choices); ``light``:
+    only those that open and trace in moments (no real model)."""
+    return registry("en").names(light)
+
+
+def settings_of(name: str) -> tuple[str, ...]:
+    """The settings the source ``name`` takes, by their link names (a model: none)."""
+    return registry("en").settings(name)
 
 
 def is_offered(name: str | None) -> bool:
-    return name == RANDOM or name in model_names()
+    return registry("en").offers(name)
 
 
 def load(name: str, lang: str, config: PlaygroundConfig | None = None) -> AttentionSource | None:
     """The source ``name`` names (random weights: with ``config``); None when there is no such
-    model here (another session's model, a head count not shipped), or after a message that
-    names a real model that cannot be had. A real model is downloaded first, with progress."""
-    if name == RANDOM:
-        return RandomWeights(config if config is not None else PlaygroundConfig())
-    if real_models.is_real(name):
-        return real_models.load(name, lang)
-    loaded = models.load(name)
-    if loaded is None:
-        return None
-    return TinyGPT(loaded.model, loaded.vocabulary, name, loaded.default_prompt[: loaded.context_length],
-                   serial=loaded.serial, snapshots=name in models.shipped_keys(),
-                   retrainable=name == SESSION)  # fmt: skip
+    source here (another session's model, a head count not shipped), or after a message that
+    names a real model that cannot be had."""
+    return registry(lang).open(name, asdict(config) if config is not None else None)
+
+
+def missing_reason(name: str) -> str:
+    """Why a link's source is not here: this session trained no model, or no such model."""
+    return "session_model_missing" if name == models.SESSION_KEY else "model_missing"
 
 
 def default_prompt_of(name: str) -> str | None:
     """The default prompt of the model ``name`` names, without loading a real one."""
-    if real_models.is_real(name):
+    if name in real_models.offered():
         return real_models.DEFAULT_PROMPT
-    loaded = models.load(name)
-    return loaded.default_prompt[: loaded.context_length] if loaded is not None else None
+    source = models.load(name)
+    return source.default_prompt if source is not None else None
 
 
 def label(name: str, lang: str) -> str:
     """How a select box names a source: "Random weights", "Shipped model, h = 4", "gpt2 (real model)"."""
-    if name == RANDOM:
-        return t("pg.weights.random", lang)
-    return real_models.label(name, lang) if real_models.is_real(name) else models.label(name, lang)
+    # Asked outside the page's run too (a select box formats its value): each provider names its
+    # own, whether or not it can open it now.
+    if name in real_models.offered():
+        note = real_models.label_note(name)
+    else:
+        note = RandomProvider().label(name) if registry(lang).settings(name) else models.label_note(name)
+    return t(note.key, lang, **note.values)  # plain text: a select box shows no Markdown
+
+
+def note_text(note: Note, lang: str) -> str:
+    """A source's note in ``lang``; the values that are the reader's own text shown literally,
+    never as Markdown."""
+    values = {name: literal(value) if name in note.literal else value for name, value in note.values.items()}
+    return t(note.key, lang, **values)
+
+
+def show_notes(notes: list[Note], lang: str) -> None:
+    """A source's notes on a trace: what was cut or left out as warnings, remarks as captions."""
+    for note in notes:
+        if note.level == "warning":
+            st.warning(note_text(note, lang), icon=":material/content_cut:")
+        else:
+            st.caption(note_text(note, lang))
 
 
 def show_failure(lang: str) -> None:
@@ -103,27 +145,15 @@ def induction(source: AttentionSource) -> torch.Tensor:
     return INDUCTION.get(source.identity, lambda: source_induction_scores(source))
 
 
-def snapshot_steps(source: AttentionSource) -> tuple[int, ...]:
-    """The training steps whose attention was kept (the shipped models), else none."""
-    if not source.capabilities.snapshots:
-        return ()
-    return tuple(sorted(shipped_snapshots(source.description.heads)))
-
-
-def snapshot(source: AttentionSource, step: int) -> tuple:
-    """The kept weights (layers, h, T, T) at ``step`` and the prompt they were taken on."""
-    weights = shipped_snapshots(source.description.heads)[step]
-    return weights, shipped_experiment().snapshot_prompt[: weights.shape[-1]]
-
-
-def facts(source: AttentionSource, lang: str) -> str:
-    """One line of what a model fixes, in the book's letters."""
-    d = source.description
-    if d.origin == "hub":
-        return real_models.facts(d, lang)
-    return t("pg.trained_facts", lang, h=d.heads, d=d.head_dim, C=d.hidden, context=d.context, chars=d.vocabulary)
+def facts(source: AttentionSource, lang: str) -> str | None:
+    """One line of what a model fixes, in the book's letters (None: its settings say it all)."""
+    note = source.facts()
+    return note_text(note, lang) if note is not None else None
 
 
 def gqa_note(source: AttentionSource, lang: str) -> str | None:
     """How the query heads share key/value heads, when they do."""
-    return real_models.gqa_note(source.description, lang)
+    d = source.description
+    if d.kv_heads == d.heads:
+        return None
+    return t("real.gqa", lang, h=d.heads, h_kv=d.kv_heads, groups=d.groups)

@@ -8,7 +8,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "模型逐个读取这些字符（最多读满它的上下文长度）。默认文字是它读得好的一段。",
     },
     "ex.reset_prompt": {"en": "Back to the model's prompt", "zh": "恢复模型的默认文字"},
-    "ex.read_line": {
+    "ex.read_line.character": {
         "en": "The model read **{T}** characters · {blocks} blocks × {heads} heads · head_dim d = {d} · context {context}",
         "zh": "模型读了 **{T}** 个字符 · {blocks} 个块 × {heads} 个头 · head_dim d = {d} · 上下文 {context}",
     },
@@ -31,16 +31,20 @@ STRINGS: dict[str, dict[str, str]] = {
     "ex.layer_n": {"en": "layer {n}", "zh": "第 {n} 层"},
     "ex.head_n": {"en": "head {n}", "zh": "头 {n}"},
     "ex.grid_title": {"en": "Softmax weights of every head in every block", "zh": "每个块中每个头的 softmax 权重"},
-    "ex.grid_help": {
+    "ex.grid_help.block": {
         "en": "Rows are blocks, columns are heads. Click a panel (or choose above) to look at that head; its border is thicker.",
         "zh": "每行是一个块，每列是一个头。点击某个小图（或在上方选择）来查看那个头；选中的头边框更粗。",
+    },
+    "ex.grid_help.layer": {
+        "en": "Rows are layers, columns are heads. Click a panel (or choose above) to look at that head; its border is thicker.",
+        "zh": "每行是一层，每列是一个头。点击某个小图（或在上方选择）来查看那个头；选中的头边框更粗。",
     },
     "ex.tab.detail": {"en": "Stage by stage", "zh": "逐步查看"},
     "ex.tab.lines": {"en": "Lines", "zh": "连线图"},
     "ex.tab.metrics": {"en": "What each head does", "zh": "每个头在做什么"},
     "ex.tab.training": {"en": "During training", "zh": "训练过程中"},
     "ex.tab.generate": {"en": "Generate", "zh": "生成"},
-    # The book's GPT has blocks, a real model layers (Description.unit): .block or .layer.
+    # The book's GPT has blocks, a real model layers (the source's words.unit): .block or .layer.
     "ex.detail_title.block": {"en": "Block {block} · head {head}: {kind}", "zh": "块 {block} · 头 {head}：{kind}"},
     "ex.detail_title.layer": {"en": "Layer {block} · head {head}: {kind}", "zh": "第 {block} 层 · 头 {head}：{kind}"},
     "ex.detail_help": {
@@ -126,20 +130,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "用指标按钮选择图中的数。",
     },
     "ex.layer_heads_title": {"en": "Layer {layer}: every head", "zh": "第 {layer} 层：每一个头"},
-    "ex.read_line_real": {
+    "ex.read_line.token": {
         "en": "The model read **{T}** tokens · {blocks} layers × {heads} heads · head_dim d = {d} · context {context}",
         "zh": "模型读了 **{T}** 个词元 · {blocks} 层 × {heads} 个头 · head_dim d = {d} · 上下文 {context}",
-    },
-    "ex.no_snapshots_real": {
-        "en": "A downloaded model comes without training snapshots: choose a shipped model to watch heads form.",
-        "zh": "下载的模型没有训练快照：请选择随附模型，观察注意力头如何形成。",
     },
     "ex.no_generation": {
         "en": "This model gives no next-token scores, so it cannot predict or generate: the other views still show "
         "its attention.",
         "zh": "这个模型不给出下一个词元的分数，所以无法预测或生成：其他视图仍然显示它的注意力。",
     },
-    "ex.generate_intro_real": {
+    "ex.generate_intro.token": {
         "en": "The model continues the text, one token at a time. Each row shows where the chosen head looked (the "
         "last query's weights) when it chose that token.",
         "zh": "模型接着这段文字往下写，一次一个词元。每一行显示所选的头在选出那个词元时看向哪里（最后一个查询的权重）。",
@@ -170,10 +170,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "快照用的提示文字（模型读入的字符）：",
     },
     "ex.no_snapshots": {
-        "en": "Your model kept no snapshots while it trained: choose a shipped model to watch heads form during training.",
-        "zh": "你的模型在训练时没有保存快照：请选择随附模型，观察注意力头在训练中如何形成。",
+        "en": "This model kept no attention while it trained: choose a shipped model to watch heads form during "
+        "training.",
+        "zh": "这个模型在训练时没有保存注意力快照：请选择随附模型，观察注意力头在训练中如何形成。",
     },
-    "ex.generate_intro": {
+    "ex.generate_intro.character": {
         "en": "The model continues the text it read, one character at a time. Each row shows where the chosen head looked (the last query's weights) when it chose that character.",
         "zh": "模型接着它读到的文字往下写，一次一个字符。每一行显示所选的头在选出那个字符时看向哪里（最后一个查询的权重）。",
     },

@@ -40,6 +40,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "page.made.settings": {"en": "Settings", "zh": "设置"},
     "page.made.model": {"en": "Weights", "zh": "权重"},
     "page.made.random": {"en": "random, from seed {seed}", "zh": "随机，种子 {seed}"},
+    "page.unit.block": {"en": "block", "zh": "块"},
+    "page.unit.layer": {"en": "layer", "zh": "层"},
     "page.made.command": {"en": "The command that writes it again", "zh": "重新生成本页的命令"},
     "page.made.link": {"en": "The same view in the app", "zh": "在应用中打开同一视图"},
     "page.made.versions": {"en": "Made with torch {torch} by Seeing Attention {version}.", "zh": "由 Seeing Attention {version} 使用 torch {torch} 生成。"},

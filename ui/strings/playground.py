@@ -68,9 +68,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "pg.block_of": {"en": "block {block} of {blocks}", "zh": "第 {block} 块（共 {blocks} 块）"},
     "pg.layer": {"en": "Layer", "zh": "层"},
     "pg.layer_of": {"en": "layer {block} of {blocks}", "zh": "第 {block} 层（共 {blocks} 层）"},
-    "pg.snippet_real": {
-        "en": "Python that recomputes these numbers with gpt_core and transformers:",
-        "zh": "用 gpt_core 和 transformers 重新计算这些数值的 Python 代码：",
+    "pg.snippet_help": {
+        "en": "Python that recomputes these numbers away from the app (with gpt_core; a real model's also with "
+        "transformers; a trained model's from its checkpoint file, which the Train page downloads):",
+        "zh": "在应用之外重新计算这些数值的 Python 代码（用 gpt_core；真实模型还要 transformers；训练好的模型要用它的检查点文件，"
+        "可以在训练页面下载）：",
     },
     "pg.trained_facts": {
         "en": "The model fixes h = {h} heads of d = {d} (C = {C}), a context of {context} characters and a "
@@ -93,11 +95,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "pg.note_model_missing": {
         "en": "The link names the model {value}, which is not here: showing random weights.",
         "zh": "链接指定的模型 {value} 不在这里：改为显示随机权重。",
-    },
-    "pg.snippet_trained": {
-        "en": "The Python snippet rebuilds random weights only. A trained model's numbers are all in the .npz above; "
-        "the model itself can be downloaded on the Train page.",
-        "zh": "Python 代码片段只能重建随机权重。训练好的模型的所有数值都在上面的 .npz 中；模型本身可以在训练页面下载。",
     },
     "pg.overview_help": {
         "en": "Rows are queries, columns are keys. The thick border marks head {head}, shown stage by stage "
