@@ -22,7 +22,9 @@ from .data import (
 )
 from .errors import InputError
 from .generate import generate
+from .given import GivenWeights
 from .model import GPT, GPTConfig, GPTTrace
+from .module_source import ModuleSource
 from .modules import trace_module
 from .odds import NextToken, Odds, next_token, next_token_odds, sample
 from .playground import (
@@ -68,9 +70,11 @@ __all__ = [
     "Corpus",
     "GPTConfig",
     "GPTTrace",
+    "GivenWeights",
     "HistoryPoint",
     "InputError",
     "Link",
+    "ModuleSource",
     "MultiHeadAttention",
     "NextToken",
     "Odds",

@@ -16,8 +16,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "给定的注意力权重：{layers} 层 × {heads} 个头，共 {tokens} 个词元。",
     },
     "source.module.facts": {
-        "en": "Your {kind}: h = {heads}, d = {head_dim}, {parameters} parameters, input x of shape {shape}.",
-        "zh": "你的 {kind}：h = {heads}，d = {head_dim}，{parameters} 个参数，输入 x 的形状为 {shape}。",
+        "en": "{kind}: h = {heads}, d = {head_dim}, {parameters} parameters, input x of shape {shape}",
+        "zh": "{kind}: h = {heads}, d = {head_dim}，{parameters} 个参数，输入 x 的形状为 {shape}",
     },
     "source.module.causal_mask": {
         "en": "torch.nn.MultiheadAttention lets every token attend to every other unless it is given a mask: it was "
