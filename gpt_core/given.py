@@ -6,7 +6,8 @@
 that sum to 1, nothing on a later token) and kept as float32; the stages before the softmax
 were not given, so a trace has the weights alone (``capabilities.stages``) and the notes say
 which stages it lacks. The source reads no text: ``trace`` gives the given tokens' weights
-whatever the text, and a note says so.
+whatever the text, and a note says so. A token's label reads a tokenizer's mark of a space
+before it ("Ġ", "▁") as that space (drawn ␣), as the app's models do.
 
     source = GivenWeights(outputs.attentions, tokenizer.convert_ids_to_tokens(ids[0]))
     source.trace("").weights[0]               # (1, h, T, T), layer 0 as given
@@ -31,6 +32,8 @@ ROW_SUM = 1e-3  # how far a row may sum from 1 (float16 and bfloat16 models' wei
 FUTURE = 1e-6  # the most weight a query may put on a later token (a causal mask's leftovers)
 LACKS = "source.weights_only"  # the note: which stages given weights lack
 FIXED = "source.fixed_text"  # the note: the tokens are the given ones, whatever the text
+# How tokenizers mark a space before a token: byte-level BPE's "Ġ" (GPT-2, Qwen), SentencePiece's "▁".
+SPACE_MARKS = ("Ġ", "▁")
 
 
 def _as_layers(attentions: Any) -> list[np.ndarray]:
@@ -51,6 +54,11 @@ def _as_layers(attentions: Any) -> list[np.ndarray]:
     if array.ndim == 4:
         return list(array)
     raise InputError("given_shape", shape=str(tuple(array.shape)))
+
+
+def _spelled(token: str) -> str:
+    """A token as text: a tokenizer's mark of a space before it read as that space."""
+    return " " + token[1:] if token[:1] in SPACE_MARKS else token
 
 
 def _array(value: Any) -> np.ndarray:
@@ -104,7 +112,7 @@ class GivenWeights:
         future = np.triu(np.ones((len(self.tokens),) * 2, dtype=bool), k=1)
         self.layers = [np.where(future, np.float32(0), layer).astype("<f4") for layer in layers]  # masked: exactly 0
         self.name = name
-        self.default_prompt = "".join(self.tokens)
+        self.default_prompt = "".join(_spelled(token) for token in self.tokens)
         digest = hashlib.sha256(repr(self.tokens).encode("utf-8"))
         for layer in self.layers:
             digest.update(repr(layer.shape).encode("ascii") + layer.tobytes())
@@ -131,7 +139,8 @@ class GivenWeights:
         of their own tokens)."""
         weights = [torch.from_numpy(layer.copy())[None] for layer in self.layers]
         layers = [AttentionTrace(weights=layer, dropped_weights=layer) for layer in weights]
-        return Trace(list(self.tokens), display_labels(self.tokens), self.default_prompt, layers, weights)
+        labels = display_labels([_spelled(token) for token in self.tokens])
+        return Trace(list(self.tokens), labels, self.default_prompt, layers, weights)
 
     def notes(self, trace: Trace) -> list[Note]:
         return [Note(LACKS), Note(FIXED, {"tokens": len(self.tokens)}, level="caption")]

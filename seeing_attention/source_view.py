@@ -11,7 +11,7 @@ import torch
 
 from figures.page import PageLayer, page_data, standalone_page
 from figures.shapes import shape_trace_code
-from gpt_core.attention import AttentionTrace
+from gpt_core.attention import STAGES, AttentionTrace
 from gpt_core.reproduce import use_compute_threads
 from gpt_core.source import AttentionSource, Note
 from ui.strings import t
@@ -42,6 +42,14 @@ def _stage_titles(source: AttentionSource, lang: str) -> dict[str, str]:
     return titles
 
 
+def _page_words(source: AttentionSource, lang: str, tokens: int) -> dict[str, str]:
+    """The page's words; its lead names the stages only where the source has every one."""
+    words = _words(lang, tokens)
+    if set(source.capabilities.stages) != set(STAGES):
+        words["lead"] = t("page.lead.some_stages", lang)
+    return words
+
+
 def source_view(
     source: AttentionSource,
     layer: int | str | Sequence[int] = 0,
@@ -69,11 +77,11 @@ def source_view(
     made.append(("", t("page.made.versions", lang, torch=torch.__version__, version=_version())))
     names = [described.name] if described.layers == 1 else [t("page.layer", lang, layer=index) for index in chosen]
     data = page_data(
-        title=t("page.title", lang, text=_title_text(" ".join(trace.tokens))),
+        title=t("page.title", lang, text=_title_text(trace.text_used.strip())),
         tokens=trace.labels,
         layers=[PageLayer(name, layers[index]) for name, index in zip(names, chosen, strict=True)],
         stage_titles=_stage_titles(source, lang),
-        words=_words(lang, len(trace.tokens)),
+        words=_page_words(source, lang, len(trace.tokens)),
         shape_trace=_shapes(trace.layers[chosen[0]]),
         made=made,
         stage=stage,

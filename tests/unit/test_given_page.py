@@ -65,7 +65,9 @@ def test_the_page_holds_the_given_weights_offers_only_them_and_says_which_stages
     for given, layer in zip(attentions, data["layers"], strict=True):
         assert list(layer["arrays"]) == ["weights"]
         np.testing.assert_array_equal(layer["arrays"]["weights"], given[0].numpy())
-    assert data["tokens"] == display_labels(tokens)
+    spelled = [" " + token[1:] if token.startswith("Ġ") else token for token in tokens]  # GPT-2's mark of a space
+    assert data["tokens"] == display_labels(spelled) and "␣cat" in data["tokens"]
+    assert t("page.title", lang, text=TEXT) in view.html
     assert t("source.weights_only", lang) in data["notes"]
     made = dict(data["made"])
     assert "2" in made[t("page.made.model", lang)] and "4" in made[t("page.made.model", lang)]

@@ -29,4 +29,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Traced in eval mode: its dropout (p = {p}) is off, as when it predicts.",
         "zh": "在评估模式下追踪：它的 dropout（p = {p}）关闭，与预测时相同。",
     },
+    "page.lead.some_stages": {
+        "en": "Every head's stages that were given. Choose a layer; hover a cell to see its weight; click a cell to "
+        "outline it.",
+        "zh": "每个头已给出的阶段。选择一层；把鼠标移到格子上可看到它的权重；点击格子可描出它。",
+    },
 }
