@@ -34,4 +34,5 @@ STRINGS: dict[str, dict[str, str]] = {
         "outline it.",
         "zh": "每个头已给出的阶段。选择一层；把鼠标移到格子上可看到它的权重；点击格子可描出它。",
     },
+    "models.given": {"en": "{name} (weights you gave)", "zh": "{name}（你给出的权重）"},
 }
