@@ -145,6 +145,8 @@ class View:
 
 def _shape_trace(result, layer: int) -> str:
     trace = result.trace if isinstance(result, PlaygroundTrace) else result.layers[layer]
+    if trace.x is None:  # weights alone: no split or merge was given
+        return ""
     return shape_trace_code(trace.shape_steps, tuple(trace.x.shape))
 
 

@@ -138,3 +138,11 @@ def test_a_later_tokens_tiny_leftover_is_stored_as_exactly_zero():
     traced = GivenWeights([leftover], list("abcd")).trace("")
     assert torch.all(traced.weights[0][0, :, 0, 1] == 0.0)
     torch.testing.assert_close(traced.weights[0], weights, rtol=0, atol=1e-7)
+
+
+def test_a_views_shape_trace_is_empty_for_weights_alone_and_a_modules_own_for_a_module(transformers_attentions):
+    attentions, tokens = transformers_attentions
+    assert sa.show(attention=attentions, tokens=tokens).shape_trace == "", "no split or merge was given"
+    module = torch.nn.MultiheadAttention(8, 2, batch_first=True)
+    shapes = sa.show(module=module, x=torch.randn(1, 5, 8)).shape_trace
+    assert "(1, 2, 5, 5)" in shapes and "(B, h, T, T)" in shapes
