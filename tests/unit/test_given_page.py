@@ -82,6 +82,8 @@ def test_one_tensor_of_layers_or_of_one_layer_gives_the_same_weights(transformer
     assert len(every.weights) == 2 and len(one.weights) == 1
     torch.testing.assert_close(every.weights[1], attentions[1], rtol=0, atol=0)
     torch.testing.assert_close(one.weights[0], attentions[1], rtol=0, atol=0)
+    from_numpy = GivenWeights([layer.numpy() for layer in attentions], tokens).trace("")  # numpy, as CircuitsVis takes
+    torch.testing.assert_close(from_numpy.weights[1], attentions[1], rtol=0, atol=0)
 
 
 def _causal(heads: int, T: int, seed: int = 0) -> torch.Tensor:
