@@ -59,8 +59,9 @@ def script_json(value: object) -> str:
 
 def page_data(*, title: str, tokens: Sequence[str], layers: Sequence[PageLayer], stage_titles: Mapping[str, str],
               words: Mapping[str, str], shape_trace: str, made: Sequence[tuple[str, str]], stage: str = "weights",
-              head: int = 0, row: int | None = None, col: int | None = None) -> dict:
-    """What the page's script reads, checked: every stage of every layer is (heads, T, T)."""
+              head: int = 0, row: int | None = None, col: int | None = None, notes: Sequence[str] = ()) -> dict:
+    """What the page's script reads, checked: every stage of every layer is (heads, T, T).
+    ``notes``: sentences shown under the stage switch (a source's notes: the stages it lacks)."""
     T = len(tokens)
     if not layers:
         raise ValueError("a page needs at least one layer")
@@ -88,6 +89,7 @@ def page_data(*, title: str, tokens: Sequence[str], layers: Sequence[PageLayer],
         "shapeTrace": shape_trace,
         "made": [list(pair) for pair in made],
         "stage": stage, "head": head, "row": row, "col": col,
+        "notes": [str(note) for note in notes],
     }
 
 
@@ -103,7 +105,7 @@ def standalone_page(data: dict, *, plotly_js: str, lang: str) -> str:
         '<h1 id="sa-heading"></h1>\n<p class="lead" id="sa-lead"></p>\n',
         '<h2 id="sa-tokens-heading"></h2>\n<div class="tokens" id="sa-tokens"></div>\n',
         '<div class="controls"><fieldset id="sa-stages"><legend id="sa-stage-legend"></legend></fieldset>',
-        '<select id="sa-layer" hidden></select></div>\n',
+        '<select id="sa-layer" hidden></select></div>\n<p class="note" id="sa-stage-notes"></p>\n',
         '<h2 id="sa-heads-heading"></h2>\n<p class="note" id="sa-masked-note"></p>\n<div class="grid" id="sa-heads"></div>\n',
         '<h2 id="sa-detail-heading"></h2>\n<div class="detail" id="sa-detail"></div>\n',
         '<section id="sa-hand"></section>\n',

@@ -23,7 +23,9 @@ from .data import (
 from .errors import InputError
 from .explore import trace_model
 from .generate import generate
+from .given import GivenWeights
 from .model import GPT, GPTConfig, GPTTrace
+from .module_source import ModuleSource
 from .modules import trace_module
 from .odds import NextToken, Odds, next_token, next_token_odds, sample
 from .playground import (
@@ -69,9 +71,11 @@ __all__ = [
     "Corpus",
     "GPTConfig",
     "GPTTrace",
+    "GivenWeights",
     "HistoryPoint",
     "InputError",
     "Link",
+    "ModuleSource",
     "MultiHeadAttention",
     "NextToken",
     "Odds",

@@ -121,6 +121,25 @@ MESSAGES: dict[str, str] = {
         "This {kind} does not compute the book's causal attention of its own projections (its {part} differs by "
         "{difference}): is it causal, with scores divided by √head_dim?"
     ),
+    "given_shape": (
+        "The attention weights must be a tuple of per-layer tensors (1, h, T, T), as transformers' "
+        "outputs.attentions, one tensor (layers, h, T, T) or one layer's (h, T, T); got {shape}."
+    ),
+    "given_batch": "Layer {layer}'s weights hold several texts, shape {shape}: pass one text's, (1, h, T, T).",
+    "given_no_tokens": "The attention weights need their tokens: a list of T strings, one per position.",
+    "given_tokens": (
+        "Layer {layer}'s weights have shape {shape}, but {tokens} tokens and the first layer's {heads} heads "
+        "need ({heads}, {tokens}, {tokens}): are these the tokens the weights were computed for?"
+    ),
+    "given_values": "Layer {layer}'s weights are not all finite and at least 0: are they softmax weights?",
+    "given_not_causal": (
+        "These weights are not causal: in layer {layer}, head {head}, query {row} puts {weight} on the later "
+        "token {col}. This app shows causal attention (each token reads only itself and the tokens before it)."
+    ),
+    "given_rows": (
+        "These are not softmax weights: in layer {layer}, head {head}, row {row} sums to {total}, not 1 "
+        "(were the scores before the softmax passed?)."
+    ),
     "temperature_negative": "The temperature must be a number of at least 0 (got {value}); 0 always picks the likeliest token.",
     "top_k_too_small": "top-k must be a whole number of at least 1 (got {value}): it keeps the k likeliest tokens.",
     "top_p_range": "top-p must be more than 0 and at most 1 (got {value}): it keeps the likeliest tokens up to that probability.",

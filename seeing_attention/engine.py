@@ -93,7 +93,8 @@ def app_link(text: str, config: PlaygroundConfig, lang: str, app_url: str = DEFA
 @dataclass
 class View:
     """One view: the page (``html``), what was traced (``result``: gpt_core's playground trace
-    for random weights, ``gpt_core.hf``'s for a real model) and the numbers of its layers."""
+    for random weights, ``gpt_core.hf``'s for a real model, a source's ``Trace`` for given
+    weights or a module) and the numbers of its layers."""
 
     html: str
     result: PlaygroundTrace | Any
@@ -143,7 +144,9 @@ class View:
 
 
 def _shape_trace(result, layer: int) -> str:
-    trace = result.trace if isinstance(result, (PlaygroundTrace, ModuleResult)) else result.layers[layer]
+    trace = result.trace if isinstance(result, PlaygroundTrace) else result.layers[layer]
+    if trace.x is None:  # weights alone: no split or merge was given
+        return ""
     return shape_trace_code(trace.shape_steps, tuple(trace.x.shape))
 
 
@@ -179,7 +182,8 @@ def show(text: str = BOOK_EXAMPLE, *, heads: int = 4, head_dim: int = 8, input_d
          qkv_bias: bool = False, scale: bool = True, lang: str = "en", stage: str = "weights", head: int = 0,
          row: int | None = None, col: int | None = None, app_url: str = DEFAULT_APP_URL,
          model: str | Any | None = None, layer: int | str | Sequence[int] = 0,
-         module: torch.nn.Module | None = None, x: torch.Tensor | None = None, tokens: Sequence[str] | None = None) -> View:
+         module: torch.nn.Module | None = None, x: torch.Tensor | None = None, tokens: Sequence[str] | None = None,
+         attention: Any = None) -> View:
     """Every head of an attention layer for ``text``: a ``View`` that renders in a notebook and
     saves as one offline page.
 
@@ -191,13 +195,16 @@ def show(text: str = BOOK_EXAMPLE, *, heads: int = 4, head_dim: int = 8, input_d
     ``layer`` chooses its layers (0-based: one, several, or ``"all"``), and the settings of
     random weights do not apply. ``module``: your own attention module instead (gpt_core's
     ``MultiHeadAttention``, the book's, or ``torch.nn.MultiheadAttention``), run on ``x``
-    ((1, T, C)) with its own weights (``gpt_core.trace_module``); ``tokens`` names the T
-    positions. ``head``, ``row`` and ``col`` are 0-based (the cell outlined when the page
-    opens)."""
+    ((1, T, C)) with its own weights (``gpt_core.ModuleSource``); ``tokens`` names the T
+    positions. ``attention``: softmax weights you already have instead, with their ``tokens``
+    (``gpt_core.GivenWeights``): transformers' ``outputs.attentions``, one tensor (layers, h, T, T)
+    or one layer's (h, T, T); ``layer`` chooses among them, and the page shows the weights alone
+    and says which stages it lacks. ``head``, ``row`` and ``col`` are 0-based (the cell
+    outlined when the page opens)."""
     if lang not in LANGUAGES:
         raise ValueError(f"lang must be one of {sorted(LANGUAGES)}, not {lang!r}")
-    if module is not None:
-        return _show_module(module, x, tokens, lang=lang, stage=stage, head=head, row=row, col=col)
+    if attention is not None or module is not None:
+        return _show_own(attention, module, x, tokens, layer, lang=lang, stage=stage, head=head, row=row, col=col)
     if model is not None:
         if isinstance(model, tuple):
             from gpt_core import hf
@@ -253,45 +260,19 @@ def _show_model(text: str, model, layer, *, lang: str, stage: str, head: int, ro
     return View(html=page, result=result, text=text, lang=lang, layers=layers, model=described.name)
 
 
-@dataclass
-class ModuleResult:
-    """A traced module, as a view reads it."""
+def _show_own(attention, module, x, tokens, layer, **view) -> View:
+    """The page of weights a learner has (``attention``) or of their own ``module`` on ``x``."""
+    from gpt_core import GivenWeights, ModuleSource
 
-    trace: Any  # gpt_core.AttentionTrace
-    tokens: list[str]
-    labels: list[str]
+    from .source_view import source_view
 
-
-def _show_module(module, x, tokens, *, lang: str, stage: str, head: int, row: int | None, col: int | None) -> View:
-    from gpt_core import display_labels, trace_module
-
+    if attention is not None:
+        if tokens is None:
+            raise ValueError("attention= needs tokens, the T tokens its weights are over")
+        return source_view(GivenWeights(attention, tokens), layer, **view)
     if x is None:
         raise ValueError("module= needs x, its input (1, T, C)")
-    trace = trace_module(module, x)
-    if trace.weights.shape[0] != 1:
-        raise ValueError(f"x holds {trace.weights.shape[0]} sequences: pass one, (1, T, C)")
-    T = trace.weights.shape[-1]
-    tokens = [str(i) for i in range(T)] if tokens is None else [str(token) for token in tokens]
-    if len(tokens) != T:
-        raise ValueError(f"{len(tokens)} tokens for {T} positions")
-    result = ModuleResult(trace, tokens, display_labels(tokens))
-    kind = type(module).__name__
-    heads, d = trace.queries_heads.shape[1], trace.queries_heads.shape[-1]
-    parameters = sum(p.numel() for p in module.parameters())
-    made = [
-        (t("page.made.model", lang), f"{kind}: h = {heads}, d = {d}, {parameters:,} parameters, x {tuple(x.shape)}"),
-        ("", t("page.made.versions", lang, torch=torch.__version__, version=_version())),
-    ]
-    titles = {stage_name: t(f"stage.{stage_name}", lang) for stage_name in STAGE_ORDER}
-    stages = _stages(trace)
-    data = page_data(
-        title=t("page.title", lang, text=_title_text(" ".join(tokens))), tokens=result.labels,
-        layers=[PageLayer(kind, stages)], stage_titles=titles, words=_words(lang, T),
-        shape_trace=shape_trace_code(trace.shape_steps, tuple(trace.x.shape)), made=made,
-        stage=stage, head=head, row=row, col=col,
-    )
-    page = standalone_page(data, plotly_js=_plotly_js(), lang=lang)
-    return View(html=page, result=result, text=" ".join(tokens), lang=lang, layers={0: stages}, model=kind)
+    return source_view(ModuleSource(module, x, tokens), 0, **view)
 
 
 def _title_text(text: str) -> str:

@@ -112,6 +112,8 @@
     tokens.appendChild(chip);
   });
   text("sa-stage-legend", W.stage);
+  var notes = (data.notes || []).join(" ");  // what the source says: the stages it lacks
+  text("sa-stage-notes", notes);
   text("sa-heads-heading", W.heads);
   text("sa-masked-note", W.masked_note + " " + W.choose);
   text("sa-shapes-heading", W.shapes);
@@ -228,8 +230,9 @@
   function drawHand() {
     var box = document.getElementById("sa-hand");
     box.textContent = "";
-    if (state.row === null) { box.appendChild(element("p", "note", W.choose)); return; }
     var r = state.row, h = state.head, l = state.layer;
+    if (!layers[l].stages.masked_scores) { box.appendChild(element("p", "note", notes)); return; }  // no scores given
+    if (state.row === null) { box.appendChild(element("p", "note", W.choose)); return; }
     box.appendChild(element("h2", "", W.softmax.replace("{head}", String(h)).replace("{row}", String(r))
       .replace("{token}", data.tokens[r])));
     var s = [], max = -Infinity;

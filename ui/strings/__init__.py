@@ -16,6 +16,7 @@ from . import (
     errors,
     explorer,
     export,
+    learner_sources,
     lesson,
     odds,
     page,
@@ -53,6 +54,7 @@ STRINGS: dict[str, dict[str, str]] = _merge(
     export.STRINGS,
     page.STRINGS,
     room.STRINGS,
+    learner_sources.STRINGS,
 )
 
 

@@ -84,4 +84,22 @@ STRINGS: dict[str, dict[str, str]] = {
     "error.module_differs": {
         "zh": "这个 {kind} 计算的不是书中基于它自己投影的因果注意力（它的 {part} 相差 {difference}）：它是因果的吗？分数除以 √head_dim 了吗？"
     },
+    "error.given_shape": {
+        "zh": "注意力权重应是按层排列的张量元组 (1, h, T, T)（如 transformers 的 outputs.attentions）、一个张量 (layers, h, T, T) "
+        "或一层的 (h, T, T)；收到的是 {shape}。"
+    },
+    "error.given_batch": {"zh": "第 {layer} 层的权重包含多段文字，形状为 {shape}：请只传入一段文字的权重 (1, h, T, T)。"},
+    "error.given_no_tokens": {"zh": "注意力权重需要它们的词元：一个含 T 个字符串的列表，每个位置一个。"},
+    "error.given_tokens": {
+        "zh": "第 {layer} 层的权重形状为 {shape}，但 {tokens} 个词元和第一层的 {heads} 个头需要 ({heads}, {tokens}, {tokens})："
+        "这些是计算权重时用的词元吗？"
+    },
+    "error.given_values": {"zh": "第 {layer} 层的权重并非都是不小于 0 的有限数：它们是 softmax 权重吗？"},
+    "error.given_not_causal": {
+        "zh": "这些权重不是因果的：第 {layer} 层、头 {head} 中，查询 {row} 给后面的词元 {col} 分了 {weight}。"
+        "本应用展示因果注意力（每个词元只读它自己和它之前的词元）。"
+    },
+    "error.given_rows": {
+        "zh": "这些不是 softmax 权重：第 {layer} 层、头 {head} 中，第 {row} 行之和为 {total}，不是 1（传入的是 softmax 之前的分数吗？）。"
+    },
 }
