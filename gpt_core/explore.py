@@ -6,6 +6,7 @@ The foundation of the trained-heads explorer; pure torch, no drawing.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -15,7 +16,7 @@ from .analysis import head_statistics
 from .attention import Trace
 from .data import CharVocabulary
 from .errors import InputError
-from .generate import generate
+from .generate import choose_next
 from .model import GPT, GPTTrace
 from .tokens import display_labels
 
@@ -119,11 +120,19 @@ def head_kind(metrics: dict[str, torch.Tensor], head: int) -> str:
 
 
 def generate_characters(
-    model: GPT, vocabulary: CharVocabulary, prompt: str, n: int, temperature: float = 0.0, seed: int = 0
+    model: GPT,
+    vocabulary: CharVocabulary,
+    prompt: str,
+    n: int,
+    temperature: float = 0.0,
+    seed: int = 0,
+    top_k: int | None = None,
+    max_seconds: float | None = None,
 ) -> list[GenerationStep]:
     """Continue ``prompt`` by ``n`` characters, as ``gpt_core.generate`` does with the same
-    ``temperature`` (0: greedy) and ``seed``, and keep, for each new character, the attention
-    row of the last query (the position that predicts it) in every block and head.
+    ``temperature`` (0: greedy), ``top_k``, ``seed`` and ``max_seconds`` (fewer characters once
+    the next would not be done in time), and keep, for each new character, the attention row of
+    the last query (the position that predicts it) in every block and head.
 
     Characters the vocabulary lacks are left out of the prompt; raises ``InputError`` when
     nothing readable is left."""
@@ -133,23 +142,25 @@ def generate_characters(
     known = "".join(char for char in prompt if char not in unknown)
     if not known:
         raise InputError("no_known_characters", characters=len(prompt))
-    # The characters come from generate itself, so they are its characters by construction;
-    # the rows are the traced forward of each step's context (what the model read).
-    new_ids = generate(model, vocabulary.encode(known), n, temperature=temperature, seed=seed)
     context_length = model.config.context_length
-    text = known
-    steps: list[GenerationStep] = []
+    generator = torch.Generator().manual_seed(seed)
+    text, steps = known, []
+    began, slowest = time.perf_counter(), 0.0
     was_training = model.training
     model.eval()
     with torch.no_grad():
-        for new_id in new_ids:
+        for _ in range(n):
+            if max_seconds is not None and time.perf_counter() - began + slowest > max_seconds:
+                break
+            tick = time.perf_counter()
             context = text[-context_length:]
-            trace = GPTTrace()
-            model(torch.tensor([vocabulary.encode(context)]), trace=trace)
+            trace = GPTTrace()  # one traced forward: the logits that choose, and the rows behind them
+            logits, _ = model(torch.tensor([vocabulary.encode(context)]), trace=trace)
+            char = vocabulary.decode([choose_next(logits[0, -1], temperature, top_k, generator)])
             rows = torch.stack([layer.weights[0, :, -1, :] for layer in trace.layers])  # (blocks, h, T_ctx)
-            char = vocabulary.decode([new_id])
             steps.append(GenerationStep(char, context, rows))
             text += char
+            slowest = max(slowest, time.perf_counter() - tick)
     model.train(was_training)
     return steps
 

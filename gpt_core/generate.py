@@ -9,6 +9,19 @@ import torch
 from .model import GPT
 
 
+def choose_next(logits: torch.Tensor, temperature: float, top_k: int | None, generator: torch.Generator) -> int:
+    """The next id from the last position's ``logits`` (vocab,): the likeliest at temperature 0,
+    else drawn from the softmax of ``logits / temperature`` (only the ``top_k`` likeliest)."""
+    if temperature <= 0:
+        return int(logits.argmax())
+    logits = logits / temperature
+    if top_k is not None and top_k < logits.numel():
+        threshold = torch.topk(logits, top_k).values[-1]
+        logits = logits.masked_fill(logits < threshold, float("-inf"))
+    probabilities = torch.softmax(logits, dim=-1)
+    return int(torch.multinomial(probabilities, 1, generator=generator))
+
+
 @torch.no_grad()
 def generate(
     model: GPT,
@@ -35,16 +48,7 @@ def generate(
             break
         tick = time.perf_counter()
         logits, _ = model(ids[:, -context:])
-        logits = logits[0, -1]  # (vocab,)
-        if temperature <= 0:
-            next_id = int(logits.argmax())
-        else:
-            logits = logits / temperature
-            if top_k is not None and top_k < logits.numel():
-                threshold = torch.topk(logits, top_k).values[-1]
-                logits = logits.masked_fill(logits < threshold, float("-inf"))
-            probabilities = torch.softmax(logits, dim=-1)
-            next_id = int(torch.multinomial(probabilities, 1, generator=generator))
+        next_id = choose_next(logits[0, -1], temperature, top_k, generator)
         ids = torch.cat([ids, torch.tensor([[next_id]])], dim=1)
         slowest = max(slowest, time.perf_counter() - tick)
     model.train(was_training)

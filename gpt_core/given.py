@@ -121,8 +121,6 @@ class GivenWeights:
         self.description = Description(
             name=name,
             family="given",
-            origin="given",
-            unit="layer",
             layers=len(self.layers),
             heads=heads,
             kv_heads=heads,
@@ -183,7 +181,15 @@ class GivenWeights:
     def next_step(self, text: str) -> NextStep:
         raise NotImplementedError("given weights have no vocabulary to predict from")
 
-    def generate(self, text: str, n: int, temperature: float = 0.0, seed: int = 0) -> list[GeneratedToken]:
+    def generate(
+        self,
+        text: str,
+        n: int,
+        temperature: float = 0.0,
+        seed: int = 0,
+        top_k: int | None = None,
+        max_seconds: float | None = None,
+    ) -> list[GeneratedToken]:
         raise NotImplementedError("given weights have no vocabulary to generate from")
 
     def token(self, token_id: int) -> Token:

@@ -81,8 +81,6 @@ class ModuleSource:
         self.description = Description(
             name=self.name,
             family="module",
-            origin="module",
-            unit="block",
             layers=1,
             heads=heads,
             kv_heads=heads,
@@ -170,7 +168,15 @@ class ModuleSource:
     def next_step(self, text: str) -> NextStep:
         raise NotImplementedError("a module has no vocabulary to predict from")
 
-    def generate(self, text: str, n: int, temperature: float = 0.0, seed: int = 0) -> list[GeneratedToken]:
+    def generate(
+        self,
+        text: str,
+        n: int,
+        temperature: float = 0.0,
+        seed: int = 0,
+        top_k: int | None = None,
+        max_seconds: float | None = None,
+    ) -> list[GeneratedToken]:
         raise NotImplementedError("a module has no vocabulary to generate from")
 
     def token(self, token_id: int) -> Token:

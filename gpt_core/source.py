@@ -195,9 +195,18 @@ class AttentionSource(Protocol):
         """The next token's logits after ``text`` (only where ``capabilities.generates``)."""
         ...
 
-    def generate(self, text: str, n: int, temperature: float = 0.0, seed: int = 0) -> list[GeneratedToken]:
-        """Up to ``n`` tokens after ``text``: greedy at temperature 0, else sampled with a
-        generator seeded by ``seed`` (only where ``capabilities.generates``)."""
+    def generate(
+        self,
+        text: str,
+        n: int,
+        temperature: float = 0.0,
+        seed: int = 0,
+        top_k: int | None = None,
+        max_seconds: float | None = None,
+    ) -> list[GeneratedToken]:
+        """Up to ``n`` tokens after ``text``: greedy at temperature 0, else sampled (from the
+        ``top_k`` likeliest, when given) with a generator seeded by ``seed``; fewer once the next
+        would not be done within ``max_seconds`` (only where ``capabilities.generates``)."""
         ...
 
     def token(self, token_id: int) -> Token:

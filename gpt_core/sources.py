@@ -140,7 +140,15 @@ class RandomWeights(NoSnapshots):
     def next_step(self, text: str) -> NextStep:
         raise NotImplementedError("random weights have no vocabulary to predict from")
 
-    def generate(self, text: str, n: int, temperature: float = 0.0, seed: int = 0) -> list[GeneratedToken]:
+    def generate(
+        self,
+        text: str,
+        n: int,
+        temperature: float = 0.0,
+        seed: int = 0,
+        top_k: int | None = None,
+        max_seconds: float | None = None,
+    ) -> list[GeneratedToken]:
         raise NotImplementedError("random weights have no vocabulary to generate from")
 
     def token(self, token_id: int) -> Token:
@@ -229,8 +237,16 @@ class TinyGPT:
         step = next_token(self.model, self.vocabulary, text)
         return NextStep(step.logits, step.rows, display_labels(list(step.context)))
 
-    def generate(self, text: str, n: int, temperature: float = 0.0, seed: int = 0) -> list[GeneratedToken]:
-        steps = generate_characters(self.model, self.vocabulary, text, n, temperature, seed)
+    def generate(
+        self,
+        text: str,
+        n: int,
+        temperature: float = 0.0,
+        seed: int = 0,
+        top_k: int | None = None,
+        max_seconds: float | None = None,
+    ) -> list[GeneratedToken]:
+        steps = generate_characters(self.model, self.vocabulary, text, n, temperature, seed, top_k, max_seconds)
         return [
             GeneratedToken(self._character(step.char), display_labels(list(step.context)), step.rows) for step in steps
         ]
@@ -320,8 +336,16 @@ class HubModel(NoSnapshots):
         logits = hf.token_logits(self.real, scores)
         return NextStep(logits, rows, traced.labels, scores.numel() - logits.numel())
 
-    def generate(self, text: str, n: int, temperature: float = 0.0, seed: int = 0) -> list[GeneratedToken]:
-        steps = hf.generate_tokens(self.real, text, n, temperature, seed)
+    def generate(
+        self,
+        text: str,
+        n: int,
+        temperature: float = 0.0,
+        seed: int = 0,
+        top_k: int | None = None,
+        max_seconds: float | None = None,
+    ) -> list[GeneratedToken]:
+        steps = hf.generate_tokens(self.real, text, n, temperature, seed, top_k, max_seconds)
         return [GeneratedToken(self._token(step.piece), step.context, step.rows) for step in steps]
 
     @staticmethod

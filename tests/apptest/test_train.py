@@ -159,7 +159,7 @@ def test_a_model_too_large_for_the_whole_length_writes_fewer_characters_and_says
     at = open_page(PAGE, lang=lang)
     at.selectbox(key="tr_gen_model").set_value("h4").run()
     wanted = at.number_input(key="tr_length").value
-    parameters = views.models.load("h4").model.parameter_count()
+    parameters = views.sources.load("h4", lang).description.parameters
     monkeypatch.setattr(views, "GENERATION_WORK", parameters * 7)  # room for 7 characters
     at.button(key="tr_generate").click().run()
     assert not at.exception

@@ -9,7 +9,7 @@ from gpt_core.playground import MAX_SEED
 
 from ..page_state.rules import Param
 from ..page_state.state import PageState
-from ..shared import models
+from ..shared import sources
 
 RUN_MAX_STEPS = 3000  # one in-app training run, whatever the control says
 RUN_MAX_SECONDS = 60  # the wall-time cap of any in-app run, whatever its budget
@@ -48,9 +48,9 @@ PARAMS: tuple[Param, ...] = (
     Param("seconds", "int", 15, 1, RUN_MAX_SECONDS),
     Param("exp_steps", "int", EXPERIMENT_DEFAULT_STEPS, EXPERIMENT_MIN_STEPS, EXPERIMENT_MAX_STEPS),
     Param("exp_seeds", "int", EXPERIMENT_DEFAULT_SEEDS, 1, EXPERIMENT_MAX_SEEDS),
-    # The model to generate with: a key of ui/shared/models ("session", "h4", …); None until
+    # The model to generate with: a source's name (ui/shared/sources.py); None until
     # the page knows which there are.
-    Param("gen_model", "choice", None, choices=lambda: tuple(models.model_keys()), optional=True),
+    Param("gen_model", "choice", None, choices=lambda: tuple(sources.model_names(light=True)), optional=True),
     Param("prompt", "text", "ROMEO:\n", max_chars=PROMPT_MAX_CHARS),
     Param("temperature", "float", 0.8, *TEMPERATURE_RANGE),
     Param("top_k", "int", 10, *TOP_K_RANGE),

@@ -10,7 +10,7 @@ import streamlit as st
 
 from figures import experiment_figure, final_loss_figure, heads_overview_figure, loss_curve_figure
 from figures.export import export_name
-from gpt_core import RunSummary, display_label, display_labels, generate
+from gpt_core import InputError, RunSummary, display_label, display_labels
 from gpt_core.experiment import heads_statistics
 from gpt_core.playground import MAX_SEED
 from gpt_core.results import ShippedExperiment
@@ -18,12 +18,12 @@ from gpt_core.results import ShippedExperiment
 from ..charts import show_chart, sized_for_page
 from ..figure_text import figure_words
 from ..markdown import literal
-from ..shared import models
+from ..shared import sources
 from ..shared.lanes import generation_lane, heavy_turn
 from ..shared.models import MODEL_STATE, TrainedModel, checkpoint_of
 from ..shared.resources import shipped_snapshots
 from ..shared.verdict import answer_text
-from ..strings import t
+from ..strings import error_text, t
 from .state import GENERATE_MAX, PAGE, PROMPT_MAX_CHARS, TEMPERATURE_RANGE, TOP_K_RANGE, key
 
 TEMPERATURE_STEP = 0.1
@@ -70,31 +70,47 @@ def generation_length(wanted: int, parameters: int) -> int:
 
 
 def _generate_now(lang: str) -> None:
-    loaded = models.load(PAGE.get("gen_model"))
-    if loaded is None:
+    """The chosen model continues the prompt through its source (the explorer's generation,
+    with the Train page's top-k and time budget); a prompt it cannot read says why."""
+    source = sources.load(PAGE.get("gen_model"), lang)
+    if source is None:
         return
     prompt = PAGE.get("prompt")
-    missing = sorted(loaded.vocabulary.unknown(prompt))
     wanted = PAGE.get("length")
-    length = generation_length(wanted, loaded.model.parameter_count())
-    with heavy_turn(lang, generation_lane(), message="tr.generate_waiting"):  # a lane of its own, visible
-        output = generate(
-            loaded.model, loaded.vocabulary.encode(prompt), length, PAGE.get("temperature"),
-            PAGE.get("top_k"), seed=PAGE.get("gen_seed"), max_seconds=GENERATE_MAX_SECONDS,
-        )  # fmt: skip
-    st.session_state["tr_generated"] = (prompt, loaded.vocabulary.decode(output), missing)
-    st.session_state[GENERATED_CUT] = (len(output), wanted) if len(output) < wanted else None
+    length = generation_length(wanted, source.description.parameters)
+    try:
+        left_out = sources.trace(source, prompt).left_out  # characters the model never saw
+        with heavy_turn(lang, generation_lane(), message="tr.generate_waiting"):  # a lane of its own, visible
+            steps = source.generate(
+                prompt,
+                length,
+                PAGE.get("temperature"),
+                PAGE.get("gen_seed"),
+                top_k=PAGE.get("top_k"),
+                max_seconds=GENERATE_MAX_SECONDS,
+            )
+    except InputError as error:
+        st.session_state.pop("tr_generated", None)
+        st.error(error_text(error, lang))
+        return
+    st.session_state["tr_generated"] = (prompt, "".join(step.token.text or "" for step in steps), list(left_out))
+    st.session_state[GENERATED_CUT] = (len(steps), wanted) if len(steps) < wanted else None
 
 
 def generate_section(lang: str) -> None:
     st.subheader(t("tr.generate", lang))
-    choices = models.model_keys()
+    choices = sources.model_names(light=True)
     if not choices:
         st.caption(t("tr.generate_none", lang))
         return
     if PAGE.get("gen_model") not in choices:
-        PAGE.set("gen_model", choices[-1] if models.SESSION_KEY in choices else choices[0])
-    st.selectbox(t("tr.generate_with", lang), choices, key=key("gen_model"), format_func=lambda choice: models.label(choice, lang))
+        PAGE.set("gen_model", sources.preferred_model(choices))
+    st.selectbox(
+        t("tr.generate_with", lang),
+        choices,
+        key=key("gen_model"),
+        format_func=lambda choice: sources.label(choice, lang),
+    )
     cols = st.columns([3, 1, 1, 1, 1])
     cols[0].text_area(t("tr.prompt", lang), key=key("prompt"), height=PROMPT_BOX_PX, max_chars=PROMPT_MAX_CHARS)
     cols[1].slider(t("tr.temperature", lang), *TEMPERATURE_RANGE, step=TEMPERATURE_STEP, key=key("temperature"))
