@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import torch
 
 from .attention import MultiHeadAttention
+from .playground import PlaygroundConfig, build_attention, embed
 from .seeding import seeded_generator
 
 BOOK_TEXT = "动手学大模型"  # the chapter's example: 6 characters, 6 tokens
@@ -44,6 +45,16 @@ def parameter_counts(embedding: int, head_counts: tuple[int, ...] = LESSON_HEAD_
                      if any(True for _ in layer.parameters())}  # fmt: skip
         counts[heads] = {**per_layer, "total": sum(p.numel() for p in module.parameters())}
     return counts
+
+
+def two_ways(text: str, config: PlaygroundConfig) -> tuple[torch.Tensor, torch.Tensor, list[str]]:
+    """The layer of ``config`` (random weights) on ``text``'s characters computed both ways:
+    batched, all heads at once, and head by head. Returns both outputs (T, C) and the tokens."""
+    module = build_attention(config)
+    tokens = list(text)
+    x = embed(tokens, config.embedding_dim, config.seed, config.positional)
+    with torch.no_grad():
+        return module(x)[0], head_by_head(module, x)[0], tokens
 
 
 def head_by_head(module: MultiHeadAttention, x: torch.Tensor) -> torch.Tensor:

@@ -1,7 +1,7 @@
 """How a reader recomputes a view's numbers away from the app: the Python each source's
 ``reproduction`` gives, and the ``seeing-attention export`` command that writes its offline
-page. Every piece of code here prints the traced tokens and head 1's softmax weights, and
-leaves every stage in ``trace``."""
+page. Every piece of code here prints the traced tokens and head 1's softmax weights, leaves
+every stage of the layer in ``trace`` and every head's softmax weights, (h, T, T), in ``weights``."""
 
 from __future__ import annotations
 
@@ -25,7 +25,10 @@ try:
 except ModuleNotFoundError as missing:
     raise SystemExit(f"{{missing}}. Install gpt_core: pip install -e . in a clone of the repository.") from missing
 """
-PRINT_HEAD = "print(trace.weights[0, 0])  # head 1, (T, T): rows are queries, columns keys\n"
+PRINT_HEAD = (
+    "weights = trace.weights[0]  # (h, T, T) every head's softmax weights: rows are queries, columns keys\n"
+    "print(weights[0])  # head 1\n"
+)
 
 
 def _header(imports: str) -> str:

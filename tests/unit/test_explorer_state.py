@@ -56,14 +56,13 @@ def test_unknown_parameters_are_noted_but_shell_ones_are_not():
     assert [(note.name, note.reason) for note in notes] == [("colour", "unknown")]
 
 
-def test_a_link_to_another_sessions_model_falls_back_to_h4_with_its_own_note():
-    key, notes = resolve_model("session", SHIPPED)
-    assert key == "h4" and notes[0].reason == "session_model_elsewhere" and notes[0].default == "h4"
-    key, notes = resolve_model("h16", SHIPPED)
-    assert key == "h4" and notes[0].reason == "model_unknown" and notes[0].value == "h16"
-    assert resolve_model("session", (*SHIPPED, "session")) == ("session", [])
-    assert resolve_model("h8", ("h1", "h8"))[0] == "h8"
-    assert resolve_model("session", ("h1", "h8"))[0] == "h1", "without h4, the first model there is"
+def test_a_model_that_is_not_here_falls_back_with_a_note_of_its_reason():
+    key, notes = resolve_model("session", SHIPPED, "h4", "session_model_missing")
+    assert key == "h4" and notes[0].reason == "session_model_missing" and notes[0].default == "h4"
+    key, notes = resolve_model("h16", SHIPPED, "h2", "model_missing")
+    assert key == "h2" and notes[0].reason == "model_missing" and notes[0].value == "h16"
+    assert notes[0].allowed == ", ".join(SHIPPED)
+    assert resolve_model("session", (*SHIPPED, "session"), "h4", "session_model_missing") == ("session", [])
 
 
 def test_values_outside_the_model_move_inside_with_notes():

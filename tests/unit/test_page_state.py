@@ -297,7 +297,7 @@ def test_a_note_shows_at_most_the_pages_own_number_of_characters_of_a_value():
 
 def test_a_page_may_have_its_own_words_for_a_reason_and_its_own_slots():
     explorer = PageState("ex_", PARAMS)
-    assert explorer.note_text(Note("model", "gpt9", "model_unknown", "h1, h2", "h2"), "en", fallback=4) == (
+    assert explorer.note_text(Note("model", "gpt9", "model_missing", "h1, h2", "h2"), "en", fallback=4) == (
         "The link names the model gpt9, which is not here (there are: h1, h2); showing the shipped model, h = 4."
     )
     lesson = PageState("ls_", PARAMS)

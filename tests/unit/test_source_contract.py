@@ -62,12 +62,21 @@ def _random(variant: int, request) -> AttentionSource:
 
 
 def _tiny_gpt(variant: int, request) -> AttentionSource:
+    from gpt_core.checkpoint import CheckpointMeta, save_checkpoint
     from gpt_core.data import CharVocabulary
     from gpt_core.model import GPT, GPTConfig
+    from gpt_core.runs import RunSummary
     from gpt_core.sources import TinyGPT
 
     config = GPTConfig(vocab_size=len(CHARS), context_length=16, embedding_dim=16, heads=2, blocks=2)
-    return TinyGPT(GPT(config, seed=variant), CharVocabulary(CHARS), "tiny", "the cat", serial=variant)
+    model, vocabulary = GPT(config, seed=variant), CharVocabulary(CHARS)
+    # Its weights in a file, as a trained model's are (the Train page downloads it): the
+    # reproduction reads them from there.
+    path = request.getfixturevalue("tmp_path") / f"tiny-{variant}.pt"
+    run = RunSummary(heads=2, parameters=model.parameter_count(), steps=0, wall_time=0.0, tokens_per_second=0.0,
+                     final_test_loss=None)  # fmt: skip
+    save_checkpoint(path, model, vocabulary, CheckpointMeta("made in the test", "", run))
+    return TinyGPT(model, vocabulary, "tiny", "the cat", serial=variant, checkpoint=str(path))
 
 
 def _hub(family: str):

@@ -50,24 +50,20 @@ def _on_model_change() -> None:
     st.session_state.pop(FELL_BACK_STATE, None)
 
 
-def _model_names(light: bool = False) -> list[str]:
-    """The models the explorer offers: sources whose sizes are their own (random weights, set
-    up by the reader, are the playground's)."""
-    return [name for name in sources.names(light) if not sources.settings_of(name)]
-
-
 def _choose_model(lang: str) -> AttentionSource | None:
-    keys = _model_names()
+    keys = sources.model_names()
     if not keys:
         st.error(t("ex.no_models", lang))
         return None
-    key, notes = state.resolve_model(PAGE.get("model"), keys)
+    wanted = PAGE.get("model")
+    fallback = sources.fallback_model(keys, state.FALLBACK_MODEL)
+    key, notes = state.resolve_model(wanted, keys, fallback, sources.missing_reason(wanted))
     if notes:
         PAGE.add_notes(notes)
         PAGE.fit({"model": key})
     source = sources.load(key, lang)
     if source is None:  # a real model that cannot be had (its message is shown): the shipped one instead
-        fallback, _ = state.resolve_model(state.FALLBACK_MODEL, _model_names(light=True))
+        fallback = sources.fallback_model(sources.model_names(light=True), state.FALLBACK_MODEL)
         source = sources.load(fallback, lang)
         if source is None:
             return None
@@ -124,7 +120,7 @@ def render() -> None:
         return
     notes_slot = st.container()
     model_col, prompt_col = st.columns([2, 3], vertical_alignment="top")
-    keys = _model_names()
+    keys = sources.model_names()
     model_col.selectbox(t("ex.model", lang), keys, key=widget_key("model"),
                         format_func=lambda key: sources.label(key, lang), on_change=_on_model_change)  # fmt: skip
     prompt_col.text_area(t("ex.prompt", lang), key=widget_key("prompt"), height=68, max_chars=state.MAX_PROMPT_CHARS,

@@ -18,8 +18,7 @@ from gpt_core.playground import MAX_SEED
 from ..page_state import rules
 from ..page_state.rules import Note, Param
 
-SESSION_MODEL = "session"
-FALLBACK_MODEL = "h4"  # the shipped model a link falls back to
+FALLBACK_MODEL = "h4"  # the model a link opens by default (the book's 4 heads)
 METRICS = ("previous", "first", "self", "induction", "entropy")
 LINE_MODES = ("head", "block")  # the lines of the chosen head, or of every head of its block
 ALL_TOKENS = -1  # "token": every query's lines (the token view: the last token)
@@ -85,13 +84,12 @@ def parse_query(query: Mapping[str, str | list[str]]) -> tuple[dict[str, Any], l
     return rules.parse_query(PARAMS, query)
 
 
-def resolve_model(key: str, available: Sequence[str]) -> tuple[str, list[Note]]:
-    """The model to show for ``key``: itself when it is here, else the shipped fallback (h = 4,
-    else the first there is), with a note; a link to a session's model names the reason."""
+def resolve_model(key: str, available: Sequence[str], fallback: str, reason: str) -> tuple[str, list[Note]]:
+    """The model to show for ``key``: itself when it is here, else ``fallback``, with a note
+    that gives the ``reason`` (ui/shared/sources.py's ``missing_reason``: another session's
+    model, or no such model here)."""
     if key in available:
         return key, []
-    fallback = FALLBACK_MODEL if FALLBACK_MODEL in available else (available[0] if available else FALLBACK_MODEL)
-    reason = "session_model_elsewhere" if key == SESSION_MODEL else "model_unknown"
     return fallback, [Note("model", key, reason, ", ".join(available), fallback)]
 
 

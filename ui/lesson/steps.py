@@ -18,7 +18,8 @@ from figures import (
     two_ways_figure,
 )
 from figures.lesson import output_figure, row_scores_figure
-from gpt_core import STAGES, PlaygroundConfig, build_attention, display_labels, embed, position_label, trace_attention
+from gpt_core import STAGES, PlaygroundConfig, display_labels, position_label
+from gpt_core.attention import Trace
 from gpt_core.experiment import answer
 from gpt_core.lesson import (
     BOOK_TEXT,
@@ -26,16 +27,17 @@ from gpt_core.lesson import (
     SCALING_HEAD_DIMS,
     SCALING_SAMPLES,
     example_scores,
-    head_by_head,
     head_channels,
     parameter_counts,
     scaling_table,
+    two_ways,
     zero_columns,
 )
 
 from ..charts import page_width
 from ..figure_text import figure_words
-from ..shared.resources import shipped_experiment, shipped_snapshots
+from ..shared import models, sources
+from ..shared.resources import shipped_experiment
 from ..shared.verdict import answer_text
 from ..strings import t
 from .layout import StepLayout
@@ -60,6 +62,13 @@ def _shape(shape) -> str:
     return "(" + ", ".join(str(n) for n in shape) + ")"
 
 
+def _traced(text: str, heads: int, head_dim: int, lang: str) -> Trace:
+    """``text`` through the book's layer with random weights of ``heads`` × ``head_dim``: a
+    source like the playground's, traced once for every session (ui/shared/sources.py)."""
+    source = sources.load(sources.RANDOM, lang, PlaygroundConfig(heads=heads, head_dim=head_dim))
+    return sources.trace(source, text)
+
+
 def _stages(trace, head: int) -> dict:
     return {stage: getattr(trace, stage)[0, head].numpy() for stage in STAGES}
 
@@ -67,8 +76,8 @@ def _stages(trace, head: int) -> dict:
 def one_head(lang: str, layout: StepLayout) -> Question:
     text = st.text_input(t("ls.text", lang), BOOK_TEXT, key="ls_text_1", max_chars=MAX_LESSON_CHARS).strip()
     d = st.select_slider(t("ls.head_dim", lang), HEAD_DIM_CHOICES, value=4, key="ls_d_1")
-    result = trace_attention(text or BOOK_TEXT, PlaygroundConfig(heads=1, head_dim=d))
-    trace, T = result.trace, len(result.tokens)
+    result = _traced(text or BOOK_TEXT, 1, d, lang)
+    trace, T = result.layers[0], len(result.tokens)
     layout.lead(t("ls.1.lead", lang, T=T, d=d))
     head = (trace.queries_heads[0, 0].numpy(), trace.keys_heads[0, 0].numpy(), trace.values_heads[0, 0].numpy())
     with layout.figure():
@@ -92,7 +101,7 @@ def split(lang: str, layout: StepLayout) -> Question:
     left, right = st.columns(2)
     h = left.select_slider(t("ls.heads", lang), HEAD_CHOICES, value=4, key="ls_h_2")
     d = right.select_slider(t("ls.head_dim", lang), HEAD_DIM_CHOICES, value=8, key="ls_d_2")
-    trace = trace_attention(BOOK_TEXT, PlaygroundConfig(heads=h, head_dim=d)).trace
+    trace = _traced(BOOK_TEXT, h, d, lang).layers[0]
     channels = head_channels(h, d, min(2, h))
     layout.lead(t("ls.2.lead", lang, h=h, C=h * d))
     with layout.figure():
@@ -113,9 +122,9 @@ def split(lang: str, layout: StepLayout) -> Question:
 
 def mask(lang: str, layout: StepLayout) -> Question:
     layout.lead(t("ls.3.lead", lang))
-    result = trace_attention(BOOK_TEXT, PlaygroundConfig(heads=LESSON_HEADS, head_dim=LESSON_HEAD_DIM))
+    result = _traced(BOOK_TEXT, LESSON_HEADS, LESSON_HEAD_DIM, lang)
     head = st.select_slider(t("ls.head", lang), list(range(1, LESSON_HEADS + 1)), value=1, key="ls_head_3")
-    stages = _stages(result.trace, head - 1)
+    stages = _stages(result.layers[0], head - 1)
     before = {stage: stages[stage] for stage in ("scores", "scaled_scores")}  # no −∞ yet: the mask is the answer
     words = figure_words(lang)
     with layout.figure():
@@ -129,7 +138,7 @@ def mask(lang: str, layout: StepLayout) -> Question:
                                           highlight=(MASK_ROW, MASK_ROW),
                                           **layout.sized()), "ls_chart_3", sized=True)  # fmt: skip
 
-    zeros = zero_columns(result.trace.weights[0, head - 1, MASK_ROW])
+    zeros = zero_columns(result.weights[0][0, head - 1, MASK_ROW])
     labels = result.labels
     return Question(3, t("ls.3.q", lang), list(range(len(labels))), zeros,
                     t("ls.3.why", lang, zeros=", ".join(str(j) for j in zeros) or t("ls.none", lang)),
@@ -140,8 +149,8 @@ def mask(lang: str, layout: StepLayout) -> Question:
 def merge(lang: str, layout: StepLayout) -> Question:
     h = st.select_slider(t("ls.heads", lang), HEAD_CHOICES, value=4, key="ls_h_4")
     d = LESSON_HEADS * LESSON_HEAD_DIM // h
-    result = trace_attention(BOOK_TEXT, PlaygroundConfig(heads=h, head_dim=d))
-    trace = result.trace
+    result = _traced(BOOK_TEXT, h, d, lang)
+    trace = result.layers[0]
     layout.lead(t("ls.4.lead", lang, h=h))
     with layout.figure():
         sized = layout.overview(h, result.labels)
@@ -185,11 +194,7 @@ def parameters(lang: str, layout: StepLayout) -> Question:
 
 def parallel(lang: str, layout: StepLayout) -> Question:
     h = st.select_slider(t("ls.heads", lang), HEAD_CHOICES, value=4, key="ls_h_6")
-    config = PlaygroundConfig(heads=h, head_dim=TWO_WAYS_EMBEDDING // h)
-    module = build_attention(config)
-    tokens = list(BOOK_TEXT)
-    x = embed(tokens, config.embedding_dim, config.seed, config.positional)
-    batched, by_head = module(x)[0].detach(), head_by_head(module, x)[0].detach()
+    batched, by_head, tokens = two_ways(BOOK_TEXT, PlaygroundConfig(heads=h, head_dim=TWO_WAYS_EMBEDDING // h))
     largest = (batched - by_head).abs().max().item()
     diff = f"{largest:.1e}"
     layout.lead(t("ls.6.lead", lang))
@@ -255,14 +260,15 @@ def trained(lang: str, layout: StepLayout) -> Question | None:
         return None
     counts = experiment.head_counts
     heads = st.select_slider(t("ls.heads", lang), counts, value=TRAINED_HEADS, key="ls_h_8")
-    snapshots = shipped_snapshots(heads)
-    step = max(snapshots)
+    source = sources.load(models.shipped_key(heads), lang)  # the shipped model: its snapshots are its own
+    step = source.snapshot_steps()[-1]
     C = experiment.config["embedding_dim"]
     layout.lead(t("ls.8.body", lang, heads=heads, step=step, seeds=len(experiment.seeds), C=C))
-    weights = snapshots[step][-1]  # the last block: (h, T, T)
+    kept, prompt = source.snapshot(step)
+    weights = kept[-1].numpy()  # the last block: (h, T, T)
     if layout.presenting:  # the prompt's start, in cells a room can see; causal, so exactly its weights
         weights = weights[:, :PRESENT_TRAINED_TOKENS, :PRESENT_TRAINED_TOKENS]
-    labels = display_labels(list(experiment.snapshot_prompt[: weights.shape[-1]]))
+    labels = display_labels(list(prompt[: weights.shape[-1]]))
     with layout.figure():
         sized = layout.overview(heads, labels)
         layout.chart(

@@ -216,7 +216,7 @@ class PageState:
     def show_notes(self, lang: str, **fields: Any) -> None:
         """Each note, literally, in the student's language: ``note.<reason>`` for the common
         reasons, the page's own ``<prefix>note_<reason>`` (prefix without its underscore,
-        such as ``ex.note_model_unknown``) for its own; ``fields`` fill page-specific slots."""
+        such as ``ex.note_model_missing``) for its own; ``fields`` fill page-specific slots."""
         for note in self.notes():
             st.warning(self.note_text(note, lang, **fields), icon=ICONS.get(note.reason, ":material/link_off:"))
 

@@ -22,6 +22,7 @@ import torch
 
 from gpt_core import PlaygroundConfig
 from gpt_core.attention import Trace
+from gpt_core.registry import RANDOM as RANDOM  # random weights' link name, for a page that shows them
 from gpt_core.registry import ModelProvider, RandomProvider, Registry
 from gpt_core.source import AttentionSource, Note, source_induction_scores
 
@@ -65,6 +66,22 @@ def names(light: bool = False) -> list[str]:
     """Every source's name there is now (the link's and the select box's choices); ``light``:
     only those that open and trace in moments (no real model)."""
     return registry("en").names(light)
+
+
+def model_names(light: bool = False) -> list[str]:
+    """The models there are now: sources whose sizes are their own (random weights are set up
+    by the reader); ``light``: only those that open and trace in moments."""
+    return [name for name in names(light) if not settings_of(name)]
+
+
+def fallback_model(names: list[str], default: str) -> str:
+    """The model a link falls back to: ``default`` when it is here, else the first there is."""
+    return default if default in names or not names else names[0]
+
+
+def preferred_model(names: list[str]) -> str:
+    """The model a page offers first: this session's own when it trained one, else the first."""
+    return models.SESSION_KEY if models.SESSION_KEY in names else names[0]
 
 
 def settings_of(name: str) -> tuple[str, ...]:

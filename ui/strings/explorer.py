@@ -189,11 +189,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "ex.position_axis": {"en": "position in the context it read", "zh": "在读入上下文中的位置"},
     "ex.step_label": {"en": "{step}: {char}", "zh": "{step}：{char}"},
     "ex.weight": {"en": "weight", "zh": "权重"},
-    "ex.note_session_model_elsewhere": {
+    "ex.note_session_model_missing": {
         "en": "That model was trained in another session; showing the shipped model, h = {fallback}.",
         "zh": "那个模型是在另一个会话中训练的；改为显示随附模型，h = {fallback}。",
     },
-    "ex.note_model_unknown": {
+    "ex.note_model_missing": {
         "en": "The link names the model {value}, which is not here (there are: {allowed}); showing the shipped model, h = {fallback}.",
         "zh": "链接指定的模型 {value} 不在这里（现有：{allowed}）；改为显示随附模型，h = {fallback}。",
     },
