@@ -13,9 +13,12 @@ import pytest
 import torch
 
 from gpt_core import GPT, GPTConfig, InputError, TrainConfig, build_corpus, synthetic_text, train
+from gpt_core.registry import RandomProvider, Registry
 from gpt_core.train import MIN_STEPS_IN_CAP
 from ui.markdown import WORD_JOINER, literal
 from ui.playground.state import MAX_PASTE_CHARS, defaults, parse_query, to_query
+
+SETTINGS = Registry([RandomProvider()]).settings  # what the app's registry says of random weights
 
 UI = Path(__file__).resolve().parents[2] / "ui"
 CACHES = {"cache_resource", "cache_data"}
@@ -112,7 +115,7 @@ def test_a_link_for_any_accepted_text_reopens_it(tokenizer):
     long_words = " ".join("supercalifragilistic" * 5 for _ in range(128))  # 128 word tokens, ~13 k chars
     for text in (long_words, "字" * 128, "x" * MAX_PASTE_CHARS):
         values = defaults() | {"text": text, "tok": tokenizer}
-        reopened, notes = parse_query(to_query(values))
+        reopened, notes = parse_query(to_query(values), SETTINGS)
         assert not notes and reopened["text"] == text
 
 

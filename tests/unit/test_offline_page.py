@@ -19,9 +19,12 @@ import torch
 import seeing_attention as sa
 from figures.page import PageLayer, page_data
 from gpt_core import PlaygroundConfig, trace_attention
+from gpt_core.registry import RandomProvider, Registry
 from seeing_attention.cli import main
 from seeing_attention.engine import app_link, model_app_link, page_bytes
 from ui.playground.state import parse_query
+
+SETTINGS = Registry([RandomProvider()]).settings  # what the app's registry says of random weights
 
 DATA = re.compile(r'<script type="application/json" id="sa-data">(.*?)</script>', re.S)
 BOOK = "动手学大模型"
@@ -136,7 +139,7 @@ def test_the_page_opens_on_the_chosen_cell_and_says_how_it_was_made():
 def _read_by_the_playground(link: str) -> tuple[dict, list]:
     """A link as the playground reads it (its own parse_query), and its language."""
     query = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(link).query, keep_blank_values=True))
-    values, notes = parse_query(query)
+    values, notes = parse_query(query, SETTINGS)
     return {**values, "lang": query.get("lang")}, notes
 
 

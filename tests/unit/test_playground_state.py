@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gpt_core import tokenize
+from gpt_core.registry import RandomProvider, Registry
 from ui.playground.state import (
     BOOK_EXAMPLE,
     MAX_TEXT_CHARS,
@@ -20,11 +21,13 @@ from ui.playground.state import (
 )
 from ui.strings import LANGUAGES, t
 
+SETTINGS = Registry([RandomProvider()]).settings  # what the app's registry says of random weights
+
 PRESET_MAX_TOKENS = 8  # a preset's tokens must be readable as axis labels on a projector
 
 
 def test_no_parameters_give_the_defaults_and_no_notes():
-    values, notes = parse_query({})
+    values, notes = parse_query({}, SETTINGS)
     assert values == defaults()
     assert values["text"] == BOOK_EXAMPLE
     assert notes == []
@@ -38,7 +41,7 @@ def test_every_control_round_trips_through_the_url():
     }  # fmt: skip
     query = to_query(values)
     assert set(query) == {param.name for param in PARAMS} | {VERSION_PARAM}
-    parsed, notes = parse_query(query)
+    parsed, notes = parse_query(query, SETTINGS)
     assert parsed == values and notes == []
 
 
@@ -53,31 +56,40 @@ def test_every_control_round_trips_through_the_url():
     ],
 )  # fmt: skip
 def test_malformed_values_fall_back_to_the_default_with_a_note(name, raw):
-    values, notes = parse_query({name: raw})
+    values, notes = parse_query({name: raw}, SETTINGS)
     assert values[name] == defaults()[name]
     assert len(notes) == 1
     assert notes[0].name == name and notes[0].reason == "invalid" and notes[0].allowed
 
 
 def test_unknown_keys_are_noted_and_lang_is_left_to_the_shell():
-    values, notes = parse_query({"utm_source": "slides", "lang": "zh"})
+    values, notes = parse_query({"utm_source": "slides", "lang": "zh"}, SETTINGS)
     assert values == defaults()
     assert [(note.name, note.reason) for note in notes] == [("utm_source", "unknown")]
 
 
 def test_focused_head_beyond_the_heads_falls_back_to_head_one():
-    values, notes = parse_query({"heads": "2", "head": "5"})
+    values, notes = parse_query({"heads": "2", "head": "5"}, SETTINGS)
     assert values["heads"] == 2 and values["head"] == 1
     assert notes[0].name == "head"
 
 
+def test_a_models_head_is_not_held_to_the_links_heads_which_only_random_weights_take():
+    """A model's heads are its own (12 in GPT-2): its link has no heads= and its head 8 stays,
+    for the page to keep inside the model once it is loaded."""
+    values, notes = parse_query({"weights": "gpt2", "head": "8"}, SETTINGS)
+    assert values["head"] == 8 and not [note for note in notes if note.name == "head"]
+    values, _ = parse_query({"weights": "random", "head": "8"}, SETTINGS)
+    assert values["head"] == 1, "random weights' link takes heads (4 by default)"
+
+
 @pytest.mark.parametrize(("raw", "expected"), [("1", True), ("true", True), ("ON", True), ("0", False), ("no", False)])
 def test_booleans_accept_common_words(raw, expected):
-    assert parse_query({"bias": raw})[0]["bias"] is expected
+    assert parse_query({"bias": raw}, SETTINGS)[0]["bias"] is expected
 
 
 def test_repeated_keys_use_the_last_value():
-    assert parse_query({"heads": ["2", "3"]})[0]["heads"] == 3
+    assert parse_query({"heads": ["2", "3"]}, SETTINGS)[0]["heads"] == 3
 
 
 @pytest.mark.parametrize(

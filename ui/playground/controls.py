@@ -17,7 +17,12 @@ from ..shell import LANGUAGE_STATE
 from ..strings import DEFAULT_LANGUAGE, t
 from . import state
 
-PAGE = PageState("pg_", state.PARAMS, extra_widgets=("preset",), parse=state.parse_query)
+PAGE = PageState(
+    "pg_",
+    state.PARAMS,
+    extra_widgets=("preset",),
+    parse=lambda query: state.parse_query(query, sources.settings_of),
+)
 VALUES_STATE = PAGE.values_key  # the controls' values, kept across page switches
 NOTES_STATE = PAGE.notes_key  # what the link held that could not be used
 CSV_STAGE = "pg_csv_stage"

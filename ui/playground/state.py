@@ -7,7 +7,7 @@ back to the default and produce a note the page shows.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from gpt_core import MAX_HEAD_DIM, MAX_HEADS, MAX_INPUT_DIM, MAX_TOKENS, STAGES, TOKENIZERS, PlaygroundConfig
@@ -105,13 +105,17 @@ def defaults() -> dict[str, Any]:
     return rules.defaults(PARAMS)
 
 
-def parse_query(query: Mapping[str, str | list[str]]) -> tuple[dict[str, Any], list[Note]]:
+def parse_query(
+    query: Mapping[str, str | list[str]], settings_of: Callable[[str], Collection[str]]
+) -> tuple[dict[str, Any], list[Note]]:
     """Values for every control from a query string, and notes about what was not used: each
-    parameter's own rules, then random weights' head within their heads (a model's heads are
-    its own: the page keeps the head inside them once the model is loaded). The page reads
-    its link through this function (controls.PAGE)."""
+    parameter's own rules, then the head within the link's heads where the weights it names
+    take ``heads`` as a setting (``settings_of``: a source's settings by name, as
+    ui/shared/sources.py says them; a model's heads are its own, and the page keeps the head
+    inside them once the model is loaded). The page reads its link through this function
+    (controls.PAGE)."""
     values, notes = rules.parse_query(PARAMS, query)
-    if values["weights"] == RANDOM_WEIGHTS and values["head"] > values["heads"]:
+    if "heads" in settings_of(values["weights"]) and values["head"] > values["heads"]:
         notes.append(Note("head", str(values["head"]), "invalid", f"1 … {values['heads']}", "1"))
         values["head"] = 1
     return values, notes
