@@ -16,6 +16,7 @@ import torch
 from .attention import AttentionTrace, MultiHeadAttention
 from .errors import InputError
 from .seeding import build_seeded, seeded_generator
+from .source import Description
 from .tokens import TOKENIZERS, Tokenizer, display_labels, tokenize
 
 MAX_TOKENS = 128  # longer text is cut to this many tokens
@@ -68,31 +69,6 @@ def _check_range(name: str, value: int, low: int, high: int) -> None:
         raise InputError("out_of_range", name=name, low=low, high=high, value=value)
 
 
-@dataclass(frozen=True)
-class LayerSizes:
-    """A model's layer's sizes under the names of ``PlaygroundConfig`` (what a view of one
-    layer reads): fixed by the model, never chosen (a real model's may be past the playground's
-    limits)."""
-
-    heads: int
-    head_dim: int
-    input_dim: int  # the stream's width
-    tokenizer: str  # the model's name: it reads with its own tokenizer
-    kv_heads: int
-    dropout: float = 0.0
-    training: bool = False
-    qkv_bias: bool = False
-    scale: bool = True
-
-    @property
-    def output_dim(self) -> int:
-        return self.heads * self.head_dim
-
-    @property
-    def embedding_dim(self) -> int:
-        return self.input_dim
-
-
 @dataclass
 class PlaygroundTrace:
     """The trace of one playground pass, with the tokens it was computed for."""
@@ -100,7 +76,7 @@ class PlaygroundTrace:
     tokens: list[str]  # the tokens actually used (after the cap)
     labels: list[str]  # a visible label per token, same positions
     total_tokens: int  # tokens in the text before the cap
-    config: PlaygroundConfig | LayerSizes  # the sizes the trace was computed with
+    config: PlaygroundConfig | Description  # the sizes: random weights' settings, or a source's description
     trace: AttentionTrace  # (build_attention(config) rebuilds the layer: its weights follow the seed)
 
     @property

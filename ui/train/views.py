@@ -18,10 +18,9 @@ from gpt_core.results import ShippedExperiment
 from ..charts import show_chart, sized_for_page
 from ..figure_text import figure_words
 from ..markdown import literal
-from ..shared import sources
+from ..shared import models, sources
 from ..shared.lanes import generation_lane, heavy_turn
 from ..shared.models import MODEL_STATE, TrainedModel, checkpoint_of
-from ..shared.resources import shipped_snapshots
 from ..shared.verdict import answer_text
 from ..strings import error_text, t
 from .state import GENERATE_MAX, PAGE, PROMPT_MAX_CHARS, TEMPERATURE_RANGE, TOP_K_RANGE, key
@@ -203,8 +202,11 @@ def snapshots_view(lang: str, experiment: ShippedExperiment) -> None:
         t("tr.heads", lang), head_counts, index=min(DEFAULT_SNAPSHOT_HEADS_INDEX, len(head_counts) - 1),
         key="tr_snap_heads",
     )  # fmt: skip
-    snapshots = shipped_snapshots(heads)
-    steps = sorted(snapshots)
+    source = sources.load(models.shipped_key(heads), lang)  # the shipped model keeps its snapshots
+    if source is None:
+        st.warning(t("ls.8.no_model", lang))
+        return
+    steps = list(source.snapshot_steps())
     help_line.caption(t("tr.snapshots_help", lang, steps=t("list_sep", lang).join(str(step) for step in steps)))
     if st.session_state.get(SNAPSHOT_STEP) not in steps:
         st.session_state[SNAPSHOT_STEP] = steps[-1]  # first visit: the trained model
@@ -215,15 +217,15 @@ def snapshots_view(lang: str, experiment: ShippedExperiment) -> None:
         on_change=_snap_to_saved, args=(steps,),
     )  # fmt: skip
     st.session_state[SNAPSHOT_SHOWN] = step
-    blocks = snapshots[step].shape[0]
+    kept, prompt = source.snapshot(step)  # (blocks, h, T, T) and the T characters it was taken on
+    blocks = kept.shape[0]
     block = cols[2].selectbox(t("tr.block", lang), list(range(1, blocks + 1)), key="tr_snap_block")
-    T = snapshots[step].shape[-1]
-    prompt = experiment.snapshot_prompt[:T]  # the model read at most its context
+    T = kept.shape[-1]
     st.caption(t("tr.snap_prompt", lang, T=T, space=display_label(" "), newline=display_label("\n")))
     st.code(prompt, language=None, wrap_lines=True)  # shown literally, never as Markdown or HTML
     title = t("tr.snap_title", lang, step=step, block=block)
     # The same renderer as every other page's "all heads" view, sized for the page.
-    figure = heads_overview_figure(snapshots[step][block - 1], display_labels(list(prompt)), "weights",
+    figure = heads_overview_figure(kept[block - 1].numpy(), display_labels(list(prompt)), "weights",
                                    figure_words(lang), title=title, **sized_for_page())  # fmt: skip
     show_chart(figure, "tr_snap_chart", sized=True,
                file_name=export_name("snapshot", h=heads, step=step, block=block, T=T))
