@@ -18,6 +18,7 @@ import time
 import streamlit as st
 
 from gpt_core import InputError, hf
+from gpt_core.hf.hub import fetch_command
 from gpt_core.source import Description
 from gpt_core.sources import HubModel
 
@@ -60,7 +61,7 @@ def label(key: str, lang: str) -> str:
     command that fetches it ahead (a server without the network cannot)."""
     if is_here(key):
         return t("models.real", lang, name=key)
-    return t("models.real_not_here", lang, name=key, command=f"python scripts/fetch_models.py {offered().get(key, key)}")
+    return t("models.real_not_here", lang, name=key, command=fetch_command(offered().get(key, key)))
 
 
 @st.cache_resource(max_entries=MODELS_LOADED, show_spinner=False)
