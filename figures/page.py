@@ -20,6 +20,8 @@ from importlib import resources
 
 import numpy as np
 
+from .palette import SCORE_COLORSCALE, WEIGHT_COLORSCALE
+
 ASSETS = "page"  # figures/page/: page.js, page.css
 
 
@@ -59,9 +61,15 @@ def script_json(value: object) -> str:
 
 def page_data(*, title: str, tokens: Sequence[str], layers: Sequence[PageLayer], stage_titles: Mapping[str, str],
               words: Mapping[str, str], shape_trace: str, made: Sequence[tuple[str, str]], stage: str = "weights",
-              head: int = 0, row: int | None = None, col: int | None = None) -> dict:
-    """What the page's script reads, checked: every stage of every layer is (heads, T, T)."""
+              head: int = 0, row: int | None = None, col: int | None = None,
+              labels: Sequence[str] | None = None) -> dict:
+    """What the page's script reads, checked: every stage of every layer is (heads, T, T).
+    ``labels``: the tokens as they are shown (a space visible, as ``gpt_core.display_label``
+    writes it); the tokens themselves when not given."""
     T = len(tokens)
+    labels = list(tokens) if labels is None else list(labels)
+    if len(labels) != T:
+        raise ValueError(f"{len(labels)} labels for {T} tokens")
     if not layers:
         raise ValueError("a page needs at least one layer")
     names = list(layers[0].stages)
@@ -80,6 +88,8 @@ def page_data(*, title: str, tokens: Sequence[str], layers: Sequence[PageLayer],
     return {
         "title": title,
         "tokens": list(tokens),
+        "labels": labels,
+        "colors": {"scores": SCORE_COLORSCALE, "weights": WEIGHT_COLORSCALE},
         "layers": [{"name": layer.name, "heads": layer.heads,
                     "stages": {name: encode_matrix(array) for name, array in layer.stages.items()}} for layer in layers],
         "stages": names,

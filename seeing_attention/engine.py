@@ -19,7 +19,7 @@ import torch
 
 from figures.page import PageLayer, page_data, standalone_page
 from figures.shapes import shape_trace_code
-from gpt_core import STAGES, PlaygroundConfig, PlaygroundTrace, trace_attention
+from gpt_core import STAGES, PlaygroundConfig, PlaygroundTrace, display_labels, trace_attention
 from gpt_core.reproduce import use_compute_threads
 from ui.strings import LANGUAGES, t
 
@@ -245,7 +245,7 @@ def _show_model(text: str, model, layer, *, lang: str, stage: str, head: int, ro
     titles = {stage_name: t(f"stage.{stage_name}", lang) for stage_name in STAGE_ORDER}
     data = page_data(
         title=t("page.title", lang, text=_title_text(text)), tokens=result.labels,
-        layers=[PageLayer(t("page.layer", lang, layer=index), layers[index]) for index in chosen],
+        layers=[PageLayer(t("page.layer", lang, layer=index + 1), layers[index]) for index in chosen],  # 1-based
         stage_titles=titles, words=_words(lang, len(result.tokens)), shape_trace=_shape_trace(result, chosen[0]),
         made=made, stage=stage, head=head, row=row, col=col,
     )
@@ -347,7 +347,7 @@ def stages_page_html(*, text: str, tokens: Sequence[str], stages: dict[str, np.n
     """The page of one layer's stages, whatever computed them."""
     data = page_data(
         title=t("page.title", lang, text=_title_text(text)), tokens=list(tokens), layers=[PageLayer(layer_name, stages)],
-        stage_titles=stage_titles, words=_words(lang, len(tokens)), shape_trace=shape_trace, made=made,
+        labels=display_labels(list(tokens)), stage_titles=stage_titles, words=_words(lang, len(tokens)), shape_trace=shape_trace, made=made,
         stage=stage, head=head, row=row, col=col,
     )
     return standalone_page(data, plotly_js=_plotly_js(), lang=lang)

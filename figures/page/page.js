@@ -24,7 +24,9 @@
   function escapeLabel(text) {
     return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
   }
-  var labels = data.tokens.map(function (token, i) { return i + " · " + escapeLabel(token); });
+  // Visible labels (a space is ␣, as in the app), each with its position.
+  var shown = data.labels || data.tokens;
+  var labels = shown.map(function (token, i) { return i + " · " + escapeLabel(token); });
   var index = data.tokens.map(function (_, i) { return i; });
 
   function value(layer, stage, head, row, col) {
@@ -60,16 +62,31 @@
     return out;
   }
 
+  // The app's colours (figures/palette.py): weights white to blue from 0 to 1; scores on a
+  // diverging scale with white at 0, positive red, centred on the largest |score| of the head
+  // (the scaled and masked scores share one range: a kept cell keeps its colour when masked).
+  function scoreLimit(layer, stage, head) {
+    var shared = stage === "scores" ? ["scores"] : ["scaled_scores", "masked_scores"];
+    var limit = 0;
+    shared.forEach(function (name) {
+      if (!layers[layer].stages[name]) return;
+      for (var r = 0; r < T; r++) for (var c = 0; c < T; c++) {
+        var v = value(layer, name, head, r, c);
+        if (isFinite(v) && Math.abs(v) > limit) limit = Math.abs(v);
+      }
+    });
+    return limit || 1;
+  }
   function trace(layer, stage, head) {
     var weights = stage === "weights";
+    var limit = weights ? 1 : scoreLimit(layer, stage, head);
     return {
       type: "heatmap", z: matrix(layer, stage, head), x: index, y: index,
       customdata: hoverData(layer, stage, head), hoverongaps: true,
       hovertemplate: escapeLabel(W.query) + " %{customdata[0]}<br>" + escapeLabel(W.key) +
         " %{customdata[1]}<br>" + escapeLabel(W.value) + " %{customdata[2]}<extra></extra>",
-      // weights: white (0) to dark blue (1), so a weight of 0 is not the grey of a −∞ gap
-      colorscale: weights ? [[0, "#ffffff"], [0.5, "#6baed6"], [1, "#08306b"]] : "RdBu", reversescale: !weights,
-      zmin: weights ? 0 : undefined, zmax: weights ? 1 : undefined, zmid: weights ? undefined : 0,
+      colorscale: weights ? data.colors.weights : data.colors.scores,
+      zmin: weights ? 0 : -limit, zmax: limit,
       colorbar: { thickness: 10, len: 0.9 },
     };
   }
@@ -78,15 +95,46 @@
     return [{ type: "rect", xref: "x", yref: "y", x0: state.col - 0.5, x1: state.col + 0.5,
       y0: state.row - 0.5, y1: state.row + 0.5, line: { color: ACCENT, width: 3 } }];
   }
-  function layout(title, head) {
-    var axis = { tickmode: "array", tickvals: index, ticktext: labels, showgrid: false, zeroline: false,
-      tickfont: { size: T > 24 ? 8 : 12 } };
+  // Token labels thinned to those that fit: every step-th position, the step a round number
+  // that leaves each label room (a label is as tall as its font; a key's label is written
+  // upright when it is wider than its room). The panel's title sits under the modebar.
+  var FONT = 11, TITLE_TOP = 58, PLOT_PX = 200, MAX_LABEL = 10;
+  var STEPS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000];
+  function step(axisPx, labelPx) {
+    for (var i = 0; i < STEPS.length; i++) if (STEPS[i] * axisPx / T >= labelPx) return STEPS[i];
+    return Math.ceil(T / 2);
+  }
+  function cut(label) { return label.length > MAX_LABEL ? label.slice(0, MAX_LABEL - 1) + "…" : label; }
+  function textPx(label) {
+    var px = 0;
+    for (var i = 0; i < label.length; i++) px += label.charCodeAt(i) > 0x2e7f ? FONT : FONT * 0.62;
+    return px;
+  }
+  function ticks(every) {
+    var vals = [], text = [];
+    for (var i = 0; i < T; i += every) { vals.push(i); text.push(cut(labels[i])); }
+    return { tickvals: vals, ticktext: text };
+  }
+  function layout(title, head, widthPx) {
+    var yTicks = ticks(step(PLOT_PX, FONT + 4));
+    var leftPx = Math.max.apply(null, yTicks.ticktext.map(textPx)) + 30;
+    var plotWidth = Math.max(60, widthPx - leftPx - 60);
+    var wide = Math.max.apply(null, ticks(1).ticktext.map(textPx)) + 8;
+    var flat = step(plotWidth, wide), tall = step(plotWidth, FONT + 4);
+    var upright = flat > 2 * tall;  // written upright when lying flat would leave out many more
+    var xTicks = ticks(upright ? tall : flat);
+    var bottomPx = (upright ? Math.max.apply(null, xTicks.ticktext.map(textPx)) : FONT) + 34;
+    function axis(ticked, name) {
+      return Object.assign({ tickmode: "array", showgrid: false, zeroline: false, tickfont: { size: FONT },
+        title: { text: escapeLabel(name), font: { size: FONT } } }, ticked);
+    }
     return {
-      title: { text: escapeLabel(title), font: { size: 14 } },
-      margin: { l: 70, r: 10, t: 34, b: 60 }, height: 290,
+      title: { text: escapeLabel(title), font: { size: 14 }, x: 0, xref: "paper", xanchor: "left",
+        y: 1, yref: "paper", yanchor: "bottom", pad: { b: 6 } },
+      margin: { l: leftPx, r: 10, t: TITLE_TOP, b: bottomPx }, height: TITLE_TOP + PLOT_PX + bottomPx,
       plot_bgcolor: "#c8ccd4", paper_bgcolor: "#fff",
-      xaxis: Object.assign({ title: { text: escapeLabel(W.key), font: { size: 11 } } }, axis),
-      yaxis: Object.assign({ autorange: "reversed", title: { text: escapeLabel(W.query), font: { size: 11 } } }, axis),
+      xaxis: Object.assign(axis(xTicks, W.key), { tickangle: upright ? -90 : 0 }),
+      yaxis: Object.assign(axis(yTicks, W.query), { autorange: "reversed" }),
       shapes: outline(head),
     };
   }
@@ -105,7 +153,7 @@
   text("sa-lead", W.lead);
   text("sa-tokens-heading", W.tokens);
   var tokens = document.getElementById("sa-tokens");
-  data.tokens.forEach(function (token, i) {
+  shown.forEach(function (token, i) {
     var chip = element("span", "token");
     chip.appendChild(element("span", "pos", String(i)));
     chip.appendChild(document.createTextNode(token));
@@ -165,11 +213,12 @@
       overviewCharts.push(div);
     }
   }
-  function headTitle(h) { return W.head.replace("{head}", String(h)); }
+  // Heads are numbered from 1, as in the app.
+  function headTitle(h) { return W.head.replace("{head}", String(h + 1)); }
   function drawOverview() {
     overviewCharts.forEach(function (div, h) {
       div.dataset.stage = state.stage;
-      Plotly.react(div, [trace(state.layer, state.stage, h)], layout(headTitle(h), h), CONFIG);
+      Plotly.react(div, [trace(state.layer, state.stage, h)], layout(headTitle(h), h, div.clientWidth), CONFIG);
       if (!div.dataset.bound) { bindClick(div); div.dataset.bound = "1"; }
     });
   }
@@ -183,11 +232,12 @@
     return div;
   });
   function drawDetail() {
-    text("sa-detail-heading", W.detail.replace("{head}", String(state.head)));
+    text("sa-detail-heading", W.detail.replace("{head}", String(state.head + 1)));
     detailCharts.forEach(function (div, i) {
       var stage = data.stages[i];
       div.dataset.head = String(state.head);
-      Plotly.react(div, [trace(state.layer, stage, state.head)], layout(data.stageTitles[stage], state.head), CONFIG);
+      Plotly.react(div, [trace(state.layer, stage, state.head)], layout(data.stageTitles[stage], state.head, div.clientWidth),
+        CONFIG);
       if (!div.dataset.bound) { bindClick(div); bindHover(div); div.dataset.bound = "1"; }
     });
   }
@@ -230,8 +280,8 @@
     box.textContent = "";
     if (state.row === null) { box.appendChild(element("p", "note", W.choose)); return; }
     var r = state.row, h = state.head, l = state.layer;
-    box.appendChild(element("h2", "", W.softmax.replace("{head}", String(h)).replace("{row}", String(r))
-      .replace("{token}", data.tokens[r])));
+    box.appendChild(element("h2", "", W.softmax.replace("{head}", String(h + 1)).replace("{row}", String(r))
+      .replace("{token}", shown[r])));
     var s = [], max = -Infinity;
     for (var c = 0; c < T; c++) { s.push(value(l, "masked_scores", h, r, c)); if (s[c] > max) max = s[c]; }
     var e = s.map(function (v) { return Math.exp(v - max); });
@@ -247,7 +297,7 @@
     for (c = 0; c < T; c++) {
       var tr = element("tr");
       if (c === state.col) tr.style.outline = "3px solid " + ACCENT;
-      [c + " · " + data.tokens[c], fmt(s[c], 6), fmt(e[c], 6), fmt(e[c] / sum, 6), fmt(value(l, "weights", h, r, c), 6)]
+      [c + " · " + shown[c], fmt(s[c], 6), fmt(e[c], 6), fmt(e[c] / sum, 6), fmt(value(l, "weights", h, r, c), 6)]
         .forEach(function (cell) { tr.appendChild(element("td", "", cell)); });
       table.appendChild(tr);
     }
@@ -258,6 +308,11 @@
   drawOverview();
   drawDetail();
   drawHand();
+  var resizing = null;  // a new width leaves room for other labels
+  window.addEventListener("resize", function () {
+    clearTimeout(resizing);
+    resizing = setTimeout(function () { drawOverview(); drawDetail(); }, 200);
+  });
   if (state.row !== null) choose(state.head, state.row, state.col);
   window.seeingAttention = { state: state, choose: choose, ready: true };
 })();

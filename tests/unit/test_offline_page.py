@@ -216,7 +216,7 @@ def test_a_real_models_page_holds_gpt_cores_numbers_for_every_layer_chosen(famil
     T = len(expected.labels)
     above = np.triu(np.ones((T, T), dtype=bool), k=1)
     for index, layer in enumerate(data["layers"]):
-        assert layer["name"] == f"第 {index} 层"
+        assert layer["name"] == f"第 {index + 1} 层", "numbered from 1, as in the app"
         assert layer["heads"] == tiny_models[family].description.heads
         for stage, array in layer["arrays"].items():
             np.testing.assert_allclose(array, getattr(expected.layers[index], stage)[0].numpy(), rtol=0, atol=1e-6)
@@ -233,7 +233,7 @@ def test_the_command_exports_a_models_layers_and_refuses_one_it_lacks(tiny_model
     out = tmp_path / "model.html"
     assert main(["export", "--model", folder, "--layer", "1", "--text", "hello there", "-o", str(out)]) == 0
     data = read_page(out.read_text(encoding="utf-8"))
-    assert [layer["name"] for layer in data["layers"]] == ["Layer 1"]
+    assert [layer["name"] for layer in data["layers"]] == ["Layer 2"], "--layer is 0-based, its name 1-based"
     with pytest.raises(SystemExit) as exited:
         main(["export", "--model", folder, "--layer", "7", "-o", str(tmp_path / "no.html")])
     assert exited.value.code == 2 and "layer 7 is not one of 0..1" in capsys.readouterr().err
