@@ -4,12 +4,10 @@ and ``figures.page``'s one-file HTML."""
 from __future__ import annotations
 
 import html
-import math
 import shlex
 import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from functools import cache
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -19,9 +17,12 @@ import torch
 
 from figures.page import PageLayer, page_data, standalone_page
 from figures.shapes import shape_trace_code
-from gpt_core import STAGES, PlaygroundConfig, PlaygroundTrace, display_labels, trace_attention
+from gpt_core import STAGES, InputError, PlaygroundConfig, PlaygroundTrace, display_labels, trace_attention
 from gpt_core.reproduce import use_compute_threads
 from ui.strings import LANGUAGES, t
+
+from .limits import DEFAULT_TOKENS, PAGE_LIMIT_BYTES, most_tokens, plotly_js
+from .limits import page_bytes as page_bytes  # the playground says a page's size before its download
 
 STAGE_ORDER: tuple[str, ...] = STAGES  # scores, scaled_scores, masked_scores, weights
 BOOK_EXAMPLE = "动手学大模型"
@@ -44,8 +45,8 @@ def _version() -> str:
         return "(from a clone)"
 
 
-def _words(lang: str, tokens: int) -> dict[str, str]:
-    words = {}
+def _words(lang: str, tokens: int, cut: str = "") -> dict[str, str]:
+    words = {"cut": cut}
     for key in PAGE_KEYS:
         name = key.removeprefix("page.").replace(".", "_")
         words[name] = t(key, lang)
@@ -102,6 +103,7 @@ class View:
     layers: dict[int, dict[str, np.ndarray]]  # layer (0-based) -> stage -> (heads, T, T)
     config: PlaygroundConfig | None = None  # random weights' settings
     model: str | None = None  # a real model's name
+    note: str = ""  # what its reader must know of it: a text cut to the tokens a page holds
 
     @property
     def numbers(self) -> dict[str, np.ndarray]:
@@ -133,7 +135,8 @@ class View:
     def __repr__(self) -> str:
         heads, T = self.numbers["weights"].shape[:2]
         source = f"model {self.model}" if self.model else f"seed {self.config.seed}"
-        return f"<seeing_attention.View: {heads} heads × {T} tokens of {self.text[:TITLE_CHARS]!r}, {source}>"
+        note = f"; {self.note}" if self.note else ""
+        return f"<seeing_attention.View: {heads} heads × {T} tokens of {self.text[:TITLE_CHARS]!r}, {source}{note}>"
 
     def _repr_html_(self) -> str:
         """In a notebook (Jupyter, JupyterLab, VS Code, Colab): the page in a frame of its own,
@@ -151,35 +154,13 @@ def _stages(trace) -> dict[str, np.ndarray]:
     return {stage: getattr(trace, stage)[0].detach().float().numpy() for stage in STAGE_ORDER}
 
 
-def _plotly_js() -> str:
-    from plotly.offline import get_plotlyjs
-
-    return get_plotlyjs()
-
-
-@cache
-def _plotly_js_bytes() -> int:
-    return len(_plotly_js().encode("utf-8"))
-
-
-# A page's own style, script, words, token list and shapes (about 18 kB for 100 tokens).
-PAGE_OVERHEAD_BYTES = 20_000
-
-
-def page_bytes(heads: int, tokens: int, stages: int = len(STAGE_ORDER), layers: int = 1) -> int:
-    """About how many bytes a page holds: Plotly's script, then each stage of each layer, its
-    heads' T × T float32 numbers in base64, and the page's own part. Said before a download:
-    a long text's page holds every cell of every head."""
-    numbers = layers * stages * 4 * math.ceil(heads * tokens * tokens * 4 / 3)
-    return _plotly_js_bytes() + numbers + PAGE_OVERHEAD_BYTES
-
-
 def show(text: str = BOOK_EXAMPLE, *, heads: int = 4, head_dim: int = 8, input_dim: int | None = None, seed: int = 0,
          tokenizer: str = "char", positional: bool = True, dropout: float = 0.0, training: bool = False,
          qkv_bias: bool = False, scale: bool = True, lang: str = "en", stage: str = "weights", head: int = 0,
          row: int | None = None, col: int | None = None, app_url: str = DEFAULT_APP_URL,
          model: str | Any | None = None, layer: int | str | Sequence[int] = 0,
-         module: torch.nn.Module | None = None, x: torch.Tensor | None = None, tokens: Sequence[str] | None = None) -> View:
+         module: torch.nn.Module | None = None, x: torch.Tensor | None = None, tokens: Sequence[str] | None = None,
+         max_tokens: int = DEFAULT_TOKENS) -> View:
     """Every head of an attention layer for ``text``: a ``View`` that renders in a notebook and
     saves as one offline page.
 
@@ -193,7 +174,9 @@ def show(text: str = BOOK_EXAMPLE, *, heads: int = 4, head_dim: int = 8, input_d
     ``MultiHeadAttention``, the book's, or ``torch.nn.MultiheadAttention``), run on ``x``
     ((1, T, C)) with its own weights (``gpt_core.trace_module``); ``tokens`` names the T
     positions. ``head``, ``row`` and ``col`` are 0-based (the cell outlined when the page
-    opens)."""
+    opens). ``max_tokens``: random weights read at most this many tokens of the text (128 by
+    default; a longer text is cut, and the page and the view say so), up to what a page holds
+    (``limits.most_tokens``)."""
     if lang not in LANGUAGES:
         raise ValueError(f"lang must be one of {sorted(LANGUAGES)}, not {lang!r}")
     if module is not None:
@@ -206,11 +189,23 @@ def show(text: str = BOOK_EXAMPLE, *, heads: int = 4, head_dim: int = 8, input_d
         return _show_model(text, model, layer, lang=lang, stage=stage, head=head, row=row, col=col, app_url=app_url)
     config = PlaygroundConfig(heads=heads, head_dim=head_dim, input_dim=input_dim, seed=seed, tokenizer=tokenizer,
                               positional=positional, dropout=dropout, training=training, qkv_bias=qkv_bias, scale=scale)
+    ceiling = most_tokens(heads)
+    if not isinstance(max_tokens, int) or not 1 <= max_tokens <= ceiling:
+        raise InputError("out_of_range", name="max_tokens", low=1, high=ceiling, value=max_tokens)
     use_compute_threads()  # the app's thread count: the same numbers, bit for bit
     with torch.no_grad():
-        result = trace_attention(text, config)
-    page = page_html(result, text, lang, app_url=app_url, stage=stage, head=head, row=row, col=col)
-    return View(html=page, result=result, text=text, lang=lang, layers={0: _stages(result.trace)}, config=config)
+        result = trace_attention(text, config, max_tokens=max_tokens)
+    cut = cut_note(len(result.tokens), result.total_tokens, ceiling, lang)
+    page = page_html(result, text, lang, app_url=app_url, stage=stage, head=head, row=row, col=col, cut=cut)
+    layers = {0: _stages(result.trace)}
+    return View(html=page, result=result, text=text, lang=lang, layers=layers, config=config, note=cut)
+
+
+def cut_note(shown: int, total: int, ceiling: int, lang: str) -> str:
+    """What a page of a cut text says (nothing when the text was not cut)."""
+    if total <= shown:
+        return ""
+    return t("page.cut", lang, shown=shown, total=total, limit=ceiling, mb=PAGE_LIMIT_BYTES // 1_000_000)
 
 
 def _chosen_layers(layer: int | str | Sequence[int], count: int) -> list[int]:
@@ -249,7 +244,7 @@ def _show_model(text: str, model, layer, *, lang: str, stage: str, head: int, ro
         stage_titles=titles, words=_words(lang, len(result.tokens)), shape_trace=_shape_trace(result, chosen[0]),
         made=made, stage=stage, head=head, row=row, col=col,
     )
-    page = standalone_page(data, plotly_js=_plotly_js(), lang=lang)
+    page = standalone_page(data, plotly_js=plotly_js(), lang=lang)
     return View(html=page, result=result, text=text, lang=lang, layers=layers, model=described.name)
 
 
@@ -290,7 +285,7 @@ def _show_module(module, x, tokens, *, lang: str, stage: str, head: int, row: in
         shape_trace=shape_trace_code(trace.shape_steps, tuple(trace.x.shape)), made=made,
         stage=stage, head=head, row=row, col=col,
     )
-    page = standalone_page(data, plotly_js=_plotly_js(), lang=lang)
+    page = standalone_page(data, plotly_js=plotly_js(), lang=lang)
     return View(html=page, result=result, text=" ".join(tokens), lang=lang, layers={0: stages}, model=kind)
 
 
@@ -322,8 +317,8 @@ def view_params(stage: str, head: int, row: int | None, col: int | None) -> dict
 
 
 def page_html(result: PlaygroundTrace, text: str, lang: str, *, app_url: str = DEFAULT_APP_URL, stage: str = "weights",
-              head: int = 0, row: int | None = None, col: int | None = None) -> str:
-    """The page for a random-weight trace (``show``'s)."""
+              head: int = 0, row: int | None = None, col: int | None = None, cut: str = "") -> str:
+    """The page for a random-weight trace (``show``'s); ``cut``: what it says of a cut text."""
     config = result.config
     made = [
         (t("page.made.settings", lang), _settings(config)),
@@ -334,7 +329,7 @@ def page_html(result: PlaygroundTrace, text: str, lang: str, *, app_url: str = D
     ]
     return stages_page_html(text=text, tokens=result.tokens, stages=_stages(result.trace),
                             stage_titles=_stage_titles(config, lang), shape_trace=_shape_trace(result, 0), made=made,
-                            lang=lang, stage=stage, head=head, row=row, col=col)  # fmt: skip
+                            lang=lang, stage=stage, head=head, row=row, col=col, cut=cut)  # fmt: skip
 
 
 def _settings(config) -> str:
@@ -343,14 +338,16 @@ def _settings(config) -> str:
 
 def stages_page_html(*, text: str, tokens: Sequence[str], stages: dict[str, np.ndarray], stage_titles: dict[str, str],
                      shape_trace: str, made: list[tuple[str, str]], lang: str, layer_name: str = "attention",
-                     stage: str = "weights", head: int = 0, row: int | None = None, col: int | None = None) -> str:
+                     stage: str = "weights", head: int = 0, row: int | None = None, col: int | None = None,
+                     cut: str = "") -> str:
     """The page of one layer's stages, whatever computed them."""
     data = page_data(
         title=t("page.title", lang, text=_title_text(text)), tokens=list(tokens), layers=[PageLayer(layer_name, stages)],
-        labels=display_labels(list(tokens)), stage_titles=stage_titles, words=_words(lang, len(tokens)), shape_trace=shape_trace, made=made,
+        labels=display_labels(list(tokens)), stage_titles=stage_titles, words=_words(lang, len(tokens), cut),
+        shape_trace=shape_trace, made=made,
         stage=stage, head=head, row=row, col=col,
     )
-    return standalone_page(data, plotly_js=_plotly_js(), lang=lang)
+    return standalone_page(data, plotly_js=plotly_js(), lang=lang)
 
 
 def playground_page_html(*, text: str, result: PlaygroundTrace, stages: dict[str, np.ndarray], about, lang: str,

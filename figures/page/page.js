@@ -152,6 +152,7 @@
   text("sa-heading", data.title);
   text("sa-lead", W.lead);
   text("sa-tokens-heading", W.tokens);
+  if (W.cut) { text("sa-cut", W.cut); document.getElementById("sa-cut").hidden = false; }
   var tokens = document.getElementById("sa-tokens");
   shown.forEach(function (token, i) {
     var chip = element("span", "token");

@@ -66,6 +66,11 @@ def test_no_token_label_overlaps_another_and_a_long_text_is_thinned(playwright_b
                 assert not _overlaps(boxes), (chart["role"], chart["stage"], axis, _overlaps(boxes)[:3])
                 if T >= 128:
                     assert len(boxes) < T / 2, (chart["role"], axis, len(boxes), "a long text's labels are thinned")
+        cut = page.locator("#sa-cut")
+        if len(text) > T:
+            assert cut.is_visible() and f"{len(text)} tokens" in cut.inner_text() and "first 128" in cut.inner_text()
+        else:
+            assert not cut.is_visible()
     finally:
         context.close()
 

@@ -10,6 +10,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "点击格子，会在每个阶段描出它，并手算这一行的 softmax。",
     },
     "page.tokens": {"en": "The tokens, as the model reads them ({n})", "zh": "模型读到的词元（{n} 个）"},
+    "page.cut": {
+        "en": "The text has {total} tokens: this page shows its first {shown}. A page holds up to {limit} tokens "
+        "with these heads (at most {mb} MB): ask for more with max_tokens= in a notebook, --max-tokens on the command "
+        "line.",
+        "zh": "这段文本有 {total} 个词元：本页只显示前 {shown} 个。用这些头，一个页面最多容纳 {limit} 个词元（不超过 {mb} MB）："
+        "在 notebook 中用 max_tokens=，在命令行中用 --max-tokens 可以要求更多。",
+    },
     "page.stage": {"en": "Stage", "zh": "阶段"},
     "page.layer": {"en": "Layer {layer}", "zh": "第 {layer} 层"},
     "page.layer_choice": {"en": "Layer", "zh": "层"},
