@@ -103,7 +103,7 @@ class View:
     layers: dict[int, dict[str, np.ndarray]]  # layer (0-based) -> stage -> (heads, T, T)
     config: PlaygroundConfig | None = None  # random weights' settings
     model: str | None = None  # a real model's name
-    note: str = ""  # what its reader must know of it: a text cut to the tokens a page holds
+    note: str = ""  # what its reader must know: a text cut to the tokens a page holds, a causal mask added
 
     @property
     def numbers(self) -> dict[str, np.ndarray]:
@@ -277,6 +277,8 @@ def _show_module(module, x, tokens, *, lang: str, stage: str, head: int, row: in
         (t("page.made.model", lang), f"{kind}: h = {heads}, d = {d}, {parameters:,} parameters, x {tuple(x.shape)}"),
         ("", t("page.made.versions", lang, torch=torch.__version__, version=_version())),
     ]
+    if isinstance(module, torch.nn.MultiheadAttention):  # not causal by itself: the trace passed it the mask
+        made.insert(1, (t("page.made.mask", lang), t("page.made.mask_added", lang)))
     titles = {stage_name: t(f"stage.{stage_name}", lang) for stage_name in STAGE_ORDER}
     stages = _stages(trace)
     data = page_data(
@@ -286,7 +288,8 @@ def _show_module(module, x, tokens, *, lang: str, stage: str, head: int, row: in
         stage=stage, head=head, row=row, col=col,
     )
     page = standalone_page(data, plotly_js=plotly_js(), lang=lang)
-    return View(html=page, result=result, text=" ".join(tokens), lang=lang, layers={0: stages}, model=kind)
+    note = t("page.made.mask_added", lang) if isinstance(module, torch.nn.MultiheadAttention) else ""
+    return View(html=page, result=result, text=" ".join(tokens), lang=lang, layers={0: stages}, model=kind, note=note)
 
 
 def _title_text(text: str) -> str:

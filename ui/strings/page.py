@@ -47,6 +47,13 @@ STRINGS: dict[str, dict[str, str]] = {
     "page.made.settings": {"en": "Settings", "zh": "设置"},
     "page.made.model": {"en": "Weights", "zh": "权重"},
     "page.made.random": {"en": "random, from seed {seed}", "zh": "随机，种子 {seed}"},
+    "page.made.mask": {"en": "Mask", "zh": "掩码"},
+    "page.made.mask_added": {
+        "en": "causal mask added: torch.nn.MultiheadAttention was called with attn_mask (True above the diagonal), "
+        "so a query sees no later key; without it the module attends to every key",
+        "zh": "已加上因果掩码：调用 torch.nn.MultiheadAttention 时传入了 attn_mask（对角线以上为 True），"
+        "查询看不到后面的键；不加它，这个模块会关注所有的键",
+    },
     "page.made.command": {"en": "The command that writes it again", "zh": "重新生成本页的命令"},
     "page.made.link": {"en": "The same view in the app", "zh": "在应用中打开同一视图"},
     "page.made.versions": {"en": "Made with torch {torch} by Seeing Attention {version}.", "zh": "由 Seeing Attention {version} 使用 torch {torch} 生成。"},
