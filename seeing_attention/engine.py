@@ -231,8 +231,7 @@ def _show_model(text: str, model, layer, *, lang: str, stage: str, head: int, ro
     result = hf.trace(loaded, text)
     layers = {index: _stages(result.layers[index]) for index in chosen}
     made = [
-        (t("page.made.model", lang), f"{described.name} ({described.family}, {described.layers} × {described.heads} "
-                                     f"heads, h_kv = {described.kv_heads}, d = {described.head_dim})"),
+        (t("page.made.model", lang), _model_facts(described, lang)),
         (t("page.made.command", lang), model_command_line(text, described.name, chosen, lang)),
         (t("page.made.link", lang), model_app_link(text, described.name, chosen[0], lang, app_url)),
         ("", t("page.made.versions", lang, torch=torch.__version__, version=_version())),
@@ -246,6 +245,18 @@ def _show_model(text: str, model, layer, *, lang: str, stage: str, head: int, ro
     )
     page = standalone_page(data, plotly_js=plotly_js(), lang=lang)
     return View(html=page, result=result, text=text, lang=lang, layers=layers, model=described.name)
+
+
+def _model_facts(described, lang: str) -> str:
+    """What the model is: a Hub model by its id, a folder's as the learner's own (its family is
+    only its architecture: a folder of gpt2's kind is not GPT-2)."""
+    from gpt_core.hf.hub import is_folder
+
+    d = described
+    if is_folder(d.name):
+        facts = {"layers": d.layers, "heads": d.heads, "kv_heads": d.kv_heads, "head_dim": d.head_dim}
+        return t("page.made.folder", lang, folder=d.name, family=d.family, **facts)
+    return f"{d.name} ({d.family}, {d.layers} × {d.heads} heads, h_kv = {d.kv_heads}, d = {d.head_dim})"
 
 
 @dataclass

@@ -278,3 +278,18 @@ def test_a_long_texts_page_grows_with_the_square_of_its_tokens():
     numbers = 4 * 12 * 512 * 512 * 4 * 4 / 3
     assert abs((page_bytes(12, 512) - page_bytes(12, 0)) - numbers) < 8, "only rounding of the base64 text"
     assert page_bytes(12, 512, layers=2) - page_bytes(12, 0, layers=2) == 2 * (page_bytes(12, 512) - page_bytes(12, 0))
+
+
+def test_a_folders_model_reads_as_the_learners_own_not_as_the_hub_model_of_its_family(tiny_model_folders):
+    """A tiny random model saved in a folder has transformers' gpt2 architecture: its page
+    names the folder and calls gpt2 its architecture, not the model it is."""
+    folder = str(tiny_model_folders["gpt2"])
+    cases = (
+        ("en", "Weights", "your model in the folder", "gpt2 architecture"),
+        ("zh", "权重", "你在文件夹", "gpt2 架构"),
+    )
+    for lang, weights, own, kind in cases:
+        data = read_page(sa.show("hello there", model=folder, lang=lang).html)
+        line = dict(data["made"])[weights]
+        assert line.startswith(own) and folder in line and kind in line, line
+        assert not line.startswith("gpt2")

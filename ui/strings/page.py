@@ -54,6 +54,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "已加上因果掩码：调用 torch.nn.MultiheadAttention 时传入了 attn_mask（对角线以上为 True），"
         "查询看不到后面的键；不加它，这个模块会关注所有的键",
     },
+    "page.made.folder": {
+        "en": "your model in the folder {folder}: transformers' {family} architecture, {layers} × {heads} heads, "
+        "h_kv = {kv_heads}, d = {head_dim} (not the {family} model of the Hugging Face Hub)",
+        "zh": "你在文件夹 {folder} 中的模型：transformers 的 {family} 架构，{layers} × {heads} 个头，"
+        "h_kv = {kv_heads}，d = {head_dim}（不是 Hugging Face Hub 上的 {family} 模型）",
+    },
     "page.made.command": {"en": "The command that writes it again", "zh": "重新生成本页的命令"},
     "page.made.link": {"en": "The same view in the app", "zh": "在应用中打开同一视图"},
     "page.made.versions": {"en": "Made with torch {torch} by Seeing Attention {version}.", "zh": "由 Seeing Attention {version} 使用 torch {torch} 生成。"},
