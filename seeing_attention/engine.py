@@ -3,7 +3,6 @@ and ``figures.page``'s one-file HTML."""
 
 from __future__ import annotations
 
-import html
 import shlex
 import urllib.parse
 from collections.abc import Sequence
@@ -27,14 +26,13 @@ from .limits import page_bytes as page_bytes  # the playground says a page's siz
 STAGE_ORDER: tuple[str, ...] = STAGES  # scores, scaled_scores, masked_scores, weights
 BOOK_EXAMPLE = "动手学大模型"
 DEFAULT_APP_URL = "http://localhost:8501"
-NOTEBOOK_HEIGHT_PX = 1500
 TITLE_CHARS = 40  # a longer text is cut in the page's title (the tokens show it whole)
 # The page's words: "page.softmax.key" is read by its script as words["softmax_key"].
 PAGE_KEYS = (
     "page.lead", "page.stage", "page.heads", "page.head", "page.detail", "page.query", "page.key", "page.value",
     "page.masked", "page.masked_note", "page.choose", "page.softmax", "page.softmax.key", "page.softmax.score",
     "page.softmax.exp", "page.softmax.weight", "page.softmax.stored", "page.softmax.sum", "page.shapes", "page.made",
-    "page.offline", "page.layer_choice",
+    "page.offline", "page.layer_choice", "page.no_plotly",
 )  # fmt: skip
 
 
@@ -140,9 +138,11 @@ class View:
 
     def _repr_html_(self) -> str:
         """In a notebook (Jupyter, JupyterLab, VS Code, Colab): the page in a frame of its own,
-        so that its script and style touch nothing else of the notebook."""
-        return (f'<iframe srcdoc="{html.escape(self.html, quote=True)}" style="width: 100%; '
-                f'height: {NOTEBOOK_HEIGHT_PX}px; border: 0;" title="{html.escape(t("page.heads", self.lang))}"></iframe>')
+        so that its script and style touch nothing else of the notebook; Plotly's script held
+        once by the notebook (``notebook.py``)."""
+        from .notebook import frame_html
+
+        return frame_html(self.html, t("page.heads", self.lang))
 
 
 def _shape_trace(result, layer: int) -> str:

@@ -9,6 +9,20 @@
   var ACCENT = "#0b7a3e";
   var state = { layer: 0, stage: data.stage, head: data.head, row: data.row, col: data.col };
 
+  // In a notebook's frame: the frame takes the page's height (nothing scrolls inside it).
+  function fitFrame() {
+    var frame = null;
+    try { frame = window.frameElement; } catch (error) { frame = null; }
+    if (frame) frame.style.height = Math.ceil(document.body.getBoundingClientRect().height) + "px";
+  }
+  if (typeof ResizeObserver !== "undefined") new ResizeObserver(fitFrame).observe(document.body);
+  if (!window.Plotly) {  // a notebook's frame whose notebook no longer holds Plotly's script
+    document.getElementById("sa-heading").textContent = data.title;
+    document.getElementById("sa-lead").textContent = W.no_plotly;
+    fitFrame();
+    return;
+  }
+
   function decode(b64) {
     var bin = atob(b64);
     var bytes = new Uint8Array(bin.length);
@@ -315,5 +329,6 @@
     resizing = setTimeout(function () { drawOverview(); drawDetail(); }, 200);
   });
   if (state.row !== null) choose(state.head, state.row, state.col);
+  fitFrame();
   window.seeingAttention = { state: state, choose: choose, ready: true };
 })();

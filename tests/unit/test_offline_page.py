@@ -191,11 +191,21 @@ def test_the_command_writes_the_page_and_explains_bad_input(tmp_path, capsys):
     assert "seeing-attention export" in said and "seeing-attention [app]" in said
 
 
-def test_the_notebook_view_is_the_page_in_a_frame_of_its_own():
+def test_the_notebook_view_is_the_page_in_a_frame_of_its_own(monkeypatch):
+    """The first view of a notebook holds Plotly's script, once, beside its frame; every
+    frame's page is the file's page with the notebook's copy of the script in its place."""
+    from seeing_attention import notebook
+    from seeing_attention.limits import plotly_js
+
+    monkeypatch.setattr(notebook, "_holder", {})  # a fresh kernel
     view = sa.show("ab", heads=1, head_dim=2)
-    frame = view._repr_html_()
-    assert frame.startswith("<iframe srcdoc=\"") and "<script" not in frame.split('srcdoc="')[0]
-    assert html.unescape(frame.split('srcdoc="', 1)[1].split('" style=', 1)[0]) == view.html
+    first, second = view._repr_html_(), view._repr_html_()
+    holder = f'<script type="text/plain" id="seeing-attention-plotly">{plotly_js()}</script>'
+    assert first.startswith(holder + '<iframe srcdoc="') and second.startswith('<iframe srcdoc="')
+    for frame in (first, second):
+        page = html.unescape(frame.split('<iframe srcdoc="', 1)[1].split('" style=', 1)[0])
+        assert plotly_js() not in page and page.count("<script") == view.html.count("<script")
+        assert page.replace(notebook.LOADER, f'<script type="text/javascript">{plotly_js()}</script>') == view.html
     assert view.numbers["weights"].shape == (1, 2, 2)
     figure = view.figures("weights")
     assert len(figure.data) >= 1

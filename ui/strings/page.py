@@ -63,6 +63,11 @@ STRINGS: dict[str, dict[str, str]] = {
     "page.made.command": {"en": "The command that writes it again", "zh": "重新生成本页的命令"},
     "page.made.link": {"en": "The same view in the app", "zh": "在应用中打开同一视图"},
     "page.made.versions": {"en": "Made with torch {torch} by Seeing Attention {version}.", "zh": "由 Seeing Attention {version} 使用 torch {torch} 生成。"},
+    "page.no_plotly": {
+        "en": "The charts need Plotly's script, which this notebook holds once, in the output of its first view: "
+        "run that view's cell again.",
+        "zh": "图表需要 Plotly 的脚本，本 notebook 只在第一个视图的输出里保存一份：请重新运行那个视图所在的单元格。",
+    },
     "page.offline": {
         "en": "This page works offline: everything it shows is in this one file.",
         "zh": "本页可离线使用：所显示的一切都在这一个文件里。",
