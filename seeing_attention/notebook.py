@@ -1,5 +1,6 @@
 """The view in a notebook: the page in a frame of its own that takes its content's height,
-and Plotly's script held once by the notebook.
+Plotly's script held once by the notebook, and errors of this package shown as their
+message, not as a traceback.
 
 A notebook's outputs share one document (Jupyter, JupyterLab, VS Code): the first view's
 output holds Plotly's script as text, and every view's frame (a ``srcdoc`` frame, of the
@@ -10,6 +11,9 @@ from __future__ import annotations
 
 import html
 import sys
+from pathlib import Path
+
+from ui.strings import LANGUAGES, error_text
 
 from .limits import plotly_js
 
@@ -64,3 +68,51 @@ def frame_html(page: str, title: str) -> str:
         f'{holder}<iframe srcdoc="{html.escape(framed, quote=True)}" style="width: 100%; height: {FRAME_START_PX}px; '
         f'border: 0;" title="{html.escape(title)}"></iframe>'
     )
+
+
+OUR_PACKAGES = tuple(Path(__file__).resolve().parents[1] / name for name in ("seeing_attention", "gpt_core", "figures"))
+
+
+def _ours(tb) -> bool:
+    """Whether the error was raised in this package's code (its innermost frame)."""
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None:
+        return False
+    where = Path(tb.tb_frame.f_code.co_filename).resolve()
+    return any(where.is_relative_to(package) for package in OUR_PACKAGES)
+
+
+def _lang(tb) -> str:
+    """The language the view was asked in (``show``'s ``lang``), else English."""
+    while tb is not None:
+        frame = tb.tb_frame
+        lang = frame.f_locals.get("lang") if frame.f_globals.get("__name__", "").startswith("seeing_") else None
+        if isinstance(lang, str) and lang in LANGUAGES:
+            return lang
+        tb = tb.tb_next
+    return "en"
+
+
+def _show_error(shell, etype, value, tb, tb_offset=None):
+    """IPython's handler of a ValueError: it shows what it returns (the kernel sends it as
+    the cell's error)."""
+    if _ours(tb):
+        lines = [f"{etype.__name__}: {error_text(value, _lang(tb))}"]
+    else:
+        lines = shell.InteractiveTB.structured_traceback(etype, value, tb, tb_offset=tb_offset)
+    shell._showtraceback(etype, value, lines)
+    return lines
+
+
+def show_errors_as_messages() -> None:
+    """In IPython (a notebook's kernel): an error raised by this package's code (bad input,
+    a model that cannot be had) shows as its message in the view's language; any other error
+    keeps its traceback."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return
+    shell = get_ipython()
+    if shell is not None:
+        shell.set_custom_exc((ValueError,), _show_error)

@@ -16,6 +16,8 @@ import nbformat
 import numpy as np
 from nbclient import NotebookClient
 
+from seeing_attention.limits import most_tokens
+
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "docs" / "notebooks" / "seeing_attention.ipynb"
 CELL_TIMEOUT_S = 300  # a kernel's start and torch's import, on a busy 2-core machine
@@ -49,3 +51,29 @@ def test_the_example_notebook_runs_and_renders_the_page(tmp_path, monkeypatch):
     saved = tmp_path / "attention.html"
     data = re.compile(r'<script type="application/json" id="sa-data">(.*?)</script>', re.S)
     assert data.findall(saved.read_text(encoding="utf-8")) == data.findall(page), "the file holds the frame's page"
+
+
+def test_errors_of_ours_are_shown_as_their_message_and_others_keep_their_traceback(tmp_path, monkeypatch):
+    """A notebook is where a learner types a wrong path or a setting out of range: what the
+    package raises shows as its one sentence, in the view's language, and not as a traceback
+    of the package's code; an error of the learner's own code keeps its traceback."""
+    cells = [
+        "import seeing_attention as sa",
+        'sa.show(model="./no-such-model-folder", lang="zh")',
+        'sa.show("abc", max_tokens=0)',
+        'sa.show("abc", layer=[0], model="./nor-this-one")',
+        'int("seven")',
+    ]
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(code) for code in cells])
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    resources = {"metadata": {"path": str(tmp_path)}}
+    client = NotebookClient(notebook, timeout=CELL_TIMEOUT_S, kernel_name="python3", resources=resources)
+    client.allow_errors = True
+    client.execute()
+    (folder,), (limit,), (english,), (own,) = [cell.outputs for cell in notebook.cells[1:]]
+    assert len(folder.traceback) == 1
+    assert folder.traceback[0].startswith("InputError: 这台电脑上没有文件夹 ./no-such-model-folder")
+    assert limit.traceback == [f"InputError: max_tokens must be between 1 and {most_tokens(4)} (got 0)."]
+    assert len(english.traceback) == 1 and "There is no folder ./nor-this-one" in english.traceback[0]
+    assert own.ename == "ValueError" and len(own.traceback) > 1 and "int(" in "".join(own.traceback)
