@@ -115,6 +115,9 @@ def standalone_page(data: dict, *, plotly_js: str, lang: str) -> str:
         '<div class="tokens" id="sa-tokens"></div>\n',
         '<div class="controls"><fieldset id="sa-stages"><legend id="sa-stage-legend"></legend></fieldset>',
         '<select id="sa-layer" hidden></select></div>\n',
+        '<section class="window" id="sa-window" hidden><div class="chart map" id="sa-map"></div>',
+        '<div><p class="note" id="sa-window-note"></p><label id="sa-slide-label" for="sa-slide"></label> ',
+        '<input type="range" id="sa-slide" min="0" step="1"></div></section>\n',
         '<h2 id="sa-heads-heading"></h2>\n<p class="note" id="sa-masked-note"></p>\n<div class="grid" id="sa-heads"></div>\n',
         '<h2 id="sa-detail-heading"></h2>\n<div class="detail" id="sa-detail"></div>\n',
         '<section id="sa-hand"></section>\n',
@@ -122,6 +125,6 @@ def standalone_page(data: dict, *, plotly_js: str, lang: str) -> str:
         '<h2 id="sa-made-heading"></h2>\n<dl class="made" id="sa-made"></dl>\n<p class="note" id="sa-offline"></p>\n',
         "</main>\n",
         f'<script type="application/json" id="sa-data">{script_json(data)}</script>\n',
-        f'<script type="text/javascript">\n{_asset("page.js")}</script>\n',
+        f'<script type="text/javascript">\n{_asset("window.js")}{_asset("page.js")}</script>\n',
         "</body>\n</html>\n",
     ])

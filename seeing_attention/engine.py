@@ -32,7 +32,7 @@ PAGE_KEYS = (
     "page.lead", "page.stage", "page.heads", "page.head", "page.detail", "page.query", "page.key", "page.value",
     "page.masked", "page.masked_note", "page.choose", "page.softmax", "page.softmax.key", "page.softmax.score",
     "page.softmax.exp", "page.softmax.weight", "page.softmax.stored", "page.softmax.sum", "page.shapes", "page.made",
-    "page.offline", "page.layer_choice", "page.no_plotly",
+    "page.offline", "page.layer_choice", "page.no_plotly", "page.window", "page.window_slide", "page.map",
 )  # fmt: skip
 
 

@@ -41,16 +41,20 @@
   // Visible labels (a space is ␣, as in the app), each with its position.
   var shown = data.labels || data.tokens;
   var labels = shown.map(function (token, i) { return i + " · " + escapeLabel(token); });
-  var index = data.tokens.map(function (_, i) { return i; });
+  // The charts show a window of the matrix: all of it up to WINDOW tokens, else WINDOW × WINDOW
+  // cells from (q0, k0), moved with the map of the whole text or along the diagonal.
+  var WIN = seeingAttentionWindow, N = WIN.size(T);
+  var win = { q0: 0, k0: 0 };
+  function span(start) { var out = []; for (var i = start; i < start + N; i++) out.push(i); return out; }
 
   function value(layer, stage, head, row, col) {
     return layers[layer].stages[stage][(head * T + row) * T + col];
   }
   function matrix(layer, stage, head) {
     var z = [];
-    for (var r = 0; r < T; r++) {
+    for (var r = win.q0; r < win.q0 + N; r++) {
       var line = [];
-      for (var c = 0; c < T; c++) {
+      for (var c = win.k0; c < win.k0 + N; c++) {
         var v = value(layer, stage, head, r, c);
         line.push(isFinite(v) ? v : null);
       }
@@ -65,9 +69,9 @@
   }
   function hoverData(layer, stage, head) {
     var out = [];
-    for (var r = 0; r < T; r++) {
+    for (var r = win.q0; r < win.q0 + N; r++) {
       var line = [];
-      for (var c = 0; c < T; c++) {
+      for (var c = win.k0; c < win.k0 + N; c++) {
         var v = value(layer, stage, head, r, c);
         line.push([labels[r], labels[c], v === -Infinity ? W.masked : fmt(v, 4)]);
       }
@@ -95,7 +99,7 @@
     var weights = stage === "weights";
     var limit = weights ? 1 : scoreLimit(layer, stage, head);
     return {
-      type: "heatmap", z: matrix(layer, stage, head), x: index, y: index,
+      type: "heatmap", z: matrix(layer, stage, head), x: span(win.k0), y: span(win.q0),
       customdata: hoverData(layer, stage, head), hoverongaps: true,
       hovertemplate: escapeLabel(W.query) + " %{customdata[0]}<br>" + escapeLabel(W.key) +
         " %{customdata[1]}<br>" + escapeLabel(W.value) + " %{customdata[2]}<extra></extra>",
@@ -115,8 +119,8 @@
   var FONT = 11, TITLE_TOP = 58, PLOT_PX = 200, MAX_LABEL = 10;
   var STEPS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000];
   function step(axisPx, labelPx) {
-    for (var i = 0; i < STEPS.length; i++) if (STEPS[i] * axisPx / T >= labelPx) return STEPS[i];
-    return Math.ceil(T / 2);
+    for (var i = 0; i < STEPS.length; i++) if (STEPS[i] * axisPx / N >= labelPx) return STEPS[i];
+    return Math.ceil(N / 2);
   }
   function cut(label) { return label.length > MAX_LABEL ? label.slice(0, MAX_LABEL - 1) + "…" : label; }
   function textPx(label) {
@@ -124,19 +128,19 @@
     for (var i = 0; i < label.length; i++) px += label.charCodeAt(i) > 0x2e7f ? FONT : FONT * 0.62;
     return px;
   }
-  function ticks(every) {
+  function ticks(every, start) {  // the window's positions that are multiples of every
     var vals = [], text = [];
-    for (var i = 0; i < T; i += every) { vals.push(i); text.push(cut(labels[i])); }
+    for (var i = Math.ceil(start / every) * every; i < start + N; i += every) { vals.push(i); text.push(cut(labels[i])); }
     return { tickvals: vals, ticktext: text };
   }
   function layout(title, head, widthPx) {
-    var yTicks = ticks(step(PLOT_PX, FONT + 4));
+    var yTicks = ticks(step(PLOT_PX, FONT + 4), win.q0);
     var leftPx = Math.max.apply(null, yTicks.ticktext.map(textPx)) + 30;
     var plotWidth = Math.max(60, widthPx - leftPx - 60);
-    var wide = Math.max.apply(null, ticks(1).ticktext.map(textPx)) + 8;
+    var wide = Math.max.apply(null, ticks(1, win.k0).ticktext.map(textPx)) + 8;
     var flat = step(plotWidth, wide), tall = step(plotWidth, FONT + 4);
     var upright = flat > 2 * tall;  // written upright when lying flat would leave out many more
-    var xTicks = ticks(upright ? tall : flat);
+    var xTicks = ticks(upright ? tall : flat, win.k0);
     var bottomPx = (upright ? Math.max.apply(null, xTicks.ticktext.map(textPx)) : FONT) + 34;
     function axis(ticked, name) {
       return Object.assign({ tickmode: "array", showgrid: false, zeroline: false, tickfont: { size: FONT },
@@ -194,7 +198,7 @@
     var label = element("label");
     var input = element("input");
     input.type = "radio"; input.name = "stage"; input.value = stage; input.checked = stage === state.stage;
-    input.addEventListener("change", function () { state.stage = stage; drawOverview(); });
+    input.addEventListener("change", function () { state.stage = stage; drawOverview(); drawMap(); });
     label.appendChild(input);
     label.appendChild(document.createTextNode(" " + data.stageTitles[stage]));
     stages.appendChild(label);
@@ -211,7 +215,7 @@
     select.addEventListener("change", function () {
       state.layer = Number(select.value);
       if (state.head >= layers[state.layer].heads) state.head = 0;
-      buildOverview(); drawOverview(); drawDetail(); drawHand();
+      buildOverview(); drawOverview(); drawDetail(); drawHand(); drawMap();
     });
   }
 
@@ -283,6 +287,9 @@
   function choose(head, row, col) {
     var headChanged = head !== state.head;
     state.head = head; state.row = row; state.col = col;
+    var moved = WIN.holding(win, row, col, T);
+    if (moved.q0 !== win.q0 || moved.k0 !== win.k0) { moveWindow(moved.q0, moved.k0); headChanged = false; }
+    else if (headChanged) drawMap();
     if (headChanged) drawDetail();
     overviewCharts.concat(detailCharts).forEach(function (div) {
       Plotly.relayout(div, { shapes: outline(Number(div.dataset.head)) });
@@ -319,10 +326,59 @@
     box.appendChild(table);
   }
 
+  // The map of the whole text: the chosen head at the stage shown, in blocks, the window
+  // outlined; a click moves the window there, the slider moves it along the diagonal.
+  var mapDiv = document.getElementById("sa-map"), slide = document.getElementById("sa-slide");
+  function windowNote() {
+    text("sa-window-note", W.window.replace("{first}", String(win.q0)).replace("{last}", String(win.q0 + N - 1))
+      .replace("{key_first}", String(win.k0)).replace("{key_last}", String(win.k0 + N - 1)).replace("{T}", String(T)));
+  }
+  function drawMap() {
+    if (N === T) return;
+    var stage = state.stage, h = state.head, l = state.layer, weights = stage === "weights";
+    var map = WIN.blocks(function (r, c) { return value(l, stage, h, r, c); }, T);
+    var limit = weights ? 1 : scoreLimit(l, stage, h);
+    var box = { type: "rect", x0: win.k0 - 0.5, x1: win.k0 + N - 0.5, y0: win.q0 - 0.5, y1: win.q0 + N - 0.5,
+      line: { color: ACCENT, width: 3 } };
+    var axis = { range: [-0.5, T - 0.5], showgrid: false, zeroline: false, fixedrange: true, tickfont: { size: FONT } };
+    Plotly.react(mapDiv, [{ type: "heatmap", z: map.z, x: map.centres, y: map.centres, hoverinfo: "none",
+      colorscale: weights ? data.colors.weights : data.colors.scores, zmin: weights ? 0 : -limit, zmax: limit,
+      showscale: false }], {
+      title: { text: escapeLabel(W.map.replace("{head}", String(h + 1)).replace("{T}", String(T))),
+        font: { size: 13 }, x: 0, xanchor: "left" },
+      width: 250, height: 270, margin: { l: 52, r: 10, t: 40, b: 40 }, plot_bgcolor: "#c8ccd4",
+      xaxis: Object.assign({ title: { text: escapeLabel(W.key), font: { size: FONT } } }, axis),
+      yaxis: Object.assign({ title: { text: escapeLabel(W.query), font: { size: FONT } }, scaleanchor: "x" }, axis,
+        { range: [T - 0.5, -0.5] }),
+      shapes: [box],
+    }, { displayModeBar: false, responsive: false });
+    mapDiv.dataset.q0 = String(win.q0); mapDiv.dataset.k0 = String(win.k0);
+    windowNote();
+    slide.value = String(win.q0 === win.k0 ? win.q0 : slide.value);
+  }
+  function moveWindow(q0, k0) {
+    win.q0 = WIN.clampStart(q0, T); win.k0 = WIN.clampStart(k0, T);
+    drawOverview(); drawDetail(); drawMap();
+  }
+  if (N < T) {
+    document.getElementById("sa-window").hidden = false;
+    text("sa-slide-label", W.window_slide);
+    slide.max = String(T - N);
+    slide.value = "0";
+    slide.addEventListener("input", function () { moveWindow(Number(slide.value), Number(slide.value)); });
+  }
+
   buildOverview();
   drawOverview();
   drawDetail();
   drawHand();
+  if (N < T) {
+    drawMap();
+    mapDiv.on("plotly_click", function (event) {
+      if (!event.points.length) return;
+      moveWindow(event.points[0].y - N / 2, event.points[0].x - N / 2);
+    });
+  }
   var resizing = null;  // a new width leaves room for other labels
   window.addEventListener("resize", function () {
     clearTimeout(resizing);
@@ -330,5 +386,5 @@
   });
   if (state.row !== null) choose(state.head, state.row, state.col);
   fitFrame();
-  window.seeingAttention = { state: state, choose: choose, ready: true };
+  window.seeingAttention = { state: state, choose: choose, window: win, size: N, ready: true };
 })();

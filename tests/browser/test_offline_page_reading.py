@@ -22,7 +22,7 @@ TICKS_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].map(plot =
   return {role: plot.dataset.role, stage: plot.dataset.stage, x: boxes('x'), y: boxes('y')};
 })"""
 # Every chart's title and modebar, as boxes (the modebar shown, as a hover shows it).
-TITLES_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].map(plot => {
+TITLES_JS = """() => [...document.querySelectorAll('.js-plotly-plot[data-role]')].map(plot => {
   const box = el => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
   plot.querySelector('.modebar').style.opacity = 1;
   return {title: box(plot.querySelector('.gtitle')), bar: box(plot.querySelector('.modebar')),
@@ -57,14 +57,15 @@ def test_no_token_label_overlaps_another_and_a_long_text_is_thinned(playwright_b
     T = len(view.tokens)
     context, page = _open(playwright_browser, path)
     try:
-        charts = page.evaluate(TICKS_JS)
-        assert len(charts) == 8
+        charts = page.evaluate(TICKS_JS)  # the four heads, the four stages, and a long text's map
+        assert len([chart for chart in charts if chart["role"]]) == 8
+        assert len(charts) == (9 if T >= 128 else 8)
         for chart in charts:
             for axis in ("x", "y"):
                 boxes = chart[axis]
                 assert len(boxes) >= 3, (chart["role"], chart["stage"], axis, "too few labels to read positions by")
                 assert not _overlaps(boxes), (chart["role"], chart["stage"], axis, _overlaps(boxes)[:3])
-                if T >= 128:
+                if T >= 128 and chart["role"]:
                     assert len(boxes) < T / 2, (chart["role"], axis, len(boxes), "a long text's labels are thinned")
         cut = page.locator("#sa-cut")
         if len(text) > T:
@@ -127,5 +128,63 @@ def test_scores_are_coloured_as_in_the_app_and_the_modebar_covers_no_title(playw
         for chart in page.evaluate(TITLES_JS):
             (l1, t1, r1, b1), (l2, t2, r2, b2) = chart["title"], chart["bar"]
             assert not (l1 < r2 and l2 < r1 and t1 < b2 and t2 < b1), chart
+    finally:
+        context.close()
+
+
+WINDOWS_JS = """() => [...document.querySelectorAll('.js-plotly-plot[data-role]')].map(plot => ({
+  x: plot.data[0].x, y: plot.data[0].y, z: plot.data[0].z.length}))"""
+MAP_POINT_JS = """([row, col]) => {
+  const map = document.getElementById('sa-map');
+  map.scrollIntoView({block: 'center'});
+  const x = map._fullLayout.xaxis, y = map._fullLayout.yaxis;
+  const box = map.querySelector('.main-svg').getBoundingClientRect();
+  return [box.left + x._offset + x.l2p(col), box.top + y._offset + y.l2p(row)];
+}"""
+
+
+def _windows(page) -> set[tuple[int, int, int]]:
+    """Each chart's window: its first query, its first key, its size (the same on both axes)."""
+    found = set()
+    for chart in page.evaluate(WINDOWS_JS):
+        assert len(chart["x"]) == len(chart["y"]) == chart["z"], chart
+        assert chart["x"] == list(range(chart["x"][0], chart["x"][0] + len(chart["x"]))), "consecutive keys"
+        found.add((chart["y"][0], chart["x"][0], len(chart["x"])))
+    return found
+
+
+def test_a_long_text_opens_on_a_window_with_a_map_of_the_whole_text(playwright_browser, tmp_path):
+    path = tmp_path / "page.html"
+    sa.export(path, "the cat sat on the mat and looked at the dog " * 4, heads=2)  # 128 of 180 tokens
+    context, page = _open(playwright_browser, path)
+    try:
+        ((q0, k0, size),) = _windows(page)
+        assert (q0, k0) == (0, 0) and 8 <= size <= 48, "the first window holds the diagonal's start"
+        assert page.locator("#sa-map").is_visible()
+        extent = page.evaluate("document.getElementById('sa-map')._fullLayout.xaxis.range")
+        assert extent[0] <= 0 and extent[1] >= 127, "the map holds the whole text"
+
+        x, y = page.evaluate(MAP_POINT_JS, [100, 90])
+        page.mouse.click(x, y)
+        page.wait_for_function("window.seeingAttention.window.q0 > 0")
+        ((q0, k0, size),) = _windows(page)
+        assert q0 <= 100 < q0 + size and k0 <= 90 < k0 + size, (q0, k0, size)
+        assert f"{q0}–{q0 + size - 1}" in page.locator("#sa-window-note").inner_text()
+
+        page.locator("#sa-slide").fill("60")
+        page.wait_for_function("window.seeingAttention.window.q0 === 60")
+        assert _windows(page) == {(60, 60, size)}, "along the diagonal"
+
+        page.evaluate("window.seeingAttention.choose(1, 120, 5)")
+        ((q0, k0, size),) = _windows(page)
+        assert q0 <= 120 < q0 + size and k0 <= 5 < k0 + size, "a chosen cell is in view"
+    finally:
+        context.close()
+
+    short = tmp_path / "short.html"
+    sa.export(short, "the cat sat on the mat")
+    context, page = _open(playwright_browser, short)
+    try:
+        assert _windows(page) == {(0, 0, 22)} and not page.locator("#sa-window").is_visible()
     finally:
         context.close()

@@ -20,6 +20,13 @@ STRINGS: dict[str, dict[str, str]] = {
     "page.stage": {"en": "Stage", "zh": "阶段"},
     "page.layer": {"en": "Layer {layer}", "zh": "第 {layer} 层"},
     "page.layer_choice": {"en": "Layer", "zh": "层"},
+    "page.window": {
+        "en": "A long text: the charts show queries {first}–{last} and keys {key_first}–{key_last} of its {T} "
+        "tokens. The map shows the whole text: click it to move there.",
+        "zh": "长文本：图中显示 {T} 个词元中的查询 {first}–{last} 和键 {key_first}–{key_last}。小地图显示整段文本：点击它即可移到那里。",
+    },
+    "page.window_slide": {"en": "Move along the diagonal", "zh": "沿对角线移动"},
+    "page.map": {"en": "Head {head}, the whole text ({T} tokens)", "zh": "头 {head}，整段文本（{T} 个词元）"},
     "page.heads": {"en": "Every head", "zh": "所有头"},
     "page.head": {"en": "Head {head}", "zh": "头 {head}"},
     "page.detail": {"en": "Head {head}, stage by stage", "zh": "头 {head}：逐个阶段"},
