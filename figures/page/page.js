@@ -345,7 +345,7 @@
       colorscale: weights ? data.colors.weights : data.colors.scores, zmin: weights ? 0 : -limit, zmax: limit,
       showscale: false }], {
       title: { text: escapeLabel(W.map.replace("{head}", String(h + 1)).replace("{T}", String(T))),
-        font: { size: 13 }, x: 0, xanchor: "left" },
+        font: { size: 13 }, x: 0.03, xanchor: "left" },
       width: 250, height: 270, margin: { l: 52, r: 10, t: 40, b: 40 }, plot_bgcolor: "#c8ccd4",
       xaxis: Object.assign({ title: { text: escapeLabel(W.key), font: { size: FONT } } }, axis),
       yaxis: Object.assign({ title: { text: escapeLabel(W.query), font: { size: FONT } }, scaleanchor: "x" }, axis,
