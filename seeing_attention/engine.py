@@ -230,6 +230,8 @@ def _show_model(text: str, model, layer, *, lang: str, stage: str, head: int, ro
     use_compute_threads()
     result = hf.trace(loaded, text)
     layers = {index: _stages(result.layers[index]) for index in chosen}
+    shown = len(result.tokens)  # a real model reads up to its context (and the app's longest text): said
+    cut = t("page.cut_model", lang, total=shown + result.cut, shown=shown, name=described.name) if result.cut else ""
     made = [
         (t("page.made.model", lang), _model_facts(described, lang)),
         (t("page.made.command", lang), model_command_line(text, described.name, chosen, lang)),
@@ -240,11 +242,11 @@ def _show_model(text: str, model, layer, *, lang: str, stage: str, head: int, ro
     data = page_data(
         title=t("page.title", lang, text=_title_text(text)), tokens=result.labels,
         layers=[PageLayer(t("page.layer", lang, layer=index + 1), layers[index]) for index in chosen],  # 1-based
-        stage_titles=titles, words=_words(lang, len(result.tokens)), shape_trace=_shape_trace(result, chosen[0]),
+        stage_titles=titles, words=_words(lang, shown, cut), shape_trace=_shape_trace(result, chosen[0]),
         made=made, stage=stage, head=head, row=row, col=col,
     )
     page = standalone_page(data, plotly_js=plotly_js(), lang=lang)
-    return View(html=page, result=result, text=text, lang=lang, layers=layers, model=described.name)
+    return View(html=page, result=result, text=text, lang=lang, layers=layers, model=described.name, note=cut)
 
 
 def _model_facts(described, lang: str) -> str:

@@ -61,3 +61,17 @@ def test_the_limit_is_raised_up_to_the_most_a_page_holds(tmp_path, capsys):
     assert main(["export", "--text", LONG, "--max-tokens", str(ceiling + 1), "-o", str(tmp_path / "no.html")]) == 2
     assert f"between 1 and {ceiling}" in capsys.readouterr().err
     assert not (tmp_path / "no.html").exists()
+
+
+def test_a_real_models_cut_is_said_too(tiny_model_folders, tmp_path, capsys):
+    """A real model reads a text up to its context (64 tokens for the tiny model): the rest is
+    cut, and the command, the page and the view say so."""
+    folder = str(tiny_model_folders["gpt2"])
+    text = "the cat sat on the mat " * 30
+    out = tmp_path / "model.html"
+    assert main(["export", "--model", folder, "--text", text, "-o", str(out)]) == 0
+    said = capsys.readouterr().err
+    data = read_page(out.read_text(encoding="utf-8"))
+    assert len(data["tokens"]) == 64
+    for where in (said, data["words"]["cut"], repr(sa.show(text, model=folder))):
+        assert "reads its first 64" in where and folder in where, where

@@ -17,6 +17,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "这段文本有 {total} 个词元：本页只显示前 {shown} 个。用这些头，一个页面最多容纳 {limit} 个词元（不超过 {mb} MB）："
         "在 notebook 中用 max_tokens=，在命令行中用 --max-tokens 可以要求更多。",
     },
+    "page.cut_model": {
+        "en": "The text has {total} tokens: {name} reads its first {shown} (as many as it was built for, or as the "
+        "app reads of any text), and this page shows those.",
+        "zh": "这段文本有 {total} 个词元：{name} 只读取前 {shown} 个（它能处理的最多词元数，或本应用对任何文本读取的上限），本页显示的就是这些。",
+    },
     "page.stage": {"en": "Stage", "zh": "阶段"},
     "page.layer": {"en": "Layer {layer}", "zh": "第 {layer} 层"},
     "page.layer_choice": {"en": "Layer", "zh": "层"},
