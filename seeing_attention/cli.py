@@ -67,7 +67,8 @@ def export_parser() -> argparse.ArgumentParser:
     parser.add_argument("--model", default=None,
                         help="a real model instead of random weights: a Hugging Face id (downloaded once) or a folder")
     parser.add_argument("--layer", default="0",
-                        help="with --model: its layers, 0-based, such as 0, 3,5 or all (default 0)")
+                        help="with --model: its layers, 0-based as in Python, such as 0, 3,5 or all (default 0); "
+                        "the page numbers them from 1, as the app does (--layer 0 is its Layer 1)")
     parser.add_argument("--lang", choices=sorted(LANGUAGES), default="en", help="the page's language (default en)")
     parser.add_argument("--app-url", default="http://localhost:8501", help="the app whose link the page gives")
     parser.add_argument("-o", "--output", type=Path, default=Path("attention.html"), help="the file to write")
