@@ -20,6 +20,8 @@ from importlib import resources
 
 import numpy as np
 
+from .palette import SCORE_COLORSCALE, WEIGHT_COLORSCALE
+
 ASSETS = "page"  # figures/page/: page.js, page.css
 
 
@@ -59,10 +61,16 @@ def script_json(value: object) -> str:
 
 def page_data(*, title: str, tokens: Sequence[str], layers: Sequence[PageLayer], stage_titles: Mapping[str, str],
               words: Mapping[str, str], shape_trace: str, made: Sequence[tuple[str, str]], stage: str = "weights",
-              head: int = 0, row: int | None = None, col: int | None = None, notes: Sequence[str] = ()) -> dict:
+              head: int = 0, row: int | None = None, col: int | None = None, notes: Sequence[str] = (),
+              labels: Sequence[str] | None = None) -> dict:
     """What the page's script reads, checked: every stage of every layer is (heads, T, T).
-    ``notes``: sentences shown under the stage switch (a source's notes: the stages it lacks)."""
+    ``notes``: sentences shown under the stage switch (a source's notes: the stages it lacks).
+    ``labels``: the tokens as they are shown (a space visible, as ``gpt_core.display_label``
+    writes it); the tokens themselves when not given."""
     T = len(tokens)
+    labels = list(tokens) if labels is None else list(labels)
+    if len(labels) != T:
+        raise ValueError(f"{len(labels)} labels for {T} tokens")
     if not layers:
         raise ValueError("a page needs at least one layer")
     names = list(layers[0].stages)
@@ -81,6 +89,8 @@ def page_data(*, title: str, tokens: Sequence[str], layers: Sequence[PageLayer],
     return {
         "title": title,
         "tokens": list(tokens),
+        "labels": labels,
+        "colors": {"scores": SCORE_COLORSCALE, "weights": WEIGHT_COLORSCALE},
         "layers": [{"name": layer.name, "heads": layer.heads,
                     "stages": {name: encode_matrix(array) for name, array in layer.stages.items()}} for layer in layers],
         "stages": names,
@@ -103,9 +113,13 @@ def standalone_page(data: dict, *, plotly_js: str, lang: str) -> str:
         f'<script type="text/javascript">{plotly_js}</script>\n',
         "</head>\n<body>\n<main>\n",
         '<h1 id="sa-heading"></h1>\n<p class="lead" id="sa-lead"></p>\n',
-        '<h2 id="sa-tokens-heading"></h2>\n<div class="tokens" id="sa-tokens"></div>\n',
+        '<h2 id="sa-tokens-heading"></h2>\n<p class="note cut" id="sa-cut" hidden></p>\n',
+        '<div class="tokens" id="sa-tokens"></div>\n',
         '<div class="controls"><fieldset id="sa-stages"><legend id="sa-stage-legend"></legend></fieldset>',
         '<select id="sa-layer" hidden></select></div>\n<p class="note" id="sa-stage-notes"></p>\n',
+        '<section class="window" id="sa-window" hidden><div class="chart map" id="sa-map"></div>',
+        '<div><p class="note" id="sa-window-note"></p><label id="sa-slide-label" for="sa-slide"></label> ',
+        '<input type="range" id="sa-slide" min="0" step="1"></div></section>\n',
         '<h2 id="sa-heads-heading"></h2>\n<p class="note" id="sa-masked-note"></p>\n<div class="grid" id="sa-heads"></div>\n',
         '<h2 id="sa-detail-heading"></h2>\n<div class="detail" id="sa-detail"></div>\n',
         '<section id="sa-hand"></section>\n',
@@ -113,6 +127,6 @@ def standalone_page(data: dict, *, plotly_js: str, lang: str) -> str:
         '<h2 id="sa-made-heading"></h2>\n<dl class="made" id="sa-made"></dl>\n<p class="note" id="sa-offline"></p>\n',
         "</main>\n",
         f'<script type="application/json" id="sa-data">{script_json(data)}</script>\n',
-        f'<script type="text/javascript">\n{_asset("page.js")}</script>\n',
+        f'<script type="text/javascript">\n{_asset("window.js")}{_asset("page.js")}</script>\n',
         "</body>\n</html>\n",
     ])

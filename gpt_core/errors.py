@@ -96,19 +96,24 @@ MESSAGES: dict[str, str] = {
     ),
     "model_not_found": (
         "The model {name} was not found on the Hugging Face Hub (a typo, or a private model?). "
-        "The host can fetch it ahead: python scripts/fetch_models.py {name}"
+        "The host can fetch it ahead: {fetch}"
     ),
     "model_gated": (
         "The model {name} is gated: its page on the Hugging Face Hub asks you to accept its licence. "
-        "Accept it there, log in (hf auth login), then fetch it ahead: python scripts/fetch_models.py {name}"
+        "Accept it there, log in (hf auth login), then fetch it ahead: {fetch}"
     ),
     "model_offline": (
         "The model {name} is not in this computer's cache and the Hub cannot be reached. "
-        "Fetch it ahead, where there is a network: python scripts/fetch_models.py {name}"
+        "Fetch it ahead, where there is a network: {fetch}"
     ),
     "model_unreachable": (
         "The model {name} could not be downloaded ({detail}): is this computer offline? "
-        "The host can fetch it ahead: python scripts/fetch_models.py {name}"
+        "The host can fetch it ahead: {fetch}"
+    ),
+    "model_folder_missing": (
+        "There is no folder {name} on this computer: check the path (a model's folder holds its config.json, "
+        "safetensors weights and tokenizer files). A Hugging Face id has no folder's form: owner/name, "
+        "such as openai-community/gpt2."
     ),
     "model_no_files": "The model {name} has no config, safetensors weights or tokenizer files this app can read.",
     "model_unsupported": "The model {name} cannot be shown here ({reason}): choose a causal language model.",

@@ -104,7 +104,7 @@ class ModuleSource:
     def notes(self, trace: Trace) -> list[Note]:
         notes = [Note(FIXED, {"tokens": len(self.tokens)}, level="caption")]
         if self.kind == "MultiheadAttention":
-            notes.append(Note("source.module.causal_mask", level="caption"))
+            notes.append(Note("page.made.mask_added", level="caption"))
         if self.dropout:
             notes.append(Note("source.module.eval", {"p": self.dropout}, level="caption"))
         return notes

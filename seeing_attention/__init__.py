@@ -10,5 +10,8 @@ The numbers are gpt_core's (the app's playground computes the same ones); the pa
 """
 
 from .engine import STAGE_ORDER, View, export, show
+from .notebook import show_errors_as_messages
+
+show_errors_as_messages()  # in a notebook: this package's errors as messages, not tracebacks
 
 __all__ = ["STAGE_ORDER", "View", "export", "show"]

@@ -15,12 +15,16 @@ from gpt_core import InputError
 from gpt_core.playground import MAX_HEAD_DIM, MAX_HEADS, MAX_INPUT_DIM, MAX_SEED
 from ui.strings import LANGUAGES, error_text
 
-DESCRIPTION = """See GPT's multi-head causal attention.
+from .limits import DEFAULT_TOKENS, PAGE_LIMIT_BYTES, most_tokens
+
+DESCRIPTION = f"""See GPT's multi-head causal attention.
 
   seeing-attention [app] [streamlit options]   start the app (Streamlit's options pass through,
                                                e.g. --server.port 8502); it prints its address
   seeing-attention export [settings] -o FILE   write one HTML file that works offline: every
                                                head's stages, the shapes, how it was made
+                                               (a text is cut to its first {DEFAULT_TOKENS} tokens unless
+                                               --max-tokens asks for more)
 
 Run `seeing-attention export --help` for the export's settings."""
 
@@ -39,7 +43,10 @@ def export_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="seeing-attention export",
         description="Write the page that works offline from one file: every head's raw, scaled and masked scores and "
-        "softmax weights for a text, with random weights from a seed (the playground's settings).",
+        "softmax weights for a text, with random weights from a seed (the playground's settings). A text longer than "
+        f"{DEFAULT_TOKENS} tokens is cut to its first {DEFAULT_TOKENS} (the command and the page say so): "
+        f"--max-tokens raises the limit, up to what a page of at most {PAGE_LIMIT_BYTES // 1_000_000} MB holds "
+        f"({most_tokens(4)} tokens with 4 heads, {most_tokens(8)} with 8).",
     )
     parser.add_argument("--text", default="动手学大模型", help="the sequence (default: the book's 动手学大模型)")
     parser.add_argument("--heads", type=_bounded(1, MAX_HEADS), default=4, help=f"heads h, 1-{MAX_HEADS} (default 4)")
@@ -48,6 +55,9 @@ def export_parser() -> argparse.ArgumentParser:
     parser.add_argument("--input-dim", type=_bounded(1, MAX_INPUT_DIM), default=None,
                         help="the input vectors' width (default C = h × d)")
     parser.add_argument("--seed", type=_bounded(0, MAX_SEED), default=0, help="the weights' seed (default 0)")
+    parser.add_argument("--max-tokens", type=int, default=DEFAULT_TOKENS,
+                        help=f"read at most this many tokens of the text (default {DEFAULT_TOKENS}; more makes a "
+                        "larger page: the most a page holds is said when it is too many)")
     parser.add_argument("--tok", choices=("char", "word"), default="char", help="read the text as characters or words")
     parser.add_argument("--no-positional", action="store_true", help="no positional encoding")
     parser.add_argument("--dropout", type=float, default=0.0, help="dropout on the weights, 0 to 0.9 (default 0)")
@@ -57,7 +67,8 @@ def export_parser() -> argparse.ArgumentParser:
     parser.add_argument("--model", default=None,
                         help="a real model instead of random weights: a Hugging Face id (downloaded once) or a folder")
     parser.add_argument("--layer", default="0",
-                        help="with --model: its layers, 0-based, such as 0, 3,5 or all (default 0)")
+                        help="with --model: its layers, 0-based as in Python, such as 0, 3,5 or all (default 0); "
+                        "the page numbers them from 1, as the app does (--layer 0 is its Layer 1)")
     parser.add_argument("--lang", choices=sorted(LANGUAGES), default="en", help="the page's language (default en)")
     parser.add_argument("--app-url", default="http://localhost:8501", help="the app whose link the page gives")
     parser.add_argument("-o", "--output", type=Path, default=Path("attention.html"), help="the file to write")
@@ -90,7 +101,7 @@ def export_main(argv: list[str]) -> int:
                 args.output, args.text, heads=args.heads, head_dim=args.head_dim, input_dim=args.input_dim,
                 seed=args.seed, tokenizer=args.tok, positional=not args.no_positional, dropout=args.dropout,
                 training=args.training, qkv_bias=args.qkv_bias, scale=not args.no_scale, lang=args.lang,
-                app_url=args.app_url,
+                app_url=args.app_url, max_tokens=args.max_tokens,
             )  # fmt: skip
     except InputError as error:  # (a ValueError too) bad text, a model that cannot be had
         print(f"seeing-attention export: {error_text(error, args.lang)}", file=sys.stderr)
@@ -100,6 +111,8 @@ def export_main(argv: list[str]) -> int:
     except OSError as error:
         print(f"seeing-attention export: cannot write {args.output}: {error.strerror}", file=sys.stderr)
         return 1
+    if view.note:  # a text cut to the tokens a page holds, a mask added: said where the command was typed
+        print(f"seeing-attention export: {view.note}", file=sys.stderr)
     size = args.output.stat().st_size
     heads = view.numbers["weights"].shape[0]
     print(f"wrote {args.output} ({size / 1e6:.2f} MB, {len(view.tokens)} tokens, {heads} heads, "

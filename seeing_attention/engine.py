@@ -3,13 +3,10 @@ and ``figures.page``'s one-file HTML."""
 
 from __future__ import annotations
 
-import html
-import math
 import shlex
 import urllib.parse
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
-from functools import cache
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -19,21 +16,23 @@ import torch
 
 from figures.page import PageLayer, page_data, standalone_page
 from figures.shapes import shape_trace_code
-from gpt_core import STAGES, PlaygroundConfig, PlaygroundTrace, trace_attention
+from gpt_core import STAGES, InputError, PlaygroundConfig, PlaygroundTrace, display_labels, trace_attention
 from gpt_core.reproduce import use_compute_threads
 from ui.strings import LANGUAGES, t
+
+from .limits import DEFAULT_TOKENS, PAGE_LIMIT_BYTES, most_tokens, plotly_js
+from .limits import page_bytes as page_bytes  # the playground says a page's size before its download
 
 STAGE_ORDER: tuple[str, ...] = STAGES  # scores, scaled_scores, masked_scores, weights
 BOOK_EXAMPLE = "动手学大模型"
 DEFAULT_APP_URL = "http://localhost:8501"
-NOTEBOOK_HEIGHT_PX = 1500
 TITLE_CHARS = 40  # a longer text is cut in the page's title (the tokens show it whole)
 # The page's words: "page.softmax.key" is read by its script as words["softmax_key"].
 PAGE_KEYS = (
     "page.lead", "page.stage", "page.heads", "page.head", "page.detail", "page.query", "page.key", "page.value",
     "page.masked", "page.masked_note", "page.choose", "page.softmax", "page.softmax.key", "page.softmax.score",
     "page.softmax.exp", "page.softmax.weight", "page.softmax.stored", "page.softmax.sum", "page.shapes", "page.made",
-    "page.offline", "page.layer_choice",
+    "page.offline", "page.layer_choice", "page.no_plotly", "page.window", "page.window_slide", "page.map",
 )  # fmt: skip
 
 
@@ -44,8 +43,8 @@ def _version() -> str:
         return "(from a clone)"
 
 
-def _words(lang: str, tokens: int) -> dict[str, str]:
-    words = {}
+def _words(lang: str, tokens: int, cut: str = "") -> dict[str, str]:
+    words = {"cut": cut}
     for key in PAGE_KEYS:
         name = key.removeprefix("page.").replace(".", "_")
         words[name] = t(key, lang)
@@ -103,6 +102,7 @@ class View:
     layers: dict[int, dict[str, np.ndarray]]  # layer (0-based) -> stage -> (heads, T, T)
     config: PlaygroundConfig | None = None  # random weights' settings
     model: str | None = None  # a real model's name
+    note: str = ""  # what its reader must know: a text cut to the tokens a page holds, a causal mask added
 
     @property
     def numbers(self) -> dict[str, np.ndarray]:
@@ -134,13 +134,16 @@ class View:
     def __repr__(self) -> str:
         heads, T = self.numbers["weights"].shape[:2]
         source = f"model {self.model}" if self.model else f"seed {self.config.seed}"
-        return f"<seeing_attention.View: {heads} heads × {T} tokens of {self.text[:TITLE_CHARS]!r}, {source}>"
+        note = f"; {self.note}" if self.note else ""
+        return f"<seeing_attention.View: {heads} heads × {T} tokens of {self.text[:TITLE_CHARS]!r}, {source}{note}>"
 
     def _repr_html_(self) -> str:
         """In a notebook (Jupyter, JupyterLab, VS Code, Colab): the page in a frame of its own,
-        so that its script and style touch nothing else of the notebook."""
-        return (f'<iframe srcdoc="{html.escape(self.html, quote=True)}" style="width: 100%; '
-                f'height: {NOTEBOOK_HEIGHT_PX}px; border: 0;" title="{html.escape(t("page.heads", self.lang))}"></iframe>')
+        so that its script and style touch nothing else of the notebook; Plotly's script held
+        once by the notebook (``notebook.py``)."""
+        from .notebook import frame_html
+
+        return frame_html(self.html, t("page.heads", self.lang))
 
 
 def _shape_trace(result, layer: int) -> str:
@@ -154,36 +157,13 @@ def _stages(trace) -> dict[str, np.ndarray]:
     return {stage: getattr(trace, stage)[0].detach().float().numpy() for stage in STAGE_ORDER}
 
 
-def _plotly_js() -> str:
-    from plotly.offline import get_plotlyjs
-
-    return get_plotlyjs()
-
-
-@cache
-def _plotly_js_bytes() -> int:
-    return len(_plotly_js().encode("utf-8"))
-
-
-# A page's own style, script, words, token list and shapes (about 18 kB for 100 tokens).
-PAGE_OVERHEAD_BYTES = 20_000
-
-
-def page_bytes(heads: int, tokens: int, stages: int = len(STAGE_ORDER), layers: int = 1) -> int:
-    """About how many bytes a page holds: Plotly's script, then each stage of each layer, its
-    heads' T × T float32 numbers in base64, and the page's own part. Said before a download:
-    a long text's page holds every cell of every head."""
-    numbers = layers * stages * 4 * math.ceil(heads * tokens * tokens * 4 / 3)
-    return _plotly_js_bytes() + numbers + PAGE_OVERHEAD_BYTES
-
-
 def show(text: str = BOOK_EXAMPLE, *, heads: int = 4, head_dim: int = 8, input_dim: int | None = None, seed: int = 0,
          tokenizer: str = "char", positional: bool = True, dropout: float = 0.0, training: bool = False,
          qkv_bias: bool = False, scale: bool = True, lang: str = "en", stage: str = "weights", head: int = 0,
          row: int | None = None, col: int | None = None, app_url: str = DEFAULT_APP_URL,
          model: str | Any | None = None, layer: int | str | Sequence[int] = 0,
          module: torch.nn.Module | None = None, x: torch.Tensor | None = None, tokens: Sequence[str] | None = None,
-         attention: Any = None) -> View:
+         attention: Any = None, max_tokens: int = DEFAULT_TOKENS) -> View:
     """Every head of an attention layer for ``text``: a ``View`` that renders in a notebook and
     saves as one offline page.
 
@@ -200,7 +180,9 @@ def show(text: str = BOOK_EXAMPLE, *, heads: int = 4, head_dim: int = 8, input_d
     (``gpt_core.GivenWeights``): transformers' ``outputs.attentions``, one tensor (layers, h, T, T)
     or one layer's (h, T, T); ``layer`` chooses among them, and the page shows the weights alone
     and says which stages it lacks. ``head``, ``row`` and ``col`` are 0-based (the cell
-    outlined when the page opens)."""
+    outlined when the page opens). ``max_tokens``: random weights read at most this many tokens
+    of the text (128 by default; a longer text is cut, and the page and the view say so), up to
+    what a page holds (``limits.most_tokens``)."""
     if lang not in LANGUAGES:
         raise ValueError(f"lang must be one of {sorted(LANGUAGES)}, not {lang!r}")
     if attention is not None or module is not None:
@@ -213,11 +195,23 @@ def show(text: str = BOOK_EXAMPLE, *, heads: int = 4, head_dim: int = 8, input_d
         return _show_model(text, model, layer, lang=lang, stage=stage, head=head, row=row, col=col, app_url=app_url)
     config = PlaygroundConfig(heads=heads, head_dim=head_dim, input_dim=input_dim, seed=seed, tokenizer=tokenizer,
                               positional=positional, dropout=dropout, training=training, qkv_bias=qkv_bias, scale=scale)
+    ceiling = most_tokens(heads)
+    if not isinstance(max_tokens, int) or not 1 <= max_tokens <= ceiling:
+        raise InputError("out_of_range", name="max_tokens", low=1, high=ceiling, value=max_tokens)
     use_compute_threads()  # the app's thread count: the same numbers, bit for bit
     with torch.no_grad():
-        result = trace_attention(text, config)
-    page = page_html(result, text, lang, app_url=app_url, stage=stage, head=head, row=row, col=col)
-    return View(html=page, result=result, text=text, lang=lang, layers={0: _stages(result.trace)}, config=config)
+        result = trace_attention(text, config, max_tokens=max_tokens)
+    cut = cut_note(len(result.tokens), result.total_tokens, ceiling, lang)
+    page = page_html(result, text, lang, app_url=app_url, stage=stage, head=head, row=row, col=col, cut=cut)
+    layers = {0: _stages(result.trace)}
+    return View(html=page, result=result, text=text, lang=lang, layers=layers, config=config, note=cut)
+
+
+def cut_note(shown: int, total: int, ceiling: int, lang: str) -> str:
+    """What a page of a cut text says (nothing when the text was not cut)."""
+    if total <= shown:
+        return ""
+    return t("page.cut", lang, shown=shown, total=total, limit=ceiling, mb=PAGE_LIMIT_BYTES // 1_000_000)
 
 
 def _chosen_layers(layer: int | str | Sequence[int], count: int) -> list[int]:
@@ -242,9 +236,10 @@ def _show_model(text: str, model, layer, *, lang: str, stage: str, head: int, ro
     use_compute_threads()
     result = hf.trace(loaded, text)
     layers = {index: _stages(result.layers[index]) for index in chosen}
+    shown = len(result.tokens)  # a real model reads up to its context (and the app's longest text): said
+    cut = t("page.cut_model", lang, total=shown + result.cut, shown=shown, name=described.name) if result.cut else ""
     made = [
-        (t("page.made.model", lang), f"{described.name} ({described.family}, {described.layers} × {described.heads} "
-                                     f"heads, h_kv = {described.kv_heads}, d = {described.head_dim})"),
+        (t("page.made.model", lang), _model_facts(described, lang)),
         (t("page.made.command", lang), model_command_line(text, described.name, chosen, lang)),
         (t("page.made.link", lang), model_app_link(text, described.name, chosen[0], lang, app_url)),
         ("", t("page.made.versions", lang, torch=torch.__version__, version=_version())),
@@ -252,12 +247,24 @@ def _show_model(text: str, model, layer, *, lang: str, stage: str, head: int, ro
     titles = {stage_name: t(f"stage.{stage_name}", lang) for stage_name in STAGE_ORDER}
     data = page_data(
         title=t("page.title", lang, text=_title_text(text)), tokens=result.labels,
-        layers=[PageLayer(t("page.layer", lang, layer=index), layers[index]) for index in chosen],
-        stage_titles=titles, words=_words(lang, len(result.tokens)), shape_trace=_shape_trace(result, chosen[0]),
+        layers=[PageLayer(t("page.layer", lang, layer=index + 1), layers[index]) for index in chosen],  # 1-based
+        stage_titles=titles, words=_words(lang, shown, cut), shape_trace=_shape_trace(result, chosen[0]),
         made=made, stage=stage, head=head, row=row, col=col,
     )
-    page = standalone_page(data, plotly_js=_plotly_js(), lang=lang)
-    return View(html=page, result=result, text=text, lang=lang, layers=layers, model=described.name)
+    page = standalone_page(data, plotly_js=plotly_js(), lang=lang)
+    return View(html=page, result=result, text=text, lang=lang, layers=layers, model=described.name, note=cut)
+
+
+def _model_facts(described, lang: str) -> str:
+    """What the model is: a Hub model by its id, a folder's as the learner's own (its family is
+    only its architecture: a folder of gpt2's kind is not GPT-2)."""
+    from gpt_core.hf.hub import is_folder
+
+    d = described
+    if is_folder(d.name):
+        facts = {"layers": d.layers, "heads": d.heads, "kv_heads": d.kv_heads, "head_dim": d.head_dim}
+        return t("page.made.folder", lang, folder=d.name, family=d.family, **facts)
+    return f"{d.name} ({d.family}, {d.layers} × {d.heads} heads, h_kv = {d.kv_heads}, d = {d.head_dim})"
 
 
 def _show_own(attention, module, x, tokens, layer, **view) -> View:
@@ -303,8 +310,8 @@ def view_params(stage: str, head: int, row: int | None, col: int | None) -> dict
 
 
 def page_html(result: PlaygroundTrace, text: str, lang: str, *, app_url: str = DEFAULT_APP_URL, stage: str = "weights",
-              head: int = 0, row: int | None = None, col: int | None = None) -> str:
-    """The page for a random-weight trace (``show``'s)."""
+              head: int = 0, row: int | None = None, col: int | None = None, cut: str = "") -> str:
+    """The page for a random-weight trace (``show``'s); ``cut``: what it says of a cut text."""
     config = result.config
     made = [
         (t("page.made.settings", lang), _settings(config)),
@@ -315,7 +322,7 @@ def page_html(result: PlaygroundTrace, text: str, lang: str, *, app_url: str = D
     ]
     return stages_page_html(text=text, tokens=result.tokens, stages=_stages(result.trace),
                             stage_titles=_stage_titles(config, lang), shape_trace=_shape_trace(result, 0), made=made,
-                            lang=lang, stage=stage, head=head, row=row, col=col)  # fmt: skip
+                            lang=lang, stage=stage, head=head, row=row, col=col, cut=cut)  # fmt: skip
 
 
 def _settings(config) -> str:
@@ -326,14 +333,16 @@ def _settings(config) -> str:
 
 def stages_page_html(*, text: str, tokens: Sequence[str], stages: dict[str, np.ndarray], stage_titles: dict[str, str],
                      shape_trace: str, made: list[tuple[str, str]], lang: str, layer_name: str = "attention",
-                     stage: str = "weights", head: int = 0, row: int | None = None, col: int | None = None) -> str:
+                     stage: str = "weights", head: int = 0, row: int | None = None, col: int | None = None,
+                     cut: str = "") -> str:
     """The page of one layer's stages, whatever computed them."""
     data = page_data(
         title=t("page.title", lang, text=_title_text(text)), tokens=list(tokens), layers=[PageLayer(layer_name, stages)],
-        stage_titles=stage_titles, words=_words(lang, len(tokens)), shape_trace=shape_trace, made=made,
+        labels=display_labels(list(tokens)), stage_titles=stage_titles, words=_words(lang, len(tokens), cut),
+        shape_trace=shape_trace, made=made,
         stage=stage, head=head, row=row, col=col,
     )
-    return standalone_page(data, plotly_js=_plotly_js(), lang=lang)
+    return standalone_page(data, plotly_js=plotly_js(), lang=lang)
 
 
 def playground_page_html(*, text: str, result: PlaygroundTrace, stages: dict[str, np.ndarray], source, lang: str,

@@ -16,7 +16,10 @@ from gpt_core.reproduce import use_compute_threads
 from gpt_core.source import AttentionSource, Note
 from ui.strings import t
 
-from .engine import View, _chosen_layers, _plotly_js, _title_text, _version, _words
+from .engine import View, _chosen_layers, _title_text, _version, _words
+from .limits import plotly_js
+
+FIXED_TEXT = "source.fixed_text"  # said of every source of its own tokens: not worth a view's text
 
 
 def note_text(note: Note, lang: str) -> str:
@@ -69,8 +72,11 @@ def source_view(
         trace = source.trace(source.default_prompt)
     stages = source.capabilities.stages
     layers = {index: _numbers(trace.layers[index], stages) for index in chosen}
-    facts = source.facts()
+    facts, notes = source.facts(), source.notes(trace)
     made = [(t("page.made.model", lang), note_text(facts, lang) if facts else described.name)]
+    # Its remarks say how the numbers were made (a mask it was given, dropout off); its
+    # warnings what the page lacks, under the stage switch.
+    made += [("", note_text(note, lang)) for note in notes if note.level == "caption"]
     command = source.reproduction(source.default_prompt, chosen[0]).command
     if command:
         made.append((t("page.made.command", lang), command))
@@ -88,7 +94,8 @@ def source_view(
         head=head,
         row=row,
         col=col,
-        notes=[note_text(note, lang) for note in source.notes(trace)],
+        notes=[note_text(note, lang) for note in notes if note.level == "warning"],
     )
-    page = standalone_page(data, plotly_js=_plotly_js(), lang=lang)
-    return View(html=page, result=trace, text=trace.text_used, lang=lang, layers=layers, model=described.name)
+    page = standalone_page(data, plotly_js=plotly_js(), lang=lang)
+    said = "; ".join(note_text(note, lang) for note in notes if note.key != FIXED_TEXT)
+    return View(html=page, result=trace, text=trace.text_used, lang=lang, layers=layers, model=described.name, note=said)

@@ -9,6 +9,20 @@
   var ACCENT = "#0b7a3e";
   var state = { layer: 0, stage: data.stage, head: data.head, row: data.row, col: data.col };
 
+  // In a notebook's frame: the frame takes the page's height (nothing scrolls inside it).
+  function fitFrame() {
+    var frame = null;
+    try { frame = window.frameElement; } catch (error) { frame = null; }
+    if (frame) frame.style.height = Math.ceil(document.body.getBoundingClientRect().height) + "px";
+  }
+  if (typeof ResizeObserver !== "undefined") new ResizeObserver(fitFrame).observe(document.body);
+  if (!window.Plotly) {  // a notebook's frame whose notebook no longer holds Plotly's script
+    document.getElementById("sa-heading").textContent = data.title;
+    document.getElementById("sa-lead").textContent = W.no_plotly;
+    fitFrame();
+    return;
+  }
+
   function decode(b64) {
     var bin = atob(b64);
     var bytes = new Uint8Array(bin.length);
@@ -24,17 +38,23 @@
   function escapeLabel(text) {
     return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
   }
-  var labels = data.tokens.map(function (token, i) { return i + " · " + escapeLabel(token); });
-  var index = data.tokens.map(function (_, i) { return i; });
+  // Visible labels (a space is ␣, as in the app), each with its position.
+  var shown = data.labels || data.tokens;
+  var labels = shown.map(function (token, i) { return i + " · " + escapeLabel(token); });
+  // The charts show a window of the matrix: all of it up to WINDOW tokens, else WINDOW × WINDOW
+  // cells from (q0, k0), moved with the map of the whole text or along the diagonal.
+  var WIN = seeingAttentionWindow, N = WIN.size(T);
+  var win = { q0: 0, k0: 0 };
+  function span(start) { var out = []; for (var i = start; i < start + N; i++) out.push(i); return out; }
 
   function value(layer, stage, head, row, col) {
     return layers[layer].stages[stage][(head * T + row) * T + col];
   }
   function matrix(layer, stage, head) {
     var z = [];
-    for (var r = 0; r < T; r++) {
+    for (var r = win.q0; r < win.q0 + N; r++) {
       var line = [];
-      for (var c = 0; c < T; c++) {
+      for (var c = win.k0; c < win.k0 + N; c++) {
         var v = value(layer, stage, head, r, c);
         line.push(isFinite(v) ? v : null);
       }
@@ -49,9 +69,9 @@
   }
   function hoverData(layer, stage, head) {
     var out = [];
-    for (var r = 0; r < T; r++) {
+    for (var r = win.q0; r < win.q0 + N; r++) {
       var line = [];
-      for (var c = 0; c < T; c++) {
+      for (var c = win.k0; c < win.k0 + N; c++) {
         var v = value(layer, stage, head, r, c);
         line.push([labels[r], labels[c], v === -Infinity ? W.masked : fmt(v, 4)]);
       }
@@ -60,16 +80,31 @@
     return out;
   }
 
+  // The app's colours (figures/palette.py): weights white to blue from 0 to 1; scores on a
+  // diverging scale with white at 0, positive red, centred on the largest |score| of the head
+  // (the scaled and masked scores share one range: a kept cell keeps its colour when masked).
+  function scoreLimit(layer, stage, head) {
+    var shared = stage === "scores" ? ["scores"] : ["scaled_scores", "masked_scores"];
+    var limit = 0;
+    shared.forEach(function (name) {
+      if (!layers[layer].stages[name]) return;
+      for (var r = 0; r < T; r++) for (var c = 0; c < T; c++) {
+        var v = value(layer, name, head, r, c);
+        if (isFinite(v) && Math.abs(v) > limit) limit = Math.abs(v);
+      }
+    });
+    return limit || 1;
+  }
   function trace(layer, stage, head) {
     var weights = stage === "weights";
+    var limit = weights ? 1 : scoreLimit(layer, stage, head);
     return {
-      type: "heatmap", z: matrix(layer, stage, head), x: index, y: index,
+      type: "heatmap", z: matrix(layer, stage, head), x: span(win.k0), y: span(win.q0),
       customdata: hoverData(layer, stage, head), hoverongaps: true,
       hovertemplate: escapeLabel(W.query) + " %{customdata[0]}<br>" + escapeLabel(W.key) +
         " %{customdata[1]}<br>" + escapeLabel(W.value) + " %{customdata[2]}<extra></extra>",
-      // weights: white (0) to dark blue (1), so a weight of 0 is not the grey of a −∞ gap
-      colorscale: weights ? [[0, "#ffffff"], [0.5, "#6baed6"], [1, "#08306b"]] : "RdBu", reversescale: !weights,
-      zmin: weights ? 0 : undefined, zmax: weights ? 1 : undefined, zmid: weights ? undefined : 0,
+      colorscale: weights ? data.colors.weights : data.colors.scores,
+      zmin: weights ? 0 : -limit, zmax: limit,
       colorbar: { thickness: 10, len: 0.9 },
     };
   }
@@ -78,15 +113,46 @@
     return [{ type: "rect", xref: "x", yref: "y", x0: state.col - 0.5, x1: state.col + 0.5,
       y0: state.row - 0.5, y1: state.row + 0.5, line: { color: ACCENT, width: 3 } }];
   }
-  function layout(title, head) {
-    var axis = { tickmode: "array", tickvals: index, ticktext: labels, showgrid: false, zeroline: false,
-      tickfont: { size: T > 24 ? 8 : 12 } };
+  // Token labels thinned to those that fit: every step-th position, the step a round number
+  // that leaves each label room (a label is as tall as its font; a key's label is written
+  // upright when it is wider than its room). The panel's title sits under the modebar.
+  var FONT = 11, TITLE_TOP = 58, PLOT_PX = 200, MAX_LABEL = 10;
+  var STEPS = [1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000];
+  function step(axisPx, labelPx) {
+    for (var i = 0; i < STEPS.length; i++) if (STEPS[i] * axisPx / N >= labelPx) return STEPS[i];
+    return Math.ceil(N / 2);
+  }
+  function cut(label) { return label.length > MAX_LABEL ? label.slice(0, MAX_LABEL - 1) + "…" : label; }
+  function textPx(label) {
+    var px = 0;
+    for (var i = 0; i < label.length; i++) px += label.charCodeAt(i) > 0x2e7f ? FONT : FONT * 0.62;
+    return px;
+  }
+  function ticks(every, start) {  // the window's positions that are multiples of every
+    var vals = [], text = [];
+    for (var i = Math.ceil(start / every) * every; i < start + N; i += every) { vals.push(i); text.push(cut(labels[i])); }
+    return { tickvals: vals, ticktext: text };
+  }
+  function layout(title, head, widthPx) {
+    var yTicks = ticks(step(PLOT_PX, FONT + 4), win.q0);
+    var leftPx = Math.max.apply(null, yTicks.ticktext.map(textPx)) + 30;
+    var plotWidth = Math.max(60, widthPx - leftPx - 60);
+    var wide = Math.max.apply(null, ticks(1, win.k0).ticktext.map(textPx)) + 8;
+    var flat = step(plotWidth, wide), tall = step(plotWidth, FONT + 4);
+    var upright = flat > 2 * tall;  // written upright when lying flat would leave out many more
+    var xTicks = ticks(upright ? tall : flat, win.k0);
+    var bottomPx = (upright ? Math.max.apply(null, xTicks.ticktext.map(textPx)) : FONT) + 34;
+    function axis(ticked, name) {
+      return Object.assign({ tickmode: "array", showgrid: false, zeroline: false, tickfont: { size: FONT },
+        title: { text: escapeLabel(name), font: { size: FONT } } }, ticked);
+    }
     return {
-      title: { text: escapeLabel(title), font: { size: 14 } },
-      margin: { l: 70, r: 10, t: 34, b: 60 }, height: 290,
+      title: { text: escapeLabel(title), font: { size: 14 }, x: 0, xref: "paper", xanchor: "left",
+        y: 1, yref: "paper", yanchor: "bottom", pad: { b: 6 } },
+      margin: { l: leftPx, r: 10, t: TITLE_TOP, b: bottomPx }, height: TITLE_TOP + PLOT_PX + bottomPx,
       plot_bgcolor: "#c8ccd4", paper_bgcolor: "#fff",
-      xaxis: Object.assign({ title: { text: escapeLabel(W.key), font: { size: 11 } } }, axis),
-      yaxis: Object.assign({ autorange: "reversed", title: { text: escapeLabel(W.query), font: { size: 11 } } }, axis),
+      xaxis: Object.assign(axis(xTicks, W.key), { tickangle: upright ? -90 : 0 }),
+      yaxis: Object.assign(axis(yTicks, W.query), { autorange: "reversed" }),
       shapes: outline(head),
     };
   }
@@ -104,8 +170,9 @@
   text("sa-heading", data.title);
   text("sa-lead", W.lead);
   text("sa-tokens-heading", W.tokens);
+  if (W.cut) { text("sa-cut", W.cut); document.getElementById("sa-cut").hidden = false; }
   var tokens = document.getElementById("sa-tokens");
-  data.tokens.forEach(function (token, i) {
+  shown.forEach(function (token, i) {
     var chip = element("span", "token");
     chip.appendChild(element("span", "pos", String(i)));
     chip.appendChild(document.createTextNode(token));
@@ -133,7 +200,7 @@
     var label = element("label");
     var input = element("input");
     input.type = "radio"; input.name = "stage"; input.value = stage; input.checked = stage === state.stage;
-    input.addEventListener("change", function () { state.stage = stage; drawOverview(); });
+    input.addEventListener("change", function () { state.stage = stage; drawOverview(); drawMap(); });
     label.appendChild(input);
     label.appendChild(document.createTextNode(" " + data.stageTitles[stage]));
     stages.appendChild(label);
@@ -150,7 +217,7 @@
     select.addEventListener("change", function () {
       state.layer = Number(select.value);
       if (state.head >= layers[state.layer].heads) state.head = 0;
-      buildOverview(); drawOverview(); drawDetail(); drawHand();
+      buildOverview(); drawOverview(); drawDetail(); drawHand(); drawMap();
     });
   }
 
@@ -167,11 +234,12 @@
       overviewCharts.push(div);
     }
   }
-  function headTitle(h) { return W.head.replace("{head}", String(h)); }
+  // Heads are numbered from 1, as in the app.
+  function headTitle(h) { return W.head.replace("{head}", String(h + 1)); }
   function drawOverview() {
     overviewCharts.forEach(function (div, h) {
       div.dataset.stage = state.stage;
-      Plotly.react(div, [trace(state.layer, state.stage, h)], layout(headTitle(h), h), CONFIG);
+      Plotly.react(div, [trace(state.layer, state.stage, h)], layout(headTitle(h), h, div.clientWidth), CONFIG);
       if (!div.dataset.bound) { bindClick(div); div.dataset.bound = "1"; }
     });
   }
@@ -185,11 +253,12 @@
     return div;
   });
   function drawDetail() {
-    text("sa-detail-heading", W.detail.replace("{head}", String(state.head)));
+    text("sa-detail-heading", W.detail.replace("{head}", String(state.head + 1)));
     detailCharts.forEach(function (div, i) {
       var stage = data.stages[i];
       div.dataset.head = String(state.head);
-      Plotly.react(div, [trace(state.layer, stage, state.head)], layout(data.stageTitles[stage], state.head), CONFIG);
+      Plotly.react(div, [trace(state.layer, stage, state.head)], layout(data.stageTitles[stage], state.head, div.clientWidth),
+        CONFIG);
       if (!div.dataset.bound) { bindClick(div); bindHover(div); div.dataset.bound = "1"; }
     });
   }
@@ -220,6 +289,9 @@
   function choose(head, row, col) {
     var headChanged = head !== state.head;
     state.head = head; state.row = row; state.col = col;
+    var moved = WIN.holding(win, row, col, T);
+    if (moved.q0 !== win.q0 || moved.k0 !== win.k0) { moveWindow(moved.q0, moved.k0); headChanged = false; }
+    else if (headChanged) drawMap();
     if (headChanged) drawDetail();
     overviewCharts.concat(detailCharts).forEach(function (div) {
       Plotly.relayout(div, { shapes: outline(Number(div.dataset.head)) });
@@ -233,8 +305,8 @@
     var r = state.row, h = state.head, l = state.layer;
     if (!layers[l].stages.masked_scores) { box.appendChild(element("p", "note", notes)); return; }  // no scores given
     if (state.row === null) { box.appendChild(element("p", "note", W.choose)); return; }
-    box.appendChild(element("h2", "", W.softmax.replace("{head}", String(h)).replace("{row}", String(r))
-      .replace("{token}", data.tokens[r])));
+    box.appendChild(element("h2", "", W.softmax.replace("{head}", String(h + 1)).replace("{row}", String(r))
+      .replace("{token}", shown[r])));
     var s = [], max = -Infinity;
     for (var c = 0; c < T; c++) { s.push(value(l, "masked_scores", h, r, c)); if (s[c] > max) max = s[c]; }
     var e = s.map(function (v) { return Math.exp(v - max); });
@@ -250,17 +322,72 @@
     for (c = 0; c < T; c++) {
       var tr = element("tr");
       if (c === state.col) tr.style.outline = "3px solid " + ACCENT;
-      [c + " · " + data.tokens[c], fmt(s[c], 6), fmt(e[c], 6), fmt(e[c] / sum, 6), fmt(value(l, "weights", h, r, c), 6)]
+      [c + " · " + shown[c], fmt(s[c], 6), fmt(e[c], 6), fmt(e[c] / sum, 6), fmt(value(l, "weights", h, r, c), 6)]
         .forEach(function (cell) { tr.appendChild(element("td", "", cell)); });
       table.appendChild(tr);
     }
     box.appendChild(table);
   }
 
+  // The map of the whole text: the chosen head at the stage shown, in blocks, the window
+  // outlined; a click moves the window there, the slider moves it along the diagonal.
+  var mapDiv = document.getElementById("sa-map"), slide = document.getElementById("sa-slide");
+  function windowNote() {
+    text("sa-window-note", W.window.replace("{first}", String(win.q0)).replace("{last}", String(win.q0 + N - 1))
+      .replace("{key_first}", String(win.k0)).replace("{key_last}", String(win.k0 + N - 1)).replace("{T}", String(T)));
+  }
+  function drawMap() {
+    if (N === T) return;
+    var stage = state.stage, h = state.head, l = state.layer, weights = stage === "weights";
+    var map = WIN.blocks(function (r, c) { return value(l, stage, h, r, c); }, T);
+    var limit = weights ? 1 : scoreLimit(l, stage, h);
+    var box = { type: "rect", x0: win.k0 - 0.5, x1: win.k0 + N - 0.5, y0: win.q0 - 0.5, y1: win.q0 + N - 0.5,
+      line: { color: ACCENT, width: 3 } };
+    var axis = { range: [-0.5, T - 0.5], showgrid: false, zeroline: false, fixedrange: true, tickfont: { size: FONT } };
+    Plotly.react(mapDiv, [{ type: "heatmap", z: map.z, x: map.centres, y: map.centres, hoverinfo: "none",
+      colorscale: weights ? data.colors.weights : data.colors.scores, zmin: weights ? 0 : -limit, zmax: limit,
+      showscale: false }], {
+      title: { text: escapeLabel(W.map.replace("{head}", String(h + 1)).replace("{T}", String(T))),
+        font: { size: 13 }, x: 0.03, xanchor: "left" },
+      width: 250, height: 270, margin: { l: 52, r: 10, t: 40, b: 40 }, plot_bgcolor: "#c8ccd4",
+      xaxis: Object.assign({ title: { text: escapeLabel(W.key), font: { size: FONT } } }, axis),
+      yaxis: Object.assign({ title: { text: escapeLabel(W.query), font: { size: FONT } }, scaleanchor: "x" }, axis,
+        { range: [T - 0.5, -0.5] }),
+      shapes: [box],
+    }, { displayModeBar: false, responsive: false });
+    mapDiv.dataset.q0 = String(win.q0); mapDiv.dataset.k0 = String(win.k0);
+    windowNote();
+    slide.value = String(win.q0 === win.k0 ? win.q0 : slide.value);
+  }
+  function moveWindow(q0, k0) {
+    win.q0 = WIN.clampStart(q0, T); win.k0 = WIN.clampStart(k0, T);
+    drawOverview(); drawDetail(); drawMap();
+  }
+  if (N < T) {
+    document.getElementById("sa-window").hidden = false;
+    text("sa-slide-label", W.window_slide);
+    slide.max = String(T - N);
+    slide.value = "0";
+    slide.addEventListener("input", function () { moveWindow(Number(slide.value), Number(slide.value)); });
+  }
+
   buildOverview();
   drawOverview();
   drawDetail();
   drawHand();
+  if (N < T) {
+    drawMap();
+    mapDiv.on("plotly_click", function (event) {
+      if (!event.points.length) return;
+      moveWindow(event.points[0].y - N / 2, event.points[0].x - N / 2);
+    });
+  }
+  var resizing = null;  // a new width leaves room for other labels
+  window.addEventListener("resize", function () {
+    clearTimeout(resizing);
+    resizing = setTimeout(function () { drawOverview(); drawDetail(); }, 200);
+  });
   if (state.row !== null) choose(state.head, state.row, state.col);
-  window.seeingAttention = { state: state, choose: choose, ready: true };
+  fitFrame();
+  window.seeingAttention = { state: state, choose: choose, window: win, size: N, ready: true };
 })();

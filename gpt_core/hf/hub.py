@@ -36,17 +36,36 @@ def offered_models(setting: str | None = None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(part.strip() for part in setting.split(",") if part.strip()))
 
 
+# The clone's script that fetches models ahead; an installed package has no scripts/.
+FETCH_SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "fetch_models.py"
+
+
+def fetch_command(name: str) -> str:
+    """The command that fetches model ``name`` into the cache ahead, one that works here: the
+    clone's script, or (installed with pip, no scripts/) this package's own ``fetch``."""
+    if FETCH_SCRIPT.is_file():
+        return f"python scripts/fetch_models.py {name}"
+    return f'python -c "from gpt_core import hf; hf.fetch({name!r})"'
+
+
+def looks_like_folder(name: str) -> bool:
+    """Whether ``name`` is written as a path (a Hugging Face id is ``owner/name``, or a name)."""
+    starts = ("/", "~", "./", "../", ".\\", "..\\")
+    return name.startswith(starts) or "\\" in name or name.count("/") > 1 or Path(name).expanduser().exists()
+
+
 def _download_error(error: BaseException, name: str) -> InputError:
     """A failed download as a message that names the model and says how to fetch it ahead."""
     from huggingface_hub import errors
 
+    fetch = fetch_command(name)
     if isinstance(error, errors.GatedRepoError):
-        return InputError("model_gated", name=name)
+        return InputError("model_gated", name=name, fetch=fetch)
     if isinstance(error, errors.RepositoryNotFoundError):
-        return InputError("model_not_found", name=name)
+        return InputError("model_not_found", name=name, fetch=fetch)
     if isinstance(error, (errors.LocalEntryNotFoundError, errors.OfflineModeIsEnabled)):
-        return InputError("model_offline", name=name)
-    return InputError("model_unreachable", name=name, detail=type(error).__name__)
+        return InputError("model_offline", name=name, fetch=fetch)
+    return InputError("model_unreachable", name=name, detail=type(error).__name__, fetch=fetch)
 
 
 def _wanted(path: str) -> bool:
@@ -99,9 +118,12 @@ def _bar_class(report: Callable[[int], None]):
 def fetch(name: str, progress: Progress | None = None) -> Path:
     """The folder of model ``name``: a local folder as it is, else the Hugging Face cache's copy,
     downloaded first when it is not there (config, safetensors and tokenizer files only).
-    ``progress(done, total)`` follows the bytes. Raises ``InputError`` (model_gated, model_not_found, model_offline, model_unreachable, model_no_files)."""
+    ``progress(done, total)`` follows the bytes. Raises ``InputError`` (model_folder_missing, model_gated, model_not_found, model_offline,
+    model_unreachable, model_no_files)."""
     if is_folder(name):
         return Path(name).expanduser()
+    if looks_like_folder(name):  # a path to no folder: no download could help
+        raise InputError("model_folder_missing", name=name)
     cached = _cached_folder(name)
     if cached is not None:
         return cached

@@ -113,7 +113,7 @@ def test_a_click_outlines_the_cell_in_every_stage_and_works_out_its_softmax(offl
     np.testing.assert_allclose(shown_by_hand, weights, atol=1e-5)
     np.testing.assert_allclose(shown_stored, weights, atol=1e-5)
     assert table.nth(1 + 5).locator("td").nth(1).inner_text() == "−∞", "a key after the query"
-    assert re.search(r"头 2，第 3 行", page.locator("#sa-hand h2").inner_text())
+    assert re.search(r"头 3，第 3 行", page.locator("#sa-hand h2").inner_text())
     assert asked == [] and errors == []
 
 
@@ -164,7 +164,7 @@ def test_a_models_page_switches_layers_offline(playwright_browser, tiny_model_fo
         page.goto(path.as_uri())
         page.wait_for_function("window.seeingAttention && window.seeingAttention.ready")
         select = page.get_by_label("Layer")
-        assert select.is_visible() and select.locator("option").all_inner_texts() == ["Layer 0", "Layer 1"]
+        assert select.is_visible() and select.locator("option").all_inner_texts() == ["Layer 1", "Layer 2"]
         select.select_option("1")
         page.wait_for_function("window.seeingAttention.state.layer === 1")
         z = page.evaluate("document.querySelector(\"[data-role=overview][data-head='3']\").data[0].z")

@@ -66,3 +66,16 @@ def test_the_readme_is_a_front_page_that_links_every_guide():
     assert guides <= linked, f"guides the README does not link: {sorted(guides - linked)}"
     for marker in ("<!-- app-command -->", "<!-- test-command -->"):
         assert text.count(marker) == 1
+
+
+def test_the_notebook_guide_says_how_to_install_jupyter_itself():
+    """``pip install .`` installs no notebook front end: the guide says so and gives the
+    command, in a shell block of its notebook section, before the first notebook call."""
+    guide = (ROOT / "docs" / "notebook.md").read_text(encoding="utf-8")
+    section = guide.split("## In a notebook", 1)[1].split("\n## ", 1)[0]
+    before_the_call = section.split("import seeing_attention", 1)[0]
+    shell = re.findall(r"```bash\n(.*?)```", before_the_call, re.S)
+    commands = [line.split("#")[0].split() for block in shell for line in block.splitlines()]
+    installed = {word for words in commands if words[:2] == ["pip", "install"] for word in words[2:]}
+    assert installed & {"jupyterlab", "notebook", "jupyter"}, shell
+    assert any(words[:1] == ["jupyter"] for words in commands), "how to start it"

@@ -4,9 +4,14 @@ it can fail gives a message that names the model and says how to fetch it ahead.
 
 from __future__ import annotations
 
+import os
+import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from huggingface_hub import constants
 
 from gpt_core import InputError, hf
 from gpt_core.hf.hub import _bar_class, _hub, _wanted
@@ -15,6 +20,7 @@ from harness.hub_server import serve_hub
 from harness.tiny_models import build_tiny_model
 
 REPO = "tiny-org/tiny-gpt2"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -59,19 +65,54 @@ def test_an_unreachable_hub_says_so_at_once(tmp_path, monkeypatch):
     with pytest.raises(InputError) as caught:
         hf.load(REPO)
     assert caught.value.code == "model_unreachable" and REPO in str(caught.value)
-    assert caught.value.params == {"name": REPO, "detail": "ConnectError"}, "what failed, named for a host"
+    fetch = f"python scripts/fetch_models.py {REPO}"  # from a clone: its script
+    assert caught.value.params == {"name": REPO, "detail": "ConnectError", "fetch": fetch}, "what failed, for a host"
     assert time.monotonic() - started < 5  # no minute of retries while a student waits
 
 
 def test_offline_mode_with_an_empty_cache_says_so(tmp_path, monkeypatch):
-    from huggingface_hub import constants
-
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
     with pytest.raises(InputError) as caught:
         hf.load(REPO)
     assert caught.value.code == "model_offline" and "fetch_models.py" in str(caught.value)
-    assert caught.value.params == {"name": REPO}
+    assert caught.value.params == {"name": REPO, "fetch": f"python scripts/fetch_models.py {REPO}"}
+
+
+@pytest.mark.parametrize("name", ["./my-model", "models/gpt2/final", "~/no-such-model-here", "/tmp/no/such/model"])
+def test_a_folder_that_does_not_exist_is_said_so_and_nothing_is_downloaded(name, monkeypatch):
+    from huggingface_hub import HfApi
+
+    def no_request(*args, **kwargs):
+        raise AssertionError("a path is not asked of the Hub")
+
+    monkeypatch.setattr(HfApi, "model_info", no_request)
+    with pytest.raises(InputError) as caught:
+        hf.load(name)
+    assert caught.value.code == "model_folder_missing"
+    message = str(caught.value)
+    assert f"There is no folder {name} on this computer" in message
+    assert "offline" not in message and "download" not in message
+
+
+def test_without_a_clones_script_the_fetch_command_is_the_packages_own_and_it_fetches(hub, tmp_path, monkeypatch):
+    """Installed with pip there is no scripts/fetch_models.py: the message gives a command that
+    works there (run here, from a folder with no scripts/: it fills the cache)."""
+    from gpt_core.hf import hub as hub_module
+
+    monkeypatch.setattr(hub_module, "FETCH_SCRIPT", tmp_path / "no-clone" / "scripts" / "fetch_models.py")
+    command = hub_module.fetch_command(REPO)
+    assert "scripts/" not in command
+    program, flag, code = shlex.split(command)
+    assert (program, flag) == ("python", "-c")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path, check=True, timeout=300)
+    assert hub_module.local_folder(REPO) is not None, "in the cache"
+
+    monkeypatch.setattr(constants, "HF_HUB_OFFLINE", True)
+    with pytest.raises(InputError) as caught:
+        hf.load("tiny-org/not-fetched")
+    assert str(caught.value).endswith(hub_module.fetch_command("tiny-org/not-fetched"))
 
 
 def test_only_safe_files_are_fetched(hub, tmp_path):

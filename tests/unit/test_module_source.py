@@ -30,7 +30,7 @@ def test_torchs_module_is_said_to_have_had_a_causal_mask_added_and_dropout_turne
     module = torch.nn.MultiheadAttention(8, 2, dropout=0.25, batch_first=True)
     source = ModuleSource(module, torch.randn(1, 5, 8))
     notes = {note.key: note for note in source.notes(source.trace(""))}
-    assert set(notes) == {FIXED, "source.module.causal_mask", "source.module.eval"}
+    assert set(notes) == {FIXED, "page.made.mask_added", "source.module.eval"}
     assert notes["source.module.eval"].values == {"p": 0.25}
     assert module.training, "the module is left in the mode it was in"
 

@@ -134,3 +134,17 @@ def test_show_draws_a_modules_heads_with_its_numbers_and_names():
     assert "BookMultiHeadAttention: h = 2, d = 4" in dict(data["made"])["权重"]
     with pytest.raises(ValueError, match="3 tokens for 4 positions"):
         sa.show(module=module, x=x, tokens=["a", "b", "c"])
+
+
+def test_show_says_that_it_added_a_causal_mask_to_torchs_module_in_the_page_and_the_views_text():
+    """torch.nn.MultiheadAttention is not causal by itself: the trace passes it a causal mask,
+    and what is shown says so; the book's module is causal itself, and nothing is said."""
+    module = nn.MultiheadAttention(12, 3, batch_first=True)
+    for lang, words in (("en", "causal mask added"), ("zh", "已加上因果掩码")):
+        view = sa.show(module=module, x=torch.randn(1, 5, 12), lang=lang)
+        (payload,) = re.findall(r'<script type="application/json" id="sa-data">(.*?)</script>', view.html, re.S)
+        made = [value for _, value in json.loads(payload)["made"]]
+        assert any(words in value and "attn_mask" in value for value in made), made
+        assert words in repr(view)
+    book = sa.show(module=BookMultiHeadAttention(6, 8, 10, 0.0, 2), x=torch.randn(1, 4, 6))
+    assert "mask" not in repr(book) and "causal mask added" not in book.html

@@ -194,11 +194,21 @@ def test_the_command_writes_the_page_and_explains_bad_input(tmp_path, capsys):
     assert "seeing-attention export" in said and "seeing-attention [app]" in said
 
 
-def test_the_notebook_view_is_the_page_in_a_frame_of_its_own():
+def test_the_notebook_view_is_the_page_in_a_frame_of_its_own(monkeypatch):
+    """The first view of a notebook holds Plotly's script, once, beside its frame; every
+    frame's page is the file's page with the notebook's copy of the script in its place."""
+    from seeing_attention import notebook
+    from seeing_attention.limits import plotly_js
+
+    monkeypatch.setattr(notebook, "_holder", {})  # a fresh kernel
     view = sa.show("ab", heads=1, head_dim=2)
-    frame = view._repr_html_()
-    assert frame.startswith("<iframe srcdoc=\"") and "<script" not in frame.split('srcdoc="')[0]
-    assert html.unescape(frame.split('srcdoc="', 1)[1].split('" style=', 1)[0]) == view.html
+    first, second = view._repr_html_(), view._repr_html_()
+    holder = f'<script type="text/plain" id="seeing-attention-plotly">{plotly_js()}</script>'
+    assert first.startswith(holder + '<iframe srcdoc="') and second.startswith('<iframe srcdoc="')
+    for frame in (first, second):
+        page = html.unescape(frame.split('<iframe srcdoc="', 1)[1].split('" style=', 1)[0])
+        assert plotly_js() not in page and page.count("<script") == view.html.count("<script")
+        assert page.replace(notebook.LOADER, f'<script type="text/javascript">{plotly_js()}</script>') == view.html
     assert view.numbers["weights"].shape == (1, 2, 2)
     figure = view.figures("weights")
     assert len(figure.data) >= 1
@@ -219,7 +229,7 @@ def test_a_real_models_page_holds_gpt_cores_numbers_for_every_layer_chosen(famil
     T = len(expected.labels)
     above = np.triu(np.ones((T, T), dtype=bool), k=1)
     for index, layer in enumerate(data["layers"]):
-        assert layer["name"] == f"第 {index} 层"
+        assert layer["name"] == f"第 {index + 1} 层", "numbered from 1, as in the app"
         assert layer["heads"] == tiny_models[family].description.heads
         for stage, array in layer["arrays"].items():
             np.testing.assert_allclose(array, getattr(expected.layers[index], stage)[0].numpy(), rtol=0, atol=1e-6)
@@ -236,7 +246,7 @@ def test_the_command_exports_a_models_layers_and_refuses_one_it_lacks(tiny_model
     out = tmp_path / "model.html"
     assert main(["export", "--model", folder, "--layer", "1", "--text", "hello there", "-o", str(out)]) == 0
     data = read_page(out.read_text(encoding="utf-8"))
-    assert [layer["name"] for layer in data["layers"]] == ["Layer 1"]
+    assert [layer["name"] for layer in data["layers"]] == ["Layer 2"], "--layer is 0-based, its name 1-based"
     with pytest.raises(SystemExit) as exited:
         main(["export", "--model", folder, "--layer", "7", "-o", str(tmp_path / "no.html")])
     assert exited.value.code == 2 and "layer 7 is not one of 0..1" in capsys.readouterr().err
@@ -281,3 +291,18 @@ def test_a_long_texts_page_grows_with_the_square_of_its_tokens():
     numbers = 4 * 12 * 512 * 512 * 4 * 4 / 3
     assert abs((page_bytes(12, 512) - page_bytes(12, 0)) - numbers) < 8, "only rounding of the base64 text"
     assert page_bytes(12, 512, layers=2) - page_bytes(12, 0, layers=2) == 2 * (page_bytes(12, 512) - page_bytes(12, 0))
+
+
+def test_a_folders_model_reads_as_the_learners_own_not_as_the_hub_model_of_its_family(tiny_model_folders):
+    """A tiny random model saved in a folder has transformers' gpt2 architecture: its page
+    names the folder and calls gpt2 its architecture, not the model it is."""
+    folder = str(tiny_model_folders["gpt2"])
+    cases = (
+        ("en", "Weights", "your model in the folder", "gpt2 architecture"),
+        ("zh", "权重", "你在文件夹", "gpt2 架构"),
+    )
+    for lang, weights, own, kind in cases:
+        data = read_page(sa.show("hello there", model=folder, lang=lang).html)
+        line = dict(data["made"])[weights]
+        assert line.startswith(own) and folder in line and kind in line, line
+        assert not line.startswith("gpt2")

@@ -18,6 +18,7 @@ import time
 import streamlit as st
 
 from gpt_core import InputError, hf
+from gpt_core.hf.hub import fetch_command
 from gpt_core.source import Note
 from gpt_core.sources import HubModel
 
@@ -60,7 +61,7 @@ def label_note(key: str) -> Note:
     command that fetches it ahead (a server without the network cannot)."""
     if is_here(key):
         return Note("models.real", {"name": key})
-    return Note("models.real_not_here", {"name": key, "command": f"python scripts/fetch_models.py {offered().get(key, key)}"})
+    return Note("models.real_not_here", {"name": key, "command": fetch_command(offered().get(key, key))})
 
 
 @st.cache_resource(max_entries=MODELS_LOADED, show_spinner=False)

@@ -63,16 +63,20 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "error.checkpoint_format": {"zh": "这个模型文件的格式版本是 {found}；本应用读取版本 {expected}。请重新训练并保存。"},
     "error.model_not_found": {
-        "zh": "在 Hugging Face Hub 上找不到模型 {name}（拼写错误，或是私有模型？）。主机可以提前下载：python scripts/fetch_models.py {name}"
+        "zh": "在 Hugging Face Hub 上找不到模型 {name}（拼写错误，或是私有模型？）。主机可以提前下载：{fetch}"
     },
     "error.model_gated": {
-        "zh": "模型 {name} 需要授权：请先在 Hugging Face Hub 的模型页面同意其许可并登录（hf auth login），再提前下载：python scripts/fetch_models.py {name}"
+        "zh": "模型 {name} 需要授权：请先在 Hugging Face Hub 的模型页面同意其许可并登录（hf auth login），再提前下载：{fetch}"
     },
     "error.model_offline": {
-        "zh": "模型 {name} 不在这台电脑的缓存里，也连不上 Hub。请在有网络的地方提前下载：python scripts/fetch_models.py {name}"
+        "zh": "模型 {name} 不在这台电脑的缓存里，也连不上 Hub。请在有网络的地方提前下载：{fetch}"
     },
     "error.model_unreachable": {
-        "zh": "模型 {name} 下载失败（{detail}）：这台电脑离线了吗？主机可以提前下载：python scripts/fetch_models.py {name}"
+        "zh": "模型 {name} 下载失败（{detail}）：这台电脑离线了吗？主机可以提前下载：{fetch}"
+    },
+    "error.model_folder_missing": {
+        "zh": "这台电脑上没有文件夹 {name}：请检查路径（模型的文件夹里有它的 config.json、safetensors 权重和分词器文件）。"
+        "Hugging Face 的模型 id 不是文件夹的写法，而是 owner/name，例如 openai-community/gpt2。"
     },
     "error.model_no_files": {"zh": "模型 {name} 没有本应用能读取的配置、safetensors 权重或分词器文件。"},
     "error.model_unsupported": {"zh": "这里无法展示模型 {name}（{reason}）：请选择一个因果语言模型。"},

@@ -19,12 +19,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "{kind}: h = {heads}, d = {head_dim}, {parameters} parameters, input x of shape {shape}",
         "zh": "{kind}: h = {heads}, d = {head_dim}，{parameters} 个参数，输入 x 的形状为 {shape}",
     },
-    "source.module.causal_mask": {
-        "en": "torch.nn.MultiheadAttention lets every token attend to every other unless it is given a mask: it was "
-        "traced with a causal mask added (attn_mask, True above the diagonal).",
-        "zh": "torch.nn.MultiheadAttention 不加掩码时每个词元都能关注所有词元：这里追踪时加上了因果掩码"
-        "（attn_mask，对角线以上为 True）。",
-    },
     "source.module.eval": {
         "en": "Traced in eval mode: its dropout (p = {p}) is off, as when it predicts.",
         "zh": "在评估模式下追踪：它的 dropout（p = {p}）关闭，与预测时相同。",

@@ -10,9 +10,28 @@ STRINGS: dict[str, dict[str, str]] = {
         "点击格子，会在每个阶段描出它，并手算这一行的 softmax。",
     },
     "page.tokens": {"en": "The tokens, as the model reads them ({n})", "zh": "模型读到的词元（{n} 个）"},
+    "page.cut": {
+        "en": "The text has {total} tokens: this page shows its first {shown}. A page holds up to {limit} tokens "
+        "with these heads (at most {mb} MB): ask for more with max_tokens= in a notebook, --max-tokens on the command "
+        "line.",
+        "zh": "这段文本有 {total} 个词元：本页只显示前 {shown} 个。用这些头，一个页面最多容纳 {limit} 个词元（不超过 {mb} MB）："
+        "在 notebook 中用 max_tokens=，在命令行中用 --max-tokens 可以要求更多。",
+    },
+    "page.cut_model": {
+        "en": "The text has {total} tokens: {name} reads its first {shown} (as many as it was built for, or as the "
+        "app reads of any text), and this page shows those.",
+        "zh": "这段文本有 {total} 个词元：{name} 只读取前 {shown} 个（它能处理的最多词元数，或本应用对任何文本读取的上限），本页显示的就是这些。",
+    },
     "page.stage": {"en": "Stage", "zh": "阶段"},
     "page.layer": {"en": "Layer {layer}", "zh": "第 {layer} 层"},
     "page.layer_choice": {"en": "Layer", "zh": "层"},
+    "page.window": {
+        "en": "A long text: the charts show queries {first}–{last} and keys {key_first}–{key_last} of its {T} "
+        "tokens. The map shows the whole text: click it to move there.",
+        "zh": "长文本：图中显示 {T} 个词元中的查询 {first}–{last} 和键 {key_first}–{key_last}。小地图显示整段文本：点击它即可移到那里。",
+    },
+    "page.window_slide": {"en": "Move along the diagonal", "zh": "沿对角线移动"},
+    "page.map": {"en": "Head {head}, the whole text ({T} tokens)", "zh": "头 {head}，整段文本（{T} 个词元）"},
     "page.heads": {"en": "Every head", "zh": "所有头"},
     "page.head": {"en": "Head {head}", "zh": "头 {head}"},
     "page.detail": {"en": "Head {head}, stage by stage", "zh": "头 {head}：逐个阶段"},
@@ -42,9 +61,27 @@ STRINGS: dict[str, dict[str, str]] = {
     "page.made.random": {"en": "random, from seed {seed}", "zh": "随机，种子 {seed}"},
     "page.unit.block": {"en": "block", "zh": "块"},
     "page.unit.layer": {"en": "layer", "zh": "层"},
+    "page.made.mask": {"en": "Mask", "zh": "掩码"},
+    "page.made.mask_added": {
+        "en": "causal mask added: torch.nn.MultiheadAttention was called with attn_mask (True above the diagonal), "
+        "so a query sees no later key; without it the module attends to every key",
+        "zh": "已加上因果掩码：调用 torch.nn.MultiheadAttention 时传入了 attn_mask（对角线以上为 True），"
+        "查询看不到后面的键；不加它，这个模块会关注所有的键",
+    },
+    "page.made.folder": {
+        "en": "your model in the folder {folder}: transformers' {family} architecture, {layers} × {heads} heads, "
+        "h_kv = {kv_heads}, d = {head_dim} (not the {family} model of the Hugging Face Hub)",
+        "zh": "你在文件夹 {folder} 中的模型：transformers 的 {family} 架构，{layers} × {heads} 个头，"
+        "h_kv = {kv_heads}，d = {head_dim}（不是 Hugging Face Hub 上的 {family} 模型）",
+    },
     "page.made.command": {"en": "The command that writes it again", "zh": "重新生成本页的命令"},
     "page.made.link": {"en": "The same view in the app", "zh": "在应用中打开同一视图"},
     "page.made.versions": {"en": "Made with torch {torch} by Seeing Attention {version}.", "zh": "由 Seeing Attention {version} 使用 torch {torch} 生成。"},
+    "page.no_plotly": {
+        "en": "The charts need Plotly's script, which this notebook holds once, in the output of its first view: "
+        "run that view's cell again.",
+        "zh": "图表需要 Plotly 的脚本，本 notebook 只在第一个视图的输出里保存一份：请重新运行那个视图所在的单元格。",
+    },
     "page.offline": {
         "en": "This page works offline: everything it shows is in this one file.",
         "zh": "本页可离线使用：所显示的一切都在这一个文件里。",
