@@ -24,6 +24,7 @@ from .attention import Trace
 from .data import CharVocabulary
 from .errors import InputError
 from .explore import generate_characters, induction_text, trace_model
+from .hf.hub import is_folder
 from .model import GPT
 from .numbers import format_bytes, parameters_text
 from .odds import next_token
@@ -129,7 +130,8 @@ class RandomWeights(NoSnapshots):
         return [Note("pg.truncated", {"total": trace.total_tokens, "shown": len(trace.tokens)})]
 
     def facts(self) -> Note | None:
-        return None  # its settings are on the page, each with its control
+        """Where its weights come from (its sizes are its settings, each with its control)."""
+        return Note("page.made.random", {"seed": self.config.seed}, level="caption")
 
     def reproduction(self, text: str, layer: int) -> Reproduction:
         return Reproduction(random_code(text, self.config), random_command(text, self.config))
@@ -313,8 +315,11 @@ class HubModel(NoSnapshots):
             "context": d.context,
             "params": parameters_text(d.parameters),
             "size": format_bytes(d.bytes),
+            "name": self.name,
         }
-        return Note("real.facts", values, level="caption")
+        # A folder's model is the learner's own: its family is only its architecture.
+        key = "real.facts.folder" if is_folder(self.real.description.name) else "real.facts"
+        return Note(key, values, level="caption")
 
     def reproduction(self, text: str, layer: int) -> Reproduction:
         return Reproduction(hub_code(self.name, text, layer), hub_command(self.name, text, [layer]))

@@ -368,10 +368,11 @@ def playground_page_html(*, text: str, result: PlaygroundTrace, stages: dict[str
 
 
 def _made_by(source, block: int, lang: str) -> str:
-    """What computed the numbers: random weights' seed, or a model's name and sizes."""
-    about = source.description
-    if "seed" in source.settings:
-        return t("page.made.random", lang, seed=source.settings["seed"])
+    """What computed the numbers: a source the reader sets up says it in its facts (random
+    weights: their seed; its settings are listed above), a model by its name and sizes."""
+    about, facts = source.description, source.facts()
+    if source.settings and facts is not None:
+        return t(facts.key, lang, **facts.values)
     unit = t(f"page.unit.{source.words.unit}", lang)
     return (f"{about.name} ({about.family}, {unit} {block} of {about.layers}, h = {about.heads}, "
             f"h_kv = {about.kv_heads}, d = {about.head_dim})")

@@ -72,6 +72,14 @@ def test_a_real_models_link_reproduces_its_numbers(offered):
     assert first["softmax weights · head 3"]["z"] == second["softmax weights · head 3"]["z"]
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_folders_model_is_said_to_be_one_not_the_hub_model_of_its_family(offered, lang):
+    at = open_page(PLAYGROUND, weights=offered["gpt2"], text=TEXT, lang=lang)
+    assert not at.exception, at.exception
+    said = {"en": "not the gpt2 model of the Hugging Face Hub", "zh": "不是 Hugging Face Hub 上的 gpt2 模型"}[lang]
+    assert any(said in m.value and "tiny-gpt2" in m.value for m in at.markdown), [m.value for m in at.markdown]
+
+
 def test_choosing_a_real_model_in_the_box_keeps_the_text(offered):
     at = open_page(PLAYGROUND, text=TEXT, tok="word")
     at.selectbox(key="pg_weights").set_value(offered["gpt2"]).run()

@@ -746,3 +746,16 @@ def test_generation_defaults_to_greedy_and_seed_zero(hub):
     hot = [s.token.token_id for s in real.generate("the cat", 6, 2.0, 0)]
     assert hot == [s.token.token_id for s in generate_with_attention(real, "the cat", 6, 2.0)]
     assert hot != [s.token.token_id for s in real.generate("the cat", 6)], "a temperature of 2 samples"
+
+
+def test_a_folders_model_is_described_as_the_learners_own_and_a_hub_id_by_its_family(hub, tiny_models):
+    """A model in a folder of gpt2's architecture is not GPT-2: its facts say it is a folder's,
+    with the family as its architecture; the same weights named by a Hub id read as that model."""
+    import dataclasses
+
+    folder = hub("gpt2").facts()
+    assert folder.key == "real.facts.folder" and folder.values["name"] == "gpt2"
+    assert folder.values["family"] == "gpt2" and folder.level == "caption"
+    real = tiny_models["gpt2"]
+    named = dataclasses.replace(real, description=dataclasses.replace(real.description, name="openai-community/gpt2"))
+    assert HubModel(named, "gpt2", "the cat").facts().key == "real.facts"

@@ -191,6 +191,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "正在从 Hugging Face 下载 {name}（本服务器只下载一次）：{done} / {total}",
     },
     "real.loading": {"en": "Loading {name} …", "zh": "正在加载 {name} …"},
+    "real.facts.folder": {
+        "en": "**{name}**, a model in a folder of this server (transformers' {family} architecture, not the {family} "
+        "model of the Hugging Face Hub) · {layers} layers · h = {h} query heads, h_kv = {h_kv} key/value heads · "
+        "d = {d} (C = {C}) · stream width {hidden} · context {context} tokens · {params} parameters ({size} in memory)",
+        "zh": "**{name}**，本服务器文件夹中的模型（transformers 的 {family} 架构，不是 Hugging Face Hub 上的 {family} 模型）"
+        " · {layers} 层 · h = {h} 个查询头，h_kv = {h_kv} 个键/值头 · d = {d}（C = {C}） · 数据流宽度 {hidden}"
+        " · 上下文 {context} 个词元 · {params} 个参数（内存 {size}）",
+    },
     "real.facts": {
         "en": "**{family}** · {layers} layers · h = {h} query heads, h_kv = {h_kv} key/value heads · d = {d} "
         "(C = {C}) · stream width {hidden} · context {context} tokens · {params} parameters ({size} in memory)",
