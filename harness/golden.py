@@ -47,10 +47,11 @@ def link_numbers(query: dict[str, str]) -> dict[str, np.ndarray]:
     the seed, or a shipped model's block fed its real stream."""
     from gpt_core import MAX_TOKENS, trace_attention, truncate_text
     from gpt_core.explore import trace_model
+    from gpt_core.registry import RandomProvider, Registry
     from gpt_core.results import load_experiment
     from ui.playground.state import RANDOM_WEIGHTS, config_of, parse_query
 
-    values, notes = parse_query(query)
+    values, notes = parse_query(query, Registry([RandomProvider()]).settings)
     if notes:
         raise ValueError(f"a golden link must be valid as it is: {notes}")
     if values["weights"] == RANDOM_WEIGHTS:

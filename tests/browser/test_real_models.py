@@ -1,7 +1,7 @@
 """Real models in a real Chromium, on a fresh server that offers tiny GPT-2, Llama and Qwen2
 models (ATTENTION_MODELS, local folders) and one that cannot be downloaded: a deep link
-reproduces a real model's numbers; the explorer's layer × head map chooses a head by a
-click; the unreachable model gets a message, never a traceback."""
+reproduces a real model's numbers; the explorer's layer × head map of a model past a screen's
+grid chooses a head by a click; the unreachable model gets a message, never a traceback."""
 
 from __future__ import annotations
 
@@ -66,25 +66,6 @@ def test_a_deep_link_to_a_real_model_reproduces_its_numbers(family, kv_heads, fr
     assert exceptions_shown(page) == 0 and not page.console_errors
 
 
-@pytest.mark.parametrize("family", ["gpt2", "llama", "qwen2"])
-def test_clicking_the_layer_map_opens_that_head(family, real_server, browser_page, tiny_models):
-    page = browser_page
-    page.goto(f"{real_server.url}/explorer?{urlencode({'model': f'tiny-{family}', 'prompt': TEXT})}")
-    wait_for_app(page)
-    wait_for_trace(page, "softmax weights · head 4")
-    page.locator(".st-key-ex_map_chart").scroll_into_view_if_needed()
-    x, y = cell_centre(page, "ex_map_chart", "", 1, 2)  # layer 2 · head 3
-    page.mouse.move(x, y)
-    page.mouse.click(x, y)
-    page.wait_for_function("() => location.search.includes('block=2') && location.search.includes('head=3')")
-    wait_for_rerun(page)
-    expected = hf.trace(tiny_models[family], TEXT).weights[1][0, 2].numpy()
-    layer = _matrix(page.evaluate(CHART_TRACES_JS, "ex_layer_chart")["softmax weights · head 3"])
-    lower = np.tril(np.ones(layer.shape, dtype=bool))
-    np.testing.assert_allclose(layer[lower], expected[lower], atol=1e-6)
-    assert exceptions_shown(page) == 0 and not page.console_errors
-
-
 def test_a_model_that_cannot_be_downloaded_gets_a_message(real_server, browser_page):
     page = browser_page
     page.goto(f"{real_server.url}/playground?{urlencode({'weights': UNREACHABLE, 'text': TEXT, 'lang': 'zh'})}")
@@ -95,15 +76,42 @@ def test_a_model_that_cannot_be_downloaded_gets_a_message(real_server, browser_p
 
 
 @pytest.fixture(scope="module")
-def wide_server(chromium_executable, tmp_path_factory) -> Iterator[Server]:
-    """A server offering models with GPT-2's 12 × 12 and Qwen2.5-0.5B's 24 × 14 layers × heads."""
+def wide_folders(tmp_path_factory) -> dict:
+    """Models with GPT-2's 12 × 12 and Qwen2.5-0.5B's 24 × 14 layers × heads, by name."""
     from harness.tiny_models import WIDE_SHAPES, build_shaped_model
 
     root = tmp_path_factory.mktemp("wide_models")
-    folders = [build_shaped_model(shape, root / shape) for shape in WIDE_SHAPES]
-    server = start_server("wide", env={"ATTENTION_MODELS": ",".join(str(folder) for folder in folders)})
+    return {shape: build_shaped_model(shape, root / shape) for shape in WIDE_SHAPES}
+
+
+@pytest.fixture(scope="module")
+def wide_server(chromium_executable, wide_folders) -> Iterator[Server]:
+    """A server offering the wide models."""
+    server = start_server("wide", env={"ATTENTION_MODELS": ",".join(str(folder) for folder in wide_folders.values())})
     yield server
     stop_server(server)
+
+
+@pytest.mark.parametrize("name", ["wide-gpt2", "wide-qwen2"])
+def test_clicking_the_layer_map_opens_that_head(name, wide_folders, wide_server, browser_page):
+    """A model of more heads than a screen's grid (12 × 12, 24 × 14) opens on the map; a click
+    on a cell opens that layer and head, with the model's own numbers."""
+    page = browser_page
+    page.goto(f"{wide_server.url}/explorer?{urlencode({'model': name, 'prompt': TEXT})}")
+    wait_for_app(page)
+    page.locator(".st-key-ex_map_chart").wait_for()
+    page.locator(".st-key-ex_map_chart").scroll_into_view_if_needed()
+    x, y = cell_centre(page, "ex_map_chart", "", 1, 2)  # layer 2 · head 3
+    page.mouse.move(x, y)
+    page.mouse.click(x, y)
+    page.wait_for_function("() => location.search.includes('block=2') && location.search.includes('head=3')")
+    wait_for_rerun(page)
+    wait_for_trace(page, "softmax weights · head 3")
+    expected = hf.trace(hf.load(str(wide_folders[name])), TEXT).weights[1][0, 2].numpy()
+    layer = _matrix(page.evaluate(CHART_TRACES_JS, "ex_layer_chart")["softmax weights · head 3"])
+    lower = np.tril(np.ones(layer.shape, dtype=bool))
+    np.testing.assert_allclose(layer[lower], expected[lower], atol=1e-6)
+    assert exceptions_shown(page) == 0 and not page.console_errors
 
 
 EXPLORER_24X14 = ("explorer", {"model": "wide-qwen2", "metric": "induction"})
