@@ -759,3 +759,23 @@ def test_a_folders_model_is_described_as_the_learners_own_and_a_hub_id_by_its_fa
     real = tiny_models["gpt2"]
     named = dataclasses.replace(real, description=dataclasses.replace(real.description, name="openai-community/gpt2"))
     assert HubModel(named, "gpt2", "the cat").facts().key == "real.facts"
+
+
+def test_what_costs_much_is_a_rule_on_sizes_not_on_the_kind_of_source():
+    """The heavy lane: GPT-2 small's first trace of even 8 tokens (124 M weights × 8) is heavy,
+    the book's layer of random weights (4 heads of 8) over its 128 tokens light, and so is a
+    tiny model of a Hugging Face family; a grid of every head fits up to GRID_HEADS heads, so a
+    tiny real model (2 × 4) gets the grid and GPT-2 small's 12 × 12 the map, whoever made it."""
+    from gpt_core.source import GRID_HEADS, HEAVY_WORK, grid_fits, trace_work
+
+    gpt2_small = Description("gpt2", "gpt2", 12, 12, 12, 64, 768, 1024, 124_439_808)
+    assert trace_work(gpt2_small, 8) > HEAVY_WORK
+    book = RandomWeights(PlaygroundConfig()).description
+    assert trace_work(book, book.reads) < HEAVY_WORK
+    # every weight once per token, and h × T × T × d twice (scores, weighted sum) per layer
+    assert trace_work(book, 10) == book.parameters * 10 + 2 * 1 * 4 * 10 * 10 * 8
+    tiny = Description("tiny", "qwen2", 2, 4, 2, 8, 32, 64, 30_000)
+    assert trace_work(tiny, 64) < HEAVY_WORK and grid_fits(tiny)
+    assert not grid_fits(gpt2_small) and 12 * 12 > GRID_HEADS
+    large_shipped = Description("h16", "gpt", 8, 16, 16, 4, 64, 32, 500_000)
+    assert not grid_fits(large_shipped), "a large book's GPT gets the map too"
