@@ -36,8 +36,9 @@ from .hub import (
     offered_models,
     short_name,
 )
-from .loading import IMPLEMENTATION, RealModel, adopt, load
-from .reading import MAX_REAL_TOKENS, Piece, Spelling, no_token_label, piece, read, spelling, token_logits
+from .loading import IMPLEMENTATION, adopt, load
+from .model import Piece, RealModel, Spelling
+from .reading import MAX_REAL_TOKENS, no_token_label, piece, read, spelling, token_logits
 from .tracing import (
     INDUCTION_TOKENS,
     LayerTraces,

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 import torch
 
 from ..generate import choose_next
-from .loading import RealModel
+from .model import RealModel
 from .reading import MAX_REAL_TOKENS, Piece, piece, read, token_logits
-from .tracing import _run
+from .tracing import run_model
 
 
 @dataclass
@@ -45,7 +45,7 @@ def generate_tokens(
     ids, labels = [piece.token_id for piece in pieces], [piece.label for piece in pieces]
     generator = torch.Generator().manual_seed(seed)
     steps: list[GeneratedPiece] = []
-    records, out = _run(loaded, ids, True, use_cache=True)
+    records, out = run_model(loaded, ids, True, use_cache=True)
     began, slowest = time.perf_counter(), 0.0
     for _ in range(n):
         if max_seconds is not None and time.perf_counter() - began + slowest > max_seconds:
@@ -57,6 +57,6 @@ def generate_tokens(
         steps.append(GeneratedPiece(chosen, list(labels), rows))
         ids.append(new)
         labels.append(chosen.label)
-        records, out = _run(loaded, [new], True, use_cache=True, cache=out.cache)
+        records, out = run_model(loaded, [new], True, use_cache=True, cache=out.cache)
         slowest = max(slowest, time.perf_counter() - tick)
     return steps

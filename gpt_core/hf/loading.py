@@ -5,33 +5,21 @@ tokenizer, its spelling and its description in the book's letters."""
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import torch
 
 from ..errors import InputError
 from ..source import Description
 from .hub import Progress, fetch
-from .reading import Spelling, spelling
-from .recording import _attention, _attention_modules, _hook_inputs_and_outputs
+from .model import RealModel
+from .reading import spelling
+from .recording import attention_modules, hook_inputs_and_outputs, traced_attention
 
 IMPLEMENTATION = "seeing_attention_trace"  # the name this package's attention is registered under
 
 _REGISTER_LOCK = threading.Lock()
 _REGISTERED = False
-
-
-@dataclass(frozen=True)
-class RealModel:
-    """A loaded model (eval mode, shared read-only), its tokenizer and its description."""
-
-    model: Any  # a transformers PreTrainedModel
-    tokenizer: Any
-    description: Description
-    folder: Path
-    spelling: Spelling
 
 
 def _register() -> None:
@@ -43,7 +31,7 @@ def _register() -> None:
         from transformers import AttentionInterface
         from transformers.masking_utils import AttentionMaskInterface, eager_mask
 
-        AttentionInterface.register(IMPLEMENTATION, _attention)
+        AttentionInterface.register(IMPLEMENTATION, traced_attention)
         AttentionMaskInterface.register(IMPLEMENTATION, eager_mask)
         _REGISTERED = True
 
@@ -68,13 +56,13 @@ def _hook_attention(name: str, model) -> None:
     """Hook the modules transformers passes to the registered attention (one per layer, or the
     model is refused: a layer it never passes could not be traced)."""
     try:
-        modules = _attention_modules(model)
+        modules = attention_modules(model)
     except Exception as error:  # noqa: BLE001 - a model that cannot read one token is not one the app can show
         reason = (str(error).splitlines() or [type(error).__name__])[0][:200]
         raise InputError("model_unsupported", name=name, reason=reason) from error
     if len(modules) != model.config.num_hidden_layers:
         raise InputError("model_unsupported", name=name, reason="attention not traced")
-    _hook_inputs_and_outputs(modules.values())
+    hook_inputs_and_outputs(modules.values())
 
 
 def load(name: str, progress: Progress | None = None) -> RealModel:

@@ -8,40 +8,16 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import torch
 
 from ..errors import InputError
 from ..tokens import display_label
 from ..window import LONGEST_TEXT_TOKENS
-
-if TYPE_CHECKING:
-    from .loading import RealModel
+from .model import Piece, RealModel, Spelling
 
 MAX_REAL_TOKENS = LONGEST_TEXT_TOKENS  # the app reads at most this many tokens of a text (or the model's context)
-
-
-@dataclass(frozen=True)
-class Spelling:
-    """How a tokenizer spells its tokens, read once when its model is loaded (not per token)."""
-
-    byte_level: bool  # GPT-2's byte alphabet (a ByteLevel pre-tokenizer or decoder): "Ġthe", "åĬ"
-    special: frozenset[int]  # the ids of its special tokens (BOS, EOS, …)
-    size: int  # len(tokenizer): ids from here on (a padded embedding's extra rows) are no token
-
-
-@dataclass(frozen=True)
-class Piece:
-    """One token as the model reads it."""
-
-    token_id: int
-    kind: str  # "text" (whole characters), "bytes" (a piece of a character), "special" (BOS, …)
-    # or "none" (an id the tokenizer has no token for: a padded embedding's extra row)
-    text: str  # what it stands for: its characters, its bytes as hex, the special token's name, "<id N>"
-    label: str  # a visible label: a leading space as ␣, a byte piece with its character
-    source: str  # the characters of the text it was read from (a byte piece: its whole character)
 
 
 def _byte_decoder() -> dict[str, int]:

@@ -14,7 +14,7 @@ import torch
 
 
 @dataclass
-class _LayerRecord:
+class LayerRecord:
     x: torch.Tensor | None = None  # (B, T, hidden) the attention's input
     queries: torch.Tensor | None = None  # (B, h, T, d)
     keys: torch.Tensor | None = None  # (B, h_kv, T, d)
@@ -26,19 +26,19 @@ class _LayerRecord:
     output: torch.Tensor | None = None  # (B, T, hidden) after the output projection
 
 
-class _Recorder:
+class Recorder:
     def __init__(self) -> None:
-        self.layers: dict[int, _LayerRecord] = {}
+        self.layers: dict[int, LayerRecord] = {}
         self.modules: dict[int, Any] = {}  # by layer: the modules transformers passed to the attention function
 
-    def layer(self, module: Any) -> _LayerRecord:
-        return self.layers.setdefault(int(module.layer_idx), _LayerRecord())
+    def layer(self, module: Any) -> LayerRecord:
+        return self.layers.setdefault(int(module.layer_idx), LayerRecord())
 
 
-_RECORDER: contextvars.ContextVar[_Recorder | None] = contextvars.ContextVar("hf_recorder", default=None)
+RECORDER: contextvars.ContextVar[Recorder | None] = contextvars.ContextVar("hf_recorder", default=None)
 
 
-def _stages(query, keys, scaling, attention_mask):
+def record_stages(query, keys, scaling, attention_mask):
     """Raw, scaled scores and weights, as transformers' eager attention computes them."""
     scores = torch.matmul(query, keys.transpose(2, 3))  # (B, h, T, T) raw Q Kᵀ
     scaled = scores * scaling
@@ -47,7 +47,7 @@ def _stages(query, keys, scaling, attention_mask):
     return scores, scaled, weights
 
 
-def _repeat(states: torch.Tensor, groups: int) -> torch.Tensor:
+def repeat_heads(states: torch.Tensor, groups: int) -> torch.Tensor:
     """(B, h_kv, T, d) -> (B, h, T, d): each key/value head once per query head of its group."""
     if groups == 1:
         return states
@@ -62,16 +62,16 @@ def _blocked(attention_mask: torch.Tensor | None, dtype: torch.dtype, T: int) ->
     return attention_mask <= torch.finfo(dtype).min / 2
 
 
-def _attention(module, query, key, value, attention_mask, scaling=None, dropout=0.0, **kwargs):
+def traced_attention(module, query, key, value, attention_mask, scaling=None, dropout=0.0, **kwargs):
     """The model's attention, computed as transformers' eager attention does (and kept while
     a trace is being taken). Returns (output (B, T, h, d), weights (B, h, T, T))."""
     groups = query.shape[1] // key.shape[1]
     scaling = query.shape[-1] ** -0.5 if scaling is None else scaling
-    keys, values = _repeat(key, groups), _repeat(value, groups)
-    _, _, weights = _stages(query, keys, scaling, attention_mask)
+    keys, values = repeat_heads(key, groups), repeat_heads(value, groups)
+    _, _, weights = record_stages(query, keys, scaling, attention_mask)
     weights = torch.nn.functional.dropout(weights, p=dropout, training=module.training)
     output = torch.matmul(weights, values)  # (B, h, T, d)
-    recorder = _RECORDER.get()
+    recorder = RECORDER.get()
     if recorder is not None:
         record = recorder.layer(module)
         recorder.modules[int(module.layer_idx)] = module
@@ -82,31 +82,31 @@ def _attention(module, query, key, value, attention_mask, scaling=None, dropout=
     return output.transpose(1, 2).contiguous(), weights
 
 
-def _attention_modules(model) -> dict[int, Any]:
+def attention_modules(model) -> dict[int, Any]:
     """The modules transformers passes to the registered attention function, by layer index:
     the model's attention modules, whatever their classes are named. Found by running one
     token through the model (no cache, nothing kept)."""
-    recorder = _Recorder()
-    token = _RECORDER.set(recorder)
+    recorder = Recorder()
+    token = RECORDER.set(recorder)
     try:
         with torch.inference_mode():
             model.base_model(input_ids=torch.zeros(1, 1, dtype=torch.long), use_cache=False)
     finally:
-        _RECORDER.reset(token)
+        RECORDER.reset(token)
     return dict(sorted(recorder.modules.items()))
 
 
-def _hook_inputs_and_outputs(modules: Iterable[Any]) -> None:
+def hook_inputs_and_outputs(modules: Iterable[Any]) -> None:
     """Keep each attention's input (the normed stream) and its projected output while tracing."""
 
     def before(module, args, kwargs):
-        recorder = _RECORDER.get()
+        recorder = RECORDER.get()
         if recorder is not None:
             hidden = kwargs.get("hidden_states", args[0] if args else None)
             recorder.layer(module).x = hidden.detach()
 
     def after(module, args, kwargs, output):
-        recorder = _RECORDER.get()
+        recorder = RECORDER.get()
         if recorder is not None:
             recorder.layer(module).output = (output[0] if isinstance(output, tuple) else output).detach()
 

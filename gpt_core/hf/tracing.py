@@ -13,9 +13,9 @@ import torch
 from ..attention import AttentionTrace, ShapeStep, Trace
 from ..errors import InputError
 from ..source import INDUCTION_TOKENS, Description
-from .loading import RealModel
+from .model import RealModel
 from .reading import MAX_REAL_TOKENS, Piece, piece, read
-from .recording import _RECORDER, _LayerRecord, _Recorder, _repeat, _stages
+from .recording import RECORDER, LayerRecord, Recorder, record_stages, repeat_heads
 
 
 def shape_steps(B: int, T: int, description: Description) -> list[ShapeStep]:
@@ -52,12 +52,12 @@ def _flat(heads: torch.Tensor) -> torch.Tensor:
     return heads.transpose(1, 2).reshape(B, T, n * d)
 
 
-def layer_trace(record: _LayerRecord, description: Description) -> AttentionTrace:
+def layer_trace(record: LayerRecord, description: Description) -> AttentionTrace:
     """Every stage of one layer, from what the model's attention received: the scores are
     recomputed from its q and k by the very operations it ran, so they are its numbers."""
     groups = description.groups
-    keys, values = _repeat(record.keys, groups), _repeat(record.values, groups)
-    scores, scaled, _ = _stages(record.queries, keys, record.scaling, None)
+    keys, values = repeat_heads(record.keys, groups), repeat_heads(record.values, groups)
+    scores, scaled, _ = record_stages(record.queries, keys, record.scaling, None)
     masked = scaled.masked_fill(record.blocked, float("-inf"))
     B, _, T, _ = record.queries.shape
     return AttentionTrace(
@@ -73,7 +73,7 @@ class LayerTraces(Sequence[AttentionTrace]):
     """One ``AttentionTrace`` per layer, built when asked for (four (h, T, T) stages of every
     layer would hold 600 MB for GPT-2 at 512 tokens; the weights are kept, the rest is rebuilt)."""
 
-    def __init__(self, records: list[_LayerRecord], description: Description) -> None:
+    def __init__(self, records: list[LayerRecord], description: Description) -> None:
         self._records, self._description = records, description
 
     def __len__(self) -> int:
@@ -99,7 +99,7 @@ class RealTrace(Trace):
 
     @classmethod
     def of(cls, description: Description, pieces: list[Piece], cut: int, text_used: str,
-           records: list[_LayerRecord], logits: torch.Tensor | None) -> RealTrace:  # fmt: skip
+           records: list[LayerRecord], logits: torch.Tensor | None) -> RealTrace:  # fmt: skip
         return cls(
             tokens=[piece.text for piece in pieces], labels=[piece.label for piece in pieces], text_used=text_used,
             layers=LayerTraces(records, description), weights=[r.weights for r in records], cut=cut,
@@ -115,16 +115,16 @@ class RealTrace(Trace):
         return head // self.description.groups
 
 
-def _run(loaded: RealModel, ids: list[int], logits: bool, **kwargs) -> tuple[list[_LayerRecord], Any]:
+def run_model(loaded: RealModel, ids: list[int], logits: bool, **kwargs) -> tuple[list[LayerRecord], Any]:
     """One forward pass with the recorder on: every layer's record, and the model's output."""
-    recorder = _Recorder()
-    token = _RECORDER.set(recorder)
+    recorder = Recorder()
+    token = RECORDER.set(recorder)
     try:
         with torch.inference_mode():
             runner = loaded.model if logits else loaded.model.base_model
             out = runner(input_ids=torch.tensor([ids]), **kwargs)
     finally:
-        _RECORDER.reset(token)
+        RECORDER.reset(token)
     records = [recorder.layers[i] for i in sorted(recorder.layers)]
     if len(records) != loaded.description.layers or any(r.queries is None for r in records):
         raise InputError("model_unsupported", name=loaded.description.name, reason="attention not traced")
@@ -135,7 +135,7 @@ def trace(loaded: RealModel, text: str, *, logits: bool = False, max_tokens: int
     """Run ``text`` through the model (no gradients) and keep every layer's attention.
     ``logits=True`` runs the language-model head too (the next-token scores)."""
     pieces, cut, used = read(loaded, text, max_tokens)
-    records, out = _run(loaded, [piece.token_id for piece in pieces], logits, use_cache=False)
+    records, out = run_model(loaded, [piece.token_id for piece in pieces], logits, use_cache=False)
     return RealTrace.of(loaded.description, pieces, cut, used, records, out.logits if logits else None)
 
 
@@ -145,7 +145,7 @@ def trace_ids(loaded: RealModel, ids: list[int], *, logits: bool = False) -> Rea
     if not ids:
         raise InputError("empty_text")
     pieces = [piece(loaded, i) for i in ids]
-    records, out = _run(loaded, list(ids), logits, use_cache=False)
+    records, out = run_model(loaded, list(ids), logits, use_cache=False)
     return RealTrace.of(loaded.description, pieces, 0, loaded.tokenizer.decode(ids), records,
                         out.logits if logits else None)  # fmt: skip
 
@@ -162,5 +162,5 @@ def induction_weights(loaded: RealModel, n: int = INDUCTION_TOKENS, seed: int = 
     tokens = [vocabulary[i] for i in picks]
     bos = loaded.tokenizer("a", add_special_tokens=True)["input_ids"][:1]
     prefix = bos if bos and bos[0] in special else []
-    records, _ = _run(loaded, [*prefix, *tokens, *tokens], False, use_cache=False)
+    records, _ = run_model(loaded, [*prefix, *tokens, *tokens], False, use_cache=False)
     return [r.weights for r in records], len(prefix)

@@ -18,7 +18,7 @@ import torch
 from gpt_core import InputError, hf
 from gpt_core.hf import generation, loading, reading, tracing
 from gpt_core.hf.reading import _BYTE_DECODER, _byte_decoder, _token_bytes, _types
-from gpt_core.hf.recording import _RECORDER, _attention, _blocked, _hook_inputs_and_outputs, _Recorder, _stages
+from gpt_core.hf.recording import RECORDER, Recorder, _blocked, hook_inputs_and_outputs, record_stages, traced_attention
 
 ROOT = Path(__file__).resolve().parents[2]
 FAMILIES = ("gpt2", "llama", "qwen2", "llama-sp")
@@ -532,14 +532,14 @@ class _Block(torch.nn.Module):
 
 def test_only_the_given_modules_are_hooked_and_a_tensor_output_is_kept_whole():
     model = torch.nn.Sequential(_Block(0), _Block(1))
-    _hook_inputs_and_outputs([model[0].attn, model[1].attn])
+    hook_inputs_and_outputs([model[0].attn, model[1].attn])
     x = torch.arange(6.0).reshape(1, 3, 2)
-    recorder = _Recorder()
-    token = _RECORDER.set(recorder)
+    recorder = Recorder()
+    token = RECORDER.set(recorder)
     try:
         model(x)
     finally:
-        _RECORDER.reset(token)
+        RECORDER.reset(token)
     assert torch.equal(recorder.layers[0].x, x) and torch.equal(recorder.layers[0].output, 2 * x)
     assert torch.equal(recorder.layers[1].x, 2 * x + 1) and torch.equal(recorder.layers[1].output, 4 * x + 2)
 
@@ -642,18 +642,18 @@ def test_the_attention_is_transformers_eager_attention(training):
     module.train(training)
     for scaling in (0.3, None):
         expected = _eager_attention(module, query, key, value, mask, 6**-0.5 if scaling is None else scaling)
-        output, weights = _attention(module, query, key, value, mask, scaling=scaling)
+        output, weights = traced_attention(module, query, key, value, mask, scaling=scaling)
         assert torch.equal(weights, expected[1]) and torch.equal(output, expected[0])
         assert output.shape == (1, 5, 4, 6)
     module.eval()
-    output, weights = _attention(module, query, key, value, mask, scaling=0.3, dropout=0.5)
+    output, weights = traced_attention(module, query, key, value, mask, scaling=0.3, dropout=0.5)
     expected = _eager_attention(module, query, key, value, mask, 0.3, dropout=0.5)
     assert torch.equal(weights, expected[1]) and torch.equal(output, expected[0]), "no dropout in eval mode"
 
 
 def test_the_softmax_is_taken_in_float32_and_given_back_in_the_querys_precision():
     module, query, key, value, mask = _attention_inputs(torch.bfloat16, T=24, d=16)
-    scores, scaled, weights = _stages(query, key[:, [0, 0, 1, 1]], 0.25, mask)
+    scores, scaled, weights = record_stages(query, key[:, [0, 0, 1, 1]], 0.25, mask)
     assert weights.dtype == torch.bfloat16
     expected = torch.softmax((scaled + mask).float(), dim=-1).to(torch.bfloat16)
     assert torch.equal(weights, expected)
