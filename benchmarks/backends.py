@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as `python benchmarks/backends.py`
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.real_models import _text  # noqa: E402
+from benchmarks.real_models import sample_text  # noqa: E402
 from harness.server import start_server, stop_server  # noqa: E402
 from harness.streamlit_client import StreamlitClient  # noqa: E402
 from harness.tiny_models import build_shaped_model  # noqa: E402
@@ -58,10 +58,10 @@ def _setups() -> dict[str, dict]:
                           "head": [f"head {n}" for n in (2, 3, 4, 1)],
                           "block": [blocks.format(n) for n in (2, 1, 2, 1)],
                           "text": lambda i: f"{PLAY_TEXT[:-4]}{i:04d}"},
-        "GPT-2 shape": {"query": {"weights": SHAPE, "text": _text(0), "block": "1"},
+        "GPT-2 shape": {"query": {"weights": SHAPE, "text": sample_text(0), "block": "1"},
                         "head": [f"head {n}" for n in range(2, 2 + CHANGES)],
                         "block": [layers.format(n) for n in range(2, 2 + CHANGES)],
-                        "text": lambda i: f"{i} {_text(i)}"},  # a number first: never a text seen before
+                        "text": lambda i: f"{i} {sample_text(i)}"},  # a number first: never a text seen before
     }  # fmt: skip
 
 

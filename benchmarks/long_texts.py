@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as `python benchmarks/long_texts.py`
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.real_models import _rss_mb  # noqa: E402  # the server's resident memory
+from benchmarks.real_models import rss_mb  # noqa: E402  # the server's resident memory
 from harness.server import start_server, stop_server  # noqa: E402
 from harness.streamlit_client import StreamlitClient  # noqa: E402
 from harness.tiny_models import build_shaped_model, tiny_tokenizer  # noqa: E402
@@ -99,12 +99,12 @@ def measure_sessions(folder: Path, count: int, tokens: int) -> dict:
     server = start_server("long_text_sessions", env={"ATTENTION_MODELS": str(folder / SHAPE)})
     try:
         time.sleep(2)
-        idle = _rss_mb(server.process.pid)
+        idle = rss_mb(server.process.pid)
         asyncio.run(_sessions(server.url, 1, tokens))
-        one = _rss_mb(server.process.pid)
+        one = rss_mb(server.process.pid)
         asyncio.run(_sessions(server.url, count, tokens))
         return {"sessions": count, "tokens": tokens, "idle_mb": round(idle), "after_one_mb": round(one),
-                f"after_{count}_more_mb": round(_rss_mb(server.process.pid))}  # fmt: skip
+                f"after_{count}_more_mb": round(rss_mb(server.process.pid))}  # fmt: skip
     finally:
         stop_server(server)
 
@@ -115,13 +115,13 @@ def measure(folder: Path, token_counts: list[int], tabs: bool = False) -> dict:
     report: dict = {}
     try:
         time.sleep(2)
-        report["idle_mb"] = round(_rss_mb(server.process.pid))
+        report["idle_mb"] = round(rss_mb(server.process.pid))
         for i, tokens in enumerate(token_counts):
             text = text_of(tokens, i)
             playground = asyncio.run(_visit(server.url, "playground", {"weights": SHAPE, "text": text}))
             explorer = asyncio.run(_visit(server.url, "explorer", {"model": SHAPE, "prompt": text}))
             report[str(tokens)] = {"playground": playground, "explorer": explorer,
-                                   "server_mb": round(_rss_mb(server.process.pid))}  # fmt: skip
+                                   "server_mb": round(rss_mb(server.process.pid))}  # fmt: skip
         if tabs:  # every tab of both pages, at the longest text: what opening it sends
             text, report["tabs"] = text_of(max(token_counts), 99), {}
             for page, views, query in (("playground", PLAYGROUND_VIEWS, {"weights": SHAPE, "text": text}),

@@ -47,7 +47,7 @@ def _tokenizer():
     return tiny_tokenizer(bos=False)
 
 
-def _text(i: int) -> str:
+def sample_text(i: int) -> str:
     """A text of exactly 64 tokens (for these models' tokenizer), different for each i (no
     trace is reused)."""
     words = " ".join(WORDS[(i + k) % len(WORDS)] for k in range(TOKENS))
@@ -55,7 +55,7 @@ def _text(i: int) -> str:
     return words[: encoded["offset_mapping"][TOKENS - 1][1]]
 
 
-def _rss_mb(pid: int) -> float:
+def rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
@@ -72,11 +72,11 @@ def trace_times(folder: Path, repeats: int) -> dict:
     rows = {}
     for shape in REAL_SHAPES:
         loaded = hf.load(str(folder / shape))
-        hf.trace(loaded, _text(0))  # warm
+        hf.trace(loaded, sample_text(0))  # warm
         times, layer_times, tokens = [], [], 0
         for i in range(1, repeats + 1):
             started = time.perf_counter()
-            traced = hf.trace(loaded, _text(i))
+            traced = hf.trace(loaded, sample_text(i))
             times.append((time.perf_counter() - started) * 1000)
             tokens = len(traced.pieces)
             started = time.perf_counter()
@@ -95,7 +95,7 @@ def trace_times(folder: Path, repeats: int) -> dict:
 
 
 async def _round_trips(url: str, model: str) -> dict:
-    client = StreamlitClient(url, "playground", urlencode({"weights": model, "text": _text(0), "head": "1"}))
+    client = StreamlitClient(url, "playground", urlencode({"weights": model, "text": sample_text(0), "head": "1"}))
     await client.connect()
     try:
         first = await client.open_page()
@@ -116,7 +116,7 @@ async def _round_trips(url: str, model: str) -> dict:
             result[f"{name}_change_median_ms"] = round(statistics.median(times))
         times = []
         for i in range(1, 4):
-            answer = await client.set_widget("pg_text", string_value=_text(100 + i))
+            answer = await client.set_widget("pg_text", string_value=sample_text(100 + i))
             assert answer.ok, answer.exceptions
             times.append(answer.seconds * 1000)
         result["new_text_median_ms"] = round(statistics.median(times))
@@ -126,7 +126,7 @@ async def _round_trips(url: str, model: str) -> dict:
 
 
 async def _open(url: str, model: str) -> None:
-    client = StreamlitClient(url, "playground", urlencode({"weights": model, "text": _text(7)}))
+    client = StreamlitClient(url, "playground", urlencode({"weights": model, "text": sample_text(7)}))
     await client.connect()
     try:
         assert (await client.open_page()).ok
@@ -139,13 +139,13 @@ def server_costs(folder: Path) -> dict:
     server = start_server("real_models", env={"ATTENTION_MODELS": models})
     try:
         time.sleep(2)
-        memory = {"idle_mb": round(_rss_mb(server.process.pid))}
+        memory = {"idle_mb": round(rss_mb(server.process.pid))}
         trips = asyncio.run(_round_trips(server.url, "gpt2-shape"))
-        memory["with_gpt2_mb"] = round(_rss_mb(server.process.pid))
+        memory["with_gpt2_mb"] = round(rss_mb(server.process.pid))
         asyncio.run(_open(server.url, "gpt2-shape"))  # a second student on the same model
-        memory["with_gpt2_second_session_mb"] = round(_rss_mb(server.process.pid))
+        memory["with_gpt2_second_session_mb"] = round(rss_mb(server.process.pid))
         asyncio.run(_open(server.url, "smollm2-135m-shape"))
-        memory["with_gpt2_and_smollm2_mb"] = round(_rss_mb(server.process.pid))
+        memory["with_gpt2_and_smollm2_mb"] = round(rss_mb(server.process.pid))
     finally:
         stop_server(server)
     return {"round_trip": trips, "memory": memory}
