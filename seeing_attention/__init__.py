@@ -9,8 +9,9 @@ The numbers are gpt_core's (the app's playground computes the same ones); the pa
 ``figures.page``. Needs torch, numpy and Plotly, not Streamlit.
 """
 
-from .engine import STAGE_ORDER, View, export, show
+from .engine import export, show
 from .notebook import show_errors_as_messages
+from .view import STAGE_ORDER, View
 
 show_errors_as_messages()  # in a notebook: this package's errors as messages, not tracebacks
 

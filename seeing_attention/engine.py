@@ -6,8 +6,7 @@ from __future__ import annotations
 import shlex
 import urllib.parse
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
-from importlib import metadata
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -15,41 +14,26 @@ import numpy as np
 import torch
 
 from figures.page import PageLayer, page_data, standalone_page
-from figures.shapes import shape_trace_code
 from gpt_core import STAGES, InputError, PlaygroundConfig, PlaygroundTrace, display_labels, trace_attention
 from gpt_core.reproduce import use_compute_threads
 from ui.strings import LANGUAGES, t
 
 from .limits import DEFAULT_TOKENS, PAGE_LIMIT_BYTES, most_tokens, plotly_js
 from .limits import page_bytes as page_bytes  # the playground says a page's size before its download
+from .source_view import source_view
+from .view import (
+    STAGE_ORDER,
+    View,
+    chosen_layers,
+    layer_stages,
+    package_version,
+    page_words,
+    shape_trace,
+    title_text,
+)
 
-STAGE_ORDER: tuple[str, ...] = STAGES  # scores, scaled_scores, masked_scores, weights
 BOOK_EXAMPLE = "动手学大模型"
 DEFAULT_APP_URL = "http://localhost:8501"
-TITLE_CHARS = 40  # a longer text is cut in the page's title (the tokens show it whole)
-# The page's words: "page.softmax.key" is read by its script as words["softmax_key"].
-PAGE_KEYS = (
-    "page.lead", "page.stage", "page.heads", "page.head", "page.detail", "page.query", "page.key", "page.value",
-    "page.masked", "page.masked_note", "page.choose", "page.softmax", "page.softmax.key", "page.softmax.score",
-    "page.softmax.exp", "page.softmax.weight", "page.softmax.stored", "page.softmax.sum", "page.shapes", "page.made",
-    "page.offline", "page.layer_choice", "page.no_plotly", "page.window", "page.window_slide", "page.map",
-)  # fmt: skip
-
-
-def _version() -> str:
-    try:
-        return metadata.version("seeing-attention")
-    except metadata.PackageNotFoundError:
-        return "(from a clone)"
-
-
-def _words(lang: str, tokens: int, cut: str = "") -> dict[str, str]:
-    words = {"cut": cut}
-    for key in PAGE_KEYS:
-        name = key.removeprefix("page.").replace(".", "_")
-        words[name] = t(key, lang)
-    words["tokens"] = t("page.tokens", lang, n=tokens)
-    return words
 
 
 def _stage_titles(config: PlaygroundConfig, lang: str) -> dict[str, str]:
@@ -87,74 +71,6 @@ def app_link(text: str, config: PlaygroundConfig, lang: str, app_url: str = DEFA
     values = {**state.values_of(text, config), **(view or {})}
     query = {**state.to_query(values), "lang": lang}
     return f"{app_url.rstrip('/')}/playground?{urllib.parse.urlencode(query)}"
-
-
-@dataclass
-class View:
-    """One view: the page (``html``), what was traced (``result``: gpt_core's playground trace
-    for random weights, ``gpt_core.hf``'s for a real model, a source's ``Trace`` for given
-    weights or a module) and the numbers of its layers."""
-
-    html: str
-    result: PlaygroundTrace | Any
-    text: str
-    lang: str
-    layers: dict[int, dict[str, np.ndarray]]  # layer (0-based) -> stage -> (heads, T, T)
-    config: PlaygroundConfig | None = None  # random weights' settings
-    model: str | None = None  # a real model's name
-    note: str = ""  # what its reader must know: a text cut to the tokens a page holds, a causal mask added
-
-    @property
-    def numbers(self) -> dict[str, np.ndarray]:
-        """Each stage of the first layer shown, (heads, T, T), as gpt_core computed it (float32,
-        −∞ where masked)."""
-        return self.layers[min(self.layers)]
-
-    @property
-    def tokens(self) -> list[str]:
-        return list(self.result.tokens)
-
-    @property
-    def shape_trace(self) -> str:
-        return _shape_trace(self.result, min(self.layers))
-
-    def figures(self, stage: str = "weights"):
-        """The app's overview of every head at ``stage`` (first layer shown), as a Plotly figure."""
-        from figures import heads_overview_figure
-        from ui.figure_text import figure_words
-
-        return heads_overview_figure(self.numbers[stage], list(self.result.labels), stage, figure_words(self.lang))
-
-    def save_html(self, path: str | Path) -> Path:
-        """Write the page, one file that works offline."""
-        path = Path(path)
-        path.write_text(self.html, encoding="utf-8")
-        return path
-
-    def __repr__(self) -> str:
-        heads, T = self.numbers["weights"].shape[:2]
-        source = f"model {self.model}" if self.model else f"seed {self.config.seed}"
-        note = f"; {self.note}" if self.note else ""
-        return f"<seeing_attention.View: {heads} heads × {T} tokens of {self.text[:TITLE_CHARS]!r}, {source}{note}>"
-
-    def _repr_html_(self) -> str:
-        """In a notebook (Jupyter, JupyterLab, VS Code, Colab): the page in a frame of its own,
-        so that its script and style touch nothing else of the notebook; Plotly's script held
-        once by the notebook (``notebook.py``)."""
-        from .notebook import frame_html
-
-        return frame_html(self.html, t("page.heads", self.lang))
-
-
-def _shape_trace(result, layer: int) -> str:
-    trace = result.trace if isinstance(result, PlaygroundTrace) else result.layers[layer]
-    if trace.x is None:  # weights alone: no split or merge was given
-        return ""
-    return shape_trace_code(trace.shape_steps, tuple(trace.x.shape))
-
-
-def _stages(trace) -> dict[str, np.ndarray]:
-    return {stage: getattr(trace, stage)[0].detach().float().numpy() for stage in STAGE_ORDER}
 
 
 def show(text: str = BOOK_EXAMPLE, *, heads: int = 4, head_dim: int = 8, input_dim: int | None = None, seed: int = 0,
@@ -203,7 +119,7 @@ def show(text: str = BOOK_EXAMPLE, *, heads: int = 4, head_dim: int = 8, input_d
         result = trace_attention(text, config, max_tokens=max_tokens)
     cut = cut_note(len(result.tokens), result.total_tokens, ceiling, lang)
     page = page_html(result, text, lang, app_url=app_url, stage=stage, head=head, row=row, col=col, cut=cut)
-    layers = {0: _stages(result.trace)}
+    layers = {0: layer_stages(result.trace)}
     return View(html=page, result=result, text=text, lang=lang, layers=layers, config=config, note=cut)
 
 
@@ -214,41 +130,29 @@ def cut_note(shown: int, total: int, ceiling: int, lang: str) -> str:
     return t("page.cut", lang, shown=shown, total=total, limit=ceiling, mb=PAGE_LIMIT_BYTES // 1_000_000)
 
 
-def _chosen_layers(layer: int | str | Sequence[int], count: int) -> list[int]:
-    if layer == "all":
-        return list(range(count))
-    chosen = [layer] if isinstance(layer, int) else list(layer)
-    for index in chosen:
-        if not isinstance(index, int) or not 0 <= index < count:
-            raise ValueError(f"layer {index!r} is not one of 0..{count - 1} (or \"all\")")
-    if not chosen:
-        raise ValueError("no layer chosen")
-    return chosen
-
-
 def _show_model(text: str, model, layer, *, lang: str, stage: str, head: int, row: int | None, col: int | None,
                 app_url: str) -> View:
     from gpt_core import hf
 
     loaded = hf.load(model) if isinstance(model, str) else model
     described = loaded.description
-    chosen = _chosen_layers(layer, described.layers)
+    chosen = chosen_layers(layer, described.layers)
     use_compute_threads()
     result = hf.trace(loaded, text)
-    layers = {index: _stages(result.layers[index]) for index in chosen}
+    layers = {index: layer_stages(result.layers[index]) for index in chosen}
     shown = len(result.tokens)  # a real model reads up to its context (and the app's longest text): said
     cut = t("page.cut_model", lang, total=shown + result.cut, shown=shown, name=described.name) if result.cut else ""
     made = [
         (t("page.made.model", lang), _model_facts(described, lang)),
         (t("page.made.command", lang), model_command_line(text, described.name, chosen, lang)),
         (t("page.made.link", lang), model_app_link(text, described.name, chosen[0], lang, app_url)),
-        ("", t("page.made.versions", lang, torch=torch.__version__, version=_version())),
+        ("", t("page.made.versions", lang, torch=torch.__version__, version=package_version())),
     ]
     titles = {stage_name: t(f"stage.{stage_name}", lang) for stage_name in STAGE_ORDER}
     data = page_data(
-        title=t("page.title", lang, text=_title_text(text)), tokens=result.labels,
+        title=t("page.title", lang, text=title_text(text)), tokens=result.labels,
         layers=[PageLayer(t("page.layer", lang, layer=index + 1), layers[index]) for index in chosen],  # 1-based
-        stage_titles=titles, words=_words(lang, shown, cut), shape_trace=_shape_trace(result, chosen[0]),
+        stage_titles=titles, words=page_words(lang, shown, cut), shape_trace=shape_trace(result, chosen[0]),
         made=made, stage=stage, head=head, row=row, col=col,
     )
     page = standalone_page(data, plotly_js=plotly_js(), lang=lang)
@@ -271,8 +175,6 @@ def _show_own(attention, module, x, tokens, layer, **view) -> View:
     """The page of weights a learner has (``attention``) or of their own ``module`` on ``x``."""
     from gpt_core import GivenWeights, ModuleSource
 
-    from .source_view import source_view
-
     if attention is not None:
         if tokens is None:
             raise ValueError("attention= needs tokens, the T tokens its weights are over")
@@ -280,10 +182,6 @@ def _show_own(attention, module, x, tokens, layer, **view) -> View:
     if x is None:
         raise ValueError("module= needs x, its input (1, T, C)")
     return source_view(ModuleSource(module, x, tokens), 0, **view)
-
-
-def _title_text(text: str) -> str:
-    return text if len(text) <= TITLE_CHARS else text[:TITLE_CHARS] + "…"
 
 
 def model_command_line(text: str, name: str, layers: list[int], lang: str, output: str = "attention.html") -> str:
@@ -318,10 +216,10 @@ def page_html(result: PlaygroundTrace, text: str, lang: str, *, app_url: str = D
         (t("page.made.model", lang), t("page.made.random", lang, seed=config.seed)),
         (t("page.made.command", lang), command_line(text, config, lang)),
         (t("page.made.link", lang), app_link(text, config, lang, app_url, view_params(stage, head, row, col))),
-        ("", t("page.made.versions", lang, torch=torch.__version__, version=_version())),
+        ("", t("page.made.versions", lang, torch=torch.__version__, version=package_version())),
     ]
-    return stages_page_html(text=text, tokens=result.tokens, stages=_stages(result.trace),
-                            stage_titles=_stage_titles(config, lang), shape_trace=_shape_trace(result, 0), made=made,
+    return stages_page_html(text=text, tokens=result.tokens, stages=layer_stages(result.trace),
+                            stage_titles=_stage_titles(config, lang), shape_trace=shape_trace(result, 0), made=made,
                             lang=lang, stage=stage, head=head, row=row, col=col, cut=cut)  # fmt: skip
 
 
@@ -337,8 +235,8 @@ def stages_page_html(*, text: str, tokens: Sequence[str], stages: dict[str, np.n
                      cut: str = "") -> str:
     """The page of one layer's stages, whatever computed them."""
     data = page_data(
-        title=t("page.title", lang, text=_title_text(text)), tokens=list(tokens), layers=[PageLayer(layer_name, stages)],
-        labels=display_labels(list(tokens)), stage_titles=stage_titles, words=_words(lang, len(tokens), cut),
+        title=t("page.title", lang, text=title_text(text)), tokens=list(tokens), layers=[PageLayer(layer_name, stages)],
+        labels=display_labels(list(tokens)), stage_titles=stage_titles, words=page_words(lang, len(tokens), cut),
         shape_trace=shape_trace, made=made,
         stage=stage, head=head, row=row, col=col,
     )
@@ -358,12 +256,12 @@ def playground_page_html(*, text: str, result: PlaygroundTrace, stages: dict[str
     if command:
         made.append((t("page.made.command", lang), f"{command} --lang {lang} -o attention.html"))
     made += [(t("page.made.link", lang), link),
-             ("", t("page.made.versions", lang, torch=torch.__version__, version=_version()))]
+             ("", t("page.made.versions", lang, torch=torch.__version__, version=package_version()))]
     titles = {s: t(f"stage.{s}", lang) for s in STAGE_ORDER}
     if not about.scale:
         titles["scaled_scores"] = t("stage.not_scaled", lang)
     return stages_page_html(text=text, tokens=result.labels, stages={s: stages[s] for s in STAGE_ORDER},
-                            stage_titles=titles, shape_trace=_shape_trace(result, 0), made=made, lang=lang,
+                            stage_titles=titles, shape_trace=shape_trace(result, 0), made=made, lang=lang,
                             stage=stage, head=head)  # fmt: skip
 
 

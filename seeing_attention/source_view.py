@@ -16,8 +16,8 @@ from gpt_core.reproduce import use_compute_threads
 from gpt_core.source import AttentionSource, Note
 from ui.strings import t
 
-from .engine import View, _chosen_layers, _title_text, _version, _words
 from .limits import plotly_js
+from .view import View, chosen_layers, package_version, page_words, title_text
 
 FIXED_TEXT = "source.fixed_text"  # said of every source of its own tokens: not worth a view's text
 
@@ -47,7 +47,7 @@ def _stage_titles(source: AttentionSource, lang: str) -> dict[str, str]:
 
 def _page_words(source: AttentionSource, lang: str, tokens: int) -> dict[str, str]:
     """The page's words; its lead names the stages only where the source has every one."""
-    words = _words(lang, tokens)
+    words = page_words(lang, tokens)
     if set(source.capabilities.stages) != set(STAGES):
         words["lead"] = t("page.lead.some_stages", lang)
     return words
@@ -66,7 +66,7 @@ def source_view(
     """Every head of ``source``'s chosen layers (0-based: one, several or ``"all"``) for the
     text it reads by default, as a ``View``: the stages it has, its notes and its facts."""
     described = source.description
-    chosen = _chosen_layers(layer, described.layers)
+    chosen = chosen_layers(layer, described.layers)
     use_compute_threads()
     with torch.no_grad():
         trace = source.trace(source.default_prompt)
@@ -80,10 +80,10 @@ def source_view(
     command = source.reproduction(source.default_prompt, chosen[0]).command
     if command:
         made.append((t("page.made.command", lang), command))
-    made.append(("", t("page.made.versions", lang, torch=torch.__version__, version=_version())))
+    made.append(("", t("page.made.versions", lang, torch=torch.__version__, version=package_version())))
     names = [described.name] if described.layers == 1 else [t("page.layer", lang, layer=index) for index in chosen]
     data = page_data(
-        title=t("page.title", lang, text=_title_text(trace.text_used.strip())),
+        title=t("page.title", lang, text=title_text(trace.text_used.strip())),
         tokens=trace.labels,
         layers=[PageLayer(name, layers[index]) for name, index in zip(names, chosen, strict=True)],
         stage_titles=_stage_titles(source, lang),
