@@ -105,10 +105,9 @@ def fit_to_model(values: Mapping[str, Any], shape: ModelShape) -> tuple[dict[str
         notes.extend(moved)
     fitted["token"], moved = rules.limit("token", fitted["token"], ALL_TOKENS, shape.tokens - 1, ALL_TOKENS)
     notes.extend(moved)
-    fitted["row"], moved = rules.limit("row", fitted["row"], LAST_ROW, shape.tokens - 1, LAST_ROW)
-    notes.extend(moved)
-    fitted["col"], moved = rules.limit("col", fitted["col"], 0, shape.tokens - 1, 0)
-    notes.extend(moved)
+    for name in ("row", "col"):  # a link made for a longer text: its last token
+        fitted[name], moved = rules.clamp_position(name, fitted[name], shape.tokens)
+        notes.extend(moved)
     last = shape.steps[-1] if shape.steps else None
     if fitted["step"] is not None and fitted["step"] not in shape.steps and shape.steps:
         allowed = ", ".join(str(step) for step in shape.steps)

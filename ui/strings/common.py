@@ -56,6 +56,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The link's {name} = {value} can't be used (allowed: {allowed}); the default {default} is shown instead.",
         "zh": "链接中的 {name} = {value} 无法使用（允许：{allowed}）；已改用默认值 {default}。",
     },
+    "note.past_text": {
+        "en": "The link's {name} = {value} is past the end of this text (its tokens are {allowed}): the last token, {default}, is shown.",
+        "zh": "链接中的 {name} = {value} 超出了这段文字的末尾（词元位置为 {allowed}）：已显示最后一个词元 {default}。",
+    },
     "note.too_long_for_link": {
         "en": "This page's {name} is too long to share by link ({chars} characters; a link carries at most {limit}), so the link in the address bar leaves it out. To share it, send the text itself, or the page's download.",
         "zh": "本页的 {name} 太长，无法通过链接分享（{chars} 个字符；链接最多容纳 {limit} 个），所以地址栏里的链接不包含它。要分享它，请直接发送文本，或本页的下载文件。",
