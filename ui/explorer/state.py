@@ -26,7 +26,10 @@ ALL_TOKENS = -1  # "token": every query's lines (the token view: the last token)
 LAST_ROW = -1  # "row": the last query, the one that reads every key
 TOKEN_DIRECTIONS = ("reads", "read_by", "both")
 MAX_MODEL_CHARS = 200  # a Hugging Face id (owner/name) or a folder's name
-MAX_PROMPT_CHARS = 2_000  # the models read at most their context; a link may carry more (it is cut)
+# The models read at most their context; the box and a link take a long paste whole, as the
+# playground's do (a browser drops a paste over the box's limit without a word), and the page
+# cuts it to the context with the playground's note.
+MAX_PROMPT_CHARS = 200_000
 MAX_BLOCKS = 64
 MAX_HEADS = 64
 MAX_STEP = 1_000_000

@@ -131,8 +131,8 @@ def read_notes(source: AttentionSource, trace: Trace, lang: str) -> None:
     if trace.left_out:
         st.warning(t("ex.left_out", lang, chars=_chars(trace.left_out, lang)), icon=":material/block:")
     if d.origin == "hub":  # a real model: its facts, its tokenizer, its context in tokens
-        if trace.cut:
-            st.info(t("real.cut", lang, tokens=len(trace.labels), cut=trace.cut), icon=":material/content_cut:")
+        if trace.cut:  # the playground's note for the same text
+            st.warning(t("real.cut", lang, tokens=len(trace.labels), cut=trace.cut), icon=":material/content_cut:")
         st.markdown(sources.facts(source, lang))
         note = sources.gqa_note(source, lang)
         st.caption((note + " " if note else "") + t("real.tokens_note", lang, name=d.name))
@@ -140,7 +140,7 @@ def read_notes(source: AttentionSource, trace: Trace, lang: str) -> None:
                       context=d.reads))  # fmt: skip
         return
     if trace.cut:
-        st.info(t("ex.cut", lang, context=d.reads, cut=trace.cut), icon=":material/content_cut:")
+        st.warning(t("context_cut", lang, context=d.context, cut=trace.cut), icon=":material/content_cut:")
     st.markdown(
         t("ex.read_line", lang, T=len(trace.labels), blocks=d.layers, heads=d.heads, d=d.head_dim, context=d.reads)
     )  # fmt: skip

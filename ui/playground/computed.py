@@ -117,7 +117,7 @@ def read_notes(view: View, lang: str) -> None:
     if cut and about.origin == "seed":
         st.warning(t("pg.truncated", lang, total=view.result.total_tokens, shown=T), icon=":material/content_cut:")
     elif cut and about.tokens_word == "characters":
-        st.warning(t("pg.context_cut", lang, context=about.context, cut=cut), icon=":material/content_cut:")
+        st.warning(t("context_cut", lang, context=about.context, cut=cut), icon=":material/content_cut:")
     elif cut:
         st.warning(t("real.cut", lang, tokens=T, cut=cut), icon=":material/content_cut:")
     if about.origin == "hub":

@@ -206,6 +206,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "key/value head (the keys and values are repeated before the scores).",
         "zh": "分组查询注意力：{h} 个查询头共用 {h_kv} 个键/值头，每个键/值头对应 {groups} 个查询头（计算分数前先把键和值重复）。",
     },
+    "context_cut": {  # the playground's and the explorer's one note for a text cut to a tiny GPT's context
+        "en": "The model reads at most {context} characters: the last {cut} are not shown.",
+        "zh": "模型最多读取 {context} 个字符：最后 {cut} 个没有显示。",
+    },
     "real.cut": {
         "en": "The model reads at most {tokens} tokens here: the last {cut} tokens of the text are not shown.",
         "zh": "这里模型最多读 {tokens} 个词元：文字最后的 {cut} 个词元没有显示。",

@@ -16,10 +16,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "This model never saw these characters, so they were left out: {chars}",
         "zh": "这个模型没见过这些字符，已略去：{chars}",
     },
-    "ex.cut": {
-        "en": "The model reads at most {context} characters at a time: the last {cut} were not read.",
-        "zh": "模型一次最多读 {context} 个字符：最后 {cut} 个没有读入。",
-    },
     "ex.no_models": {
         "en": "No trained model is here: the shipped models are missing (assets/heads_experiment).",
         "zh": "这里没有训练好的模型：随附模型缺失（assets/heads_experiment）。",
