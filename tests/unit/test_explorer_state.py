@@ -43,7 +43,7 @@ def test_no_link_gives_the_defaults_and_the_models_own_prompt():
 @pytest.mark.parametrize(
     ("name", "raw"),
     [("block", "abc"), ("head", "0"), ("head", "1.5"), ("token", "-2"), ("metric", "<b>"), ("lines", "x"),
-     ("n", "41"), ("temp", "nan"), ("temp", "3"), ("seed", "-1"), ("top_p", "0"), ("top_k", "-1"), ("odds_temp", "-0.5"), ("step", "1e9"), ("prompt", "x" * 200_001), ("row", "-2"), ("col", "-1"), ("row", "4097")],
+     ("n", "41"), ("temp", "nan"), ("temp", "3"), ("seed", "-1"), ("top_p", "0"), ("top_k", "-1"), ("odds_temp", "-0.5"), ("step", "1e9"), ("prompt", "x" * 200_001), ("row", "-2"), ("col", "-2"), ("row", "4097")],
 )  # fmt: skip
 def test_odd_values_fall_back_to_the_default_with_a_note(name, raw):
     values, notes = parse_query({name: raw})

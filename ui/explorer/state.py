@@ -24,6 +24,7 @@ METRICS = ("previous", "first", "self", "induction", "entropy")
 LINE_MODES = ("head", "block")  # the lines of the chosen head, or of every head of its block
 ALL_TOKENS = -1  # "token": every query's lines (the token view: the last token)
 LAST_ROW = -1  # "row": the last query, the one that reads every key
+FIRST_KEY = -1  # "col": chosen with the row (gpt_core.window.first_key: a long text's diagonal)
 TOKEN_DIRECTIONS = ("reads", "read_by", "both")
 MAX_MODEL_CHARS = 200  # a Hugging Face id (owner/name) or a folder's name
 # The models read at most their context; the box and a link take a long paste whole, as the
@@ -49,7 +50,7 @@ PARAMS: tuple[Param, ...] = (
     Param("head", "int", 1, 1, MAX_HEADS),  # 1-based
     Param("token", "int", ALL_TOKENS, ALL_TOKENS, MAX_TOKEN),  # the lines view's query
     Param("row", "int", LAST_ROW, LAST_ROW, MAX_TOKEN),  # a long text: the window's query (gpt_core.window)
-    Param("col", "int", 0, 0, MAX_TOKEN),  # and its key
+    Param("col", "int", FIRST_KEY, FIRST_KEY, MAX_TOKEN),  # and its key
     Param("lines", "choice", "head", choices=LINE_MODES),
     Param("metric", "choice", "previous", choices=METRICS),
     Param("step", "int", None, 0, MAX_STEP, optional=True),  # a snapshot's training step; None: the last

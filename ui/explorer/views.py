@@ -29,7 +29,7 @@ from gpt_core.attention import Trace
 from gpt_core.explore import head_kind
 from gpt_core.playground import MAX_SEED
 from gpt_core.source import INDUCTION_TOKENS, AttentionSource, Description, generate_with_attention, layer_metrics
-from gpt_core.window import Window, window_around
+from gpt_core.window import Window, first_key, window_around
 
 from ..charts import prepared, show_chart, sized_for_page, type_scale
 from ..figure_text import figure_words
@@ -86,7 +86,7 @@ class ExplorerView:
     identity: tuple = ()  # (the source's identity, prompt): the view's figures are shared under it (ui/charts.py)
     steps: tuple[int, ...] = ()  # the shipped model's training snapshots
     row: int = -1  # a long text: the query the window is centred on (-1: the last)
-    col: int = 0  # and the key
+    col: int = -1  # and the key (-1: chosen with the row, gpt_core.window.first_key)
     weights: LayerWeights = field(init=False)  # (blocks, h, T, T) float32, read per layer
     metrics: list[dict[str, torch.Tensor]] = field(init=False)  # per block: metric -> (h,)
 
@@ -102,11 +102,15 @@ class ExplorerView:
     def window(self) -> Window:
         """The queries and keys the views draw: all of a short text's, else a window around
         the chosen cell (``gpt_core.window``)."""
-        return window_around(len(self.trace.labels), self.row, self.col)
+        return window_around(len(self.trace.labels), self.row, self.chosen_col)
 
     @property
     def chosen_row(self) -> int:
         return self.row if self.row >= 0 else len(self.trace.labels) - 1
+
+    @property
+    def chosen_col(self) -> int:
+        return self.col if self.col >= 0 else first_key(len(self.trace.labels), self.chosen_row)
 
     @property
     def about(self) -> Description:
@@ -251,7 +255,7 @@ def lines(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     st.caption(t("ex.lines_help", lang, threshold=LINE_THRESHOLD))
     chosen, scale = None if token == ALL_TOKENS else token, type_scale()
     centre = view.chosen_row if chosen is None else chosen
-    window = window_around(len(labels), centre, view.col if chosen is None else max(0, chosen - LINES_WINDOW // 2 + 1),
+    window = window_around(len(labels), centre, view.chosen_col if chosen is None else max(0, chosen - LINES_WINDOW // 2 + 1),
                            size=LINES_WINDOW)  # fmt: skip
 
     def build():

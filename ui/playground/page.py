@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from gpt_core.window import first_key
+
 from ..chart_events import listen, parse_click
 from ..contained import contained
 from ..first_screen import ask_for_the_rest, is_first_screen
@@ -40,12 +42,14 @@ def _sync_focus(view: View, text: str) -> None:
     ss = st.session_state
     T = len(view.result.tokens)
     if ss.get(TEXT_STATE, text) != text:
-        ss[widget_key("row")], ss[widget_key("col")] = state.LAST_ROW, 0  # the last query sees every key
+        ss[widget_key("row")], ss[widget_key("col")] = state.LAST_ROW, state.FIRST_KEY  # the last query sees every key
     ss[TEXT_STATE] = text
     ss[widget_key("head")] = min(ss[widget_key("head")], view.result.config.heads)
-    ss[widget_key("col")] = min(ss[widget_key("col")], T - 1)
     if ss[widget_key("row")] == state.LAST_ROW or ss[widget_key("row")] >= T:
         ss[widget_key("row")] = T - 1
+    if ss[widget_key("col")] == state.FIRST_KEY:  # a long text: the row's own key, the diagonal in the window
+        ss[widget_key("col")] = first_key(T, ss[widget_key("row")])
+    ss[widget_key("col")] = min(ss[widget_key("col")], T - 1)
 
 
 def _computed_view(values: dict, lang: str, source) -> tuple[View, str | None] | None:
