@@ -1,7 +1,8 @@
 """A long text's first view in a real Chromium at a projector's 1366 × 768, as a reader who
 pastes a paragraph sees it: the window shows the keys around the chosen (last) query with the
 diagonal in view, in the playground and in the explorer (before, queries 80–127 × keys 0–47,
-far from it)."""
+far from it), and the playground's first screen holds a chart, not only the note that the
+text was cut (before, the heads stood under the controls, below the screen)."""
 
 from __future__ import annotations
 
@@ -71,6 +72,15 @@ def _assert_diagonal_in_view(panel: dict, tokens: int) -> None:
 def test_the_playgrounds_first_window_is_on_the_diagonal(server, screen):
     url = f"{server.url}/playground?{urlencode({'text': TEXT, 'tok': 'char'})}"
     _assert_diagonal_in_view(_first_panel(screen, url, "pg_overview_chart", "softmax weights · head 1"), RANDOM_TOKENS)
+
+
+def test_the_playgrounds_first_screen_of_a_long_text_shows_a_chart(server, screen):
+    url = f"{server.url}/playground?{urlencode({'text': TEXT, 'tok': 'char'})}"
+    panel = _first_panel(screen, url, "pg_overview_chart", "softmax weights · head 1")
+    assert screen.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTop") == 0, "not scrolled"
+    assert panel["bottom"] <= SCREEN["height"], (
+        f"head 1's panel is on the first screen ({panel['top']:.0f}–{panel['bottom']:.0f} px)"
+    )
 
 
 def test_the_explorers_first_window_of_a_long_text_is_on_the_diagonal(server, screen):
