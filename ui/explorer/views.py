@@ -23,7 +23,7 @@ from figures import (
 )
 from figures.explorer import generation_window
 from figures.export import export_name
-from figures.lines import LINE_THRESHOLD, LINES_CUT, LINES_OUTSIDE
+from figures.lines import LINE_THRESHOLD, LINES_CUT, LINES_DRAWN, LINES_OUTSIDE, LINES_STRONGEST
 from gpt_core import STAGES, display_label, display_labels, position_label
 from gpt_core.attention import Trace
 from gpt_core.explore import head_kind
@@ -270,11 +270,20 @@ def lines(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     if left_out:
         st.caption(t("ex.lines_left_out", lang, n=left_out, outside=drawn.meta.get(LINES_OUTSIDE, 0),
                      cut=drawn.meta.get(LINES_CUT, 0)))  # fmt: skip
+    if not drawn.meta.get(LINES_DRAWN, 1):  # an empty figure says why
+        _no_lines(drawn.meta, lang)
     chart_col, _ = st.columns(LINES_SHARE)
     with chart_col:
         show_chart(drawn, LINES_CHART_KEY,
                    file_name=file_name(view, "lines", block=view.block + 1,
                                        head=view.head + 1 if mode == "head" else "all", token=chosen))  # fmt: skip
+
+
+def _no_lines(meta: dict, lang: str) -> None:
+    """No weight of the queries shown reaches the threshold (a long text's weights spread
+    thin over many keys): say so, with the largest, rather than an empty chart."""
+    strongest = f"{meta.get(LINES_STRONGEST, 0.0):.3f}"
+    st.info(t("ex.lines_none", lang, threshold=LINE_THRESHOLD, strongest=strongest), icon=":material/info:")
 
 
 def metrics_table(view: ExplorerView, lang: str) -> pd.DataFrame:
