@@ -31,7 +31,12 @@ from .views import View
 
 TEXT_STATE = "pg_text_shown"  # the text shown last run: a new text resets the chosen cell
 PAGE_KEY = "playground"
-CLICK_CHARTS = {views.OVERVIEW_CHART_KEY: "overview", views.DETAIL_CHART_KEY: "detail", views.WINDOW_MAP_KEY: "window"}
+CLICK_CHARTS = {
+    views.OVERVIEW_CHART_KEY: "overview",
+    views.DETAIL_CHART_KEY: "detail",
+    views.WINDOW_MAP_KEY: "window",
+    views.FIRST_MAP_KEY: "window",
+}
 CLICKS_KEY = "pg_chart_clicks"
 
 
@@ -150,6 +155,8 @@ def render() -> None:
         beside = views.overview_fits_beside(view)
         if beside:
             views.overview(view, lang)
+        elif not views.chosen_window(view).whole:  # a long text's heads under the controls: its map here
+            views.first_screen_map(view, lang)
     if not beside:  # too tall beside the controls: the page's width under them
         views.overview(view, lang, beside=False)
     if first_screen:

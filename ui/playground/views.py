@@ -104,7 +104,8 @@ def overview_fits_beside(view: View) -> bool:
     takes the page's width under them: a tall column beside short controls leaves half the
     page empty). A long text's window never fits the first screen's height with legible
     cells: beside them all the same while it fits one screen, its first heads on the first
-    screen (under the controls, the first screen showed only the note that the text was cut)."""
+    screen (under the controls, the first screen showed only the note that the text was
+    cut; ``first_screen_map`` stands there when even one screen is too little)."""
     window = chosen_window(view)
     width, height = overview_size(beside=True, long=not window.whole)
     plan = plan_overview(view.result.config.heads, view.result.labels, width, type_scale(), max_height_px=height,
@@ -197,6 +198,19 @@ def detail(view: View, lang: str) -> None:
 
 
 WINDOW_MAP_KEY = "pg_window_map"
+FIRST_MAP_KEY = "pg_first_map"
+FIRST_MAP_SHARES = (3, 2)  # beside the controls the map takes 3/5 of the column: its 300 px whole
+
+
+def first_screen_map(view: View, lang: str) -> None:
+    """A long text whose heads stand under the controls (a real model's 12): beside the
+    controls, on the first screen, the map of the whole text for the chosen head, the window
+    outlined (a click moves it), so that the first screen shows a chart and not only the
+    note that the text was cut."""
+    head, window = st.session_state[widget_key("head")] - 1, chosen_window(view)
+    weights, row = view.stages["weights"][head], st.session_state[widget_key("row")]
+    shared, name = _shared(view, "window", head, window, type_scale()), file_name(view, "map", head=head + 1)
+    window_map(weights, window, head, row, lang, FIRST_MAP_KEY, shared, name, shares=FIRST_MAP_SHARES)
 
 
 def softmax_calculator(view: View, lang: str) -> None:
