@@ -53,8 +53,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "长文本：只画查询 {q0}–{q1} 到键 {k0}–{k1} 的连线（共 {T} 个词元；以所选的词元，或链接中的行和列为中心）。",
     },
     "ex.lines_none": {
-        "en": "No line is drawn: no query here gives a key {threshold} of its weight or more (the largest weight is {strongest}). Its weights are spread thin over many keys; the heatmaps show them.",
-        "zh": "没有画出连线：这里没有哪个查询给某个键分到 {threshold} 或更多的权重（最大的权重是 {strongest}）。它的权重分散在许多键上；热力图能显示它们。",
+        "en": "No line is drawn: no query here gives a key {threshold} of its weight or more (the largest weight is {strongest}): the weights are spread thin over many keys, which the heatmaps show.",
+        "zh": "没有画出连线：这里没有哪个查询给某个键分到 {threshold} 或更多的权重（最大的权重是 {strongest}）：权重分散在许多键上，热力图能显示出来。",
     },
     "ex.lines_left_out": {
         "en": "{n} lines are not drawn: {outside} go to keys outside the window, {cut} are weaker than the ones drawn.",
