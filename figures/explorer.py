@@ -196,12 +196,12 @@ def grid_figure(
                 panel_axes(panel, plan.labels, bottom, first, text["fig.key_axis"] if bottom and first else None,
                            text["fig.query_axis"] if first and b == 0 else None)
             )  # fmt: skip
-            title = (
+            name = (
                 f"{plotly_safe(text['ex.col.block'])} {b + 1}<br>{plotly_safe(text['fig.head'])} {head + 1}"
                 if plan.two_line_titles
                 else plotly_safe(panel_name(b, head, text))
             )
-            annotations.append(panel_title(title, panel, GRID_TITLE_FONT_PX * scale, head_color(head), bold=True))
+            annotations.append(panel_title(name, panel, GRID_TITLE_FONT_PX * scale, head_color(head), bold=True))
             width = FOCUSED_BORDER_PX if focus == (b, head) else BORDER_PX
             shapes.append(panel_border(panel, head_color(head), width))
     layout = finished_layout(

@@ -36,6 +36,7 @@ from .words import Words
 LINE_THRESHOLD = 0.02  # weights below this draw no line
 MAX_LINES = 1_500  # the strongest lines drawn at most (a long text's window of 12 heads has thousands)
 LINES_OUTSIDE, LINES_CUT = "linesOutside", "linesCut"  # the layout's meta: lines left out, and why
+LINES_DRAWN, LINES_STRONGEST = "linesDrawn", "linesStrongest"  # and lines drawn, the largest weight they could show
 LINE_BINS = 5  # weight steps: one trace per (head, bin)
 LINE_MIN_WIDTH_PX = 1.5  # the lightest step's width; the heaviest's is LINE_MAX_WIDTH_PX
 LINE_MAX_WIDTH_PX = 4.0
@@ -96,22 +97,25 @@ class LineChoice:
     lines: list[tuple[int, int, int, float]]
     outside: int
     cut: int
+    strongest: float = 0.0  # the largest weight of the queries into the window's keys, drawn or not
 
 
 def choose_lines(weights: np.ndarray, heads: Sequence[int], queries: Sequence[int], keys: range,
                  threshold: float = LINE_THRESHOLD, max_lines: int = MAX_LINES) -> LineChoice:  # fmt: skip
     """Every line (head, query, key ≤ query, weight ≥ threshold) of ``queries`` into ``keys``,
     the strongest ``max_lines`` kept (ties: the earlier head, query, key first)."""
-    found, outside = [], 0
+    found, outside, strongest = [], 0, 0.0
     for head in heads:
         for query in queries:
             row = np.asarray(weights[head, query, : query + 1], dtype=np.float64)
+            shown = row[keys.start : keys.stop]
+            strongest = max(strongest, float(shown.max())) if shown.size else strongest
             strong = np.flatnonzero(row >= threshold)
             inside = strong[(strong >= keys.start) & (strong < keys.stop)]
             outside += len(strong) - len(inside)
             found += [(head, query, int(key), float(row[key])) for key in inside]
     kept = sorted(found, key=lambda line: -line[3])[:max_lines] if len(found) > max_lines else found
-    return LineChoice(kept, outside, len(found) - len(kept))
+    return LineChoice(kept, outside, len(found) - len(kept), strongest)
 
 
 def _step_trace(lines: list[tuple[int, int, float]], head: int, step: int, text: Words, scale: float,
@@ -245,5 +249,10 @@ def lines_figure(
     query_labels, key_labels = [labels[i] for i in window.queries], [labels[i] for i in window.keys]
     traces += _token_columns(query_labels, key_labels, token, text, font_px, scale, origin)
     layout = _lines_layout(query_labels + key_labels, window.size, text, font_px, scale, heads=len(heads))
-    layout["meta"] = {LINES_OUTSIDE: choice.outside, LINES_CUT: choice.cut}
+    layout["meta"] = {
+        LINES_OUTSIDE: choice.outside,
+        LINES_CUT: choice.cut,
+        LINES_DRAWN: len(choice.lines),
+        LINES_STRONGEST: choice.strongest,
+    }
     return build_figure(traces, layout)

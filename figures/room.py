@@ -19,6 +19,7 @@ WRONG_COLOR = "#c7c7c7"  # after the reveal: the others step back
 BAR_PX = 44  # a bar and its gap, large enough to read from the back of a room
 FRAME_PX = 86  # the title above, the axis below
 LABEL_CHARS = 28
+LABEL_STANDOFF_PX = 18  # between an option's words and the axis, where a zero count is written
 RIGHT_MARK = "✓"
 
 
@@ -51,6 +52,9 @@ def answers_figure(
         title=dict(text=text["rmfig.title"], font=dict(size=TITLE_FONT_SIZE), yref="container", y=0.98, yanchor="top"),
         xaxis=dict(title=dict(text=text["rmfig.count_axis"]), gridcolor=GRID_COLOR, rangemode="tozero",
                    range=[0, max(most, 1) * 1.15], dtick=max(1, -(-most // 5)), fixedrange=True),
-        yaxis=dict(autorange="reversed", automargin=True, type="category", fixedrange=True),
+        # The options' words stand off from the axis, drawn as a line: a bar of 0 writes its 0
+        # just after the axis, which must not read as part of the words ("6 × 4 0", not "6 × 40").
+        yaxis=dict(autorange="reversed", automargin=True, type="category", fixedrange=True,
+                   ticklabelstandoff=LABEL_STANDOFF_PX, showline=True, linecolor=GRID_COLOR),
     )  # fmt: skip
     return build_figure([bars], layout)

@@ -212,7 +212,7 @@ class TinyGPT:
         return trace_model(self.model, self.vocabulary, text)
 
     def notes(self, trace: Trace) -> list[Note]:
-        cut = [Note("pg.context_cut", {"context": self.description.context, "cut": trace.cut})] if trace.cut else []
+        cut = [Note("context_cut", {"context": self.description.context, "cut": trace.cut})] if trace.cut else []
         return left_out_note(trace) + cut
 
     def facts(self) -> Note | None:

@@ -81,6 +81,14 @@ def _position(value: int, tokens: int) -> int:
     return min(max(value, 0), tokens - 1)
 
 
+def first_key(tokens: int, row: int, long_from: int = LONG_TEXT_TOKENS) -> int:
+    """The key a view chooses with the query ``row`` before anyone chose one: a short text's
+    first (the whole matrix is shown); in a long text, the query's own key, so that the window
+    holds the keys around the query, the diagonal in view (the first key of the last query
+    would show queries 80–127 × keys 0–47 of 128, every weight small and no diagonal)."""
+    return _position(row, tokens) if tokens > long_from else 0
+
+
 def window_around(tokens: int, row: int, col: int, size: int = WINDOW_TOKENS,
                   long_from: int = LONG_TEXT_TOKENS) -> Window:  # fmt: skip
     """The window a view shows for the chosen cell (``row``, ``col``): the whole matrix up to

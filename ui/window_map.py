@@ -19,9 +19,10 @@ MAP_SHARE, NOTE_SHARE = 2, 3
 
 
 def window_map(weights: np.ndarray, window: Window, head: int, row: int, lang: str, key: str,
-               share: tuple | None, file_name: str) -> None:  # fmt: skip
-    """``weights``: the head's (T, T) softmax weights; ``row``: the chosen query."""
-    map_col, note_col = st.columns([MAP_SHARE, NOTE_SHARE], vertical_alignment="center")
+               share: tuple | None, file_name: str, shares: tuple[int, int] = (MAP_SHARE, NOTE_SHARE)) -> None:  # fmt: skip
+    """``weights``: the head's (T, T) softmax weights; ``row``: the chosen query; ``shares``:
+    the map's and the note's widths (a narrow column gives the map more of it)."""
+    map_col, note_col = st.columns(list(shares), vertical_alignment="center")
     scale = type_scale()
     with map_col:
         show_chart(lambda: window_map_figure(weights, window, "weights", head, figure_words(lang), scale), key,

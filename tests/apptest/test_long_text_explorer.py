@@ -14,6 +14,7 @@ import pytest
 from gpt_core import hf
 from harness.charts import traces_by_name
 from tests.apptest.conftest import clicks_for, open_page
+from ui.strings import t
 
 EXPLORER = "pages/4_explorer.py"
 TEXT = " ".join(["the cat sat on the mat"] * 20)
@@ -107,6 +108,21 @@ def test_the_lines_of_a_long_text_are_the_windows_and_say_how_many_are_left_out(
     notes = [c.value for c in at.caption if "lines are not drawn" in c.value]
     assert notes == [f"{outside} lines are not drawn: {outside} go to keys outside the window, 0 are weaker than "
                      "the ones drawn."]  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_lines_that_are_all_under_the_threshold_say_why_nothing_is_drawn(offered, lang):
+    """The last queries of a random model's 128 tokens spread their weight thin: the window
+    around the last one has no weight of 0.02, and the page says so with the largest."""
+    at = _open(block="1", head="1", view="lines", lines="head", **({"lang": lang} if lang != "en" else {}))
+    weights = hf.trace(offered, TEXT).weights[0][0, 0].numpy()
+    queries = range(128 - 40, 128)  # the 40 rows around the last query, its own key chosen with it
+    strongest = max(weights[q, k] for q in queries for k in queries if k <= q)
+    assert strongest < 0.02, "the case this test is about: every weight under the threshold"
+    spec = _spec(at, "ex_lines_chart")
+    assert not [tr for tr in spec["data"] if tr.get("mode") == "lines" and any(y is not None for y in tr["y"])]
+    said = [i.value for i in at.info]
+    assert said == [t("ex.lines_none", lang, threshold=0.02, strongest=f"{strongest:.3f}")], said
 
 
 def test_the_token_view_of_a_long_text_draws_the_positions_around_the_token(offered):

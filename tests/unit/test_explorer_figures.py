@@ -12,9 +12,11 @@ import pytest
 from figures import HEAD_COLORS, generation_figure, grid_figure, head_color, lines_figure, metric_figure
 from figures.explorer import panel_name
 from figures.lines import LINE_BINS, LINE_THRESHOLD, line_color, line_dash, line_name, weight_bin
+from gpt_core.window import window_around
 from harness.charts import decode, traces_by_name
 from tests.helpers import EXPLORER_WORDS
 from ui.explorer.state import MAX_HEADS as EXPLORER_MAX_HEADS
+from ui.figure_text import figure_words
 
 TEXT = EXPLORER_WORDS
 LABELS = ["<b>", "a", "&", "<i>x", "b", "c"]
@@ -194,3 +196,16 @@ def test_generation_rows_are_left_aligned_with_gaps_where_the_context_was_shorte
     assert ticks[0] == "1: &lt;" and ticks[1] == "2: ⏎"
     with pytest.raises(ValueError, match="context"):
         generation_figure([np.ones(2)], ["a"], ["abc"], 0, 0, TEXT)
+
+
+@pytest.mark.parametrize("window", [None, "long"])
+def test_grid_title_is_the_grids_own_not_the_last_panels(window):
+    """A fresh explorer chooses block 1, head 1: the figure's title names the whole grid, never
+    a panel (the last one drawn was block 2 · head 4)."""
+    labels = [f"t{i}" for i in range(80)] if window else LABELS
+    chosen = window_around(len(labels), len(labels) - 1, 0) if window else None
+    text = figure_words("en")  # every word, the window's title too
+    spec = _spec(grid_figure(_weights(2, 4, len(labels)), labels, text, focus=(0, 0), window=chosen))
+    title = spec["layout"]["title"]["text"]
+    assert title.startswith(text["ex.grid_title"])
+    assert text["ex.col.block"] not in title.removeprefix(text["ex.grid_title"]), title

@@ -43,7 +43,7 @@ def test_no_link_gives_the_defaults_and_the_models_own_prompt():
 @pytest.mark.parametrize(
     ("name", "raw"),
     [("block", "abc"), ("head", "0"), ("head", "1.5"), ("token", "-2"), ("metric", "<b>"), ("lines", "x"),
-     ("n", "41"), ("temp", "nan"), ("temp", "3"), ("seed", "-1"), ("top_p", "0"), ("top_k", "-1"), ("odds_temp", "-0.5"), ("step", "1e9"), ("prompt", "x" * 3000), ("row", "-2"), ("col", "-1"), ("row", "4097")],
+     ("n", "41"), ("temp", "nan"), ("temp", "3"), ("seed", "-1"), ("top_p", "0"), ("top_k", "-1"), ("odds_temp", "-0.5"), ("step", "1e9"), ("prompt", "x" * 200_001), ("row", "-2"), ("col", "-2"), ("row", "4097")],
 )  # fmt: skip
 def test_odd_values_fall_back_to_the_default_with_a_note(name, raw):
     values, notes = parse_query({name: raw})
@@ -86,3 +86,16 @@ def test_a_token_one_past_the_last_query_moves_to_every_token_with_a_note():
     assert fitted["token"] == ALL_TOKENS
     assert [(note.name, note.value) for note in notes] == [("token", str(SHAPE.tokens))]
     assert fit_to_model(dict(defaults(), token=SHAPE.tokens - 1), SHAPE)[0]["token"] == SHAPE.tokens - 1
+
+
+@pytest.mark.parametrize("name", ["row", "col"])
+def test_a_position_past_the_text_is_clamped_to_the_last_token_with_a_note_that_says_so(name):
+    """A link made for a longer text (row=400 at 32 tokens) shows the text's last token, not
+    the default, and the note names the last token and the text's positions."""
+    last = SHAPE.tokens - 1  # 32 tokens: positions 0 … 31
+    fitted, notes = fit_to_model(dict(defaults(), **{name: 400}), SHAPE)
+    assert fitted[name] == last
+    assert [(note.name, note.value, note.reason) for note in notes] == [(name, "400", "past_text")]
+    assert (notes[0].allowed, notes[0].default) == (f"0 … {last}", str(last))
+    fitted, notes = fit_to_model(dict(defaults(), **{name: last}), SHAPE)
+    assert fitted[name] == last and notes == [], "the last token itself is no note"

@@ -11,7 +11,15 @@ import pytest
 import torch
 
 from figures import head_detail_figure, heads_overview_figure, window_map_figure
-from gpt_core.window import LONG_TEXT_TOKENS, WINDOW_TOKENS, Window, block_max, weight_outside, window_around
+from gpt_core.window import (
+    LONG_TEXT_TOKENS,
+    WINDOW_TOKENS,
+    Window,
+    block_max,
+    first_key,
+    weight_outside,
+    window_around,
+)
 from ui.figure_text import figure_words
 
 WORDS = figure_words("en")
@@ -281,3 +289,22 @@ def test_the_boundaries_of_a_window_and_of_the_blocks():
     for wrong in (np.zeros((4, 5)), np.zeros((2, 4, 4)), np.zeros(4)):
         with pytest.raises(ValueError, match="square"):
             block_max(wrong)
+
+
+@pytest.mark.parametrize("T", [65, 128, 400, 512])
+@pytest.mark.parametrize("row", [-1, 0, 30, 100, 10_000])
+def test_a_long_texts_first_key_puts_the_querys_own_key_and_its_neighbours_in_the_window(T, row):
+    """A long text's view with no key chosen shows keys around the query, the diagonal in
+    view; the first view's query, the last, reads every key of its window (before, the last
+    of 128 queries opened on keys 0–47, far from it)."""
+    query = min(row % T if row < 0 else row, T - 1)  # −1: the last token; past the end: clamped
+    window = window_around(T, row, first_key(T, row))
+    assert window.contains(query, query), "the diagonal cell of the chosen query is drawn"
+    assert list(window.queries) == list(window.keys), "queries and keys alike: the whole diagonal of the window"
+    if query == T - 1:
+        assert list(window.keys) == list(range(T - WINDOW_TOKENS, T)), "the 48 keys the last query reads last"
+
+
+@pytest.mark.parametrize("T", [1, 6, 64])
+def test_a_short_texts_first_key_is_its_first(T):
+    assert first_key(T, -1) == 0 and first_key(T, T - 1) == 0

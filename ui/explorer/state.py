@@ -23,9 +23,13 @@ METRICS = ("previous", "first", "self", "induction", "entropy")
 LINE_MODES = ("head", "block")  # the lines of the chosen head, or of every head of its block
 ALL_TOKENS = -1  # "token": every query's lines (the token view: the last token)
 LAST_ROW = -1  # "row": the last query, the one that reads every key
+FIRST_KEY = -1  # "col": chosen with the row (gpt_core.window.first_key: a long text's diagonal)
 TOKEN_DIRECTIONS = ("reads", "read_by", "both")
 MAX_MODEL_CHARS = 200  # a Hugging Face id (owner/name) or a folder's name
-MAX_PROMPT_CHARS = 2_000  # the models read at most their context; a link may carry more (it is cut)
+# The models read at most their context; the box and a link take a long paste whole, as the
+# playground's do (a browser drops a paste over the box's limit without a word), and the page
+# cuts it to the context with the playground's note.
+MAX_PROMPT_CHARS = 200_000
 MAX_BLOCKS = 64
 MAX_HEADS = 64
 MAX_STEP = 1_000_000
@@ -45,7 +49,7 @@ PARAMS: tuple[Param, ...] = (
     Param("head", "int", 1, 1, MAX_HEADS),  # 1-based
     Param("token", "int", ALL_TOKENS, ALL_TOKENS, MAX_TOKEN),  # the lines view's query
     Param("row", "int", LAST_ROW, LAST_ROW, MAX_TOKEN),  # a long text: the window's query (gpt_core.window)
-    Param("col", "int", 0, 0, MAX_TOKEN),  # and its key
+    Param("col", "int", FIRST_KEY, FIRST_KEY, MAX_TOKEN),  # and its key
     Param("lines", "choice", "head", choices=LINE_MODES),
     Param("metric", "choice", "previous", choices=METRICS),
     Param("step", "int", None, 0, MAX_STEP, optional=True),  # a snapshot's training step; None: the last
@@ -103,10 +107,9 @@ def fit_to_model(values: Mapping[str, Any], shape: ModelShape) -> tuple[dict[str
         notes.extend(moved)
     fitted["token"], moved = rules.limit("token", fitted["token"], ALL_TOKENS, shape.tokens - 1, ALL_TOKENS)
     notes.extend(moved)
-    fitted["row"], moved = rules.limit("row", fitted["row"], LAST_ROW, shape.tokens - 1, LAST_ROW)
-    notes.extend(moved)
-    fitted["col"], moved = rules.limit("col", fitted["col"], 0, shape.tokens - 1, 0)
-    notes.extend(moved)
+    for name in ("row", "col"):  # a link made for a longer text: its last token
+        fitted[name], moved = rules.clamp_position(name, fitted[name], shape.tokens)
+        notes.extend(moved)
     last = shape.steps[-1] if shape.steps else None
     if fitted["step"] is not None and fitted["step"] not in shape.steps and shape.steps:
         allowed = ", ".join(str(step) for step in shape.steps)

@@ -23,8 +23,8 @@ from figures import (
 )
 from figures.explorer import generation_window
 from figures.export import export_name
-from figures.lines import LINE_THRESHOLD, LINES_CUT, LINES_OUTSIDE
-from gpt_core import STAGES, display_label, display_labels, position_label
+from figures.lines import LINE_THRESHOLD, LINES_CUT, LINES_DRAWN, LINES_OUTSIDE, LINES_STRONGEST
+from gpt_core import STAGES, display_labels, position_label
 from gpt_core.attention import Trace
 from gpt_core.explore import head_kind
 from gpt_core.playground import MAX_SEED
@@ -36,11 +36,10 @@ from gpt_core.source import (
     grid_fits,
     layer_metrics,
 )
-from gpt_core.window import Window, window_around
+from gpt_core.window import Window, first_key, window_around
 
 from ..charts import prepared, show_chart, sized_for_page, type_scale
 from ..figure_text import figure_words
-from ..markdown import literal
 from ..shared import sources
 from ..shared.shared_cache import SharedResults
 from ..strings import t
@@ -93,7 +92,7 @@ class ExplorerView:
     identity: tuple = ()  # (the source's identity, prompt): the view's figures are shared under it (ui/charts.py)
     steps: tuple[int, ...] = ()  # the shipped model's training snapshots
     row: int = -1  # a long text: the query the window is centred on (-1: the last)
-    col: int = 0  # and the key
+    col: int = -1  # and the key (-1: chosen with the row, gpt_core.window.first_key)
     weights: LayerWeights = field(init=False)  # (blocks, h, T, T) float32, read per layer
     metrics: list[dict[str, torch.Tensor]] = field(init=False)  # per block: metric -> (h,)
 
@@ -109,11 +108,15 @@ class ExplorerView:
     def window(self) -> Window:
         """The queries and keys the views draw: all of a short text's, else a window around
         the chosen cell (``gpt_core.window``)."""
-        return window_around(len(self.trace.labels), self.row, self.col)
+        return window_around(len(self.trace.labels), self.row, self.chosen_col)
 
     @property
     def chosen_row(self) -> int:
         return self.row if self.row >= 0 else len(self.trace.labels) - 1
+
+    @property
+    def chosen_col(self) -> int:
+        return self.col if self.col >= 0 else first_key(len(self.trace.labels), self.chosen_row)
 
     @property
     def about(self) -> Description:
@@ -126,10 +129,6 @@ class ExplorerView:
 
     def kind(self, block: int, head: int) -> str:
         return head_kind(self.metrics[block], head)
-
-
-def _chars(chars: tuple[str, ...], lang: str) -> str:
-    return t("list_sep", lang).join(f"“{literal(display_label(char))}”" for char in chars)
 
 
 def read_notes(source: AttentionSource, trace: Trace, lang: str) -> None:
@@ -263,7 +262,7 @@ def lines(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     st.caption(t("ex.lines_help", lang, threshold=LINE_THRESHOLD))
     chosen, scale = None if token == ALL_TOKENS else token, type_scale()
     centre = view.chosen_row if chosen is None else chosen
-    window = window_around(len(labels), centre, view.col if chosen is None else max(0, chosen - LINES_WINDOW // 2 + 1),
+    window = window_around(len(labels), centre, view.chosen_col if chosen is None else max(0, chosen - LINES_WINDOW // 2 + 1),
                            size=LINES_WINDOW)  # fmt: skip
 
     def build():
@@ -278,11 +277,20 @@ def lines(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     if left_out:
         st.caption(t("ex.lines_left_out", lang, n=left_out, outside=drawn.meta.get(LINES_OUTSIDE, 0),
                      cut=drawn.meta.get(LINES_CUT, 0)))  # fmt: skip
+    if not drawn.meta.get(LINES_DRAWN, 1):  # an empty figure says why
+        _no_lines(drawn.meta, lang)
     chart_col, _ = st.columns(LINES_SHARE)
     with chart_col:
         show_chart(drawn, LINES_CHART_KEY,
                    file_name=file_name(view, "lines", block=view.block + 1,
                                        head=view.head + 1 if mode == "head" else "all", token=chosen))  # fmt: skip
+
+
+def _no_lines(meta: dict, lang: str) -> None:
+    """No weight of the queries shown reaches the threshold (a long text's weights spread
+    thin over many keys): say so, with the largest, rather than an empty chart."""
+    strongest = f"{meta.get(LINES_STRONGEST, 0.0):.3f}"
+    st.info(t("ex.lines_none", lang, threshold=LINE_THRESHOLD, strongest=strongest), icon=":material/info:")
 
 
 def metrics_table(view: ExplorerView, lang: str) -> pd.DataFrame:

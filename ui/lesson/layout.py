@@ -38,7 +38,10 @@ PRESENT_PAIRED_HEADS = 4
 PRESENT_FIGURE_MAX_PX = 560
 WIDTH_STEP_PX = 10
 # Presentation mode: the step starts near the top (the header holds only the sidebar's
-# button, at the left, beside the content's margin), and the bar stays on screen.
+# button, at the left, beside the content's margin), and the bar stays on screen. The bar is
+# fixed to the main area, not the window (layout containment on the main area's frame, which
+# does not scroll, makes it the bar's containing block): an open sidebar stands beside the
+# bar instead of covering its left end, the previous step's button.
 PRESENT_LESSON_CSS = f"""<style>
 [data-testid='stMainBlockContainer'] {{ padding-top: 1.2rem; padding-bottom: {NAV_BAR_REM}rem; }}
 [data-testid='stHeader'], [data-testid='stHeader'] div {{ background: transparent; pointer-events: none; }}
@@ -47,6 +50,7 @@ PRESENT_LESSON_CSS = f"""<style>
 .st-key-{TEXT_COLUMN_KEY} p, .st-key-{FIGURE_COLUMN_KEY} p {{ font-size: 0.92rem; }}
 .st-key-{TEXT_COLUMN_KEY} {{ gap: 0.6rem; }}
 .st-key-{FIGURE_COLUMN_KEY} pre code {{ font-size: {CODE_REM}rem; }}
+[data-testid='stAppViewContainer'] > div:has(> [data-testid='stMain']) {{ contain: layout; }}
 .st-key-{NAV_BAR_KEY} {{ position: fixed; left: 0; right: 0; bottom: 0; z-index: 999; background: #ffffff;
   border-top: 1px solid #d5d5d5; padding: 0.45rem 5rem; }}
 .st-key-{NAV_BAR_KEY} .stButton button {{ min-height: 2.6rem; }}

@@ -230,6 +230,15 @@ def too_long_for_a_link(query: Mapping[str, str]) -> list[str]:
     return [name for name, value in query.items() if len(value) > LINK_TEXT_CHARS]
 
 
+def clamp_position(name: str, value: int, tokens: int) -> tuple[int, list[Note]]:
+    """A token's position from a link kept inside a text of ``tokens`` tokens: one past its
+    end becomes its last token, with a ``past_text`` note (the text's positions, the last);
+    a negative one (counted from the end) is left as it is."""
+    if value < tokens:
+        return value, []
+    return tokens - 1, [Note(name, str(value), "past_text", f"0 … {tokens - 1}", str(tokens - 1))]
+
+
 def limit(name: str, value: int, low: int, high: int, default: int) -> tuple[int, list[Note]]:
     """``value`` kept inside ``low … high`` (what a model or a text allows): ``default``
     with a note when it is outside."""

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import streamlit as st
 
+from gpt_core.window import first_key
+
 from ..chart_events import listen, parse_click
 from ..contained import contained
 from ..first_screen import ask_for_the_rest, is_first_screen
 from ..lazy_tabs import lazy_tabs
+from ..page_state.rules import Note, clamp_position
 from ..shell import page_title, setup_page
 from ..strings import t
 from . import combined_view, compare, computed, state, token_view, views
@@ -29,23 +32,35 @@ from .views import View
 
 TEXT_STATE = "pg_text_shown"  # the text shown last run: a new text resets the chosen cell
 PAGE_KEY = "playground"
-CLICK_CHARTS = {views.OVERVIEW_CHART_KEY: "overview", views.DETAIL_CHART_KEY: "detail", views.WINDOW_MAP_KEY: "window"}
+CLICK_CHARTS = {
+    views.OVERVIEW_CHART_KEY: "overview",
+    views.DETAIL_CHART_KEY: "detail",
+    views.WINDOW_MAP_KEY: "window",
+    views.FIRST_MAP_KEY: "window",
+}
 CLICKS_KEY = "pg_chart_clicks"
 
 
-def _sync_focus(view: View, text: str) -> None:
+def _sync_focus(view: View, text: str) -> list[Note]:
     """Keep the chosen head and cell inside the computed view. A new text resets the cell (it
     named positions of the old one's tokens); another model or tokenizer on the same text
-    keeps it where it still exists."""
+    keeps it where it still exists. A position past the text's end becomes its last token:
+    the notes say so (shown when the position came from a link)."""
     ss = st.session_state
     T = len(view.result.tokens)
     if ss.get(TEXT_STATE, text) != text:
-        ss[widget_key("row")], ss[widget_key("col")] = state.LAST_ROW, 0  # the last query sees every key
+        ss[widget_key("row")], ss[widget_key("col")] = state.LAST_ROW, state.FIRST_KEY  # the last query sees every key
     ss[TEXT_STATE] = text
     ss[widget_key("head")] = min(ss[widget_key("head")], view.result.config.heads)
-    ss[widget_key("col")] = min(ss[widget_key("col")], T - 1)
-    if ss[widget_key("row")] == state.LAST_ROW or ss[widget_key("row")] >= T:
+    notes: list[Note] = []
+    for name in ("row", "col"):
+        ss[widget_key(name)], moved = clamp_position(name, ss[widget_key(name)], T)
+        notes += moved
+    if ss[widget_key("row")] == state.LAST_ROW:
         ss[widget_key("row")] = T - 1
+    if ss[widget_key("col")] == state.FIRST_KEY:  # a long text: the row's own key, the diagonal in the window
+        ss[widget_key("col")] = first_key(T, ss[widget_key("row")])
+    return notes
 
 
 def _computed_view(values: dict, lang: str, source) -> tuple[View, str | None] | None:
@@ -120,15 +135,16 @@ def render() -> None:
     if compare.toggle(lang):  # two set-ups side by side (ui/playground/compare.py)
         compare.render(lang, first_screen)
         return
-    notes_slot = st.container()  # filled once the values are read: a changed number makes the notes old news
+    notes_slot = st.empty()  # filled once the values are read: a changed number makes the notes old news
     # The first screen at 1366×768: the controls in a column beside all heads' chart.
     controls_col, chart_col = st.columns([views.CONTROLS_SHARE, views.CHART_SHARE], gap="medium")
     with controls_col:
         source = draw_controls(lang)
         sizes_slot = st.empty()  # T, h, d and C under the controls: the chart's column keeps its height for the chart
     values = current_values()
+    from_link = st.session_state.get(PAGE.fresh_key)
     PAGE.settle(values, looking=LOOKING)
-    with notes_slot:
+    with notes_slot.container():
         show_notes(lang)
     with chart_col:
         clicked = listen(CLICK_CHARTS, CLICKS_KEY)
@@ -136,7 +152,11 @@ def render() -> None:
         if shown is None:
             return
         view, text_used = shown
-        _sync_focus(view, values["text"])
+        past_text = _sync_focus(view, values["text"])
+        if past_text and from_link:  # a link's position past the text's end: said with the others
+            PAGE.add_notes(past_text)
+            with notes_slot.container():
+                show_notes(lang)
         _apply_click(clicked, view)
         values = current_values()
         PAGE.remember(values)
@@ -147,6 +167,8 @@ def render() -> None:
         beside = views.overview_fits_beside(view)
         if beside:
             views.overview(view, lang)
+        elif not views.chosen_window(view).whole:  # a long text's heads under the controls: its map here
+            views.first_screen_map(view, lang)
     if not beside:  # too tall beside the controls: the page's width under them
         views.overview(view, lang, beside=False)
     if first_screen:

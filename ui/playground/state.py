@@ -45,6 +45,7 @@ MAX_BLOCKS = 64  # a trained model's blocks, a real model's layers
 # weights MAX_TOKENS); the page then keeps it inside the text shown.
 LAST_POSITION = max(MAX_TOKENS, LONGEST_TEXT_TOKENS) - 1
 LAST_ROW = -1  # "row" default: the last query, the one that sees every key
+FIRST_KEY = -1  # "col" default: chosen with the row (gpt_core.window.first_key: a long text's diagonal)
 # The views below the charts, one open at a time (ui/lazy_tabs.py): the link says which.
 VIEWS = ("qk", "softmax", "token", "combined", "shapes", "stats", "share")
 LAST_TOKEN = -1  # "token" default: the last token (the token view's)
@@ -82,7 +83,7 @@ PARAMS: tuple[Param, ...] = (
     Param("head", "int", 1, 1, MAX_HEADS),  # the head shown in detail, 1-based
     Param("stage", "choice", "weights", choices=STAGES),  # the stage of the overview
     Param("row", "int", LAST_ROW, LAST_ROW, LAST_POSITION),  # query row of the calculator
-    Param("col", "int", 0, 0, LAST_POSITION),  # key column highlighted
+    Param("col", "int", FIRST_KEY, FIRST_KEY, LAST_POSITION),  # key column highlighted
     Param("cells", "bool", True),  # the detail view writes each value in its cell (while it fits)
     Param("weights", "text", RANDOM_WEIGHTS, max_chars=MAX_WEIGHTS_CHARS),  # random, a trained or a real model
     Param("block", "int", 1, 1, MAX_BLOCKS),  # a trained model's block (a real model's layer), 1-based

@@ -80,11 +80,12 @@ def first_chart_width() -> float:
     return (page_width() - gap) * CHART_SHARE / (CONTROLS_SHARE + CHART_SHARE)
 
 
-def overview_size(beside: bool) -> tuple[float, float]:
+def overview_size(beside: bool, long: bool = False) -> tuple[float, float]:
     """The overview's width and greatest height: beside the controls, what the first screen
-    has left; under them, the page's width and one screen."""
+    has left (a long text's window: one screen, its first heads on the first screen); under
+    them, the page's width and one screen."""
     if beside:
-        return first_chart_width(), FIRST_SCREEN_PX - ABOVE_OVERVIEW_PX
+        return first_chart_width(), SCREEN_CHART_PX if long else FIRST_SCREEN_PX - ABOVE_OVERVIEW_PX
     return page_width(), SCREEN_CHART_PX
 
 
@@ -98,10 +99,14 @@ def chosen_window(view: View) -> Window:
 def overview_fits_beside(view: View) -> bool:
     """Whether every head fits beside the controls on the first screen (else the overview
     takes the page's width under them: a tall column beside short controls leaves half the
-    page empty)."""
-    width, height = overview_size(beside=True)
+    page empty). A long text's window never fits the first screen's height with legible
+    cells: beside them all the same while it fits one screen, its first heads on the first
+    screen (under the controls, the first screen showed only the note that the text was
+    cut; ``first_screen_map`` stands there when even one screen is too little)."""
+    window = chosen_window(view)
+    width, height = overview_size(beside=True, long=not window.whole)
     plan = plan_overview(view.result.config.heads, view.result.labels, width, type_scale(), max_height_px=height,
-                         window=chosen_window(view))  # fmt: skip
+                         window=window)  # fmt: skip
     return plan.frame.height <= height + 0.5
 
 
@@ -134,8 +139,8 @@ def overview(view: View, lang: str, beside: bool = True) -> None:
         required=True, label_visibility="collapsed",
     )  # fmt: skip
     stage = st.session_state[k("stage")]
-    focus, (width, height), scale = st.session_state[k("head")] - 1, overview_size(beside), type_scale()
     window = chosen_window(view)
+    focus, (width, height), scale = st.session_state[k("head")] - 1, overview_size(beside, not window.whole), type_scale()
 
     def build():
         return heads_overview_figure(view.stages[stage], view.result.labels, stage, figure_words(lang), focus=focus,
@@ -191,6 +196,19 @@ def detail(view: View, lang: str) -> None:
 
 
 WINDOW_MAP_KEY = "pg_window_map"
+FIRST_MAP_KEY = "pg_first_map"
+FIRST_MAP_SHARES = (3, 2)  # beside the controls the map takes 3/5 of the column: its 300 px whole
+
+
+def first_screen_map(view: View, lang: str) -> None:
+    """A long text whose heads stand under the controls (a real model's 12): beside the
+    controls, on the first screen, the map of the whole text for the chosen head, the window
+    outlined (a click moves it), so that the first screen shows a chart and not only the
+    note that the text was cut."""
+    head, window = st.session_state[widget_key("head")] - 1, chosen_window(view)
+    weights, row = view.stages["weights"][head], st.session_state[widget_key("row")]
+    shared, name = _shared(view, "window", head, window, type_scale()), file_name(view, "map", head=head + 1)
+    window_map(weights, window, head, row, lang, FIRST_MAP_KEY, shared, name, shares=FIRST_MAP_SHARES)
 
 
 def softmax_calculator(view: View, lang: str) -> None:

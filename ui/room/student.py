@@ -91,7 +91,8 @@ def student_question(seat: Seat, question: Question, lang: str, the_answer, labe
     except Exception as error:  # noqa: BLE001
         store_failed(lang, error)
         return
-    st.markdown(f"**{t('ls.predict', lang)}:** {question.prompt}")
+    # Once revealed, the answering is over: the question without its lead asking to predict.
+    st.markdown(question.prompt if revealed else f"**{t('ls.predict', lang)}:** {question.prompt}")
     if question.many:
         st.multiselect(question.prompt, question.options, key=key, format_func=question.label, disabled=revealed,
                        label_visibility="collapsed", placeholder=t("ls.none", lang), select_all=False,

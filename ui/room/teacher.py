@@ -142,8 +142,8 @@ def teacher_question(seat: Seat, question: Question, lang: str, revealed_key: st
     ``revealed_key``, the lesson's own mark of a revealed step, as the room's). Presenting,
     the answers' bars go in the figure's place when the teacher chooses (``projected``)."""
     revealed = question.step in seat.state.revealed or bool(st.session_state.get(revealed_key))
-    if not compact:
-        st.markdown(f"**{t('room.teacher_prompt', lang)}** {question.prompt}")
+    if not compact:  # once revealed, the class no longer predicts: the question alone
+        st.markdown(question.prompt if revealed else f"**{t('room.teacher_prompt', lang)}** {question.prompt}")
     error = st.session_state.pop("rm_error", None)
     if error == "store":
         st.error(t("room.error.store", lang), icon=":material/cloud_off:")

@@ -56,6 +56,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The link's {name} = {value} can't be used (allowed: {allowed}); the default {default} is shown instead.",
         "zh": "链接中的 {name} = {value} 无法使用（允许：{allowed}）；已改用默认值 {default}。",
     },
+    "note.past_text": {
+        "en": "The link's {name} = {value} is past the end of this text (its tokens are {allowed}): the last token, {default}, is shown.",
+        "zh": "链接中的 {name} = {value} 超出了这段文字的末尾（词元位置为 {allowed}）：已显示最后一个词元 {default}。",
+    },
     "note.too_long_for_link": {
         "en": "This page's {name} is too long to share by link ({chars} characters; a link carries at most {limit}), so the link in the address bar leaves it out. To share it, send the text itself, or the page's download.",
         "zh": "本页的 {name} 太长，无法通过链接分享（{chars} 个字符；链接最多容纳 {limit} 个），所以地址栏里的链接不包含它。要分享它，请直接发送文本，或本页的下载文件。",
@@ -209,6 +213,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Grouped-query attention: the {h} query heads share {h_kv} key/value heads, {groups} query heads per "
         "key/value head (the keys and values are repeated before the scores).",
         "zh": "分组查询注意力：{h} 个查询头共用 {h_kv} 个键/值头，每个键/值头对应 {groups} 个查询头（计算分数前先把键和值重复）。",
+    },
+    "context_cut": {  # the playground's and the explorer's one note for a text cut to a tiny GPT's context
+        "en": "The model reads at most {context} characters: the last {cut} are not shown.",
+        "zh": "模型最多读取 {context} 个字符：最后 {cut} 个没有显示。",
     },
     "real.cut": {
         "en": "The model reads at most {tokens} tokens here: the last {cut} tokens of the text are not shown.",

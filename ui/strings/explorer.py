@@ -12,14 +12,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The model read **{T}** characters · {blocks} blocks × {heads} heads · head_dim d = {d} · context {context}",
         "zh": "模型读了 **{T}** 个字符 · {blocks} 个块 × {heads} 个头 · head_dim d = {d} · 上下文 {context}",
     },
-    "ex.left_out": {
-        "en": "This model never saw these characters, so they were left out: {chars}",
-        "zh": "这个模型没见过这些字符，已略去：{chars}",
-    },
-    "ex.cut": {
-        "en": "The model reads at most {context} characters at a time: the last {cut} were not read.",
-        "zh": "模型一次最多读 {context} 个字符：最后 {cut} 个没有读入。",
-    },
     "ex.no_models": {
         "en": "No trained model is here: the shipped models are missing (assets/heads_experiment).",
         "zh": "这里没有训练好的模型：随附模型缺失（assets/heads_experiment）。",
@@ -59,6 +51,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "A long text: the lines of queries {q0}–{q1} into keys {k0}–{k1} of {T} (the query chosen, or the "
               "window's row and column in the link).",
         "zh": "长文本：只画查询 {q0}–{q1} 到键 {k0}–{k1} 的连线（共 {T} 个词元；以所选的词元，或链接中的行和列为中心）。",
+    },
+    "ex.lines_none": {
+        "en": "No line is drawn: no query here gives a key {threshold} of its weight or more (the largest weight is {strongest}): the weights are spread thin over many keys, which the heatmaps show.",
+        "zh": "没有画出连线：这里没有哪个查询给某个键分到 {threshold} 或更多的权重（最大的权重是 {strongest}）：权重分散在许多键上，热力图能显示出来。",
     },
     "ex.lines_left_out": {
         "en": "{n} lines are not drawn: {outside} go to keys outside the window, {cut} are weaker than the ones drawn.",

@@ -84,10 +84,6 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The model never saw {count} of these characters, so they are left out: {chars}",
         "zh": "模型从未见过其中 {count} 个字符，因此把它们略去：{chars}",
     },
-    "pg.context_cut": {
-        "en": "The model reads at most {context} characters: the last {cut} are not shown.",
-        "zh": "模型最多读取 {context} 个字符：最后 {cut} 个没有显示。",
-    },
     "pg.note_session_model_missing": {
         "en": "The link shows a model trained in another session, which is not on this server: showing random weights.",
         "zh": "链接中的模型是在另一个会话中训练的，不在这台服务器上：改为显示随机权重。",

@@ -46,7 +46,7 @@ STRINGS: dict[str, dict[str, str]] = {
     "room.answer_now": {"en": "Choose your answer: it is sent at once.", "zh": "选择你的答案：选中即提交。"},
     "room.wait_reveal": {"en": "The teacher reveals the answer to everyone.", "zh": "老师会向所有人揭晓答案。"},
     "room.you_were_right": {"en": "You answered {answer}: right.", "zh": "你的答案是 {answer}：正确。"},
-    "room.you_were_wrong": {"en": "You answered {answer}.", "zh": "你的答案是 {answer}。"},
+    "room.you_were_wrong": {"en": "Not quite. You answered {answer}.", "zh": "不完全对。你的答案是 {answer}。"},
     "room.you_did_not_answer": {"en": "You did not answer this step.", "zh": "这一步你没有作答。"},
     "room.lesson_alone": {"en": "Open the lesson on your own", "zh": "自己打开课程"},
     "room.not_teacher_note": {
