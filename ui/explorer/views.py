@@ -221,7 +221,8 @@ def grid(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     sized = sized_for_page()
     focus, window = (view.block, view.head), view.window
     words = figure_words(lang)
-    words = {**words, "ex.col.block": words[f"ex.col.{unit}"]}  # its rows: blocks or layers
+    # Its rows are blocks or layers: the grid's words for them.
+    words = {**words, "ex.col.block": words[f"ex.col.{unit}"], "ex.grid_title": t(f"ex.grid_title.{unit}", lang)}
     show_chart(lambda: grid_figure(view.weights, view.trace.labels, words, focus=focus, window=window, **sized),
                GRID_CHART_KEY, sized=True, share=view.shared("grid", focus, tuple(sized.items()), window),
                file_name=file_name(view, "grid", block=view.block + 1, head=view.head + 1))  # fmt: skip

@@ -23,6 +23,8 @@ STRINGS: dict[str, dict[str, str]] = {
     "ex.layer_n": {"en": "layer {n}", "zh": "第 {n} 层"},
     "ex.head_n": {"en": "head {n}", "zh": "头 {n}"},
     "ex.grid_title": {"en": "Softmax weights of every head in every block", "zh": "每个块中每个头的 softmax 权重"},
+    "ex.grid_title.block": {"en": "Softmax weights of every head in every block", "zh": "每个块中每个头的 softmax 权重"},
+    "ex.grid_title.layer": {"en": "Softmax weights of every head in every layer", "zh": "每一层中每个头的 softmax 权重"},
     "ex.grid_help.block": {
         "en": "Rows are blocks, columns are heads. Click a panel (or choose above) to look at that head; its border is thicker.",
         "zh": "每行是一个块，每列是一个头。点击某个小图（或在上方选择）来查看那个头；选中的头边框更粗。",
