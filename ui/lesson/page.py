@@ -65,12 +65,12 @@ def _on_pick() -> None:
         PAGE.set(STEP_PARAM, picked)
 
 
-def _room_step(seat: Seat | None, lang: str) -> tuple[int, Seat | None]:
+def _room_step(seat: Seat | None, lang: str, presenting: bool) -> tuple[int, Seat | None]:
     """The step to show: a step key's move (a presenter's clicker started this run), the
     teacher's step for a student who follows, the room's step for a teacher arriving; the
     teacher's page then moves the room. A revealed step of the room is revealed here too."""
     ss = st.session_state
-    move = pressed()
+    move = pressed(presenting)
     if move and not (seat and seat.follows) and PAGE.by_name[STEP_PARAM].accepts(PAGE.get(STEP_PARAM) + move):
         PAGE.set(STEP_PARAM, PAGE.get(STEP_PARAM) + move)
     if seat is not None and (seat.follows or (seat.teacher and ss.get(SYNCED_ROOM) != seat.code)):
@@ -104,7 +104,7 @@ def render() -> None:
     seat = seat_from_link(lang, PAGE.get(STEP_PARAM))
     if seat is not None and seat.teacher and made:
         st.session_state[VIEW_KEY] = VIEW_JOIN  # a room just made or opened: how to join first
-    step, seat = _room_step(seat, lang)
+    step, seat = _room_step(seat, lang, presenting)
     if not presenting:
         page_title("lesson", lang)
         st.caption(t("page.lesson.blurb", lang))

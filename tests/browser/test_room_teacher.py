@@ -1,0 +1,60 @@
+"""The teacher's projected room in a real browser, on one server: the presenter's clicker moves
+the step whatever the teacher clicked last (the bar's Figure / Answers / How to join switch
+included)."""
+
+from __future__ import annotations
+
+import re
+from harness.browser import APP_READY_TIMEOUT_MS, IDLE, exceptions_shown, new_context, wait_for_rerun
+from ui.strings import t
+
+PROJECTOR = {"width": 1366, "height": 768}
+STEP_JS = "() => new URLSearchParams(location.search).get('step')"
+
+
+def _teacher(browser, base: str):
+    context = new_context(browser, viewport=PROJECTOR)
+    page = context.new_page()
+    page.goto(f"{base}/lesson?present=1&room=new")
+    page.wait_for_url(re.compile(r"room=[A-Z0-9]{8}&key="), timeout=APP_READY_TIMEOUT_MS)
+    page.get_by_text(t("room.answered", "en", n=0)).wait_for(timeout=APP_READY_TIMEOUT_MS)
+    page.wait_for_selector(IDLE, timeout=APP_READY_TIMEOUT_MS)
+    return context, page
+
+
+def _switch(page, view: str):
+    """The bar's switch button for ``view`` (Streamlit draws a segmented control as buttons)."""
+    bar = page.locator(".st-key-ls_nav_bar")
+    name = t(f"room.view.{view}", "en")
+    return bar.get_by_role("radio", name=name).or_(bar.get_by_role("button", name=name)).first
+
+
+def _choose(page, view: str) -> None:
+    _switch(page, view).click()  # the focus stays on the switch, as a teacher's click leaves it
+    wait_for_rerun(page)
+
+
+def _press(page, key: str, then: int) -> None:
+    page.keyboard.press(key)
+    page.wait_for_function(f"() => ({STEP_JS})() === '{then}'", timeout=APP_READY_TIMEOUT_MS)
+    page.get_by_role("heading", name=re.compile(rf"^{then}\. ")).wait_for(timeout=APP_READY_TIMEOUT_MS)
+    page.wait_for_selector(IDLE, timeout=APP_READY_TIMEOUT_MS)
+
+
+def test_the_clicker_moves_the_step_whatever_the_teacher_clicked_last(shared_server, playwright_browser):
+    context, page = _teacher(playwright_browser, shared_server.url)
+    try:
+        assert page.evaluate(STEP_JS) == "1"
+        _choose(page, "answers")
+        _press(page, "PageDown", 2)
+        _choose(page, "figure")
+        _press(page, "ArrowRight", 3)
+        _choose(page, "join")
+        _press(page, "PageUp", 2)
+        _press(page, "ArrowLeft", 1)
+        page.get_by_role("button", name=t("room.reveal", "en")).click()  # the last click: Reveal
+        wait_for_rerun(page)
+        _press(page, "PageDown", 2)
+        assert exceptions_shown(page) == 0
+    finally:
+        context.close()
