@@ -1,15 +1,18 @@
 """The teacher's projected room in a real browser, on one server: the presenter's clicker moves
 the step whatever the teacher clicked last (the bar's Figure / Answers / How to join switch
-included)."""
+included), and what the switch shows is in the teacher's link and survives a reload."""
 
 from __future__ import annotations
 
 import re
+from urllib.parse import parse_qs, urlsplit
+
 from harness.browser import APP_READY_TIMEOUT_MS, IDLE, exceptions_shown, new_context, wait_for_rerun
 from ui.strings import t
 
 PROJECTOR = {"width": 1366, "height": 768}
 STEP_JS = "() => new URLSearchParams(location.search).get('step')"
+VIEW_JS = "() => new URLSearchParams(location.search).get('view')"
 
 
 def _teacher(browser, base: str):
@@ -55,6 +58,32 @@ def test_the_clicker_moves_the_step_whatever_the_teacher_clicked_last(shared_ser
         page.get_by_role("button", name=t("room.reveal", "en")).click()  # the last click: Reveal
         wait_for_rerun(page)
         _press(page, "PageDown", 2)
+        assert exceptions_shown(page) == 0
+    finally:
+        context.close()
+
+
+def test_the_teachers_view_is_in_the_link_and_survives_a_reload(shared_server, playwright_browser):
+    context, page = _teacher(playwright_browser, shared_server.url)
+    try:
+        assert page.evaluate(VIEW_JS) == "join", "a room just made shows how to join, and says so in the link"
+        page.locator("[data-testid='stImage'] img").first.wait_for()
+        _choose(page, "answers")
+        page.wait_for_function(f"() => ({VIEW_JS})() === 'answers'", timeout=APP_READY_TIMEOUT_MS)
+        room = parse_qs(urlsplit(page.url).query)["room"][0]
+        page.reload()
+        page.get_by_text(t("room.answered", "en", n=0)).wait_for(timeout=APP_READY_TIMEOUT_MS)
+        page.wait_for_selector(IDLE, timeout=APP_READY_TIMEOUT_MS)
+        query = parse_qs(urlsplit(page.url).query)
+        assert query["view"] == ["answers"] and query["room"] == [room] and "key" in query, query
+        # Answers in the figure's place (no answers yet: the caption that says so), no QR code.
+        page.get_by_text(t("room.no_answers", "en")).wait_for(timeout=APP_READY_TIMEOUT_MS)
+        assert page.locator("[data-testid='stImage'] img").count() == 0, "how to join stays hidden"
+        # The switch still shows Answers as chosen after a reveal.
+        page.get_by_role("button", name=t("room.reveal", "en")).click()
+        wait_for_rerun(page)
+        page.get_by_text(t("room.no_answers", "en")).wait_for(timeout=APP_READY_TIMEOUT_MS)
+        assert page.evaluate(VIEW_JS) == "answers"
         assert exceptions_shown(page) == 0
     finally:
         context.close()

@@ -10,7 +10,17 @@ from ..page_state.rules import Param, parse_query
 from ..page_state.state import PageState
 from ..room.seat import ROOM_PARAMS, SEAT_STATE, Seat, code_text, moved, seat_from_link
 from ..room.student import back_to_teacher, student_bar
-from ..room.teacher import VIEW_FIGURE, VIEW_JOIN, VIEW_KEY, join_card, projected, teacher_bar, teacher_link
+from ..room.teacher import (
+    VIEW_FIGURE,
+    VIEW_PARAM,
+    join_card,
+    projected,
+    shown_view,
+    start_view,
+    teacher_bar,
+    teacher_link,
+    view_query,
+)
 from ..shell import is_presenting, page_title, setup_page
 from ..strings import t
 from .keys import pressed
@@ -21,8 +31,9 @@ from .steps import STEPS
 STEP_PARAM = "step"
 PARAMS = (Param(STEP_PARAM, "int", 1, 1, len(STEPS)),)
 # The room's parameters are the room's (ui/room/seat.py), not notes about an unknown parameter.
+LINK_ONLY = (*ROOM_PARAMS, VIEW_PARAM)
 PAGE = PageState(
-    "ls_", PARAMS, parse=lambda query: parse_query(PARAMS, {k: v for k, v in query.items() if k not in ROOM_PARAMS})
+    "ls_", PARAMS, parse=lambda query: parse_query(PARAMS, {k: v for k, v in query.items() if k not in LINK_ONLY})
 )
 SYNCED_ROOM = "ls_room_synced"  # the room whose step this session's teacher page took on arrival
 STEP_STATE = PAGE.key(STEP_PARAM)  # not a widget: the buttons and the step list set it
@@ -102,8 +113,8 @@ def render() -> None:
     PAGE.restore()
     made = SEAT_STATE not in st.session_state
     seat = seat_from_link(lang, PAGE.get(STEP_PARAM))
-    if seat is not None and seat.teacher and made:
-        st.session_state[VIEW_KEY] = VIEW_JOIN  # a room just made or opened: how to join first
+    if seat is not None and seat.teacher:
+        start_view(made)  # a room just made or opened: its link's view, else how to join first
     step, seat = _room_step(seat, lang, presenting)
     if not presenting:
         page_title("lesson", lang)
@@ -115,7 +126,7 @@ def render() -> None:
     navigates = seat is None or not seat.follows
     if not presenting and navigates:
         _navigation(step, lang, presenting)
-    PAGE.write_url({STEP_PARAM: step}, lang, **(seat.query() if seat is not None else {}))
+    PAGE.write_url({STEP_PARAM: step}, lang, **(seat.query() | view_query(seat) if seat is not None else {}))
     st.subheader(f"{step}. {t(f'ls.{step}.title', lang)}")
     _step(step, lang, presenting, seat)
     if presenting and navigates:  # one bar at the screen's bottom, always in reach
@@ -134,6 +145,6 @@ def _step(step: int, lang: str, presenting: bool, seat: Seat | None) -> None:
             if not presenting:
                 st.divider()
             ask(question, lang, layout.compact, presenting, answer_text=layout.answer_text, seat=seat)
-    if seat is not None and seat.teacher and presenting and st.session_state.get(VIEW_KEY) != VIEW_FIGURE:
+    if seat is not None and seat.teacher and presenting and shown_view() != VIEW_FIGURE:
         with layout.figure():  # what the teacher chose to project, in the figure's place
             projected(seat, question, lang, is_revealed(step), presenting)

@@ -27,7 +27,11 @@ Question = Any
 LIVE_EVERY_S = 1.0  # the count is at most this old, plus a round trip
 QR_PX = 260
 QR_PX_PRESENTING = 300
-VIEW_KEY = "rm_view"  # presenting: what the figure's place shows
+VIEW_KEY = "rm_view"  # presenting: the switch of what the figure's place shows
+# What the switch last chose (not a widget's state: it outlives a run that draws no bar), and
+# the teacher's link's parameter that keeps it across a reload.
+VIEW_STATE = "rm_view_chosen"
+VIEW_PARAM = "view"
 VIEW_FIGURE, VIEW_ANSWERS, VIEW_JOIN = "figure", "answers", "join"
 VIEWS = (VIEW_FIGURE, VIEW_ANSWERS, VIEW_JOIN)
 REVEAL_KEY = "rm_reveal"
@@ -131,9 +135,28 @@ def live_answers(seat: Seat, question: Question, lang: str, revealed: bool, coun
 
 
 def _on_view_change() -> None:
-    if st.session_state.get(VIEW_KEY) is None:  # a click on the chosen one: it stays chosen
-        st.session_state[VIEW_KEY] = st.session_state.get(VIEW_KEY + "_last", VIEW_FIGURE)
-    st.session_state[VIEW_KEY + "_last"] = st.session_state[VIEW_KEY]
+    chosen = st.session_state.get(VIEW_KEY)
+    if chosen in VIEWS:  # None is a click on the chosen one: it stays chosen
+        st.session_state[VIEW_STATE] = chosen
+
+
+def shown_view() -> str:
+    """What the teacher chose to show in the figure's place (presenting)."""
+    chosen = st.session_state.get(VIEW_STATE)
+    return chosen if chosen in VIEWS else VIEW_FIGURE
+
+
+def start_view(made: bool) -> None:
+    """A teacher's page that has just made or opened its room shows what its link says
+    (a reload keeps the teacher's choice), else how to join."""
+    if made:
+        linked = st.query_params.get(VIEW_PARAM)
+        st.session_state[VIEW_STATE] = linked if linked in VIEWS else VIEW_JOIN
+
+
+def view_query(seat: Seat) -> dict[str, str]:
+    """What the teacher's link keeps of the view (a student's link: nothing)."""
+    return {VIEW_PARAM: shown_view()} if seat.teacher else {}
 
 
 def teacher_question(seat: Seat, question: Question, lang: str, revealed_key: str, compact: bool,
@@ -159,7 +182,7 @@ def teacher_question(seat: Seat, question: Question, lang: str, revealed_key: st
 def teacher_bar(seat: Seat, step: int, total: int, lang: str) -> None:
     """Presenting, in the bar at the screen's bottom: the room's code, how many answered
     (live), and what the figure's place shows (the figure, the answers, how to join)."""
-    st.session_state.setdefault(VIEW_KEY, VIEW_FIGURE)
+    st.session_state[VIEW_KEY] = shown_view()  # the switch shows the choice, whatever the last run drew
     row = st.container(horizontal=True, vertical_alignment="center", gap="small")
     with row:
         st.markdown(f"**{t('ls.step_of', lang, n=step, total=total)}** · {code_text(seat.code)}")
@@ -172,7 +195,7 @@ def projected(seat: Seat, question: Question | None, lang: str, revealed: bool, 
     """Presenting: what the teacher chose to show in the figure's place instead of the
     step's figure: the class's answers, or how to join (a step without a question: how to
     join)."""
-    if st.session_state.get(VIEW_KEY) == VIEW_ANSWERS and question is not None:
+    if shown_view() == VIEW_ANSWERS and question is not None:
         live_answers(seat, question, lang, revealed, count=False)
     else:
         join_card(seat, lang, presenting)
