@@ -242,3 +242,24 @@ def test_the_teacher_ends_the_room_and_every_page_says_so():
     assert not one.exception, one.exception
     assert "There is no room with the code" in texts(one)
     assert [b for b in one.get("link_button") if b.proto.label == t("room.lesson_alone", "en")]
+
+
+def test_a_store_failure_leaves_the_room_its_key_and_the_student_in_the_link(monkeypatch):
+    made = teacher(present="1")
+    code, key = made.query_params["room"], made.query_params["key"]
+    one = student(code)
+    me = one.query_params["me"]
+    monkeypatch.setenv("ROOM_STORE", "redis://127.0.0.1:9/0")  # the store fails from now on
+    reset_shared_store()
+    fresh_teacher = open_page(PAGE, room=code, key=key, present="1", view="answers")
+    fresh_student = open_page(PAGE, room=code, me=me)
+    made.run()  # pages that held their seat, rerun (a fragment's tick, a click)
+    one.run()
+    teachers, students = {"room": code, "key": key}, {"room": code, "me": me}
+    pages = [(fresh_teacher, {**teachers, "view": "answers"}), (fresh_student, students)]
+    for at, kept in [*pages, (made, teachers), (one, students)]:
+        assert not at.exception, at.exception
+        assert t("room.error.store", "en") in texts(at)
+        link = {name: at.query_params.get(name) for name in kept}
+        assert link == kept, f"a reload finds the room again: {dict(at.query_params)}"
+

@@ -8,7 +8,7 @@ import streamlit as st
 
 from ..page_state.rules import Param, parse_query
 from ..page_state.state import PageState
-from ..room.seat import ROOM_PARAMS, SEAT_STATE, Seat, code_text, moved, seat_from_link
+from ..room.seat import ROOM_PARAMS, SEAT_STATE, Seat, code_text, link_query, moved, seat_from_link
 from ..room.student import back_to_teacher, student_bar
 from ..room.teacher import (
     VIEW_FIGURE,
@@ -126,7 +126,7 @@ def render() -> None:
     navigates = seat is None or not seat.follows
     if not presenting and navigates:
         _navigation(step, lang, presenting)
-    PAGE.write_url({STEP_PARAM: step}, lang, **(seat.query() | view_query(seat) if seat is not None else {}))
+    PAGE.write_url({STEP_PARAM: step}, lang, **link_query(seat), **view_query(seat))
     st.subheader(f"{step}. {t(f'ls.{step}.title', lang)}")
     _step(step, lang, presenting, seat)
     if presenting and navigates:  # one bar at the screen's bottom, always in reach

@@ -150,6 +150,19 @@ def _sit(lang: str, raw: str) -> Seat:
     return Seat(code, None, student, state)
 
 
+def link_query(seat: Seat | None) -> dict[str, str]:
+    """What the page's link keeps of the room: the seat's, or, when the store failed and the
+    page goes on without its room, the room's parameters as the link or this session had them
+    (a reload, the natural reaction, then finds the room again; the teacher keeps the key)."""
+    if seat is not None:
+        return seat.query()
+    held = st.session_state.get(SEAT_STATE)
+    if held is not None:
+        code, key, student = held
+        return {ROOM_PARAM: code, **({KEY_PARAM: key} if key is not None else {ME_PARAM: student})}
+    return {name: st.query_params[name] for name in ROOM_PARAMS if name in st.query_params}
+
+
 def moved(seat: Seat, step: int, lang: str) -> Seat:
     """The teacher's page is on ``step``: the room moves there (the students who follow
     move with it)."""

@@ -154,8 +154,12 @@ def start_view(made: bool) -> None:
         st.session_state[VIEW_STATE] = linked if linked in VIEWS else VIEW_JOIN
 
 
-def view_query(seat: Seat) -> dict[str, str]:
-    """What the teacher's link keeps of the view (a student's link: nothing)."""
+def view_query(seat: Seat | None) -> dict[str, str]:
+    """What the teacher's link keeps of the view (a student's link: nothing; a page whose
+    store failed keeps the link's as it was)."""
+    if seat is None:
+        linked = st.query_params.get(VIEW_PARAM)
+        return {VIEW_PARAM: linked} if linked in VIEWS else {}
     return {VIEW_PARAM: shown_view()} if seat.teacher else {}
 
 
