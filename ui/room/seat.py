@@ -22,6 +22,7 @@ import streamlit as st
 from ..markdown import literal
 from ..page_state.state import shown_value
 from ..strings import DEFAULT_LANGUAGE, t
+from .failures import FailureLog
 from .store import (
     RoomError,
     RoomState,
@@ -41,6 +42,7 @@ NEW_ROOM = "new"
 SEAT_STATE = "rm_seat"  # this session's (code, teacher key or None, student id or None)
 ENDED_STATE = "rm_ended"  # the room this session's teacher ended
 OWN_PACE_KEY = "rm_own_pace"
+FAILURES = FailureLog(LOG)  # one line per kind of failure per minute, not a traceback per tick
 
 
 @dataclass(frozen=True)
@@ -69,8 +71,9 @@ def store() -> RoomStore:
 
 
 def store_failed(lang: str, error: Exception) -> None:
-    """A store that cannot be reached (Redis down, a locked file): said in place, logged."""
-    LOG.exception("the room store failed", exc_info=error)
+    """A store that cannot be reached (Redis down, a locked file): said in place, logged
+    (once a minute for each kind of failure)."""
+    FAILURES.failed("the room store", error)
     st.error(t("room.error.store", lang), icon=":material/cloud_off:")
 
 
