@@ -29,14 +29,21 @@ import time
 from collections.abc import Callable, Sequence
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from . import store as _store
-from .store import Limits, RoomError, RoomState, Tally, checked_answer, is_student_id, key_hash
+from .store import CALL_TIMEOUT_S, Limits, RoomError, RoomState, Tally, checked_answer, is_student_id, key_hash
 
 PREFIX = "sa:room:"
 SUFFIXES = ("", ":students", ":answers", ":changes", ":tally")
-CONNECT_TIMEOUT_S = 10.0
-SOCKET_TIMEOUT_S = 30.0
+# A call connects (at most CONNECT_TIMEOUT_S) and waits for its reply (at most
+# SOCKET_TIMEOUT_S), never retried after a timeout: a hung Redis costs a page one bounded
+# wait, then the message. A refused or broken connection (Redis restarted) is retried once at
+# once, on a new connection: the store reconnects by itself.
+CONNECT_TIMEOUT_S = 1.0
+SOCKET_TIMEOUT_S = CALL_TIMEOUT_S - CONNECT_TIMEOUT_S - 0.5
+RECONNECT_TRIES = 1
 
 # Shared by every script: whether the room is live by the caller's clock, and a key kept
 # exactly as long as the room.
@@ -174,8 +181,9 @@ class RedisStore:
         self.url = url
         self.limits = limits or Limits.from_env()
         self.clock = clock
+        retry = Retry(NoBackoff(), RECONNECT_TRIES, supported_errors=(redis.exceptions.ConnectionError,))
         self._redis = redis.Redis.from_url(url, decode_responses=True, socket_connect_timeout=CONNECT_TIMEOUT_S,
-                                           socket_timeout=SOCKET_TIMEOUT_S)  # fmt: skip
+                                           socket_timeout=SOCKET_TIMEOUT_S, retry=retry, retry_on_timeout=False)  # fmt: skip
         script = self._redis.register_script
         self._create, self._move, self._reveal = script(_CREATE), script(_MOVE), script(_REVEAL)
         self._join, self._answer, self._end = script(_JOIN), script(_ANSWER), script(_END)

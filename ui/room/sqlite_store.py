@@ -16,9 +16,20 @@ from pathlib import Path
 from gpt_core.data import corpus_cache_dir
 
 from . import store as _store
-from .store import KEY_BYTES, Limits, RoomError, RoomState, Tally, checked_answer, is_student_id, key_hash
+from .store import (
+    CALL_TIMEOUT_S,
+    KEY_BYTES,
+    Limits,
+    RoomError,
+    RoomState,
+    Tally,
+    checked_answer,
+    is_student_id,
+    key_hash,
+)
 
 DB_FILE = "rooms.sqlite3"
+BUSY_TIMEOUT_S = CALL_TIMEOUT_S - 0.5  # a writer waits this long for another's lock, then gives up
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -57,10 +68,10 @@ class SQLiteStore:
     def _db(self) -> sqlite3.Connection:
         db = getattr(self._local, "db", None)
         if db is None:
-            db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None, check_same_thread=False)
+            db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")  # WAL: a committed answer survives the process's death
-            db.execute("PRAGMA busy_timeout=30000")
+            db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
             self._local.db = db
         return db
 

@@ -27,6 +27,9 @@ STORE_ENV = "ROOM_STORE"
 TTL_ENV = "ROOM_TTL_HOURS"  # how long a room lives after it is made (default 24 h)
 STUDENTS_ENV = "ROOM_MAX_STUDENTS"
 DEFAULT_TTL_S = 24 * 3600.0
+# The longest one store call may take before it gives up (a hung Redis, a locked file): the
+# page then says the store failed in the room's place instead of freezing.
+CALL_TIMEOUT_S = 3.0
 
 # Codes a student types from the projector: no look-alikes (0/O/Q/D, 1/I/L, 2/Z, 5/S, 8/B,
 # U/V, 6/G): 19 symbols, 8 of them: 19^8 ≈ 2^34 codes.
