@@ -263,3 +263,15 @@ def test_a_store_failure_leaves_the_room_its_key_and_the_student_in_the_link(mon
         link = {name: at.query_params.get(name) for name in kept}
         assert link == kept, f"a reload finds the room again: {dict(at.query_params)}"
 
+
+def test_a_removed_room_file_is_made_again_and_the_page_says_the_rooms_were_lost(tmp_path):
+    made = teacher()
+    code = made.query_params["room"]
+    for file in tmp_path.glob("rooms.sqlite3*"):
+        file.unlink()
+    late = student(code)
+    assert t("room.error.lost", "en", code=f"{code[:4]}-{code[4:]}") in texts(late)
+    again = teacher()
+    new_code = again.query_params["room"]
+    assert new_code != code and shared_store().state(new_code) is not None, "a new room works at once"
+    assert student(new_code).query_params["room"] == new_code

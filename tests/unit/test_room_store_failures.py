@@ -1,13 +1,15 @@
 """Rooms' stores when what holds them fails: a hung Redis (its process stopped with SIGSTOP)
 costs each call 3 s at most, then answers again once it wakes; a Redis stopped and started
 again is reconnected without reopening the store; a SQLite file locked by a writer that never
-finishes costs a write 3 s at most."""
+finishes costs a write 3 s at most; a SQLite file removed under the store is made again, seen
+by every thread and process, and the store says its rooms were lost."""
 
 from __future__ import annotations
 
 import os
 import signal
 import sqlite3
+import threading
 import time
 
 import pytest
@@ -95,3 +97,48 @@ def test_a_locked_sqlite_file_costs_a_write_3_s_at_most(tmp_path):
         holder.close()
         store.close()
     assert SQLiteStore(path, DEFAULTS).state(code) is not None, "the room is still there"
+
+
+def _in_thread(call):
+    """``call`` from another thread (Streamlit runs each session in its own): its result or
+    the error it raised."""
+    out = {}
+
+    def run():
+        try:
+            out["value"] = call()
+        except Exception as error:  # noqa: BLE001 - the test reads what was raised
+            out["error"] = error
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(timeout=60)
+    if "error" in out:
+        raise out["error"]
+    return out["value"]
+
+
+@pytest.mark.parametrize("leftovers", [False, True], ids=["file", "file-and-journal"])
+def test_a_removed_sqlite_file_is_made_again_for_every_thread_and_process_and_the_rooms_are_said_lost(
+    tmp_path, leftovers
+):
+    path = tmp_path / "rooms.sqlite3"
+    store = SQLiteStore(path, DEFAULTS)
+    try:
+        old, _ = store.create()
+        store.answer(old, 1, sid(1), [0])
+        assert not store.lost
+        doomed = [path, *(path.with_name(path.name + s) for s in ("-wal", "-shm"))] if leftovers else [path]
+        for file in doomed:
+            file.unlink(missing_ok=True)
+        code, key = _in_thread(store.create)  # a session's thread that had no connection yet
+        made_here, _ = store.create()  # the thread whose connection held the removed file
+        assert store.state(old) is None and store.lost, "the rooms are gone, and the store says so"
+        other = SQLiteStore(path, DEFAULTS)  # another process, on the file now at the path
+        try:
+            assert other.is_teacher(code, key) and other.state(made_here) is not None
+        finally:
+            other.close()
+        assert _in_thread(lambda: store.state(made_here)) is not None
+    finally:
+        store.close()

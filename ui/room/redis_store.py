@@ -278,6 +278,10 @@ class RedisStore:
     def close(self) -> None:
         self._redis.close()
 
+    @property
+    def lost(self) -> bool:
+        return False  # Redis's own persistence decides (deploy/kubernetes.yaml)
+
     # -- helpers ---------------------------------------------------------------------------------
     def _check_step(self, step: int) -> None:
         if type(step) is not int or not 1 <= step <= self.limits.steps:

@@ -90,6 +90,8 @@ def _lesson_alone(lang: str) -> None:
 
 
 def _no_room(lang: str, reason: str, raw: str) -> None:
+    if reason == "no_room" and getattr(store(), "lost", False):
+        reason = "lost"  # not mistyped nor over: the store's file was removed under it
     hours = f"{store().limits.ttl_s / 3600:g}" if reason == "no_room" else ""
     st.warning(t(f"room.error.{reason}", lang, code=shown_value(raw), hours=hours), icon=":material/meeting_room:")
     _lesson_alone(lang)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import hmac
 import json
+import logging
+import os
 import secrets
 import sqlite3
 import threading
@@ -28,6 +30,7 @@ from .store import (
     key_hash,
 )
 
+LOG = logging.getLogger(__name__)
 DB_FILE = "rooms.sqlite3"
 BUSY_TIMEOUT_S = CALL_TIMEOUT_S - 0.5  # a writer waits this long for another's lock, then gives up
 
@@ -60,20 +63,54 @@ class SQLiteStore:
         self.limits = limits or Limits.from_env()
         self.clock = clock
         self._local = threading.local()
-        db = self._db()
-        db.executescript(SCHEMA)
+        self._lost = False
+        self._known = self._file_id()  # the file this store opened (None: not made yet)
         with self._tx() as db:  # a restarted server: rooms that expired while it was down go
             self._forget_expired(db, self.clock())
 
+    @property
+    def lost(self) -> bool:
+        return self._lost
+
+    def _file_id(self) -> tuple[int, int] | None:
+        try:
+            found = os.stat(self.path)
+        except FileNotFoundError:
+            return None
+        return found.st_dev, found.st_ino
+
     def _db(self) -> sqlite3.Connection:
+        """This thread's connection to the file now at ``path``: a file removed (or replaced)
+        under the store is made again with its tables, and the store says its rooms were lost
+        (a connection to the removed file would go on writing to a file nobody else sees)."""
         db = getattr(self._local, "db", None)
-        if db is None:
-            db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")  # WAL: a committed answer survives the process's death
-            db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
-            self._local.db = db
+        found = self._file_id()
+        if db is not None and found == self._local.file:
+            return db
+        if db is not None:
+            db.close()
+        if found is None and self._known is not None:
+            self._file_lost()
+        db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")  # WAL: a committed answer survives the process's death
+        db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
+        db.executescript(SCHEMA)
+        self._local.db, self._local.file = db, self._file_id()
+        if self._known is not None and self._local.file != self._known:
+            self._file_lost()
+        self._known = self._local.file
         return db
+
+    def _file_lost(self) -> None:
+        """The file was removed: what was left of it beside it (its journal) goes too, so the
+        new file starts empty and sound."""
+        if not self._lost:
+            LOG.warning("the rooms' file %s was removed: a new one is made, and the rooms it held are lost", self.path)
+        self._lost = True
+        if not self.path.exists():
+            for leftover in (self.path.with_name(self.path.name + suffix) for suffix in ("-wal", "-shm")):
+                leftover.unlink(missing_ok=True)
 
     def _tx(self) -> _Transaction:
         return _Transaction(self._db())
@@ -209,7 +246,7 @@ class SQLiteStore:
         db = getattr(self._local, "db", None)
         if db is not None:
             db.close()
-            self._local.db = None
+            self._local.db = self._local.file = None
 
     # -- checks ----------------------------------------------------------------------------------
     @staticmethod

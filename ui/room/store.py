@@ -203,6 +203,10 @@ class RoomStore(Protocol):
 
     def close(self) -> None: ...
 
+    @property
+    def lost(self) -> bool:
+        """Whether the rooms this store held were lost since it opened (its file removed)."""
+
 
 _STORE: RoomStore | None = None
 _STORE_LOCK = threading.Lock()

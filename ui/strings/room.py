@@ -80,6 +80,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The room cannot be reached just now; the lesson goes on here. Try again in a moment.",
         "zh": "暂时无法连接课堂；课程仍可在此继续。请稍后再试。",
     },
+    "room.error.lost": {
+        "en": "There is no room with the code {code}: the server lost its rooms (their file was removed). "
+        "The teacher can make a new room.",
+        "zh": "没有课堂码为 {code} 的课堂：服务器丢失了所有课堂（其文件被删除）。教师可以新建一个课堂。",
+    },
     "rmfig.title": {"en": "The class's answers", "zh": "全班的答案"},
     "rmfig.count_axis": {"en": "students", "zh": "学生人数"},
     "rmfig.right": {"en": "right", "zh": "正确"},
