@@ -275,3 +275,52 @@ def test_a_removed_room_file_is_made_again_and_the_page_says_the_rooms_were_lost
     new_code = again.query_params["room"]
     assert new_code != code and shared_store().state(new_code) is not None, "a new room works at once"
     assert student(new_code).query_params["room"] == new_code
+
+
+def _answer_widget(at, step: int):
+    """The student's answer to ``step``: its radio group or its multiselect."""
+    found = [w for kind in ("radio", "multiselect") for w in at.get(kind) if w.key == f"rm_answer_{step}"]
+    assert len(found) == 1, f"step {step}: one answer widget, found {len(found)}"
+    return found[0]
+
+
+def _without_code(shown: str, code: str) -> str:
+    return shown.replace(f"{code[:4]}-{code[4:]}", "CODE")
+
+
+@pytest.mark.parametrize("revealed", [1, 4, 8])
+def test_a_reveal_is_per_step_a_student_on_every_other_step_sees_no_answer_and_can_choose(revealed):
+    made = teacher()
+    code, key = made.query_params["room"], made.query_params["key"]
+    shared_store().move(code, key, revealed)
+    projector = open_page(PAGE, room=code, key=key)  # the teacher's link on the projector: the room's step
+    assert projector.subheader[0].value.startswith(f"{revealed}.")
+    projector.button(key="rm_reveal").click().run()
+    assert not projector.exception, projector.exception
+    assert shared_store().state(code).revealed == frozenset({revealed}), "the reveal is the shown step's"
+    one = student(code)
+    me = one.query_params["me"]
+    unrevealed = teacher()  # a room where nothing is revealed: what a student sees before any reveal
+    other_code, other_key = unrevealed.query_params["room"], unrevealed.query_params["key"]
+    control = student(other_code)
+    answer_prefix = t("ls.the_answer", "en", answer="", why="").split("**")[0]  # "The answer: "
+    answered_prefix = t("room.you_were_wrong", "en", answer="").rstrip(".")  # "You answered "
+    for step in range(1, 9):
+        shared_store().move(code, key, step)
+        shared_store().move(other_code, other_key, step)
+        one.run()
+        control.run()
+        assert not one.exception, one.exception
+        assert one.subheader[0].value.startswith(f"{step}."), "the student follows the teacher"
+        shown = texts(one)
+        widget = _answer_widget(one, step)
+        if step == revealed:
+            assert widget.proto.disabled and answer_prefix in shown, "the revealed step shows its answer"
+            continue
+        assert not widget.proto.disabled, f"step {step}: the student can still choose"
+        assert answer_prefix not in shown and answered_prefix not in shown, f"step {step}: no answer shown"
+        assert t("room.wait_reveal", "en") in shown
+        assert _without_code(shown, code) == _without_code(texts(control), other_code), f"step {step}: as unrevealed"
+        assert len(one.get("plotly_chart")) == len(control.get("plotly_chart")), f"step {step}: no chart of the answer"
+        shared_store().answer(code, step, me, [0])  # what choosing sends: the store takes it
+        assert shared_store().answer_of(code, step, me) == (0,)
