@@ -186,6 +186,19 @@ def test_a_code_that_cannot_be_one_says_so_and_offers_the_lesson_alone(raw):
     assert [b for b in at.get("link_button") if b.proto.label == t("room.lesson_alone", "en")]
 
 
+# Unicode's explicit directional formatting characters (UAX #9): ALM, LRM, RLM, LRE, RLE, PDF,
+# LRO, RLO, LRI, RLI, FSI, PDI.
+BIDI = {chr(c) for c in (0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A))}
+
+
+def test_a_code_with_characters_that_reorder_text_is_echoed_without_them():
+    at = open_page(PAGE, room="\u202eMKJH-FECA\u2066x\u200f")
+    assert not at.exception, at.exception
+    shown = texts(at)
+    assert "is not a room code" in shown and "MKJH-FECAx" in shown, shown
+    assert not set(shown) & BIDI, "no character that reorders the echoed code"
+
+
 def test_a_code_no_room_has_says_the_room_may_be_over():
     at = open_page(PAGE, room="ACEF-HJKM", lang="zh")
     assert not at.exception, at.exception

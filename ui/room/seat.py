@@ -32,6 +32,7 @@ from .store import (
     normalise_code,
     shared_store,
     shown_code,
+    without_bidi,
 )
 
 LOG = logging.getLogger(__name__)
@@ -93,7 +94,8 @@ def _no_room(lang: str, reason: str, raw: str) -> None:
     if reason == "no_room" and getattr(store(), "lost", False):
         reason = "lost"  # not mistyped nor over: the store's file was removed under it
     hours = f"{store().limits.ttl_s / 3600:g}" if reason == "no_room" else ""
-    st.warning(t(f"room.error.{reason}", lang, code=shown_value(raw), hours=hours), icon=":material/meeting_room:")
+    shown = shown_value(without_bidi(raw))  # a code echoed as typed, never reordered
+    st.warning(t(f"room.error.{reason}", lang, code=shown, hours=hours), icon=":material/meeting_room:")
     _lesson_alone(lang)
     st.stop()
 

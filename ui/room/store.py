@@ -137,6 +137,16 @@ def normalise_code(raw: object) -> str | None:
     return code
 
 
+# Characters that reorder the text around them (embeddings, overrides, isolates, marks): a
+# link's ``room=`` echoed with one could show a code other than the one typed.
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def without_bidi(text: str) -> str:
+    """``text`` without the characters that reorder text (``BIDI_CONTROLS``)."""
+    return "".join(ch for ch in text if ch not in BIDI_CONTROLS)
+
+
 def shown_code(code: str) -> str:
     """The code as a projector shows it: two groups of four."""
     return f"{code[:4]}-{code[4:]}"
