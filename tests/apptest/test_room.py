@@ -10,8 +10,17 @@ import re
 
 import pytest
 
+from ui.lesson.steps import STEPS
 from ui.room.seat import SEAT_STATE
-from ui.room.store import CODE_ALPHABET, Limits, is_student_id, normalise_code, reset_shared_store, shared_store
+from ui.room.store import (
+    CODE_ALPHABET,
+    Limits,
+    RoomError,
+    is_student_id,
+    normalise_code,
+    reset_shared_store,
+    shared_store,
+)
 from ui.strings import t
 
 from .conftest import open_page
@@ -239,6 +248,23 @@ def test_the_room_in_chinese_and_its_parameters_are_no_unknown_parameters():
 
 def test_limits_of_the_app_are_the_stores():
     assert shared_store().limits == Limits.from_env()
+
+
+def test_a_room_takes_the_lessons_steps_and_no_other():
+    assert shared_store().limits.steps == len(STEPS)
+    at = teacher()
+    code, key = at.query_params["room"], at.query_params["key"]
+    me = student(code).query_params["me"]
+    for step in (1, len(STEPS)):
+        shared_store().move(code, key, step)
+        shared_store().answer(code, step, me, [0])
+    store = shared_store()
+    for beyond in (len(STEPS) + 1, 64):
+        calls = (store.move, store.reveal, lambda code, key, step: store.answer(code, step, me, [0]))
+        for call in calls:
+            with pytest.raises(RoomError) as refused:
+                call(code, key, beyond)
+            assert refused.value.reason == "bad_step", (call, beyond)
 
 
 def test_the_teacher_ends_the_room_and_every_page_says_so():

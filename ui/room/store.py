@@ -27,6 +27,9 @@ STORE_ENV = "ROOM_STORE"
 TTL_ENV = "ROOM_TTL_HOURS"  # how long a room lives after it is made (default 24 h)
 STUDENTS_ENV = "ROOM_MAX_STUDENTS"
 DEFAULT_TTL_S = 24 * 3600.0
+# The lesson's steps (ui/lesson/steps.py; tests/apptest/test_room.py holds them equal): a room
+# takes no other step.
+LESSON_STEPS = 8
 # The longest one store call may take before it gives up (a hung Redis, a locked file): the
 # page then says the store failed in the room's place instead of freezing.
 CALL_TIMEOUT_S = 3.0
@@ -60,7 +63,7 @@ class Limits:
     changes_per_step: int = 30
     picks: int = 16
     option_index: int = 63
-    steps: int = 64
+    steps: int = LESSON_STEPS
     ttl_s: float = DEFAULT_TTL_S
 
     @classmethod
