@@ -274,6 +274,13 @@ def test_the_teacher_ends_the_room_and_every_page_says_so():
     answer(one, STEP1_OPTIONS[0])
     at.sidebar.button(key="rm_end").click().run()
     assert not at.exception, at.exception
+    assert shared_store().state(code) is not None, "one click ends nothing: it asks"
+    assert t("room.end_confirm", "en") in texts(at)
+    at.sidebar.button(key="rm_end_no").click().run()
+    assert shared_store().state(code) is not None and t("room.end_confirm", "en") not in texts(at), "kept"
+    at.sidebar.button(key="rm_end").click().run()
+    at.sidebar.button(key="rm_end_yes").click().run()
+    assert not at.exception, at.exception
     assert shared_store().state(code) is None and shared_store().tally(code, 1).answered == 0
     assert t("room.ended", "en", code=f"{code[:4]}-{code[4:]}") in texts(at)
     assert not at.subheader, "no lesson under the message"

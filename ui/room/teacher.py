@@ -36,6 +36,8 @@ VIEW_FIGURE, VIEW_ANSWERS, VIEW_JOIN = "figure", "answers", "join"
 VIEWS = (VIEW_FIGURE, VIEW_ANSWERS, VIEW_JOIN)
 REVEAL_KEY = "rm_reveal"
 END_KEY = "rm_end"
+END_ASKED = "rm_end_asked"  # the teacher asked to end the room: confirm or keep it
+END_YES_KEY, END_NO_KEY = "rm_end_yes", "rm_end_no"
 CHART_KEY = "rm_answers"
 
 
@@ -66,13 +68,36 @@ def teacher_link(seat: Seat, lang: str) -> None:
     with st.sidebar.expander(t("room.code", lang, code=code_text(seat.code)), icon=":material/groups:"):
         st.caption(t("room.teacher_link", lang))
         st.code(f"{base}&key={seat.key}", language=None, wrap_lines=True)
-        st.button(t("room.end", lang), key=END_KEY, on_click=_end, args=(seat,), icon=":material/logout:",
-                  help=t("room.end_help", lang))  # fmt: skip
+        if st.session_state.get(END_ASKED):
+            _confirm_end(seat, lang)
+        else:
+            help_text = t("room.end_help", lang)
+            st.button(
+                t("room.end", lang),
+                key=END_KEY,
+                on_click=_ask_end,
+                args=(True,),
+                icon=":material/logout:",
+                help=help_text,
+            )
+
+
+def _ask_end(asked: bool) -> None:
+    st.session_state[END_ASKED] = asked
+
+
+def _confirm_end(seat: Seat, lang: str) -> None:
+    """Ending cannot be undone: the teacher says so twice."""
+    st.warning(t("room.end_confirm", lang), icon=":material/warning:")
+    yes, no = st.columns(2)
+    yes.button(t("room.end_yes", lang), key=END_YES_KEY, on_click=_end, args=(seat,), type="primary", width="stretch")
+    no.button(t("room.end_no", lang), key=END_NO_KEY, on_click=_ask_end, args=(False,), width="stretch")
 
 
 def _end(seat: Seat) -> None:
     """Ends the room for everyone: its answers are gone, the students' pages say so."""
     try:
+        st.session_state.pop(END_ASKED, None)
         store().end(seat.code, seat.key)
         st.session_state.pop(SEAT_STATE, None)
         st.session_state[ENDED_STATE] = seat.code

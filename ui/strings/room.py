@@ -18,6 +18,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "你的教师链接（请勿分享：它控制全班；在另一台设备上打开即可从那里讲课）：",
     },
     "room.end": {"en": "End the room", "zh": "结束课堂"},
+    "room.end_confirm": {
+        "en": "End the room for everyone? Its answers are deleted at once and cannot be brought back.",
+        "zh": "要为所有人结束课堂吗？答案会立即删除，无法恢复。",
+    },
+    "room.end_yes": {"en": "End it", "zh": "结束"},
+    "room.end_no": {"en": "Keep the room", "zh": "保留课堂"},
     "room.end_help": {
         "en": "Ends the room for everyone now: its answers are deleted and the students' pages say the room is over.",
         "zh": "立即为所有人结束课堂：答案将被删除，学生的页面会显示课堂已结束。",
