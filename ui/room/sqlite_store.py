@@ -32,6 +32,7 @@ from .store import (
 
 LOG = logging.getLogger(__name__)
 DB_FILE = "rooms.sqlite3"
+INCREMENTAL = 2  # PRAGMA auto_vacuum's value for incremental: free pages are given back on request
 BUSY_TIMEOUT_S = CALL_TIMEOUT_S - 0.5  # a writer waits this long for another's lock, then gives up
 
 SCHEMA = """
@@ -65,8 +66,11 @@ class SQLiteStore:
         self._local = threading.local()
         self._lost = False
         self._known = self._file_id()  # the file this store opened (None: not made yet)
+        self._compactable()
         with self._tx() as db:  # a restarted server: rooms that expired while it was down go
-            self._forget_expired(db, self.clock())
+            forgot = self._forget_expired(db, self.clock())
+        if forgot:
+            self._compact()
 
     @property
     def lost(self) -> bool:
@@ -95,6 +99,7 @@ class SQLiteStore:
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")  # WAL: a committed answer survives the process's death
         db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
+        db.execute("PRAGMA auto_vacuum=INCREMENTAL")  # a new file: freed pages can be given back
         db.executescript(SCHEMA)
         self._local.db, self._local.file = db, self._file_id()
         if self._known is not None and self._local.file != self._known:
@@ -121,13 +126,15 @@ class SQLiteStore:
         key = secrets.token_urlsafe(KEY_BYTES)
         now = self.clock()
         with self._tx() as db:
-            self._forget_expired(db, now)
+            forgot = self._forget_expired(db, now)
             while True:
                 code = _store.new_code()  # read at call time (the tests choose codes)
                 if db.execute("SELECT 1 FROM rooms WHERE code = ?", (code,)).fetchone() is None:
                     break
             db.execute("INSERT INTO rooms VALUES (?, ?, ?, '[]', 1, ?, ?)",
                        (code, key_hash(key), step, now, now + self.limits.ttl_s))  # fmt: skip
+        if forgot:
+            self._compact()
         return code, key
 
     def state(self, code: str) -> RoomState | None:
@@ -250,10 +257,33 @@ class SQLiteStore:
 
     # -- checks ----------------------------------------------------------------------------------
     @staticmethod
-    def _forget_expired(db: sqlite3.Connection, now: float) -> None:
-        db.execute("DELETE FROM rooms WHERE expires_at <= ?", (now,))  # and what they held:
-        db.execute("DELETE FROM students WHERE code NOT IN (SELECT code FROM rooms)")
+    def _forget_expired(db: sqlite3.Connection, now: float) -> bool:
+        """Removes the expired rooms and what they held; True when there were any."""
+        if db.execute("DELETE FROM rooms WHERE expires_at <= ?", (now,)).rowcount == 0:
+            return False
+        db.execute("DELETE FROM students WHERE code NOT IN (SELECT code FROM rooms)")  # what they held
         db.execute("DELETE FROM answers WHERE code NOT IN (SELECT code FROM rooms)")
+        return True
+
+    def _compactable(self) -> None:
+        """A file made before the store gave pages back (auto_vacuum off) is rebuilt once so
+        that it can (VACUUM: skipped, and tried at the next start, while another process
+        holds the file)."""
+        db = self._db()
+        if db.execute("PRAGMA auto_vacuum").fetchone()[0] == INCREMENTAL:
+            return
+        try:
+            db.execute("PRAGMA auto_vacuum=INCREMENTAL")
+            db.execute("VACUUM")
+        except sqlite3.OperationalError as error:
+            LOG.warning("the rooms' file %s could not be made compactable now: %s", self.path, error)
+
+    def _compact(self) -> None:
+        """Gives the pages that expired rooms freed back to the file system: the file, then
+        the journal, shrink (a checkpoint that other readers hold back is left for later)."""
+        db = self._db()
+        db.executescript("PRAGMA incremental_vacuum;")  # stepped to its end (execute() stops at a page)
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
 
     def _check_step(self, step: int) -> None:
         if type(step) is not int or not 1 <= step <= self.limits.steps:
