@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 
 import pytest
 
 from ui.lesson.steps import STEPS
+from ui.room import store as store_module
 from ui.room.seat import SEAT_STATE
+from ui.room.sqlite_store import SQLiteStore
 from ui.room.store import (
     CODE_ALPHABET,
     Limits,
@@ -370,3 +373,52 @@ def test_a_reveal_is_per_step_a_student_on_every_other_step_sees_no_answer_and_c
         assert len(one.get("plotly_chart")) == len(control.get("plotly_chart")), f"step {step}: no chart of the answer"
         shared_store().answer(code, step, me, [0])  # what choosing sends: the store takes it
         assert shared_store().answer_of(code, step, me) == (0,)
+
+
+def _limited(tmp_path, monkeypatch, **limits) -> None:
+    """The app's store with these limits (every AppTest page is one client: this machine)."""
+    reset_shared_store()
+    monkeypatch.setattr(store_module, "_STORE", SQLiteStore(tmp_path / "limited.sqlite3", Limits(**limits)))
+
+
+def _rooms_in(path) -> int:
+    db = sqlite3.connect(path)
+    try:
+        return db.execute("SELECT COUNT(*) FROM rooms").fetchone()[0]
+    finally:
+        db.close()
+
+
+def test_rooms_made_per_client_are_limited(tmp_path, monkeypatch):
+    _limited(tmp_path, monkeypatch, rooms_per_hour=3)
+    for _ in range(3):
+        assert is_student_id(student(teacher().query_params["room"]).query_params["me"])
+    refused = open_page(PAGE, room="new")
+    assert not refused.exception, refused.exception
+    assert t("room.error.too_many_rooms", "en") in texts(refused) and not refused.subheader
+    assert _rooms_in(tmp_path / "limited.sqlite3") == 3, "no fourth room"
+
+
+def test_students_new_to_a_room_per_client_are_limited_and_a_returning_one_is_not(tmp_path, monkeypatch):
+    _limited(tmp_path, monkeypatch, joins_per_minute=3)
+    code = teacher().query_params["room"]
+    ids = [student(code).query_params["me"] for _ in range(3)]
+    late = open_page(PAGE, room=code)
+    assert t("room.error.too_many_joins", "en") in texts(late) and not late.subheader
+    made_up = open_page(PAGE, room=code, me="s00000000099")
+    assert t("room.error.too_many_joins", "en") in texts(made_up), "a made-up id is a new student too"
+    assert not shared_store().has_student(code, "s00000000099")
+    back = student(code, me=ids[0])
+    assert back.query_params["me"] == ids[0] and t("room.error.too_many_joins", "en") not in texts(back)
+    assert shared_store().students(code) == 3
+
+
+def test_codes_tried_per_client_are_limited_even_a_right_one_then(tmp_path, monkeypatch):
+    _limited(tmp_path, monkeypatch, guesses_per_minute=3)
+    code = teacher().query_params["room"]
+    for guess in ("ACEFHJKM", "HELLO", "ACEFHJKN"):
+        assert t("room.error.too_many_guesses", "en") not in texts(open_page(PAGE, room=guess))
+    blocked = open_page(PAGE, room=code)
+    assert not blocked.exception, blocked.exception
+    assert t("room.error.too_many_guesses", "en") in texts(blocked) and not blocked.subheader
+    assert shared_store().students(code) == 0

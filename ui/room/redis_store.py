@@ -24,6 +24,7 @@ the client's retry after a lost reply is harmless.
 from __future__ import annotations
 
 import hmac
+import math
 import secrets
 import time
 from collections.abc import Callable, Sequence
@@ -33,9 +34,20 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from . import store as _store
-from .store import CALL_TIMEOUT_S, Limits, RoomError, RoomState, Tally, checked_answer, is_student_id, key_hash
+from .store import (
+    CALL_TIMEOUT_S,
+    Limits,
+    RoomError,
+    RoomState,
+    Tally,
+    checked_answer,
+    is_student_id,
+    key_hash,
+    window_start,
+)
 
 PREFIX = "sa:room:"
+LIMIT_PREFIX = "sa:limit:"  # per client address (hashed) and window: how often it did a kind of thing
 SUFFIXES = ("", ":students", ":answers", ":changes", ":tally")
 # A call connects (at most CONNECT_TIMEOUT_S) and waits for its reply (at most
 # SOCKET_TIMEOUT_S), never retried after a timeout: a hung Redis costs a page one bounded
@@ -274,6 +286,26 @@ class RedisStore:
         keys = room_keys(code)
         expires_at, count = self._read(lambda p: p.hget(keys[0], "expires_at"), lambda p: p.scard(keys[1]))
         return int(count) if self._live(expires_at) else 0
+
+    def has_student(self, code: str, student: str) -> bool:
+        if not _is_code(code) or not is_student_id(student):
+            return False
+        keys = room_keys(code)
+        expires_at, member = self._read(
+            lambda p: p.hget(keys[0], "expires_at"), lambda p: p.sismember(keys[1], student)
+        )
+        return bool(member) and self._live(expires_at)
+
+    def counted(self, kind: str, client: str, window_s: float, add: bool) -> int:
+        now = self._now()
+        window = window_start(now, window_s)
+        key = f"{LIMIT_PREFIX}{kind}:{client}:{window:.0f}"
+        if not add:
+            return int(self._redis.get(key) or 0)
+        with self._redis.pipeline(transaction=True) as pipe:
+            pipe.incr(key)
+            pipe.pexpire(key, max(1, math.ceil((window + window_s - now) * 1000)))  # gone with its window
+            return int(pipe.execute()[0])
 
     def close(self) -> None:
         self._redis.close()

@@ -22,11 +22,15 @@ import streamlit as st
 from ..markdown import literal
 from ..page_state.state import shown_value
 from ..strings import DEFAULT_LANGUAGE, t
+from .clients import client_address, trusted_proxies
 from .failures import FailureLog
 from .store import (
+    HOUR_S,
+    MINUTE_S,
     RoomError,
     RoomState,
     RoomStore,
+    client_hash,
     is_student_id,
     new_student_id,
     normalise_code,
@@ -115,6 +119,7 @@ def seat_from_link(lang: str, step: int) -> Seat | None:
         return None
     try:
         if raw == NEW_ROOM and held is None:
+            _count("rooms", HOUR_S, store().limits.rooms_per_hour)
             code, key = store().create(step)
             ss[SEAT_STATE] = (code, key, None)
             return Seat(code, key, None, store().state(code))
@@ -138,11 +143,15 @@ def seat_from_link(lang: str, step: int) -> Seat | None:
 def _sit(lang: str, raw: str) -> Seat:
     """A seat from a link that names a room this session does not hold yet."""
     ss = st.session_state
+    guesses = store().limits.guesses_per_minute
+    if store().counted("guesses", _client(), MINUTE_S, add=False) >= guesses:
+        raise RoomError("too_many_guesses")  # even a right code: guessing stops for a minute
     code = normalise_code(raw)
-    if code is None:
-        _no_room(lang, "bad_code", raw)
-    state = store().state(code)
+    state = None if code is None else store().state(code)
     if state is None:
+        store().counted("guesses", _client(), MINUTE_S, add=True)
+        if code is None:
+            _no_room(lang, "bad_code", raw)
         _no_room(lang, "no_room", shown_code(code))
     key = st.query_params.get(KEY_PARAM)
     if key is not None and store().is_teacher(code, key):
@@ -152,9 +161,25 @@ def _sit(lang: str, raw: str) -> Seat:
         st.info(t("room.not_teacher_note", lang), icon=":material/person:")
     me = st.query_params.get(ME_PARAM)
     student = me if is_student_id(me) else new_student_id()
+    if not store().has_student(code, student):
+        _count("joins", MINUTE_S, store().limits.joins_per_minute)
     store().join(code, student)
     ss[SEAT_STATE] = (code, None, student)
     return Seat(code, None, student, state)
+
+
+def _client() -> str:
+    """This session's client for the limits: its address (a trusted proxy's word for it),
+    hashed."""
+    peer = st.context.ip_address
+    headers = dict(st.context.headers or {})
+    return client_hash(client_address(peer if isinstance(peer, str) else None, headers, trusted_proxies()))
+
+
+def _count(kind: str, window_s: float, most: int) -> None:
+    """Counts one more ``kind`` for this client; refused beyond ``most`` in the window."""
+    if store().counted(kind, _client(), window_s, add=True) > most:
+        raise RoomError(f"too_many_{kind}")
 
 
 def link_query(seat: Seat | None) -> dict[str, str]:

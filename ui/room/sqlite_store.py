@@ -28,6 +28,7 @@ from .store import (
     checked_answer,
     is_student_id,
     key_hash,
+    window_start,
 )
 
 LOG = logging.getLogger(__name__)
@@ -45,6 +46,10 @@ CREATE TABLE IF NOT EXISTS answers (
   code TEXT NOT NULL, step INTEGER NOT NULL, student TEXT NOT NULL, answer TEXT NOT NULL,
   changes INTEGER NOT NULL, PRIMARY KEY (code, step, student));
 CREATE INDEX IF NOT EXISTS rooms_expiry ON rooms (expires_at);
+CREATE TABLE IF NOT EXISTS client_counts (
+  kind TEXT NOT NULL, client TEXT NOT NULL, window REAL NOT NULL, until REAL NOT NULL, n INTEGER NOT NULL,
+  PRIMARY KEY (kind, client, window));
+CREATE INDEX IF NOT EXISTS client_counts_until ON client_counts (until);
 """
 
 
@@ -248,6 +253,26 @@ class SQLiteStore:
             self._db().execute(f"SELECT COUNT(*) FROM students WHERE {self._LIVE}", (code, self.clock())).fetchone()
         )
         return count
+
+    def has_student(self, code: str, student: str) -> bool:
+        query = f"SELECT 1 FROM students WHERE {self._LIVE} AND student = ?"
+        return self._db().execute(query, (code, self.clock(), student)).fetchone() is not None
+
+    def counted(self, kind: str, client: str, window_s: float, add: bool) -> int:
+        now = self.clock()
+        window = window_start(now, window_s)
+        if not add:
+            query = "SELECT n FROM client_counts WHERE kind = ? AND client = ? AND window = ?"
+            row = self._db().execute(query, (kind, client, window)).fetchone()
+            return row[0] if row else 0
+        with self._tx() as db:
+            db.execute("DELETE FROM client_counts WHERE until <= ?", (now,))  # windows past
+            db.execute(
+                "INSERT INTO client_counts VALUES (?, ?, ?, ?, 1) ON CONFLICT DO UPDATE SET n = n + 1",
+                (kind, client, window, window + window_s),
+            )
+            query = "SELECT n FROM client_counts WHERE kind = ? AND client = ? AND window = ?"
+            return db.execute(query, (kind, client, window)).fetchone()[0]
 
     def close(self) -> None:
         db = getattr(self._local, "db", None)

@@ -86,6 +86,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The room cannot be reached just now; the lesson goes on here. Try again in a moment.",
         "zh": "暂时无法连接课堂；课程仍可在此继续。请稍后再试。",
     },
+    "room.error.too_many_rooms": {
+        "en": "Too many rooms were made from this address in the last hour: use one of them, or try again later.",
+        "zh": "过去一小时内从此地址创建的课堂过多：请使用已有的课堂，或稍后再试。",
+    },
+    "room.error.too_many_joins": {
+        "en": "Too many students joined from this address in the last minute: try again in a minute.",
+        "zh": "过去一分钟内从此地址加入的学生过多：请一分钟后再试。",
+    },
+    "room.error.too_many_guesses": {
+        "en": "Too many codes that name no room were tried from this address: wait a minute, then check the code.",
+        "zh": "从此地址尝试了过多无效的课堂码：请等一分钟，再核对课堂码。",
+    },
     "room.error.lost": {
         "en": "There is no room with the code {code}: the server lost its rooms (their file was removed). "
         "The teacher can make a new room.",
