@@ -17,8 +17,9 @@ class FailureLog:
     """Logs a failure the first time its kind (the error's type and where it happened) is
     seen, then at most once per ``every_s`` seconds, with the count of those not logged."""
 
-    def __init__(self, logger: logging.Logger, every_s: float = EVERY_S,
-                 clock: Callable[[], float] = time.monotonic) -> None:  # fmt: skip
+    def __init__(
+        self, logger: logging.Logger, every_s: float = EVERY_S, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.logger = logger
         self.every_s = every_s
         self.clock = clock
@@ -38,6 +39,12 @@ class FailureLog:
             self._last[kind] = now
             since = self._quiet.pop(kind, 0)
         text = str(error).replace("\n", " ")[:MESSAGE_CHARS]
-        self.logger.warning("%s failed: %s (%s); %d more like it in the last %g s",
-                            where, type(error).__name__, text, since, self.every_s)  # fmt: skip
+        self.logger.warning(
+            "%s failed: %s (%s); %d more like it in the last %g s",
+            where,
+            type(error).__name__,
+            text,
+            since,
+            self.every_s,
+        )
         return True
