@@ -84,9 +84,9 @@ def test_a_teacher_link_makes_a_room_whose_code_and_key_are_in_the_link():
     assert f"{code[:4]}-{code[4:]}" in shown, "the code as a projector shows it"
     assert t("room.answered", "en", n=0) in shown
     assert len(at.get("image")) == 1, "the link's QR code"
-    links = [c.value for c in at.code if "room=" in c.value]
-    assert any(link.endswith(f"?room={code}") for link in links), links
-    assert key not in "\n".join(links[:1]), "the projected link carries no key"
+    projected = [m.value.replace("\\", "") for m in at.markdown if "room=" in m.value]
+    assert len(projected) == 1 and projected[0].endswith(f"?room={code}"), projected
+    assert key not in projected[0], "the projected link carries no key"
     at.run()
     assert at.query_params["room"] == code, "a rerun makes no second room"
 
@@ -422,3 +422,16 @@ def test_codes_tried_per_client_are_limited_even_a_right_one_then(tmp_path, monk
     assert not blocked.exception, blocked.exception
     assert t("room.error.too_many_guesses", "en") in texts(blocked) and not blocked.subheader
     assert shared_store().students(code) == 0
+
+
+def test_the_student_link_is_public_url_s_lesson_and_a_link_for_this_machine_only_is_warned(monkeypatch):
+    local = teacher(present="1")  # AppTest's page has no browser address: no phone could open it
+    assert t("room.link_local", "en") in texts(local)
+    monkeypatch.setenv("PUBLIC_URL", "https://class.example.org/attention/")
+    at = teacher(present="1", lang="zh")
+    code = at.query_params["room"]
+    # As read: the Markdown's escapes and the word joiner that keeps it from becoming a link dropped.
+    projected = [m.value.replace("\\", "").replace("\u2060", "") for m in at.markdown if "room=" in m.value]
+    assert projected == [f"https://class.example.org/attention/lesson?room={code}&lang=zh"], projected
+    assert t("room.link_local", "zh") not in texts(at)
+    assert [c.value for c in at.sidebar.code][0].startswith(projected[0] + "&key="), "the teacher's link too"

@@ -8,6 +8,7 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 from harness.browser import APP_READY_TIMEOUT_MS, IDLE, exceptions_shown, new_context, wait_for_rerun
+from harness.server import ARTIFACTS
 from ui.strings import t
 
 PROJECTOR = {"width": 1366, "height": 768}
@@ -85,5 +86,42 @@ def test_the_teachers_view_is_in_the_link_and_survives_a_reload(shared_server, p
         page.get_by_text(t("room.no_answers", "en")).wait_for(timeout=APP_READY_TIMEOUT_MS)
         assert page.evaluate(VIEW_JS) == "answers"
         assert exceptions_shown(page) == 0
+    finally:
+        context.close()
+
+
+# The projected link: its box, its container's, how many lines it takes, and whether what is
+# drawn at its first and last characters is the link itself (nothing covers it).
+LINK_JS = """() => {
+  const card = document.querySelector('.st-key-rm_link');
+  const p = card && card.querySelector('p');
+  if (!p) return null;
+  const range = document.createRange();
+  range.selectNodeContents(p);
+  const lines = [...range.getClientRects()].map((r) => Math.round(r.top)).filter((v, i, a) => a.indexOf(v) === i);
+  const box = range.getBoundingClientRect(), outer = card.getBoundingClientRect();
+  const at = (x) => { const e = document.elementFromPoint(x, box.top + box.height / 2); return !!e && card.contains(e); };
+  return {text: p.innerText, lines: lines.length, left: box.left, right: box.right, outerRight: outer.right,
+          bottom: box.bottom, shownAtStart: at(box.left + 2), shownAtEnd: at(box.right - 2)};
+}"""
+
+
+def test_the_projected_link_is_whole_on_one_line_and_a_link_for_this_machine_only_is_warned(
+    shared_server, playwright_browser
+):
+    context, page = _teacher(playwright_browser, shared_server.url)  # 127.0.0.1: no phone can open it
+    try:
+        warning = page.get_by_text(t("room.link_local", "en"))
+        warning.wait_for(timeout=APP_READY_TIMEOUT_MS)
+        box = warning.bounding_box()
+        assert box["height"] > 0 and box["y"] >= 0, "the warning is drawn"
+        link = page.evaluate(LINK_JS)
+        room = parse_qs(urlsplit(page.url).query)["room"][0]
+        assert link["text"].replace("\u2060", "") == f"{shared_server.url}/lesson?room={room}", link
+        assert link["lines"] == 1, "never broken, inside a word or anywhere"
+        assert link["right"] <= link["outerRight"] + 1, "whole within its card"
+        assert link["shownAtStart"] and link["shownAtEnd"], "nothing covers it"
+        assert link["bottom"] <= PROJECTOR["height"], "on the projected screen"
+        page.screenshot(path=str(ARTIFACTS / "room-teacher-join-local-en-1366.png"))
     finally:
         context.close()

@@ -133,3 +133,14 @@ def test_torchs_threads_and_the_apps_parallel_work_follow_the_pods_cpu_limit():
     assert env["ATTENTION_CPU"]["value"] == "off", "pods sharing a node's cores are not pinned by process id"
     probe_port = container["readinessProbe"]["httpGet"]["port"]
     assert probe_port in {p.get("name") for p in container["ports"]} | {p["containerPort"] for p in container["ports"]}
+
+
+def test_the_student_link_is_the_gateways_https_address():
+    """Phones reach the Gateway, never a pod: PUBLIC_URL names its HTTPS hostname."""
+    docs = documents()
+    app = next(d for d in docs if d["metadata"]["name"] == "seeing-attention" and d["kind"] == "Deployment")
+    (container,) = app["spec"]["template"]["spec"]["containers"]
+    env = {e["name"]: e for e in container["env"]}
+    (gateway,) = [d for d in docs if d["kind"] == "Gateway"]
+    https = next(listener for listener in gateway["spec"]["listeners"] if listener["protocol"] == "HTTPS")
+    assert env["PUBLIC_URL"]["value"] == f"https://{https['hostname']}"

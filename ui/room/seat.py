@@ -24,6 +24,7 @@ from ..page_state.state import shown_value
 from ..strings import DEFAULT_LANGUAGE, t
 from .clients import client_address, trusted_proxies
 from .failures import FailureLog
+from .links import lesson_base, only_this_machine, public_url
 from .store import (
     HOUR_S,
     MINUTE_S,
@@ -210,11 +211,16 @@ def moved(seat: Seat, step: int, lang: str) -> Seat:
 
 
 def student_link(code: str, lang: str) -> str:
-    """The link students open: this page's address with the room's code (and the language,
-    when it is not the default)."""
-    base = (st.context.url or "").split("?")[0].split("#")[0]
+    """The link students open: the lesson at ``PUBLIC_URL`` or at this page's address, with
+    the room's code (and the language, when it is not the default)."""
+    base = lesson_base(st.context.url)
     query = {ROOM_PARAM: code, **({"lang": lang} if lang != DEFAULT_LANGUAGE else {})}
     return f"{base}?{urlencode(query)}"
+
+
+def link_for_this_machine_only() -> bool:
+    """Whether the student link names this machine only (no PUBLIC_URL, a loopback address)."""
+    return public_url() is None and only_this_machine(st.context.url)
 
 
 def code_text(code: str) -> str:

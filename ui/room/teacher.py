@@ -16,8 +16,20 @@ from figures.room import answers_figure
 
 from ..charts import show_chart
 from ..figure_text import figure_words
+from ..markdown import literal
 from ..strings import t
-from .seat import ENDED_STATE, SEAT_STATE, Seat, code_text, refused, store, store_failed, student_link
+from .links import link_em
+from .seat import (
+    ENDED_STATE,
+    SEAT_STATE,
+    Seat,
+    code_text,
+    link_for_this_machine_only,
+    refused,
+    store,
+    store_failed,
+    student_link,
+)
 from .store import RoomError
 
 # A lesson question (``ui/lesson/questions.Question``: step, prompt, options, label,
@@ -39,6 +51,7 @@ END_KEY = "rm_end"
 END_ASKED = "rm_end_asked"  # the teacher asked to end the room: confirm or keep it
 END_YES_KEY, END_NO_KEY = "rm_end_yes", "rm_end_no"
 CHART_KEY = "rm_answers"
+LINK_KEY = "rm_link"  # the projected student link
 
 
 @lru_cache(maxsize=64)
@@ -57,8 +70,22 @@ def join_card(seat: Seat, lang: str, presenting: bool) -> None:
     qr.image(qr_png(link), width=QR_PX_PRESENTING if presenting else QR_PX, alt=t("room.qr_alt", lang, link=link))
     with words:
         st.markdown(f"## {code_text(seat.code)}")
-        st.code(link, language=None, wrap_lines=True)
         st.caption(t("room.join_how", lang))
+    projected_link(link)
+    if link_for_this_machine_only():
+        st.warning(t("room.link_local", lang), icon=":material/wifi_off:")
+
+
+def projected_link(link: str) -> None:
+    """The link on one line across the card, never broken inside a word and under nothing:
+    its type as large as fits (the container's width over the link's length in monospace)."""
+    em = link_em(link)
+    st.html(
+        f"<style>.st-key-{LINK_KEY} {{ container-type: inline-size; }} .st-key-{LINK_KEY} p {{ white-space: nowrap; "
+        f"font-family: 'Source Code Pro', monospace; font-size: min(1.4rem, calc(100cqi / {em:.2f})); }}</style>"
+    )
+    with st.container(key=LINK_KEY):
+        st.markdown(literal(link))
 
 
 def teacher_link(seat: Seat, lang: str) -> None:

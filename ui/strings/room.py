@@ -8,6 +8,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "在手机或电脑上打开链接，或扫描二维码。无需填写姓名。",
     },
     "room.join_code": {"en": "Code: **{code}**", "zh": "课堂码：**{code}**"},
+    "room.link_local": {
+        "en": "This link points at this computer only: phones cannot open it. Open the app by this computer's "
+        "network address, or ask whoever hosts it to set PUBLIC_URL (see the teachers' guide).",
+        "zh": "这个链接只指向这台电脑：手机无法打开。请用这台电脑的网络地址打开应用，或请托管者设置 PUBLIC_URL（见教师指南）。",
+    },
     "room.qr_alt": {"en": "QR code of the student link {link}", "zh": "学生链接 {link} 的二维码"},
     "room.show": {"en": "Show", "zh": "显示"},
     "room.view.figure": {"en": "Figure", "zh": "图"},
