@@ -12,6 +12,7 @@ import sqlite3
 import pytest
 
 from ui.lesson.steps import STEPS
+from ui.room import seat as seat_module
 from ui.room import store as store_module
 from ui.room.seat import SEAT_STATE
 from ui.room.sqlite_store import SQLiteStore
@@ -62,6 +63,16 @@ def student(code: str, **query):
     return at
 
 
+def me(at) -> str:
+    """The student id this page's session holds (a browser keeps it in a cookie, not the link)."""
+    return at.session_state[SEAT_STATE][2]
+
+
+def same_browser(monkeypatch, student_id: str | None) -> None:
+    """The next pages open in a browser whose cookie holds ``student_id`` (None: no cookie)."""
+    monkeypatch.setattr(seat_module, "browser_student", lambda: student_id)
+
+
 def answer(at, option: str, step: int = 1):
     at.radio(key=f"rm_answer_{step}").set_value(option).run()
     assert not at.exception, at.exception
@@ -91,16 +102,17 @@ def test_a_teacher_link_makes_a_room_whose_code_and_key_are_in_the_link():
     assert at.query_params["room"] == code, "a rerun makes no second room"
 
 
-def test_a_student_is_counted_once_and_the_teacher_sees_the_answers_live_without_the_right_one():
+def test_a_student_is_counted_once_and_the_teacher_sees_the_answers_live_without_the_right_one(monkeypatch):
     at = teacher()
     code = at.query_params["room"]
     one = student(code)
-    me = one.query_params["me"]
-    assert is_student_id(me)
-    assert SEAT_STATE in one.session_state
+    first = me(one)
+    assert is_student_id(first) and "me" not in one.query_params, "the id is the browser's, not the link's"
     answer(one, STEP1_OPTIONS[1])
     answer(one, STEP1_OPTIONS[2])  # a change, not a second student
-    reloaded = student(code, me=me)  # the same student reloading the page
+    same_browser(monkeypatch, first)
+    reloaded = student(code)  # the same browser reloading the page
+    same_browser(monkeypatch, None)
     assert reloaded.radio(key="rm_answer_1").value == STEP1_OPTIONS[2], "their answer is still there"
     two = student(code)
     answer(two, STEP1_OPTIONS[2])
@@ -132,7 +144,7 @@ def test_reveal_reaches_the_students_and_closes_the_answers():
         assert t(said, "en", answer=STEP1_OPTIONS[0 if page is right else 1]) in shown
         assert "The answer: **6 × 6**".replace("**", "") in shown.replace("**", "")
         assert page.radio(key="rm_answer_1").disabled
-    assert shared_store().answer_of(code, 1, wrong.query_params["me"]) == (1,)
+    assert shared_store().answer_of(code, 1, me(wrong)) == (1,)
 
 
 def test_next_moves_the_students_who_follow_and_not_those_at_their_own_pace():
@@ -185,7 +197,7 @@ def test_a_wrong_key_is_a_student_with_a_note():
     assert not guess.exception
     assert t("room.not_teacher_note", "en") in texts(guess)
     assert not [b for b in guess.button if b.key == "rm_reveal"]
-    assert is_student_id(guess.query_params["me"]) and "key" not in guess.query_params
+    assert is_student_id(me(guess)) and "key" not in guess.query_params
 
 
 @pytest.mark.parametrize("raw", ["HELLO", "<b>x</b>$x$", "ACEF-HJK0"])
@@ -257,13 +269,13 @@ def test_a_room_takes_the_lessons_steps_and_no_other():
     assert shared_store().limits.steps == len(STEPS)
     at = teacher()
     code, key = at.query_params["room"], at.query_params["key"]
-    me = student(code).query_params["me"]
+    one = me(student(code))
     for step in (1, len(STEPS)):
         shared_store().move(code, key, step)
-        shared_store().answer(code, step, me, [0])
+        shared_store().answer(code, step, one, [0])
     store = shared_store()
     for beyond in (len(STEPS) + 1, 64):
-        calls = (store.move, store.reveal, lambda code, key, step: store.answer(code, step, me, [0]))
+        calls = (store.move, store.reveal, lambda code, key, step: store.answer(code, step, one, [0]))
         for call in calls:
             with pytest.raises(RoomError) as refused:
                 call(code, key, beyond)
@@ -293,18 +305,17 @@ def test_the_teacher_ends_the_room_and_every_page_says_so():
     assert [b for b in one.get("link_button") if b.proto.label == t("room.lesson_alone", "en")]
 
 
-def test_a_store_failure_leaves_the_room_its_key_and_the_student_in_the_link(monkeypatch):
+def test_a_store_failure_leaves_the_room_and_its_key_in_the_link(monkeypatch):
     made = teacher(present="1")
     code, key = made.query_params["room"], made.query_params["key"]
     one = student(code)
-    me = one.query_params["me"]
     monkeypatch.setenv("ROOM_STORE", "redis://127.0.0.1:9/0")  # the store fails from now on
     reset_shared_store()
     fresh_teacher = open_page(PAGE, room=code, key=key, present="1", view="answers")
-    fresh_student = open_page(PAGE, room=code, me=me)
+    fresh_student = open_page(PAGE, room=code)
     made.run()  # pages that held their seat, rerun (a fragment's tick, a click)
     one.run()
-    teachers, students = {"room": code, "key": key}, {"room": code, "me": me}
+    teachers, students = {"room": code, "key": key}, {"room": code}
     pages = [(fresh_teacher, {**teachers, "view": "answers"}), (fresh_student, students)]
     for at, kept in [*pages, (made, teachers), (one, students)]:
         assert not at.exception, at.exception
@@ -348,7 +359,7 @@ def test_a_reveal_is_per_step_a_student_on_every_other_step_sees_no_answer_and_c
     assert not projector.exception, projector.exception
     assert shared_store().state(code).revealed == frozenset({revealed}), "the reveal is the shown step's"
     one = student(code)
-    me = one.query_params["me"]
+    one_id = me(one)
     unrevealed = teacher()  # a room where nothing is revealed: what a student sees before any reveal
     other_code, other_key = unrevealed.query_params["room"], unrevealed.query_params["key"]
     control = student(other_code)
@@ -371,8 +382,8 @@ def test_a_reveal_is_per_step_a_student_on_every_other_step_sees_no_answer_and_c
         assert t("room.wait_reveal", "en") in shown
         assert _without_code(shown, code) == _without_code(texts(control), other_code), f"step {step}: as unrevealed"
         assert len(one.get("plotly_chart")) == len(control.get("plotly_chart")), f"step {step}: no chart of the answer"
-        shared_store().answer(code, step, me, [0])  # what choosing sends: the store takes it
-        assert shared_store().answer_of(code, step, me) == (0,)
+        shared_store().answer(code, step, one_id, [0])  # what choosing sends: the store takes it
+        assert shared_store().answer_of(code, step, one_id) == (0,)
 
 
 def _limited(tmp_path, monkeypatch, **limits) -> None:
@@ -392,7 +403,7 @@ def _rooms_in(path) -> int:
 def test_rooms_made_per_client_are_limited(tmp_path, monkeypatch):
     _limited(tmp_path, monkeypatch, rooms_per_hour=3)
     for _ in range(3):
-        assert is_student_id(student(teacher().query_params["room"]).query_params["me"])
+        assert is_student_id(me(student(teacher().query_params["room"])))
     refused = open_page(PAGE, room="new")
     assert not refused.exception, refused.exception
     assert t("room.error.too_many_rooms", "en") in texts(refused) and not refused.subheader
@@ -402,14 +413,16 @@ def test_rooms_made_per_client_are_limited(tmp_path, monkeypatch):
 def test_students_new_to_a_room_per_client_are_limited_and_a_returning_one_is_not(tmp_path, monkeypatch):
     _limited(tmp_path, monkeypatch, joins_per_minute=3)
     code = teacher().query_params["room"]
-    ids = [student(code).query_params["me"] for _ in range(3)]
+    ids = [me(student(code)) for _ in range(3)]
     late = open_page(PAGE, room=code)
     assert t("room.error.too_many_joins", "en") in texts(late) and not late.subheader
-    made_up = open_page(PAGE, room=code, me="s00000000099")
-    assert t("room.error.too_many_joins", "en") in texts(made_up), "a made-up id is a new student too"
+    same_browser(monkeypatch, "s00000000099")  # a made-up id in a cookie: a new student too
+    made_up = open_page(PAGE, room=code)
+    assert t("room.error.too_many_joins", "en") in texts(made_up)
     assert not shared_store().has_student(code, "s00000000099")
-    back = student(code, me=ids[0])
-    assert back.query_params["me"] == ids[0] and t("room.error.too_many_joins", "en") not in texts(back)
+    same_browser(monkeypatch, ids[0])
+    back = student(code)
+    assert me(back) == ids[0] and t("room.error.too_many_joins", "en") not in texts(back)
     assert shared_store().students(code) == 3
 
 

@@ -125,3 +125,47 @@ def test_the_projected_link_is_whole_on_one_line_and_a_link_for_this_machine_onl
         page.screenshot(path=str(ARTIFACTS / "room-teacher-join-local-en-1366.png"))
     finally:
         context.close()
+
+
+def _student(context, url: str):
+    page = context.new_page()
+    page.goto(url)
+    page.get_by_text(t("room.following", "en")).wait_for(timeout=APP_READY_TIMEOUT_MS)
+    page.wait_for_selector(IDLE, timeout=APP_READY_TIMEOUT_MS)
+    return page
+
+
+def _chosen(page) -> list[str]:
+    return page.locator("[data-testid='stRadio'] label:has(input:checked)").all_inner_texts()
+
+
+def test_a_student_is_one_browser_not_a_link(shared_server, playwright_browser):
+    context, teacher = _teacher(playwright_browser, shared_server.url)
+    phones = [new_context(playwright_browser, viewport={"width": 390, "height": 844}) for _ in range(2)]
+    try:
+        room = parse_qs(urlsplit(teacher.url).query)["room"][0]
+        link = f"{shared_server.url}/lesson?room={room}"
+        first = _student(phones[0], link)
+        first.locator("[data-testid='stRadio'] label").filter(has_text="6 × 4").click()
+        wait_for_rerun(first)
+        teacher.get_by_text(t("room.answered", "en", n=1)).wait_for(timeout=APP_READY_TIMEOUT_MS)
+        first.reload()  # a reload, then the QR code scanned again in another tab: the same student
+        first.get_by_text(t("room.following", "en")).wait_for(timeout=APP_READY_TIMEOUT_MS)
+        again = _student(phones[0], link)
+        for page in (first, again):
+            page.wait_for_function("() => document.querySelector(\"[data-testid='stRadio'] input:checked\")")
+            assert _chosen(page) == ["6 × 4"], "their answer, as the same student"
+        # Whatever the first browser's address bar says, opened in another browser: another student.
+        shared = _student(phones[1], again.url)
+        assert _chosen(shared) == [], "another browser answers for no one else"
+        shared.locator("[data-testid='stRadio'] label").filter(has_text="4 × 4").click()
+        wait_for_rerun(shared)
+        teacher.get_by_text(t("room.answered", "en", n=2)).wait_for(timeout=APP_READY_TIMEOUT_MS)
+        first.reload()
+        first.wait_for_function("() => document.querySelector(\"[data-testid='stRadio'] input:checked\")")
+        assert _chosen(first) == ["6 × 4"], "the first student's answer untouched"
+        assert "me=" not in again.url, "no student id in the link"
+    finally:
+        for phone in phones:
+            phone.close()
+        context.close()

@@ -3,8 +3,9 @@
 - ``?room=new`` (any step, either language): the page makes a room and this session is its
   teacher; the link becomes ``?room=CODE&key=KEY`` (the key is the teacher's alone: reopened on
   another device, that device is the same teacher);
-- ``?room=CODE``: a student; the page gives the student an anonymous id and writes it into the
-  link (``&me=…``), so a reload is the same student, counted once;
+- ``?room=CODE``: a student: this browser, whose anonymous id the page keeps in a cookie
+  (``student_id.py``), so a reload is the same student, counted once, and the link opened in
+  another browser is another student (a ``me=`` an older link carries is ignored);
 - ``?room=CODE&key=WRONG``: a student, with a note that the key is not this room's.
 
 A mistyped or expired code gets a message and a way to the lesson on one's own; a store that
@@ -32,13 +33,13 @@ from .store import (
     RoomState,
     RoomStore,
     client_hash,
-    is_student_id,
     new_student_id,
     normalise_code,
     shared_store,
     shown_code,
     without_bidi,
 )
+from .student_id import browser_student, keep
 
 LOG = logging.getLogger(__name__)
 
@@ -68,8 +69,9 @@ class Seat:
         return not self.teacher and not st.session_state.get(OWN_PACE_KEY, False)
 
     def query(self) -> dict[str, str]:
-        """What the link keeps of the room: the code, and the key or the student's id."""
-        return {ROOM_PARAM: self.code, **({KEY_PARAM: self.key} if self.teacher else {ME_PARAM: self.student})}
+        """What the link keeps of the room: the code, and the teacher's key (a student is a
+    browser, not a link)."""
+        return {ROOM_PARAM: self.code, **({KEY_PARAM: self.key} if self.teacher else {})}
 
 
 def store() -> RoomStore:
@@ -160,11 +162,11 @@ def _sit(lang: str, raw: str) -> Seat:
         return Seat(code, key, None, state)
     if key is not None:
         st.info(t("room.not_teacher_note", lang), icon=":material/person:")
-    me = st.query_params.get(ME_PARAM)
-    student = me if is_student_id(me) else new_student_id()
+    student = browser_student() or new_student_id()  # this browser's: never an id from the link
     if not store().has_student(code, student):
         _count("joins", MINUTE_S, store().limits.joins_per_minute)
     store().join(code, student)
+    keep(student, store().limits.ttl_s)  # the browser keeps its id: a reload is this student
     ss[SEAT_STATE] = (code, None, student)
     return Seat(code, None, student, state)
 
@@ -192,7 +194,7 @@ def link_query(seat: Seat | None) -> dict[str, str]:
     held = st.session_state.get(SEAT_STATE)
     if held is not None:
         code, key, student = held
-        return {ROOM_PARAM: code, **({KEY_PARAM: key} if key is not None else {ME_PARAM: student})}
+        return {ROOM_PARAM: code, **({KEY_PARAM: key} if key is not None else {})}
     return {name: st.query_params[name] for name in ROOM_PARAMS if name in st.query_params}
 
 
