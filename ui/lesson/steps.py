@@ -8,6 +8,7 @@ import streamlit as st
 
 from figures import (
     channel_map_figure,
+    experiment_figure,
     head_detail_figure,
     heads_overview_figure,
     parameter_figure,
@@ -273,8 +274,15 @@ def trained(lang: str, layout: StepLayout) -> Question | None:
         )
     verdict = answer(experiment.runs)
     accepted = tuple(sorted((verdict.at_steps.best, *verdict.at_steps.ties)))
+
+    def reveal() -> None:  # the experiment itself: each head count's held-out loss, its seeds' band
+        with layout.figure():
+            layout.chart(experiment_figure(experiment.runs, "step", figure_words(lang)), "ls_chart_8_runs")
+
+    # Presenting, the chart takes the figure's place, which a paragraph would take again.
+    after = "" if layout.presenting else answer_text(experiment.runs, lang)
     return Question(8, t("ls.8.q", lang), experiment.head_counts, verdict.at_steps.best, _trained_why(verdict, lang),
-                    label=lambda h: f"h = {h}", after=answer_text(experiment.runs, lang), hint=t("ls.8.hint", lang, C=C),
+                    label=lambda h: f"h = {h}", after=after, hint=t("ls.8.hint", lang, C=C), reveal=reveal,
                     accepted=accepted)  # fmt: skip
 
 
