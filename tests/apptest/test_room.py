@@ -448,3 +448,24 @@ def test_the_student_link_is_public_url_s_lesson_and_a_link_for_this_machine_onl
     assert projected == [f"https://class.example.org/attention/lesson?room={code}&lang=zh"], projected
     assert t("room.link_local", "zh") not in texts(at)
     assert [c.value for c in at.sidebar.code][0].startswith(projected[0] + "&key="), "the teacher's link too"
+
+
+def test_in_a_room_every_steps_inputs_are_the_classs_and_cannot_be_changed():
+    at = teacher()
+    code, key = at.query_params["room"], at.query_params["key"]
+    one = student(code)
+    for step in range(1, len(STEPS) + 1):
+        shared_store().move(code, key, step)
+        one.run()
+        at.run()
+        for page in (one, at):
+            inputs = [w for kind in ("text_input", "select_slider") for w in page.get(kind) if w.key.startswith("ls_")]
+            assert inputs and all(w.disabled for w in inputs), f"step {step}: {[(w.key, w.disabled) for w in inputs]}"
+    shared_store().move(code, key, 1)
+    one.run()
+    assert _answer_widget(one, 1).options == STEP1_OPTIONS
+    one.session_state["ls_text_1"] = "abc"  # what a crafted client could send for the locked inputs
+    one.session_state["ls_d_1"] = 8
+    one.run()
+    assert not one.exception, one.exception
+    assert _answer_widget(one, 1).options == STEP1_OPTIONS, "judged on the class's question: 6 tokens, d = 4"

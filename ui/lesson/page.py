@@ -26,7 +26,7 @@ from ..strings import t
 from .keys import pressed
 from .layout import NAV_BAR_KEY, StepLayout
 from .questions import REVEALED_PREFIX, SHOWN, ask, is_retrying, is_revealed
-from .steps import STEPS
+from .steps import INPUT_KEYS, STEPS
 
 STEP_PARAM = "step"
 PARAMS = (Param(STEP_PARAM, "int", 1, 1, len(STEPS)),)
@@ -138,7 +138,10 @@ def render() -> None:
 
 
 def _step(step: int, lang: str, presenting: bool, seat: Seat | None) -> None:
-    layout = StepLayout(presenting, is_revealed(step), is_retrying(step) and seat is None)
+    if seat is not None:  # the class's inputs: every page of the room asks the same question
+        for key in INPUT_KEYS:
+            st.session_state.pop(key, None)
+    layout = StepLayout(presenting, is_revealed(step), is_retrying(step) and seat is None, locked=seat is not None)
     with layout.text:
         question = STEPS[step - 1](lang, layout)
         if question is not None:

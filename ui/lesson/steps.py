@@ -66,8 +66,10 @@ def _stages(trace, head: int) -> dict:
 
 
 def one_head(lang: str, layout: StepLayout) -> Question:
-    text = st.text_input(t("ls.text", lang), BOOK_TEXT, key="ls_text_1", max_chars=MAX_LESSON_CHARS).strip()
-    d = st.select_slider(t("ls.head_dim", lang), HEAD_DIM_CHOICES, value=4, key="ls_d_1")
+    text = st.text_input(
+        t("ls.text", lang), BOOK_TEXT, key="ls_text_1", disabled=layout.locked, max_chars=MAX_LESSON_CHARS
+    ).strip()
+    d = st.select_slider(t("ls.head_dim", lang), HEAD_DIM_CHOICES, value=4, key="ls_d_1", disabled=layout.locked)
     result = trace_attention(text or BOOK_TEXT, PlaygroundConfig(heads=1, head_dim=d))
     trace, T = result.trace, len(result.tokens)
     layout.lead(t("ls.1.lead", lang, T=T, d=d))
@@ -91,8 +93,8 @@ def one_head(lang: str, layout: StepLayout) -> Question:
 
 def split(lang: str, layout: StepLayout) -> Question:
     left, right = st.columns(2)
-    h = left.select_slider(t("ls.heads", lang), HEAD_CHOICES, value=4, key="ls_h_2")
-    d = right.select_slider(t("ls.head_dim", lang), HEAD_DIM_CHOICES, value=8, key="ls_d_2")
+    h = left.select_slider(t("ls.heads", lang), HEAD_CHOICES, value=4, key="ls_h_2", disabled=layout.locked)
+    d = right.select_slider(t("ls.head_dim", lang), HEAD_DIM_CHOICES, value=8, key="ls_d_2", disabled=layout.locked)
     trace = trace_attention(BOOK_TEXT, PlaygroundConfig(heads=h, head_dim=d)).trace
     channels = head_channels(h, d, min(2, h))
     layout.lead(t("ls.2.lead", lang, h=h, C=h * d))
@@ -115,7 +117,9 @@ def split(lang: str, layout: StepLayout) -> Question:
 def mask(lang: str, layout: StepLayout) -> Question:
     layout.lead(t("ls.3.lead", lang))
     result = trace_attention(BOOK_TEXT, PlaygroundConfig(heads=LESSON_HEADS, head_dim=LESSON_HEAD_DIM))
-    head = st.select_slider(t("ls.head", lang), list(range(1, LESSON_HEADS + 1)), value=1, key="ls_head_3")
+    head = st.select_slider(
+        t("ls.head", lang), list(range(1, LESSON_HEADS + 1)), value=1, key="ls_head_3", disabled=layout.locked
+    )
     stages = _stages(result.trace, head - 1)
     before = {stage: stages[stage] for stage in ("scores", "scaled_scores")}  # no −∞ yet: the mask is the answer
     words = figure_words(lang)
@@ -139,7 +143,7 @@ def mask(lang: str, layout: StepLayout) -> Question:
 
 
 def merge(lang: str, layout: StepLayout) -> Question:
-    h = st.select_slider(t("ls.heads", lang), HEAD_CHOICES, value=4, key="ls_h_4")
+    h = st.select_slider(t("ls.heads", lang), HEAD_CHOICES, value=4, key="ls_h_4", disabled=layout.locked)
     d = LESSON_HEADS * LESSON_HEAD_DIM // h
     result = trace_attention(BOOK_TEXT, PlaygroundConfig(heads=h, head_dim=d))
     trace = result.trace
@@ -165,7 +169,7 @@ def merge(lang: str, layout: StepLayout) -> Question:
 
 
 def parameters(lang: str, layout: StepLayout) -> Question:
-    C = st.select_slider(t("ls.embedding", lang), EMBEDDING_CHOICES, value=64, key="ls_c_5")
+    C = st.select_slider(t("ls.embedding", lang), EMBEDDING_CHOICES, value=64, key="ls_c_5", disabled=layout.locked)
     counts = parameter_counts(C)
     layout.lead(t("ls.5.lead", lang, C=C))
     with layout.figure():  # the same C channels cut into the most heads: the counts are the answer
@@ -185,7 +189,7 @@ def parameters(lang: str, layout: StepLayout) -> Question:
 
 
 def parallel(lang: str, layout: StepLayout) -> Question:
-    h = st.select_slider(t("ls.heads", lang), HEAD_CHOICES, value=4, key="ls_h_6")
+    h = st.select_slider(t("ls.heads", lang), HEAD_CHOICES, value=4, key="ls_h_6", disabled=layout.locked)
     config = PlaygroundConfig(heads=h, head_dim=TWO_WAYS_EMBEDDING // h)
     module = build_attention(config)
     tokens = list(BOOK_TEXT)
@@ -215,7 +219,7 @@ def _scaling(tokens: int) -> list:
 
 def scaling(lang: str, layout: StepLayout) -> Question:
     tokens = len(BOOK_TEXT)
-    d = st.select_slider(t("ls.head_dim", lang), SCALING_HEAD_DIMS, value=64, key="ls_d_7")
+    d = st.select_slider(t("ls.head_dim", lang), SCALING_HEAD_DIMS, value=64, key="ls_d_7", disabled=layout.locked)
     rows = _scaling(tokens)
     row = next(r for r in rows if r.head_dim == d)
     layout.lead(t("ls.7.lead", lang))
@@ -255,7 +259,7 @@ def trained(lang: str, layout: StepLayout) -> Question | None:
         st.warning(t("ls.8.no_model", lang))
         return None
     counts = experiment.head_counts
-    heads = st.select_slider(t("ls.heads", lang), counts, value=TRAINED_HEADS, key="ls_h_8")
+    heads = st.select_slider(t("ls.heads", lang), counts, value=TRAINED_HEADS, key="ls_h_8", disabled=layout.locked)
     snapshots = shipped_snapshots(heads)
     step = max(snapshots)
     C = experiment.config["embedding_dim"]
@@ -301,3 +305,6 @@ def _trained_why(verdict, lang: str) -> str:
 
 
 STEPS = (one_head, split, mask, merge, parameters, parallel, scaling, trained)
+# Each step's inputs: in a room they are the class's (their defaults, locked), so that every
+# student answers the question the teacher projects.
+INPUT_KEYS = ("ls_text_1", "ls_d_1", "ls_h_2", "ls_d_2", "ls_head_3", "ls_h_4", "ls_c_5", "ls_h_6", "ls_d_7", "ls_h_8")
