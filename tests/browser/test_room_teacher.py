@@ -169,3 +169,38 @@ def test_a_student_is_one_browser_not_a_link(shared_server, playwright_browser):
         for phone in phones:
             phone.close()
         context.close()
+
+
+PHONE = {"width": 390, "height": 844}
+# Where an element's box ends, in the page's own scrolling (Streamlit scrolls its main part).
+BOTTOM_JS = """element => {
+  const main = document.querySelector("[data-testid='stMain']");
+  return element.getBoundingClientRect().bottom + (main ? main.scrollTop : 0);
+}"""
+
+
+def test_on_a_phone_the_question_and_its_choices_then_the_verdict_are_on_the_first_screen(
+    shared_server, playwright_browser
+):
+    context, teacher = _teacher(playwright_browser, shared_server.url)
+    phone = new_context(playwright_browser, viewport=PHONE)
+    try:
+        room = parse_qs(urlsplit(teacher.url).query)["room"][0]
+        page = _student(phone, f"{shared_server.url}/lesson?room={room}")
+        choices = page.locator("[data-testid='stRadio'] label:has(input)")
+        choices.first.wait_for()
+        question = page.locator("[data-testid='stMarkdownContainer']", has_text=t("ls.predict", "en")).first
+        for element in (question, *choices.all()):
+            bottom = element.evaluate(BOTTOM_JS)
+            assert bottom <= PHONE["height"], f"below the first screen: {element} ends at {bottom:.0f}"
+        choices.filter(has_text="6 × 4").click()
+        wait_for_rerun(page)
+        teacher.get_by_role("button", name=t("room.reveal", "en")).click()
+        verdict = page.get_by_text(t("room.you_were_wrong", "en", answer="6 × 4"))
+        verdict.wait_for(timeout=APP_READY_TIMEOUT_MS)
+        page.wait_for_selector(IDLE, timeout=APP_READY_TIMEOUT_MS)
+        assert verdict.evaluate(BOTTOM_JS) <= PHONE["height"], "the verdict on the first screen after the reveal"
+        page.screenshot(path=str(ARTIFACTS / "room-student-phone-first-screen-390.png"))
+    finally:
+        phone.close()
+        context.close()

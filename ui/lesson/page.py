@@ -141,13 +141,19 @@ def _step(step: int, lang: str, presenting: bool, seat: Seat | None) -> None:
     if seat is not None:  # the class's inputs: every page of the room asks the same question
         for key in INPUT_KEYS:
             st.session_state.pop(key, None)
+    # A student of a room (on a phone, mostly): the question and its choices first, then, once
+    # revealed, the verdict; the step's explanation and figures below.
+    first = st.container() if seat is not None and not seat.teacher and not presenting else None
     layout = StepLayout(presenting, is_revealed(step), is_retrying(step) and seat is None, locked=seat is not None)
     with layout.text:
         question = STEPS[step - 1](lang, layout)
-        if question is not None:
-            if not presenting:
+    if question is not None:
+        with first if first is not None else layout.text:
+            if not presenting and first is None:
                 st.divider()
             ask(question, lang, layout.compact, presenting, answer_text=layout.answer_text, seat=seat)
+            if first is not None:
+                st.divider()
     if seat is not None and seat.teacher and presenting and shown_view() != VIEW_FIGURE:
         with layout.figure():  # what the teacher chose to project, in the figure's place
             projected(seat, question, lang, is_revealed(step), presenting)
