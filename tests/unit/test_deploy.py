@@ -99,7 +99,7 @@ def test_the_kubernetes_recipe_gives_every_pod_the_same_redis_for_rooms():
     assert urls == ["redis://seeing-attention-rooms:6379/0"]
     documents = text.split("\n---\n")
     kinds = {re.search(r"^kind: (\w+)", d, re.M)[1] for d in documents if "name: seeing-attention-rooms" in d}
-    assert kinds == {"Deployment", "Service"}, "a Redis and the name the pods reach it by"
+    assert kinds == {"Deployment", "Service", "PersistentVolumeClaim"}, "a Redis, its name and its volume"
     (service,) = [d for d in documents if "kind: Service" in d and "name: seeing-attention-rooms" in d]
     assert "port: 6379" in service
 

@@ -144,3 +144,21 @@ def test_the_student_link_is_the_gateways_https_address():
     (gateway,) = [d for d in docs if d["kind"] == "Gateway"]
     https = next(listener for listener in gateway["spec"]["listeners"] if listener["protocol"] == "HTTPS")
     assert env["PUBLIC_URL"]["value"] == f"https://{https['hostname']}"
+
+
+def test_the_rooms_redis_keeps_its_data_across_a_restart():
+    """An append-only file, synced every second, in a folder on a claimed volume: a restarted
+    Redis reads its rooms back."""
+    docs = documents()
+    redis = next(d for d in docs if d["kind"] == "Deployment" and d["metadata"]["name"] == "seeing-attention-rooms")
+    (container,) = redis["spec"]["template"]["spec"]["containers"]
+    args = container["args"]
+    option = {args[i]: args[i + 1] for i in range(0, len(args) - 1) if args[i].startswith("--")}
+    assert option["--appendonly"] == "yes" and option["--appendfsync"] == "everysec"
+    (mount,) = container["volumeMounts"]
+    assert option["--dir"] == mount["mountPath"], "the file is written on the volume"
+    volumes = {v["name"]: v for v in redis["spec"]["template"]["spec"]["volumes"]}
+    claim = volumes[mount["name"]]["persistentVolumeClaim"]["claimName"]
+    claims = [d for d in docs if d["kind"] == "PersistentVolumeClaim" and d["metadata"]["name"] == claim]
+    assert claims and claims[0]["spec"]["accessModes"] == ["ReadWriteOnce"]
+    assert redis["spec"]["strategy"]["type"] == "Recreate", "one pod holds the volume at a time"
