@@ -9,9 +9,10 @@ it), makes a room, and speaks Streamlit's websocket protocol as browsers do
 ``st.fragment(run_every=…)``: so does each client here):
 
 - the teacher's page (``?room=CODE&key=KEY``) reruns its live count every second;
-- each student opens ``?room=CODE&me=ID`` (arrivals spread over ``--arrive`` seconds), follows
-  the teacher (its fragment every 1.5 s), and answers step 1 once, at a random moment of a
-  ``--window`` of 10 s: the time from sending the answer to its run's end is its round trip.
+- each student opens ``?room=CODE``, its id in the cookie a browser sends (arrivals spread
+  over ``--arrive`` seconds), follows the teacher (its fragment every 1.5 s), and answers
+  step 1 once, at a random moment of a ``--window`` of 10 s: the time from sending the
+  answer to its run's end is its round trip.
 
 Reported: the answers' round trips (median, p95, max), how long after the last answer the
 teacher's screen counted all of them, whether the store holds every answer exactly once,
@@ -45,6 +46,7 @@ from harness.server import ARTIFACTS  # noqa: E402
 from harness.streamlit_client import StreamlitClient  # noqa: E402
 from ui.room.sqlite_store import SQLiteStore  # noqa: E402
 from ui.room.store import Tally  # noqa: E402
+from ui.room.student_id import COOKIE  # noqa: E402
 
 PAGE = "lesson"
 ANSWER_KEY = "rm_answer_1"
@@ -98,7 +100,7 @@ async def drive_fragments(client: StreamlitClient, lock: asyncio.Lock, stop: asy
 
 
 async def open_student(url: str, code: str, student: Student) -> float:
-    student.client = StreamlitClient(url, PAGE, f"room={code}&me={student.me}")
+    student.client = StreamlitClient(url, PAGE, f"room={code}", cookies={COOKIE: student.me})
     await student.client.connect()
     result = await student.client.open_page()
     student.texts = result.texts

@@ -75,16 +75,18 @@ def _pong(port: int) -> bool:
         return False
 
 
-def start_redis_server(folder: Path | str, binary: str | None = None) -> RedisServer:
-    """A running redis-server answering PING, its log and working folder in ``folder``."""
+def start_redis_server(folder: Path | str, binary: str | None = None, port: int | None = None) -> RedisServer:
+    """A running redis-server answering PING, its log and working folder in ``folder``
+    (``port``: that port, as a restarted server has, rather than a free one)."""
     binary = binary or redis_server_path()
     if binary is None:
         raise RuntimeError(MISSING_REASON)
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     log = folder / "redis.log"
+    chosen = port
     for _ in range(START_TRIES):
-        port = _free_port()
+        port = chosen or _free_port()
         command = [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
                    "--dir", str(folder), "--logfile", str(log), "--daemonize", "no"]  # fmt: skip
         process = subprocess.Popen(command, cwd=folder, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,

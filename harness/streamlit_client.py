@@ -53,8 +53,9 @@ class RunResult:
 class StreamlitClient:
     """One simulated student: one websocket session, one page."""
 
-    def __init__(self, base_url: str, page_name: str, query_string: str = "") -> None:
+    def __init__(self, base_url: str, page_name: str, query_string: str = "", cookies: dict | None = None) -> None:
         parsed = urlparse(base_url)
+        self.cookies = dict(cookies or {})  # what a browser would send with the websocket's request
         self.ws_url = f"ws://{parsed.netloc}{STREAM_PATH}"
         self.page_name = page_name
         self.query_string = query_string
@@ -69,8 +70,13 @@ class StreamlitClient:
     async def connect(self) -> None:
         import websockets
 
+        cookie = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
         self.connection = await websockets.connect(
-            self.ws_url, subprotocols=[SUBPROTOCOL], max_size=MAX_MESSAGE_BYTES, open_timeout=RUN_TIMEOUT_S
+            self.ws_url,
+            subprotocols=[SUBPROTOCOL],
+            max_size=MAX_MESSAGE_BYTES,
+            open_timeout=RUN_TIMEOUT_S,
+            additional_headers={"Cookie": cookie} if cookie else None,
         )
 
     async def close(self) -> None:

@@ -82,3 +82,22 @@ def test_the_hint_names_only_what_the_step_shows_before_the_answer(lang):
         )
     for number in re.findall(r"\d+", hint):
         assert number in shown, f"the hint's {number} is nowhere on the step: {hint}"
+
+
+def _runs_chart(at) -> dict | None:
+    for chart in at.get("plotly_chart"):
+        if chart.proto.id and "ls_chart_8_runs" in chart.proto.id:
+            return json.loads(chart.proto.spec)
+    return None
+
+
+@pytest.mark.parametrize("present", [None, "1"])
+def test_the_reveal_draws_the_heads_experiment_every_head_count_over_training(present):
+    means, supported = _shipped()
+    at = open_page(PAGE, step="8", **({"present": present} if present else {}))
+    assert _runs_chart(at) is None, "nothing of the experiment before the answer"
+    _answer(at, min(supported))
+    spec = _runs_chart(at)
+    assert spec is not None, "the experiment's chart once revealed"
+    named = {int(h) for trace in spec["data"] for h in re.findall(r"h = (\d+)", trace.get("name") or "")}
+    assert named == set(means), "a line for every head count the experiment trained"

@@ -10,8 +10,16 @@ import re
 
 import pytest
 
+from ui.room import seat as seat_module
 from ui.room.seat import SEAT_STATE
-from ui.room.store import CODE_ALPHABET, Limits, is_student_id, normalise_code, reset_shared_store, shared_store
+from ui.room.store import (
+    CODE_ALPHABET,
+    Limits,
+    is_student_id,
+    normalise_code,
+    reset_shared_store,
+    shared_store,
+)
 from ui.strings import t
 
 from .conftest import open_page
@@ -50,6 +58,16 @@ def student(code: str, **query):
     return at
 
 
+def me(at) -> str:
+    """The student id this page's session holds (a browser keeps it in a cookie, not the link)."""
+    return at.session_state[SEAT_STATE][2]
+
+
+def same_browser(monkeypatch, student_id: str | None) -> None:
+    """The next pages open in a browser whose cookie holds ``student_id`` (None: no cookie)."""
+    monkeypatch.setattr(seat_module, "browser_student", lambda: student_id)
+
+
 def answer(at, option: str, step: int = 1):
     at.radio(key=f"rm_answer_{step}").set_value(option).run()
     assert not at.exception, at.exception
@@ -72,23 +90,24 @@ def test_a_teacher_link_makes_a_room_whose_code_and_key_are_in_the_link():
     assert f"{code[:4]}-{code[4:]}" in shown, "the code as a projector shows it"
     assert t("room.answered", "en", n=0) in shown
     assert len(at.get("image")) == 1, "the link's QR code"
-    links = [c.value for c in at.code if "room=" in c.value]
-    assert any(link.endswith(f"?room={code}") for link in links), links
-    assert key not in "\n".join(links[:1]), "the projected link carries no key"
+    projected = [m.value.replace("\\", "") for m in at.markdown if "room=" in m.value]
+    assert len(projected) == 1 and projected[0].endswith(f"?room={code}"), projected
+    assert key not in projected[0], "the projected link carries no key"
     at.run()
     assert at.query_params["room"] == code, "a rerun makes no second room"
 
 
-def test_a_student_is_counted_once_and_the_teacher_sees_the_answers_live_without_the_right_one():
+def test_a_student_is_counted_once_and_the_teacher_sees_the_answers_live_without_the_right_one(monkeypatch):
     at = teacher()
     code = at.query_params["room"]
     one = student(code)
-    me = one.query_params["me"]
-    assert is_student_id(me)
-    assert SEAT_STATE in one.session_state
+    first = me(one)
+    assert is_student_id(first) and "me" not in one.query_params, "the id is the browser's, not the link's"
     answer(one, STEP1_OPTIONS[1])
     answer(one, STEP1_OPTIONS[2])  # a change, not a second student
-    reloaded = student(code, me=me)  # the same student reloading the page
+    same_browser(monkeypatch, first)
+    reloaded = student(code)  # the same browser reloading the page
+    same_browser(monkeypatch, None)
     assert reloaded.radio(key="rm_answer_1").value == STEP1_OPTIONS[2], "their answer is still there"
     two = student(code)
     answer(two, STEP1_OPTIONS[2])
@@ -120,7 +139,7 @@ def test_reveal_reaches_the_students_and_closes_the_answers():
         assert t(said, "en", answer=STEP1_OPTIONS[0 if page is right else 1]) in shown
         assert "The answer: **6 × 6**".replace("**", "") in shown.replace("**", "")
         assert page.radio(key="rm_answer_1").disabled
-    assert shared_store().answer_of(code, 1, wrong.query_params["me"]) == (1,)
+    assert shared_store().answer_of(code, 1, me(wrong)) == (1,)
 
 
 def test_next_moves_the_students_who_follow_and_not_those_at_their_own_pace():
@@ -173,7 +192,7 @@ def test_a_wrong_key_is_a_student_with_a_note():
     assert not guess.exception
     assert t("room.not_teacher_note", "en") in texts(guess)
     assert not [b for b in guess.button if b.key == "rm_reveal"]
-    assert is_student_id(guess.query_params["me"]) and "key" not in guess.query_params
+    assert is_student_id(me(guess)) and "key" not in guess.query_params
 
 
 @pytest.mark.parametrize("raw", ["HELLO", "<b>x</b>$x$", "ACEF-HJK0"])
@@ -234,6 +253,13 @@ def test_the_teacher_ends_the_room_and_every_page_says_so():
     one = student(code)
     answer(one, STEP1_OPTIONS[0])
     at.sidebar.button(key="rm_end").click().run()
+    assert not at.exception, at.exception
+    assert shared_store().state(code) is not None, "one click ends nothing: it asks"
+    assert t("room.end_confirm", "en") in texts(at)
+    at.sidebar.button(key="rm_end_no").click().run()
+    assert shared_store().state(code) is not None and t("room.end_confirm", "en") not in texts(at), "kept"
+    at.sidebar.button(key="rm_end").click().run()
+    at.sidebar.button(key="rm_end_yes").click().run()
     assert not at.exception, at.exception
     assert shared_store().state(code) is None and shared_store().tally(code, 1).answered == 0
     assert t("room.ended", "en", code=f"{code[:4]}-{code[4:]}") in texts(at)

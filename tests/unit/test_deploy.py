@@ -99,6 +99,18 @@ def test_the_kubernetes_recipe_gives_every_pod_the_same_redis_for_rooms():
     assert urls == ["redis://seeing-attention-rooms:6379/0"]
     documents = text.split("\n---\n")
     kinds = {re.search(r"^kind: (\w+)", d, re.M)[1] for d in documents if "name: seeing-attention-rooms" in d}
-    assert kinds == {"Deployment", "Service"}, "a Redis and the name the pods reach it by"
+    assert kinds == {"Deployment", "Service", "PersistentVolumeClaim"}, "a Redis, its name and its volume"
     (service,) = [d for d in documents if "kind: Service" in d and "name: seeing-attention-rooms" in d]
     assert "port: 6379" in service
+
+
+def test_every_location_that_sets_headers_forwards_who_the_client_is():
+    """nginx gives a location with any proxy_set_header of its own none of the server's: each
+    such location must repeat the client's address (the rooms' limits read it)."""
+    text = SITE_CONFIG.read_text(encoding="utf-8")
+    blocks = re.findall(r"location [^{]*\{([^}]*)\}", text)
+    assert blocks, "the file's locations"
+    for block in blocks:
+        if "proxy_set_header" in block and "/_stcore/health" not in block:
+            assert "proxy_set_header X-Real-IP $remote_addr;" in block, block
+            assert "proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;" in block, block

@@ -133,3 +133,32 @@ def test_torchs_threads_and_the_apps_parallel_work_follow_the_pods_cpu_limit():
     assert env["ATTENTION_CPU"]["value"] == "off", "pods sharing a node's cores are not pinned by process id"
     probe_port = container["readinessProbe"]["httpGet"]["port"]
     assert probe_port in {p.get("name") for p in container["ports"]} | {p["containerPort"] for p in container["ports"]}
+
+
+def test_the_student_link_is_the_gateways_https_address():
+    """Phones reach the Gateway, never a pod: PUBLIC_URL names its HTTPS hostname."""
+    docs = documents()
+    app = next(d for d in docs if d["metadata"]["name"] == "seeing-attention" and d["kind"] == "Deployment")
+    (container,) = app["spec"]["template"]["spec"]["containers"]
+    env = {e["name"]: e for e in container["env"]}
+    (gateway,) = [d for d in docs if d["kind"] == "Gateway"]
+    https = next(listener for listener in gateway["spec"]["listeners"] if listener["protocol"] == "HTTPS")
+    assert env["PUBLIC_URL"]["value"] == f"https://{https['hostname']}"
+
+
+def test_the_rooms_redis_keeps_its_data_across_a_restart():
+    """An append-only file, synced every second, in a folder on a claimed volume: a restarted
+    Redis reads its rooms back."""
+    docs = documents()
+    redis = next(d for d in docs if d["kind"] == "Deployment" and d["metadata"]["name"] == "seeing-attention-rooms")
+    (container,) = redis["spec"]["template"]["spec"]["containers"]
+    args = container["args"]
+    option = {args[i]: args[i + 1] for i in range(0, len(args) - 1) if args[i].startswith("--")}
+    assert option["--appendonly"] == "yes" and option["--appendfsync"] == "everysec"
+    (mount,) = container["volumeMounts"]
+    assert option["--dir"] == mount["mountPath"], "the file is written on the volume"
+    volumes = {v["name"]: v for v in redis["spec"]["template"]["spec"]["volumes"]}
+    claim = volumes[mount["name"]]["persistentVolumeClaim"]["claimName"]
+    claims = [d for d in docs if d["kind"] == "PersistentVolumeClaim" and d["metadata"]["name"] == claim]
+    assert claims and claims[0]["spec"]["accessModes"] == ["ReadWriteOnce"]
+    assert redis["spec"]["strategy"]["type"] == "Recreate", "one pod holds the volume at a time"

@@ -432,6 +432,8 @@ def test_a_room_keeps_only_its_code_steps_student_ids_answers_key_hash_and_count
             "rooms": ["code", "key_hash", "step", "revealed", "version", "created_at", "expires_at"],
             "students": ["code", "student"],
             "answers": ["code", "step", "student", "answer", "changes"],
+            # the limits per client: a hash of its address per window (test_room_clients.py)
+            "client_counts": ["kind", "client", "window", "until", "n"],
         }
         assert contents["rooms"] == [(code, digest, 2, "[3]", 3, clock.now, expires_at)]
         assert {row for row in contents["students"]} == {(code, s) for s in students}

@@ -1,6 +1,7 @@
 """The lesson's keys: Right arrow or Page Down for the next step, Left arrow or Page Up for the
 previous one (what a presenter's clicker sends), through ``assets/lesson_keys.js``, a
-components-v2 element in the page. Keys typed into a control stay that control's."""
+components-v2 element in the page. Keys typed into a control stay that control's, except in
+presentation mode: there the clicker moves the step whatever was clicked last."""
 
 from __future__ import annotations
 
@@ -20,9 +21,9 @@ def _component():
     return st.components.v2.component("lesson_keys", js=LESSON_KEYS_JS.read_text(encoding="utf-8"))
 
 
-def pressed() -> int:
+def pressed(presenting: bool = False) -> int:
     """+1 or -1 when this run was started by a step key, else 0 (anything else a client sends
-    is ignored)."""
-    result = _component()(key=KEYS_KEY, data={}, on_go_change=lambda: None)
+    is ignored). ``presenting``: the clicker's keys move the step whatever has the focus."""
+    result = _component()(key=KEYS_KEY, data={"presenting": presenting}, on_go_change=lambda: None)
     payload = getattr(result, "go", None)
     return MOVES.get(payload.get("go"), 0) if isinstance(payload, dict) else 0

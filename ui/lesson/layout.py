@@ -61,8 +61,9 @@ class StepLayout:
     """The containers a step draws into: ``text`` (controls, explanation, question),
     ``figure()`` (one chart or a pair; in presentation mode each call replaces the last)."""
 
-    def __init__(self, presenting: bool, revealed: bool = False, retrying: bool = False) -> None:
+    def __init__(self, presenting: bool, revealed: bool = False, retrying: bool = False, locked: bool = False) -> None:
         self.presenting = presenting
+        self.locked = locked  # in a room: the step's inputs are the class's, not to be changed
         # Presentation mode, once answered: the screen shows the answer in place of the
         # question and its lead (both were read), so the step still fits the screen.
         self.compact = presenting and revealed

@@ -8,21 +8,32 @@ import streamlit as st
 
 from ..page_state.rules import Param, parse_query
 from ..page_state.state import PageState
-from ..room.seat import ROOM_PARAMS, SEAT_STATE, Seat, code_text, moved, seat_from_link
+from ..room.seat import ROOM_PARAMS, SEAT_STATE, Seat, code_text, link_query, moved, seat_from_link
 from ..room.student import back_to_teacher, student_bar
-from ..room.teacher import VIEW_FIGURE, VIEW_JOIN, VIEW_KEY, join_card, projected, teacher_bar, teacher_link
+from ..room.teacher import (
+    VIEW_FIGURE,
+    VIEW_PARAM,
+    join_card,
+    projected,
+    shown_view,
+    start_view,
+    teacher_bar,
+    teacher_link,
+    view_query,
+)
 from ..shell import is_presenting, page_title, setup_page
 from ..strings import t
 from .keys import pressed
 from .layout import NAV_BAR_KEY, StepLayout
 from .questions import REVEALED_PREFIX, SHOWN, ask, is_retrying, is_revealed
-from .steps import STEPS
+from .steps import INPUT_KEYS, STEPS
 
 STEP_PARAM = "step"
 PARAMS = (Param(STEP_PARAM, "int", 1, 1, len(STEPS)),)
 # The room's parameters are the room's (ui/room/seat.py), not notes about an unknown parameter.
+LINK_ONLY = (*ROOM_PARAMS, VIEW_PARAM)
 PAGE = PageState(
-    "ls_", PARAMS, parse=lambda query: parse_query(PARAMS, {k: v for k, v in query.items() if k not in ROOM_PARAMS})
+    "ls_", PARAMS, parse=lambda query: parse_query(PARAMS, {k: v for k, v in query.items() if k not in LINK_ONLY})
 )
 SYNCED_ROOM = "ls_room_synced"  # the room whose step this session's teacher page took on arrival
 STEP_STATE = PAGE.key(STEP_PARAM)  # not a widget: the buttons and the step list set it
@@ -65,12 +76,12 @@ def _on_pick() -> None:
         PAGE.set(STEP_PARAM, picked)
 
 
-def _room_step(seat: Seat | None, lang: str) -> tuple[int, Seat | None]:
+def _room_step(seat: Seat | None, lang: str, presenting: bool) -> tuple[int, Seat | None]:
     """The step to show: a step key's move (a presenter's clicker started this run), the
     teacher's step for a student who follows, the room's step for a teacher arriving; the
     teacher's page then moves the room. A revealed step of the room is revealed here too."""
     ss = st.session_state
-    move = pressed()
+    move = pressed(presenting)
     if move and not (seat and seat.follows) and PAGE.by_name[STEP_PARAM].accepts(PAGE.get(STEP_PARAM) + move):
         PAGE.set(STEP_PARAM, PAGE.get(STEP_PARAM) + move)
     if seat is not None and (seat.follows or (seat.teacher and ss.get(SYNCED_ROOM) != seat.code)):
@@ -102,9 +113,9 @@ def render() -> None:
     PAGE.restore()
     made = SEAT_STATE not in st.session_state
     seat = seat_from_link(lang, PAGE.get(STEP_PARAM))
-    if seat is not None and seat.teacher and made:
-        st.session_state[VIEW_KEY] = VIEW_JOIN  # a room just made or opened: how to join first
-    step, seat = _room_step(seat, lang)
+    if seat is not None and seat.teacher:
+        start_view(made)  # a room just made or opened: its link's view, else how to join first
+    step, seat = _room_step(seat, lang, presenting)
     if not presenting:
         page_title("lesson", lang)
         st.caption(t("page.lesson.blurb", lang))
@@ -115,7 +126,7 @@ def render() -> None:
     navigates = seat is None or not seat.follows
     if not presenting and navigates:
         _navigation(step, lang, presenting)
-    PAGE.write_url({STEP_PARAM: step}, lang, **(seat.query() if seat is not None else {}))
+    PAGE.write_url({STEP_PARAM: step}, lang, **link_query(seat), **view_query(seat))
     st.subheader(f"{step}. {t(f'ls.{step}.title', lang)}")
     _step(step, lang, presenting, seat)
     if presenting and navigates:  # one bar at the screen's bottom, always in reach
@@ -127,13 +138,22 @@ def render() -> None:
 
 
 def _step(step: int, lang: str, presenting: bool, seat: Seat | None) -> None:
-    layout = StepLayout(presenting, is_revealed(step), is_retrying(step) and seat is None)
+    if seat is not None:  # the class's inputs: every page of the room asks the same question
+        for key in INPUT_KEYS:
+            st.session_state.pop(key, None)
+    # A student of a room (on a phone, mostly): the question and its choices first, then, once
+    # revealed, the verdict; the step's explanation and figures below.
+    first = st.container() if seat is not None and not seat.teacher and not presenting else None
+    layout = StepLayout(presenting, is_revealed(step), is_retrying(step) and seat is None, locked=seat is not None)
     with layout.text:
         question = STEPS[step - 1](lang, layout)
-        if question is not None:
-            if not presenting:
+    if question is not None:
+        with first if first is not None else layout.text:
+            if not presenting and first is None:
                 st.divider()
             ask(question, lang, layout.compact, presenting, answer_text=layout.answer_text, seat=seat)
-    if seat is not None and seat.teacher and presenting and st.session_state.get(VIEW_KEY) != VIEW_FIGURE:
+            if first is not None:
+                st.divider()
+    if seat is not None and seat.teacher and presenting and shown_view() != VIEW_FIGURE:
         with layout.figure():  # what the teacher chose to project, in the figure's place
             projected(seat, question, lang, is_revealed(step), presenting)

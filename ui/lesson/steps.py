@@ -8,6 +8,7 @@ import streamlit as st
 
 from figures import (
     channel_map_figure,
+    experiment_figure,
     head_detail_figure,
     heads_overview_figure,
     parameter_figure,
@@ -74,8 +75,10 @@ def _stages(trace, head: int) -> dict:
 
 
 def one_head(lang: str, layout: StepLayout) -> Question:
-    text = st.text_input(t("ls.text", lang), BOOK_TEXT, key="ls_text_1", max_chars=MAX_LESSON_CHARS).strip()
-    d = st.select_slider(t("ls.head_dim", lang), HEAD_DIM_CHOICES, value=4, key="ls_d_1")
+    text = st.text_input(
+        t("ls.text", lang), BOOK_TEXT, key="ls_text_1", disabled=layout.locked, max_chars=MAX_LESSON_CHARS
+    ).strip()
+    d = st.select_slider(t("ls.head_dim", lang), HEAD_DIM_CHOICES, value=4, key="ls_d_1", disabled=layout.locked)
     result = _traced(text or BOOK_TEXT, 1, d, lang)
     trace, T = result.layers[0], len(result.tokens)
     layout.lead(t("ls.1.lead", lang, T=T, d=d))
@@ -99,8 +102,8 @@ def one_head(lang: str, layout: StepLayout) -> Question:
 
 def split(lang: str, layout: StepLayout) -> Question:
     left, right = st.columns(2)
-    h = left.select_slider(t("ls.heads", lang), HEAD_CHOICES, value=4, key="ls_h_2")
-    d = right.select_slider(t("ls.head_dim", lang), HEAD_DIM_CHOICES, value=8, key="ls_d_2")
+    h = left.select_slider(t("ls.heads", lang), HEAD_CHOICES, value=4, key="ls_h_2", disabled=layout.locked)
+    d = right.select_slider(t("ls.head_dim", lang), HEAD_DIM_CHOICES, value=8, key="ls_d_2", disabled=layout.locked)
     trace = _traced(BOOK_TEXT, h, d, lang).layers[0]
     channels = head_channels(h, d, min(2, h))
     layout.lead(t("ls.2.lead", lang, h=h, C=h * d))
@@ -123,7 +126,9 @@ def split(lang: str, layout: StepLayout) -> Question:
 def mask(lang: str, layout: StepLayout) -> Question:
     layout.lead(t("ls.3.lead", lang))
     result = _traced(BOOK_TEXT, LESSON_HEADS, LESSON_HEAD_DIM, lang)
-    head = st.select_slider(t("ls.head", lang), list(range(1, LESSON_HEADS + 1)), value=1, key="ls_head_3")
+    head = st.select_slider(
+        t("ls.head", lang), list(range(1, LESSON_HEADS + 1)), value=1, key="ls_head_3", disabled=layout.locked
+    )
     stages = _stages(result.layers[0], head - 1)
     before = {stage: stages[stage] for stage in ("scores", "scaled_scores")}  # no −∞ yet: the mask is the answer
     words = figure_words(lang)
@@ -147,7 +152,7 @@ def mask(lang: str, layout: StepLayout) -> Question:
 
 
 def merge(lang: str, layout: StepLayout) -> Question:
-    h = st.select_slider(t("ls.heads", lang), HEAD_CHOICES, value=4, key="ls_h_4")
+    h = st.select_slider(t("ls.heads", lang), HEAD_CHOICES, value=4, key="ls_h_4", disabled=layout.locked)
     d = LESSON_HEADS * LESSON_HEAD_DIM // h
     result = _traced(BOOK_TEXT, h, d, lang)
     trace = result.layers[0]
@@ -173,7 +178,7 @@ def merge(lang: str, layout: StepLayout) -> Question:
 
 
 def parameters(lang: str, layout: StepLayout) -> Question:
-    C = st.select_slider(t("ls.embedding", lang), EMBEDDING_CHOICES, value=64, key="ls_c_5")
+    C = st.select_slider(t("ls.embedding", lang), EMBEDDING_CHOICES, value=64, key="ls_c_5", disabled=layout.locked)
     counts = parameter_counts(C)
     layout.lead(t("ls.5.lead", lang, C=C))
     with layout.figure():  # the same C channels cut into the most heads: the counts are the answer
@@ -193,7 +198,7 @@ def parameters(lang: str, layout: StepLayout) -> Question:
 
 
 def parallel(lang: str, layout: StepLayout) -> Question:
-    h = st.select_slider(t("ls.heads", lang), HEAD_CHOICES, value=4, key="ls_h_6")
+    h = st.select_slider(t("ls.heads", lang), HEAD_CHOICES, value=4, key="ls_h_6", disabled=layout.locked)
     batched, by_head, tokens = two_ways(BOOK_TEXT, PlaygroundConfig(heads=h, head_dim=TWO_WAYS_EMBEDDING // h))
     largest = (batched - by_head).abs().max().item()
     diff = f"{largest:.1e}"
@@ -219,7 +224,7 @@ def _scaling(tokens: int) -> list:
 
 def scaling(lang: str, layout: StepLayout) -> Question:
     tokens = len(BOOK_TEXT)
-    d = st.select_slider(t("ls.head_dim", lang), SCALING_HEAD_DIMS, value=64, key="ls_d_7")
+    d = st.select_slider(t("ls.head_dim", lang), SCALING_HEAD_DIMS, value=64, key="ls_d_7", disabled=layout.locked)
     rows = _scaling(tokens)
     row = next(r for r in rows if r.head_dim == d)
     layout.lead(t("ls.7.lead", lang))
@@ -259,7 +264,7 @@ def trained(lang: str, layout: StepLayout) -> Question | None:
         st.warning(t("ls.8.no_model", lang))
         return None
     counts = experiment.head_counts
-    heads = st.select_slider(t("ls.heads", lang), counts, value=TRAINED_HEADS, key="ls_h_8")
+    heads = st.select_slider(t("ls.heads", lang), counts, value=TRAINED_HEADS, key="ls_h_8", disabled=layout.locked)
     source = sources.load(models.shipped_key(heads), lang)  # the shipped model: its snapshots are its own
     step = source.snapshot_steps()[-1]
     C = experiment.config["embedding_dim"]
@@ -279,8 +284,15 @@ def trained(lang: str, layout: StepLayout) -> Question | None:
         )
     verdict = answer(experiment.runs)
     accepted = tuple(sorted((verdict.at_steps.best, *verdict.at_steps.ties)))
+
+    def reveal() -> None:  # the experiment itself: each head count's held-out loss, its seeds' band
+        with layout.figure():
+            layout.chart(experiment_figure(experiment.runs, "step", figure_words(lang)), "ls_chart_8_runs")
+
+    # Presenting, the chart takes the figure's place, which a paragraph would take again.
+    after = "" if layout.presenting else answer_text(experiment.runs, lang)
     return Question(8, t("ls.8.q", lang), experiment.head_counts, verdict.at_steps.best, _trained_why(verdict, lang),
-                    label=lambda h: f"h = {h}", after=answer_text(experiment.runs, lang), hint=t("ls.8.hint", lang, C=C),
+                    label=lambda h: f"h = {h}", after=after, hint=t("ls.8.hint", lang, C=C), reveal=reveal,
                     accepted=accepted)  # fmt: skip
 
 
@@ -299,3 +311,6 @@ def _trained_why(verdict, lang: str) -> str:
 
 
 STEPS = (one_head, split, mask, merge, parameters, parallel, scaling, trained)
+# Each step's inputs: in a room they are the class's (their defaults, locked), so that every
+# student answers the question the teacher projects.
+INPUT_KEYS = ("ls_text_1", "ls_d_1", "ls_h_2", "ls_d_2", "ls_head_3", "ls_h_4", "ls_c_5", "ls_h_6", "ls_d_7", "ls_h_8")

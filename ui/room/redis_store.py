@@ -24,19 +24,38 @@ the client's retry after a lost reply is harmless.
 from __future__ import annotations
 
 import hmac
+import math
 import secrets
 import time
 from collections.abc import Callable, Sequence
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 from . import store as _store
-from .store import Limits, RoomError, RoomState, Tally, checked_answer, is_student_id, key_hash
+from .store import (
+    CALL_TIMEOUT_S,
+    Limits,
+    RoomError,
+    RoomState,
+    Tally,
+    checked_answer,
+    is_student_id,
+    key_hash,
+    window_start,
+)
 
 PREFIX = "sa:room:"
+LIMIT_PREFIX = "sa:limit:"  # per client address (hashed) and window: how often it did a kind of thing
 SUFFIXES = ("", ":students", ":answers", ":changes", ":tally")
-CONNECT_TIMEOUT_S = 10.0
-SOCKET_TIMEOUT_S = 30.0
+# A call connects (at most CONNECT_TIMEOUT_S) and waits for its reply (at most
+# SOCKET_TIMEOUT_S), never retried after a timeout: a hung Redis costs a page one bounded
+# wait, then the message. A refused or broken connection (Redis restarted) is retried once at
+# once, on a new connection: the store reconnects by itself.
+CONNECT_TIMEOUT_S = 1.0
+SOCKET_TIMEOUT_S = CALL_TIMEOUT_S - CONNECT_TIMEOUT_S - 0.5
+RECONNECT_TRIES = 1
 
 # Shared by every script: whether the room is live by the caller's clock, and a key kept
 # exactly as long as the room.
@@ -174,8 +193,9 @@ class RedisStore:
         self.url = url
         self.limits = limits or Limits.from_env()
         self.clock = clock
+        retry = Retry(NoBackoff(), RECONNECT_TRIES, supported_errors=(redis.exceptions.ConnectionError,))
         self._redis = redis.Redis.from_url(url, decode_responses=True, socket_connect_timeout=CONNECT_TIMEOUT_S,
-                                           socket_timeout=SOCKET_TIMEOUT_S)  # fmt: skip
+                                           socket_timeout=SOCKET_TIMEOUT_S, retry=retry, retry_on_timeout=False)  # fmt: skip
         script = self._redis.register_script
         self._create, self._move, self._reveal = script(_CREATE), script(_MOVE), script(_REVEAL)
         self._join, self._answer, self._end = script(_JOIN), script(_ANSWER), script(_END)
@@ -267,8 +287,32 @@ class RedisStore:
         expires_at, count = self._read(lambda p: p.hget(keys[0], "expires_at"), lambda p: p.scard(keys[1]))
         return int(count) if self._live(expires_at) else 0
 
+    def has_student(self, code: str, student: str) -> bool:
+        if not _is_code(code) or not is_student_id(student):
+            return False
+        keys = room_keys(code)
+        expires_at, member = self._read(
+            lambda p: p.hget(keys[0], "expires_at"), lambda p: p.sismember(keys[1], student)
+        )
+        return bool(member) and self._live(expires_at)
+
+    def counted(self, kind: str, client: str, window_s: float, add: bool) -> int:
+        now = self._now()
+        window = window_start(now, window_s)
+        key = f"{LIMIT_PREFIX}{kind}:{client}:{window:.0f}"
+        if not add:
+            return int(self._redis.get(key) or 0)
+        with self._redis.pipeline(transaction=True) as pipe:
+            pipe.incr(key)
+            pipe.pexpire(key, max(1, math.ceil((window + window_s - now) * 1000)))  # gone with its window
+            return int(pipe.execute()[0])
+
     def close(self) -> None:
         self._redis.close()
+
+    @property
+    def lost(self) -> bool:
+        return False  # Redis's own persistence decides (deploy/kubernetes.yaml)
 
     # -- helpers ---------------------------------------------------------------------------------
     def _check_step(self, step: int) -> None:

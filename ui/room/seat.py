@@ -3,8 +3,9 @@
 - ``?room=new`` (any step, either language): the page makes a room and this session is its
   teacher; the link becomes ``?room=CODE&key=KEY`` (the key is the teacher's alone: reopened on
   another device, that device is the same teacher);
-- ``?room=CODE``: a student; the page gives the student an anonymous id and writes it into the
-  link (``&me=…``), so a reload is the same student, counted once;
+- ``?room=CODE``: a student: this browser, whose anonymous id the page keeps in a cookie
+  (``student_id.py``), so a reload is the same student, counted once, and the link opened in
+  another browser is another student (a ``me=`` an older link carries is ignored);
 - ``?room=CODE&key=WRONG``: a student, with a note that the key is not this room's.
 
 A mistyped or expired code gets a message and a way to the lesson on one's own; a store that
@@ -22,16 +23,23 @@ import streamlit as st
 from ..markdown import literal
 from ..page_state.state import shown_value
 from ..strings import DEFAULT_LANGUAGE, t
+from .clients import client_address, trusted_proxies
+from .failures import FailureLog
+from .links import lesson_base, only_this_machine, public_url
 from .store import (
+    HOUR_S,
+    MINUTE_S,
     RoomError,
     RoomState,
     RoomStore,
-    is_student_id,
+    client_hash,
     new_student_id,
     normalise_code,
     shared_store,
     shown_code,
+    without_bidi,
 )
+from .student_id import browser_student, keep
 
 LOG = logging.getLogger(__name__)
 
@@ -41,6 +49,7 @@ NEW_ROOM = "new"
 SEAT_STATE = "rm_seat"  # this session's (code, teacher key or None, student id or None)
 ENDED_STATE = "rm_ended"  # the room this session's teacher ended
 OWN_PACE_KEY = "rm_own_pace"
+FAILURES = FailureLog(LOG)  # one line per kind of failure per minute, not a traceback per tick
 
 
 @dataclass(frozen=True)
@@ -60,8 +69,9 @@ class Seat:
         return not self.teacher and not st.session_state.get(OWN_PACE_KEY, False)
 
     def query(self) -> dict[str, str]:
-        """What the link keeps of the room: the code, and the key or the student's id."""
-        return {ROOM_PARAM: self.code, **({KEY_PARAM: self.key} if self.teacher else {ME_PARAM: self.student})}
+        """What the link keeps of the room: the code, and the teacher's key (a student is a
+    browser, not a link)."""
+        return {ROOM_PARAM: self.code, **({KEY_PARAM: self.key} if self.teacher else {})}
 
 
 def store() -> RoomStore:
@@ -69,8 +79,9 @@ def store() -> RoomStore:
 
 
 def store_failed(lang: str, error: Exception) -> None:
-    """A store that cannot be reached (Redis down, a locked file): said in place, logged."""
-    LOG.exception("the room store failed", exc_info=error)
+    """A store that cannot be reached (Redis down, a locked file): said in place, logged
+    (once a minute for each kind of failure)."""
+    FAILURES.failed("the room store", error)
     st.error(t("room.error.store", lang), icon=":material/cloud_off:")
 
 
@@ -87,8 +98,11 @@ def _lesson_alone(lang: str) -> None:
 
 
 def _no_room(lang: str, reason: str, raw: str) -> None:
+    if reason == "no_room" and getattr(store(), "lost", False):
+        reason = "lost"  # not mistyped nor over: the store's file was removed under it
     hours = f"{store().limits.ttl_s / 3600:g}" if reason == "no_room" else ""
-    st.warning(t(f"room.error.{reason}", lang, code=shown_value(raw), hours=hours), icon=":material/meeting_room:")
+    shown = shown_value(without_bidi(raw))  # a code echoed as typed, never reordered
+    st.warning(t(f"room.error.{reason}", lang, code=shown, hours=hours), icon=":material/meeting_room:")
     _lesson_alone(lang)
     st.stop()
 
@@ -108,6 +122,7 @@ def seat_from_link(lang: str, step: int) -> Seat | None:
         return None
     try:
         if raw == NEW_ROOM and held is None:
+            _count("rooms", HOUR_S, store().limits.rooms_per_hour)
             code, key = store().create(step)
             ss[SEAT_STATE] = (code, key, None)
             return Seat(code, key, None, store().state(code))
@@ -131,11 +146,15 @@ def seat_from_link(lang: str, step: int) -> Seat | None:
 def _sit(lang: str, raw: str) -> Seat:
     """A seat from a link that names a room this session does not hold yet."""
     ss = st.session_state
+    guesses = store().limits.guesses_per_minute
+    if store().counted("guesses", _client(), MINUTE_S, add=False) >= guesses:
+        raise RoomError("too_many_guesses")  # even a right code: guessing stops for a minute
     code = normalise_code(raw)
-    if code is None:
-        _no_room(lang, "bad_code", raw)
-    state = store().state(code)
+    state = None if code is None else store().state(code)
     if state is None:
+        store().counted("guesses", _client(), MINUTE_S, add=True)
+        if code is None:
+            _no_room(lang, "bad_code", raw)
         _no_room(lang, "no_room", shown_code(code))
     key = st.query_params.get(KEY_PARAM)
     if key is not None and store().is_teacher(code, key):
@@ -143,11 +162,40 @@ def _sit(lang: str, raw: str) -> Seat:
         return Seat(code, key, None, state)
     if key is not None:
         st.info(t("room.not_teacher_note", lang), icon=":material/person:")
-    me = st.query_params.get(ME_PARAM)
-    student = me if is_student_id(me) else new_student_id()
+    student = browser_student() or new_student_id()  # this browser's: never an id from the link
+    if not store().has_student(code, student):
+        _count("joins", MINUTE_S, store().limits.joins_per_minute)
     store().join(code, student)
+    keep(student, store().limits.ttl_s)  # the browser keeps its id: a reload is this student
     ss[SEAT_STATE] = (code, None, student)
     return Seat(code, None, student, state)
+
+
+def _client() -> str:
+    """This session's client for the limits: its address (a trusted proxy's word for it),
+    hashed."""
+    peer = st.context.ip_address
+    headers = dict(st.context.headers or {})
+    return client_hash(client_address(peer if isinstance(peer, str) else None, headers, trusted_proxies()))
+
+
+def _count(kind: str, window_s: float, most: int) -> None:
+    """Counts one more ``kind`` for this client; refused beyond ``most`` in the window."""
+    if store().counted(kind, _client(), window_s, add=True) > most:
+        raise RoomError(f"too_many_{kind}")
+
+
+def link_query(seat: Seat | None) -> dict[str, str]:
+    """What the page's link keeps of the room: the seat's, or, when the store failed and the
+    page goes on without its room, the room's parameters as the link or this session had them
+    (a reload, the natural reaction, then finds the room again; the teacher keeps the key)."""
+    if seat is not None:
+        return seat.query()
+    held = st.session_state.get(SEAT_STATE)
+    if held is not None:
+        code, key, student = held
+        return {ROOM_PARAM: code, **({KEY_PARAM: key} if key is not None else {})}
+    return {name: st.query_params[name] for name in ROOM_PARAMS if name in st.query_params}
 
 
 def moved(seat: Seat, step: int, lang: str) -> Seat:
@@ -165,11 +213,16 @@ def moved(seat: Seat, step: int, lang: str) -> Seat:
 
 
 def student_link(code: str, lang: str) -> str:
-    """The link students open: this page's address with the room's code (and the language,
-    when it is not the default)."""
-    base = (st.context.url or "").split("?")[0].split("#")[0]
+    """The link students open: the lesson at ``PUBLIC_URL`` or at this page's address, with
+    the room's code (and the language, when it is not the default)."""
+    base = lesson_base(st.context.url)
     query = {ROOM_PARAM: code, **({"lang": lang} if lang != DEFAULT_LANGUAGE else {})}
     return f"{base}?{urlencode(query)}"
+
+
+def link_for_this_machine_only() -> bool:
+    """Whether the student link names this machine only (no PUBLIC_URL, a loopback address)."""
+    return public_url() is None and only_this_machine(st.context.url)
 
 
 def code_text(code: str) -> str:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import hmac
 import json
+import logging
+import os
 import secrets
 import sqlite3
 import threading
@@ -16,9 +18,23 @@ from pathlib import Path
 from gpt_core.data import corpus_cache_dir
 
 from . import store as _store
-from .store import KEY_BYTES, Limits, RoomError, RoomState, Tally, checked_answer, is_student_id, key_hash
+from .store import (
+    CALL_TIMEOUT_S,
+    KEY_BYTES,
+    Limits,
+    RoomError,
+    RoomState,
+    Tally,
+    checked_answer,
+    is_student_id,
+    key_hash,
+    window_start,
+)
 
+LOG = logging.getLogger(__name__)
 DB_FILE = "rooms.sqlite3"
+INCREMENTAL = 2  # PRAGMA auto_vacuum's value for incremental: free pages are given back on request
+BUSY_TIMEOUT_S = CALL_TIMEOUT_S - 0.5  # a writer waits this long for another's lock, then gives up
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS rooms (
@@ -30,6 +46,10 @@ CREATE TABLE IF NOT EXISTS answers (
   code TEXT NOT NULL, step INTEGER NOT NULL, student TEXT NOT NULL, answer TEXT NOT NULL,
   changes INTEGER NOT NULL, PRIMARY KEY (code, step, student));
 CREATE INDEX IF NOT EXISTS rooms_expiry ON rooms (expires_at);
+CREATE TABLE IF NOT EXISTS client_counts (
+  kind TEXT NOT NULL, client TEXT NOT NULL, window REAL NOT NULL, until REAL NOT NULL, n INTEGER NOT NULL,
+  PRIMARY KEY (kind, client, window));
+CREATE INDEX IF NOT EXISTS client_counts_until ON client_counts (until);
 """
 
 
@@ -49,20 +69,58 @@ class SQLiteStore:
         self.limits = limits or Limits.from_env()
         self.clock = clock
         self._local = threading.local()
-        db = self._db()
-        db.executescript(SCHEMA)
+        self._lost = False
+        self._known = self._file_id()  # the file this store opened (None: not made yet)
+        self._compactable()
         with self._tx() as db:  # a restarted server: rooms that expired while it was down go
-            self._forget_expired(db, self.clock())
+            forgot = self._forget_expired(db, self.clock())
+        if forgot:
+            self._compact()
+
+    @property
+    def lost(self) -> bool:
+        return self._lost
+
+    def _file_id(self) -> tuple[int, int] | None:
+        try:
+            found = os.stat(self.path)
+        except FileNotFoundError:
+            return None
+        return found.st_dev, found.st_ino
 
     def _db(self) -> sqlite3.Connection:
+        """This thread's connection to the file now at ``path``: a file removed (or replaced)
+        under the store is made again with its tables, and the store says its rooms were lost
+        (a connection to the removed file would go on writing to a file nobody else sees)."""
         db = getattr(self._local, "db", None)
-        if db is None:
-            db = sqlite3.connect(self.path, timeout=30.0, isolation_level=None, check_same_thread=False)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")  # WAL: a committed answer survives the process's death
-            db.execute("PRAGMA busy_timeout=30000")
-            self._local.db = db
+        found = self._file_id()
+        if db is not None and found == self._local.file:
+            return db
+        if db is not None:
+            db.close()
+        if found is None and self._known is not None:
+            self._file_lost()
+        db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")  # WAL: a committed answer survives the process's death
+        db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
+        db.execute("PRAGMA auto_vacuum=INCREMENTAL")  # a new file: freed pages can be given back
+        db.executescript(SCHEMA)
+        self._local.db, self._local.file = db, self._file_id()
+        if self._known is not None and self._local.file != self._known:
+            self._file_lost()
+        self._known = self._local.file
         return db
+
+    def _file_lost(self) -> None:
+        """The file was removed: what was left of it beside it (its journal) goes too, so the
+        new file starts empty and sound."""
+        if not self._lost:
+            LOG.warning("the rooms' file %s was removed: a new one is made, and the rooms it held are lost", self.path)
+        self._lost = True
+        if not self.path.exists():
+            for leftover in (self.path.with_name(self.path.name + suffix) for suffix in ("-wal", "-shm")):
+                leftover.unlink(missing_ok=True)
 
     def _tx(self) -> _Transaction:
         return _Transaction(self._db())
@@ -73,13 +131,15 @@ class SQLiteStore:
         key = secrets.token_urlsafe(KEY_BYTES)
         now = self.clock()
         with self._tx() as db:
-            self._forget_expired(db, now)
+            forgot = self._forget_expired(db, now)
             while True:
                 code = _store.new_code()  # read at call time (the tests choose codes)
                 if db.execute("SELECT 1 FROM rooms WHERE code = ?", (code,)).fetchone() is None:
                     break
             db.execute("INSERT INTO rooms VALUES (?, ?, ?, '[]', 1, ?, ?)",
                        (code, key_hash(key), step, now, now + self.limits.ttl_s))  # fmt: skip
+        if forgot:
+            self._compact()
         return code, key
 
     def state(self, code: str) -> RoomState | None:
@@ -194,18 +254,61 @@ class SQLiteStore:
         )
         return count
 
+    def has_student(self, code: str, student: str) -> bool:
+        query = f"SELECT 1 FROM students WHERE {self._LIVE} AND student = ?"
+        return self._db().execute(query, (code, self.clock(), student)).fetchone() is not None
+
+    def counted(self, kind: str, client: str, window_s: float, add: bool) -> int:
+        now = self.clock()
+        window = window_start(now, window_s)
+        if not add:
+            query = "SELECT n FROM client_counts WHERE kind = ? AND client = ? AND window = ?"
+            row = self._db().execute(query, (kind, client, window)).fetchone()
+            return row[0] if row else 0
+        with self._tx() as db:
+            db.execute("DELETE FROM client_counts WHERE until <= ?", (now,))  # windows past
+            db.execute(
+                "INSERT INTO client_counts VALUES (?, ?, ?, ?, 1) ON CONFLICT DO UPDATE SET n = n + 1",
+                (kind, client, window, window + window_s),
+            )
+            query = "SELECT n FROM client_counts WHERE kind = ? AND client = ? AND window = ?"
+            return db.execute(query, (kind, client, window)).fetchone()[0]
+
     def close(self) -> None:
         db = getattr(self._local, "db", None)
         if db is not None:
             db.close()
-            self._local.db = None
+            self._local.db = self._local.file = None
 
     # -- checks ----------------------------------------------------------------------------------
     @staticmethod
-    def _forget_expired(db: sqlite3.Connection, now: float) -> None:
-        db.execute("DELETE FROM rooms WHERE expires_at <= ?", (now,))  # and what they held:
-        db.execute("DELETE FROM students WHERE code NOT IN (SELECT code FROM rooms)")
+    def _forget_expired(db: sqlite3.Connection, now: float) -> bool:
+        """Removes the expired rooms and what they held; True when there were any."""
+        if db.execute("DELETE FROM rooms WHERE expires_at <= ?", (now,)).rowcount == 0:
+            return False
+        db.execute("DELETE FROM students WHERE code NOT IN (SELECT code FROM rooms)")  # what they held
         db.execute("DELETE FROM answers WHERE code NOT IN (SELECT code FROM rooms)")
+        return True
+
+    def _compactable(self) -> None:
+        """A file made before the store gave pages back (auto_vacuum off) is rebuilt once so
+        that it can (VACUUM: skipped, and tried at the next start, while another process
+        holds the file)."""
+        db = self._db()
+        if db.execute("PRAGMA auto_vacuum").fetchone()[0] == INCREMENTAL:
+            return
+        try:
+            db.execute("PRAGMA auto_vacuum=INCREMENTAL")
+            db.execute("VACUUM")
+        except sqlite3.OperationalError as error:
+            LOG.warning("the rooms' file %s could not be made compactable now: %s", self.path, error)
+
+    def _compact(self) -> None:
+        """Gives the pages that expired rooms freed back to the file system: the file, then
+        the journal, shrink (a checkpoint that other readers hold back is left for later)."""
+        db = self._db()
+        db.executescript("PRAGMA incremental_vacuum;")  # stepped to its end (execute() stops at a page)
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
 
     def _check_step(self, step: int) -> None:
         if type(step) is not int or not 1 <= step <= self.limits.steps:

@@ -26,7 +26,15 @@ LOG = logging.getLogger(__name__)
 STORE_ENV = "ROOM_STORE"
 TTL_ENV = "ROOM_TTL_HOURS"  # how long a room lives after it is made (default 24 h)
 STUDENTS_ENV = "ROOM_MAX_STUDENTS"
+JOINS_ENV = "ROOM_JOINS_PER_MINUTE"
+HOUR_S, MINUTE_S = 3600.0, 60.0
 DEFAULT_TTL_S = 24 * 3600.0
+# The lesson's steps (ui/lesson/steps.py; tests/apptest/test_room.py holds them equal): a room
+# takes no other step.
+LESSON_STEPS = 8
+# The longest one store call may take before it gives up (a hung Redis, a locked file): the
+# page then says the store failed in the room's place instead of freezing.
+CALL_TIMEOUT_S = 3.0
 
 # Codes a student types from the projector: no look-alikes (0/O/Q/D, 1/I/L, 2/Z, 5/S, 8/B,
 # U/V, 6/G): 19 symbols, 8 of them: 19^8 ≈ 2^34 codes.
@@ -57,21 +65,29 @@ class Limits:
     changes_per_step: int = 30
     picks: int = 16
     option_index: int = 63
-    steps: int = 64
+    steps: int = LESSON_STEPS
     ttl_s: float = DEFAULT_TTL_S
+    # Per client address (one school behind one address is one client: raise ``joins`` for
+    # it, ROOM_JOINS_PER_MINUTE): rooms made per hour, students new to a room per minute,
+    # codes tried that name no room per minute.
+    rooms_per_hour: int = 20
+    joins_per_minute: int = 150
+    guesses_per_minute: int = 20
 
     @classmethod
     def from_env(cls, env: dict | None = None) -> Limits:
-        """The limits a host set (``ROOM_TTL_HOURS``, ``ROOM_MAX_STUDENTS``); a value that is not
-        a positive number keeps the default, with a warning in the log."""
+        """The limits a host set (``ROOM_TTL_HOURS``, ``ROOM_MAX_STUDENTS``,
+        ``ROOM_JOINS_PER_MINUTE``); a value that is not a positive number keeps the default,
+        with a warning in the log."""
         env = os.environ if env is None else env
         limits = cls()
         hours = _positive(env, TTL_ENV, float)
         if hours is not None:
             limits = cls(**{**limits.__dict__, "ttl_s": hours * 3600.0})
-        students = _positive(env, STUDENTS_ENV, int)
-        if students is not None:
-            limits = cls(**{**limits.__dict__, "students": students})
+        for name, field_name in ((STUDENTS_ENV, "students"), (JOINS_ENV, "joins_per_minute")):
+            value = _positive(env, name, int)
+            if value is not None:
+                limits = cls(**{**limits.__dict__, field_name: value})
         return limits
 
 
@@ -134,6 +150,16 @@ def normalise_code(raw: object) -> str | None:
     return code
 
 
+# Characters that reorder the text around them (embeddings, overrides, isolates, marks): a
+# link's ``room=`` echoed with one could show a code other than the one typed.
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def without_bidi(text: str) -> str:
+    """``text`` without the characters that reorder text (``BIDI_CONTROLS``)."""
+    return "".join(ch for ch in text if ch not in BIDI_CONTROLS)
+
+
 def shown_code(code: str) -> str:
     """The code as a projector shows it: two groups of four."""
     return f"{code[:4]}-{code[4:]}"
@@ -146,6 +172,15 @@ def new_student_id() -> str:
 def is_student_id(raw: object) -> bool:
     return (isinstance(raw, str) and len(raw) == STUDENT_ID_CHARS
             and all(ch.isascii() and (ch.isalnum() or ch in "-_") for ch in raw))  # fmt: skip
+
+
+def client_hash(address: str) -> str:
+    """What a store keeps of a client's address for its limits: not the address."""
+    return hashlib.sha256(("sa-client:" + address).encode("utf-8")).hexdigest()[:24]
+
+
+def window_start(now: float, window_s: float) -> float:
+    return now - now % window_s
 
 
 def key_hash(key: str) -> str:
@@ -198,7 +233,18 @@ class RoomStore(Protocol):
 
     def students(self, code: str) -> int: ...
 
+    def has_student(self, code: str, student: str) -> bool:
+        """Whether the student is counted in the live room already."""
+
+    def counted(self, kind: str, client: str, window_s: float, add: bool) -> int:
+        """How often ``client`` (a hash of its address) did ``kind`` in this ``window_s``-long
+        window (windows start at multiples of ``window_s``), after adding one when ``add``."""
+
     def close(self) -> None: ...
+
+    @property
+    def lost(self) -> bool:
+        """Whether the rooms this store held were lost since it opened (its file removed)."""
 
 
 _STORE: RoomStore | None = None

@@ -16,8 +16,20 @@ from figures.room import answers_figure
 
 from ..charts import show_chart
 from ..figure_text import figure_words
+from ..markdown import literal
 from ..strings import t
-from .seat import ENDED_STATE, SEAT_STATE, Seat, code_text, refused, store, store_failed, student_link
+from .links import link_em
+from .seat import (
+    ENDED_STATE,
+    SEAT_STATE,
+    Seat,
+    code_text,
+    link_for_this_machine_only,
+    refused,
+    store,
+    store_failed,
+    student_link,
+)
 from .store import RoomError
 
 # A lesson question (``ui/lesson/questions.Question``: step, prompt, options, label,
@@ -27,12 +39,19 @@ Question = Any
 LIVE_EVERY_S = 1.0  # the count is at most this old, plus a round trip
 QR_PX = 260
 QR_PX_PRESENTING = 300
-VIEW_KEY = "rm_view"  # presenting: what the figure's place shows
+VIEW_KEY = "rm_view"  # presenting: the switch of what the figure's place shows
+# What the switch last chose (not a widget's state: it outlives a run that draws no bar), and
+# the teacher's link's parameter that keeps it across a reload.
+VIEW_STATE = "rm_view_chosen"
+VIEW_PARAM = "view"
 VIEW_FIGURE, VIEW_ANSWERS, VIEW_JOIN = "figure", "answers", "join"
 VIEWS = (VIEW_FIGURE, VIEW_ANSWERS, VIEW_JOIN)
 REVEAL_KEY = "rm_reveal"
 END_KEY = "rm_end"
+END_ASKED = "rm_end_asked"  # the teacher asked to end the room: confirm or keep it
+END_YES_KEY, END_NO_KEY = "rm_end_yes", "rm_end_no"
 CHART_KEY = "rm_answers"
+LINK_KEY = "rm_link"  # the projected student link
 
 
 @lru_cache(maxsize=64)
@@ -51,8 +70,22 @@ def join_card(seat: Seat, lang: str, presenting: bool) -> None:
     qr.image(qr_png(link), width=QR_PX_PRESENTING if presenting else QR_PX, alt=t("room.qr_alt", lang, link=link))
     with words:
         st.markdown(f"## {code_text(seat.code)}")
-        st.code(link, language=None, wrap_lines=True)
         st.caption(t("room.join_how", lang))
+    projected_link(link)
+    if link_for_this_machine_only():
+        st.warning(t("room.link_local", lang), icon=":material/wifi_off:")
+
+
+def projected_link(link: str) -> None:
+    """The link on one line across the card, never broken inside a word and under nothing:
+    its type as large as fits (the container's width over the link's length in monospace)."""
+    em = link_em(link)
+    st.html(
+        f"<style>.st-key-{LINK_KEY} {{ container-type: inline-size; }} .st-key-{LINK_KEY} p {{ white-space: nowrap; "
+        f"font-family: 'Source Code Pro', monospace; font-size: min(1.4rem, calc(100cqi / {em:.2f})); }}</style>"
+    )
+    with st.container(key=LINK_KEY):
+        st.markdown(literal(link))
 
 
 def teacher_link(seat: Seat, lang: str) -> None:
@@ -62,13 +95,36 @@ def teacher_link(seat: Seat, lang: str) -> None:
     with st.sidebar.expander(t("room.code", lang, code=code_text(seat.code)), icon=":material/groups:"):
         st.caption(t("room.teacher_link", lang))
         st.code(f"{base}&key={seat.key}", language=None, wrap_lines=True)
-        st.button(t("room.end", lang), key=END_KEY, on_click=_end, args=(seat,), icon=":material/logout:",
-                  help=t("room.end_help", lang))  # fmt: skip
+        if st.session_state.get(END_ASKED):
+            _confirm_end(seat, lang)
+        else:
+            help_text = t("room.end_help", lang)
+            st.button(
+                t("room.end", lang),
+                key=END_KEY,
+                on_click=_ask_end,
+                args=(True,),
+                icon=":material/logout:",
+                help=help_text,
+            )
+
+
+def _ask_end(asked: bool) -> None:
+    st.session_state[END_ASKED] = asked
+
+
+def _confirm_end(seat: Seat, lang: str) -> None:
+    """Ending cannot be undone: the teacher says so twice."""
+    st.warning(t("room.end_confirm", lang), icon=":material/warning:")
+    yes, no = st.columns(2)
+    yes.button(t("room.end_yes", lang), key=END_YES_KEY, on_click=_end, args=(seat,), type="primary", width="stretch")
+    no.button(t("room.end_no", lang), key=END_NO_KEY, on_click=_ask_end, args=(False,), width="stretch")
 
 
 def _end(seat: Seat) -> None:
     """Ends the room for everyone: its answers are gone, the students' pages say so."""
     try:
+        st.session_state.pop(END_ASKED, None)
         store().end(seat.code, seat.key)
         st.session_state.pop(SEAT_STATE, None)
         st.session_state[ENDED_STATE] = seat.code
@@ -131,9 +187,32 @@ def live_answers(seat: Seat, question: Question, lang: str, revealed: bool, coun
 
 
 def _on_view_change() -> None:
-    if st.session_state.get(VIEW_KEY) is None:  # a click on the chosen one: it stays chosen
-        st.session_state[VIEW_KEY] = st.session_state.get(VIEW_KEY + "_last", VIEW_FIGURE)
-    st.session_state[VIEW_KEY + "_last"] = st.session_state[VIEW_KEY]
+    chosen = st.session_state.get(VIEW_KEY)
+    if chosen in VIEWS:  # None is a click on the chosen one: it stays chosen
+        st.session_state[VIEW_STATE] = chosen
+
+
+def shown_view() -> str:
+    """What the teacher chose to show in the figure's place (presenting)."""
+    chosen = st.session_state.get(VIEW_STATE)
+    return chosen if chosen in VIEWS else VIEW_FIGURE
+
+
+def start_view(made: bool) -> None:
+    """A teacher's page that has just made or opened its room shows what its link says
+    (a reload keeps the teacher's choice), else how to join."""
+    if made:
+        linked = st.query_params.get(VIEW_PARAM)
+        st.session_state[VIEW_STATE] = linked if linked in VIEWS else VIEW_JOIN
+
+
+def view_query(seat: Seat | None) -> dict[str, str]:
+    """What the teacher's link keeps of the view (a student's link: nothing; a page whose
+    store failed keeps the link's as it was)."""
+    if seat is None:
+        linked = st.query_params.get(VIEW_PARAM)
+        return {VIEW_PARAM: linked} if linked in VIEWS else {}
+    return {VIEW_PARAM: shown_view()} if seat.teacher else {}
 
 
 def teacher_question(seat: Seat, question: Question, lang: str, revealed_key: str, compact: bool,
@@ -159,7 +238,7 @@ def teacher_question(seat: Seat, question: Question, lang: str, revealed_key: st
 def teacher_bar(seat: Seat, step: int, total: int, lang: str) -> None:
     """Presenting, in the bar at the screen's bottom: the room's code, how many answered
     (live), and what the figure's place shows (the figure, the answers, how to join)."""
-    st.session_state.setdefault(VIEW_KEY, VIEW_FIGURE)
+    st.session_state[VIEW_KEY] = shown_view()  # the switch shows the choice, whatever the last run drew
     row = st.container(horizontal=True, vertical_alignment="center", gap="small")
     with row:
         st.markdown(f"**{t('ls.step_of', lang, n=step, total=total)}** · {code_text(seat.code)}")
@@ -172,7 +251,7 @@ def projected(seat: Seat, question: Question | None, lang: str, revealed: bool, 
     """Presenting: what the teacher chose to show in the figure's place instead of the
     step's figure: the class's answers, or how to join (a step without a question: how to
     join)."""
-    if st.session_state.get(VIEW_KEY) == VIEW_ANSWERS and question is not None:
+    if shown_view() == VIEW_ANSWERS and question is not None:
         live_answers(seat, question, lang, revealed, count=False)
     else:
         join_card(seat, lang, presenting)

@@ -8,6 +8,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "在手机或电脑上打开链接，或扫描二维码。无需填写姓名。",
     },
     "room.join_code": {"en": "Code: **{code}**", "zh": "课堂码：**{code}**"},
+    "room.link_local": {
+        "en": "This link points at this computer only: phones cannot open it. Open the app by this computer's "
+        "network address, or ask whoever hosts it to set PUBLIC_URL (see the teachers' guide).",
+        "zh": "这个链接只指向这台电脑：手机无法打开。请用这台电脑的网络地址打开应用，或请托管者设置 PUBLIC_URL（见教师指南）。",
+    },
     "room.qr_alt": {"en": "QR code of the student link {link}", "zh": "学生链接 {link} 的二维码"},
     "room.show": {"en": "Show", "zh": "显示"},
     "room.view.figure": {"en": "Figure", "zh": "图"},
@@ -18,6 +23,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "你的教师链接（请勿分享：它控制全班；在另一台设备上打开即可从那里讲课）：",
     },
     "room.end": {"en": "End the room", "zh": "结束课堂"},
+    "room.end_confirm": {
+        "en": "End the room for everyone? Its answers are deleted at once and cannot be brought back.",
+        "zh": "要为所有人结束课堂吗？答案会立即删除，无法恢复。",
+    },
+    "room.end_yes": {"en": "End it", "zh": "结束"},
+    "room.end_no": {"en": "Keep the room", "zh": "保留课堂"},
     "room.end_help": {
         "en": "Ends the room for everyone now: its answers are deleted and the students' pages say the room is over.",
         "zh": "立即为所有人结束课堂：答案将被删除，学生的页面会显示课堂已结束。",
@@ -79,6 +90,23 @@ STRINGS: dict[str, dict[str, str]] = {
     "room.error.store": {
         "en": "The room cannot be reached just now; the lesson goes on here. Try again in a moment.",
         "zh": "暂时无法连接课堂；课程仍可在此继续。请稍后再试。",
+    },
+    "room.error.too_many_rooms": {
+        "en": "Too many rooms were made from this address in the last hour: use one of them, or try again later.",
+        "zh": "过去一小时内从此地址创建的课堂过多：请使用已有的课堂，或稍后再试。",
+    },
+    "room.error.too_many_joins": {
+        "en": "Too many students joined from this address in the last minute: try again in a minute.",
+        "zh": "过去一分钟内从此地址加入的学生过多：请一分钟后再试。",
+    },
+    "room.error.too_many_guesses": {
+        "en": "Too many codes that name no room were tried from this address: wait a minute, then check the code.",
+        "zh": "从此地址尝试了过多无效的课堂码：请等一分钟，再核对课堂码。",
+    },
+    "room.error.lost": {
+        "en": "There is no room with the code {code}: the server lost its rooms (their file was removed). "
+        "The teacher can make a new room.",
+        "zh": "没有课堂码为 {code} 的课堂：服务器丢失了所有课堂（其文件被删除）。教师可以新建一个课堂。",
     },
     "rmfig.title": {"en": "The class's answers", "zh": "全班的答案"},
     "rmfig.count_axis": {"en": "students", "zh": "学生人数"},
