@@ -139,10 +139,17 @@ def test_a_reveal_is_per_step_a_student_on_every_other_step_sees_no_answer_and_c
         assert shared_store().answer_of(code, step, one_id) == (0,)
 
 
+# A moment well inside one minute's and one hour's window: the limits count in fixed windows,
+# and a test whose pages straddled a window's end (a busy machine) would count in two.
+STILL = 1_800_000_030.0
+
+
 def _limited(tmp_path, monkeypatch, **limits) -> None:
-    """The app's store with these limits (every AppTest page is one client: this machine)."""
+    """The app's store with these limits (every AppTest page is one client: this machine), on a
+    clock that stands still inside one window."""
     reset_shared_store()
-    monkeypatch.setattr(store_module, "_STORE", SQLiteStore(tmp_path / "limited.sqlite3", Limits(**limits)))
+    store = SQLiteStore(tmp_path / "limited.sqlite3", Limits(**limits), clock=lambda: STILL)
+    monkeypatch.setattr(store_module, "_STORE", store)
 
 
 def _rooms_in(path) -> int:
