@@ -1,8 +1,9 @@
 """A long text's first view in a real Chromium at a projector's 1366 × 768, as a reader who
 pastes a paragraph sees it: the window shows the keys around the chosen (last) query with the
 diagonal in view, in the playground and in the explorer (before, queries 80–127 × keys 0–47,
-far from it), and the playground's first screen holds a chart, not only the note that the
-text was cut (before, the heads stood under the controls, below the screen)."""
+far from it), and the first screen holds a chart, not only the note that the text was cut
+(before, the playground's heads stood under the controls, below the screen, and the explorer's
+map under a real model's facts)."""
 
 from __future__ import annotations
 
@@ -46,6 +47,15 @@ WHOLE_PANELS_JS = """min_px => {
   return panels;
 }"""
 MIN_PANEL_PX = 100
+# How much of the explorer's map (its layers × heads) the first screen shows: at least a
+# fifth of the screen's height, the map's first five layers, is a chart one sees (before: its
+# title's edge, 68 px).
+SHOWN_MAP_JS = """() => {
+  const plot = document.querySelector('.st-key-ex_map_chart .js-plotly-plot');
+  const top = plot.querySelector('.main-svg').getBoundingClientRect().top + plot._fullLayout.yaxis._offset;
+  return Math.min(window.innerHeight, top + plot._fullLayout.yaxis._length) - Math.max(top, 0);
+}"""
+MIN_MAP_PX = 160
 
 
 def _positions(labels: list[str]) -> list[int]:
@@ -97,6 +107,19 @@ def test_the_playgrounds_first_screen_of_a_long_text_shows_a_chart(server, scree
     assert screen.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTop") == 0, "not scrolled"
     panels = screen.evaluate(WHOLE_PANELS_JS, MIN_PANEL_PX)
     assert panels, "no chart's panel is whole on the first screen: only the note that the text was cut"
+    assert exceptions_shown(screen) == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_explorers_first_screen_of_a_long_text_shows_a_chart(server, screen, lang):
+    """A real model's long text: the cut note, then the map of its 12 × 12 heads on the first
+    screen (its facts and sizes under it); before, they stood above and pushed it below."""
+    screen.goto(f"{server.url}/explorer?{urlencode({'model': WIDE_MODEL, 'prompt': WORDS, 'lang': lang})}")
+    screen.locator(".st-key-ex_map_chart .js-plotly-plot").wait_for()
+    wait_for_app(screen)
+    assert screen.evaluate("() => document.querySelector('[data-testid=stMain]').scrollTop") == 0, "not scrolled"
+    shown = screen.evaluate(SHOWN_MAP_JS)
+    assert shown >= MIN_MAP_PX, f"{shown:.0f} px of the map on the first screen: only notes and the model's facts"
     assert exceptions_shown(screen) == 0
 
 

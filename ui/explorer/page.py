@@ -172,6 +172,7 @@ def _first_screen(lang: str, source: AttentionSource, prompt: str, identity: tup
     view = views.ExplorerView(source, trace, values["block"] - 1, values["head"] - 1, identity, steps, values["row"],
                               values["col"])  # fmt: skip
     views.grid(view, lang, widget_key)
+    views.model_lines(source, trace, lang)
     return view
 
 

@@ -132,10 +132,17 @@ class ExplorerView:
 
 
 def read_notes(source: AttentionSource, trace: Trace, lang: str) -> None:
-    """What the model read of the prompt (characters left out, text cut, how it reads), its
-    facts and its sizes."""
+    """What the model did not read of the prompt (characters left out, text cut): above the
+    first chart."""
+    sources.show_notes([note for note in source.notes(trace) if note.level == "warning"], lang)
+
+
+def model_lines(source: AttentionSource, trace: Trace, lang: str) -> None:
+    """How the model reads (its remarks), its facts and its sizes: under the first chart, so
+    that a long text's first screen holds the chart (a real model's facts and notes would push
+    it below the screen)."""
     d = source.description
-    sources.show_notes(source.notes(trace), lang)
+    sources.show_notes([note for note in source.notes(trace) if note.level != "warning"], lang)
     facts = sources.facts(source, lang)
     if facts:
         st.markdown(facts)
@@ -169,15 +176,21 @@ def map_cell_px(layers: int) -> float:
 def layer_map(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     """A real model's entry point: one number per head of every layer (the chosen metric), a
     click opens that head; below, every head of the chosen layer."""
-    st.caption(t("ex.map_help", lang, layers=view.about.layers, heads=view.about.heads))
-    st.segmented_control(t("ex.metric", lang), METRICS, key=key("metric"), required=True,
-                         format_func=lambda m: t(f"ex.metric.{m}", lang))  # fmt: skip
+    st.segmented_control(
+        t("ex.metric", lang),
+        METRICS,
+        key=key("metric"),
+        required=True,
+        format_func=lambda m: t(f"ex.metric.{m}", lang),
+        label_visibility="collapsed",  # the map's title names the metric: a line more of the map in view
+    )
     metric = st.session_state[key("metric")]
     title = t("ex.map_title", lang, metric=t(f"ex.metric.{metric}", lang))
     figure = metric_figure(_metric_values(view, metric), metric, figure_words(lang), limit=_entropy_limit(view),
                            scale=type_scale(), cell_px=map_cell_px(view.about.layers), title=title,
                            focus=(view.block, view.head), rows_word=f"ex.col.{view.source.words.unit}")  # fmt: skip
     show_chart(figure, MAP_CHART_KEY, sized=True, file_name=file_name(view, "map", metric))
+    st.caption(t("ex.map_help", lang, layers=view.about.layers, heads=view.about.heads))
     block_col, head_col, _ = st.columns([1, 1, 3])
     unit = view.source.words.unit
     block_col.selectbox(
