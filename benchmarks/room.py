@@ -44,8 +44,8 @@ if str(ROOT) not in sys.path:  # run as `python benchmarks/room.py`
 from deploy.cluster import ROOMS_FILE, start_cluster, stop_cluster  # noqa: E402
 from harness.server import ARTIFACTS  # noqa: E402
 from harness.streamlit_client import StreamlitClient  # noqa: E402
+from ui.room.model import Tally  # noqa: E402
 from ui.room.sqlite_store import SQLiteStore  # noqa: E402
-from ui.room.store import Tally  # noqa: E402
 from ui.room.student_id import COOKIE  # noqa: E402
 
 PAGE = "lesson"

@@ -12,8 +12,9 @@ import pytest
 
 from ui.lesson.steps import STEPS
 from ui.room import store as store_module
+from ui.room.model import Limits, RoomError, is_student_id
 from ui.room.sqlite_store import SQLiteStore
-from ui.room.store import Limits, RoomError, is_student_id, reset_shared_store, shared_store
+from ui.room.store import reset_shared_store, shared_store
 from ui.strings import t
 
 from .conftest import open_page

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from harness.redis_server import need_redis_server, running_redis_server
+from ui.room.model import Limits, RoomError
 from ui.room.sqlite_store import SQLiteStore
-from ui.room.store import Limits, RoomError
 
 ROOT = Path(__file__).resolve().parents[2]
 # Symbols a student confuses when copying from a projector: never in a code.

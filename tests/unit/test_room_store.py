@@ -22,9 +22,10 @@ import pytest
 
 import harness.redis_server as redis_harness
 from harness.redis_server import need_redis_server
+from ui.room import model as model_module
 from ui.room import store as store_module
+from ui.room.model import CODE_ALPHABET, Limits, RoomState, Tally, normalise_code, shown_code
 from ui.room.sqlite_store import SQLiteStore
-from ui.room.store import CODE_ALPHABET, Limits, RoomState, Tally, normalise_code, shown_code
 
 from .room_stores import (
     CODE_CHARS,
@@ -103,9 +104,9 @@ def test_the_student_side_has_no_key_to_give_and_sees_none():
     student_calls = ("state", "join", "answer", "answer_of", "tally", "students")
     teacher_calls = ("move", "reveal", "is_teacher", "end")
     for name in student_calls:
-        assert "key" not in inspect.signature(getattr(store_module.RoomStore, name)).parameters, name
+        assert "key" not in inspect.signature(getattr(model_module.RoomStore, name)).parameters, name
     for name in teacher_calls:
-        assert "key" in inspect.signature(getattr(store_module.RoomStore, name)).parameters, name
+        assert "key" in inspect.signature(getattr(model_module.RoomStore, name)).parameters, name
     assert {f.name for f in dataclasses.fields(RoomState)} == {"code", "step", "revealed", "version", "expires_at"}
 
 
@@ -339,7 +340,7 @@ def test_room_ttl_hours_sets_the_lifetime(stores, monkeypatch):
 def test_a_code_made_again_after_its_room_expired_starts_empty(stores, monkeypatch):
     clock = FakeClock()
     store = stores.open(Limits(ttl_s=60.0), clock)
-    monkeypatch.setattr(store_module, "new_code", lambda: "ACEFHJKM")
+    monkeypatch.setattr(model_module, "new_code", lambda: "ACEFHJKM")
     code, old_key = store.create()
     store.answer(code, 1, sid(1), [1])
     store.reveal(code, old_key, 2)
@@ -359,7 +360,7 @@ def test_a_code_made_again_after_its_room_expired_starts_empty(stores, monkeypat
 def test_a_code_in_use_is_never_given_to_a_second_room(stores, monkeypatch):
     store = stores.open()
     codes = iter(["ACEFHJKM", "ACEFHJKM", "ACEFHJKM", "MKJHFECA"])
-    monkeypatch.setattr(store_module, "new_code", lambda: next(codes))
+    monkeypatch.setattr(model_module, "new_code", lambda: next(codes))
     first, first_key = store.create()
     second, second_key = store.create()
     assert (first, second) == ("ACEFHJKM", "MKJHFECA")

@@ -33,8 +33,8 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from . import store as _store
-from .store import (
+from . import model as _model
+from .model import (
     CALL_TIMEOUT_S,
     Limits,
     RoomError,
@@ -206,9 +206,9 @@ class RedisStore:
     # -- the teacher ---------------------------------------------------------------------------
     def create(self, step: int = 1) -> tuple[str, str]:
         self._check_step(step)
-        key = secrets.token_urlsafe(_store.KEY_BYTES)
+        key = secrets.token_urlsafe(_model.KEY_BYTES)
         while True:
-            code = _store.new_code()  # through the module: a test may fix the codes
+            code = _model.new_code()  # through the module: a test may fix the codes
             now = self._now()
             expires_at = now + self.limits.ttl_s
             made = self._create(keys=room_keys(code), args=[repr(now), key_hash(key), step, repr(expires_at)])
@@ -356,4 +356,4 @@ class RedisStore:
 
 def _is_code(code: object) -> bool:
     """Whether ``code`` can name a room (anything else names none, and never reaches a key)."""
-    return isinstance(code, str) and _store.normalise_code(code) == code
+    return isinstance(code, str) and _model.normalise_code(code) == code

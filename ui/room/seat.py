@@ -26,7 +26,7 @@ from ..strings import DEFAULT_LANGUAGE, t
 from .clients import client_address, trusted_proxies
 from .failures import FailureLog
 from .links import lesson_base, only_this_machine, public_url
-from .store import (
+from .model import (
     HOUR_S,
     MINUTE_S,
     RoomError,
@@ -35,10 +35,10 @@ from .store import (
     client_hash,
     new_student_id,
     normalise_code,
-    shared_store,
     shown_code,
     without_bidi,
 )
+from .store import shared_store
 from .student_id import browser_student, keep
 
 LOG = logging.getLogger(__name__)

@@ -1,6 +1,6 @@
 """Rooms in one SQLite file (the default store): WAL mode, so every process on one machine
 shares the file, writers wait for each other and readers never wait. The behaviour is the
-store's (``store.RoomStore``); the Redis store (``redis_store.py``) has the same."""
+store's (``store.RoomStore``); the Redis store (``redis_model.py``) has the same."""
 
 from __future__ import annotations
 
@@ -17,8 +17,8 @@ from pathlib import Path
 
 from gpt_core.data import corpus_cache_dir
 
-from . import store as _store
-from .store import (
+from . import model as _model
+from .model import (
     CALL_TIMEOUT_S,
     KEY_BYTES,
     Limits,
@@ -133,7 +133,7 @@ class SQLiteStore:
         with self._tx() as db:
             forgot = self._forget_expired(db, now)
             while True:
-                code = _store.new_code()  # read at call time (the tests choose codes)
+                code = _model.new_code()  # read at call time (the tests choose codes)
                 if db.execute("SELECT 1 FROM rooms WHERE code = ?", (code,)).fetchone() is None:
                     break
             db.execute("INSERT INTO rooms VALUES (?, ?, ?, '[]', 1, ?, ?)",

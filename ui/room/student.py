@@ -12,8 +12,8 @@ from typing import Any
 import streamlit as st
 
 from ..strings import t
+from .model import RoomError
 from .seat import OWN_PACE_KEY, Seat, code_text, refused, store, store_failed
-from .store import RoomError
 
 # A lesson question (``ui/lesson/questions.Question``: step, prompt, options, label,
 # correct, many, accepted), read by its fields: a shared module imports no page.

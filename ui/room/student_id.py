@@ -11,7 +11,7 @@ from functools import cache
 import streamlit as st
 
 from ..paths import ASSETS
-from .store import is_student_id
+from .model import is_student_id
 
 STUDENT_JS = ASSETS / "room_student.js"
 COOKIE = "sa_student"

@@ -19,6 +19,7 @@ from ..figure_text import figure_words
 from ..markdown import literal
 from ..strings import t
 from .links import link_em
+from .model import RoomError
 from .seat import (
     ENDED_STATE,
     SEAT_STATE,
@@ -30,7 +31,6 @@ from .seat import (
     store_failed,
     student_link,
 )
-from .store import RoomError
 
 # A lesson question (``ui/lesson/questions.Question``: step, prompt, options, label,
 # correct, many, accepted), read by its fields: a shared module imports no page.
