@@ -17,16 +17,12 @@ from ..figure_text import figure_words
 from ..markdown import literal
 from ..strings import t
 from .controls import widget_key
-from .views import SCORE_DECIMALS, View, chosen_window, file_name
+from .views import SCORE_DECIMALS, View, chosen_window, file_name, shared_key
 
 MEAN_CHART_KEY = "pg_combined_mean_chart"
 ROLLOUT_CHART_KEY = "pg_combined_rollout_chart"
 QK_CHART_KEY = "pg_qk_chart"
 SHOWN_TERMS = 8  # the sum written out term by term up to this many channels
-
-
-def _shared(view: View, *what) -> tuple | None:
-    return (view.identity, *what) if view.identity else None
 
 
 def combined(view: View, lang: str) -> None:
@@ -40,14 +36,14 @@ def combined(view: View, lang: str) -> None:
     window = chosen_window(view)
     show_chart(lambda: combined_figure(mean, labels, "mean", figure_words(lang), title=mean_title, width_px=width,
                                        scale=scale, window=window),
-               MEAN_CHART_KEY, sized=True, share=_shared(view, "combined", "mean", width, scale, window),
+               MEAN_CHART_KEY, sized=True, share=shared_key(view, "combined", "mean", width, scale, window),
                file_name=file_name(view, "mean"))  # fmt: skip
     st.markdown(t("cb.pg_rollout", lang))
     rollout = attention_rollout([weights]).numpy()
     rollout_title = t("cb.one_layer_title", lang)
     show_chart(lambda: combined_figure(rollout, labels, "rollout", figure_words(lang), title=rollout_title,
                                        width_px=width, scale=scale, window=window),
-               ROLLOUT_CHART_KEY, sized=True, share=_shared(view, "combined", "rollout", width, scale, window),
+               ROLLOUT_CHART_KEY, sized=True, share=shared_key(view, "combined", "rollout", width, scale, window),
                file_name=file_name(view, "rollout"))  # fmt: skip
     with st.expander(t("cbfig.rollout", lang)):
         st.markdown(t("cb.rollout_note", lang))
@@ -80,7 +76,7 @@ def qk(view: View, lang: str) -> None:
     q, k, products = (values.numpy() for values in (numbers.q, numbers.k, numbers.products))
     scale = type_scale()
     show_chart(lambda: qk_figure(q, k, products, head, query, key, figure_words(lang), scale=scale), QK_CHART_KEY,
-               share=_shared(view, "qk", head, row, col, scale),
+               share=shared_key(view, "qk", head, row, col, scale),
                file_name=file_name(view, "qk", head=head + 1, q=row, k=col))  # fmt: skip
     total, scaled = _number(numbers.total), _number(numbers.scaled)
     st.markdown(t("qk.sum", lang, terms=_terms(numbers.products.tolist(), lang), total=total))

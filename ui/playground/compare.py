@@ -6,7 +6,7 @@ with a seed, or a shipped or trained model), scaling and dropout (``b_*`` parame
 column shows all heads of the chosen stage with the chosen cell (query row, key column)
 outlined; under both, B − A cell by cell where the shapes match (same tokens, same heads),
 of the heads' means where only the head counts differ, and a plain sentence where the
-tokens differ. A's computation is the page's own (``page._computed_view``); B's goes
+tokens differ. A's computation is the page's own (``chosen_view.computed_view``); B's goes
 through the same shared cache (``computed.compute``), so a class on one compare link
 computes each set-up once.
 """
@@ -32,7 +32,7 @@ from ..shared import sources
 from ..shell import is_presenting
 from ..strings import error_text, t
 from ..window_map import window_map
-from . import computed, state
+from . import chosen_view, computed, state
 from .controls import (
     LOOKING,
     PAGE,
@@ -44,7 +44,7 @@ from .controls import (
     widget_key,
     write_url,
 )
-from .views import COLUMN_GAP_REM, PRESENT_ROOT_FONT_PX, ROOT_FONT_PX, View, _position_label, _shared, file_name
+from .views import COLUMN_GAP_REM, PRESENT_ROOT_FONT_PX, ROOT_FONT_PX, View, file_name, position_labels, shared_key
 
 A_CHART_KEY = "pg_cmp_a_chart"
 B_CHART_KEY = "pg_cmp_b_chart"
@@ -157,7 +157,7 @@ def _column(view: View, name: str, key: str, stage: str, cell: tuple[int, int], 
                                      width_px=width, scale=scale, highlight=highlight, window=window)  # fmt: skip
 
     show_chart(build, key, sized=True,
-               share=_shared(view, "compare", stage, focus, width, scale, highlight, window),
+               share=shared_key(view, "compare", stage, focus, width, scale, highlight, window),
                file_name=file_name(view, "compare", "A" if key == A_CHART_KEY else "B", stage))  # fmt: skip
     if highlight is None:
         st.caption(t("cmp.cell_outside", lang, row=cell[0], col=cell[1], T=T))
@@ -174,7 +174,7 @@ def long_text_map(view: View, cell: tuple[int, int], lang: str) -> None:
         return
     head = min(st.session_state[widget_key("head")], view.result.config.heads) - 1
     window_map(view.stages["weights"][head], window, head, cell[0], lang, MAP_CHART_KEY,
-               _shared(view, "window", head, window, type_scale()), file_name(view, "map", head=head + 1))  # fmt: skip
+               shared_key(view, "window", head, window, type_scale()), file_name(view, "map", head=head + 1))  # fmt: skip
     st.caption(t("cmp.map_head", lang, head=head + 1))
 
 
@@ -222,15 +222,13 @@ def _focus_controls(view_a: View, lang: str) -> None:
     stage_col.segmented_control(
         t("pg.stage", lang), STAGES, key=k("stage"), format_func=lambda s: t(f"stage_short.{s}", lang), required=True,
     )  # fmt: skip
-    row_col.selectbox(t("pg.query_row", lang), list(range(T)), key=k("row"), format_func=_position_label(labels))
-    col_col.selectbox(t("pg.key_col", lang), list(range(T)), key=k("col"), format_func=_position_label(labels))
+    row_col.selectbox(t("pg.query_row", lang), list(range(T)), key=k("row"), format_func=position_labels(labels))
+    col_col.selectbox(t("pg.key_col", lang), list(range(T)), key=k("col"), format_func=position_labels(labels))
     st.caption(t("cmp.focus_help", lang))
 
 
 def render(lang: str, first_screen: bool) -> None:
     """The compare page below the toggle: A's and B's controls, both charts, the difference."""
-    from . import page  # the page imports this module: its functions are read when called
-
     resolve_b_weights()
     notes_slot = st.container()
     # Each set-up's controls folded away (the columns' lines below say what each computes):
@@ -245,11 +243,11 @@ def render(lang: str, first_screen: bool) -> None:
     with notes_slot:
         show_notes(lang)
     clicked = listen(CLICK_CHARTS, CLICKS_KEY)
-    shown = page._computed_view(values, lang, source_a)
+    shown = chosen_view.computed_view(values, lang, source_a)
     if shown is None:
         return
     view_a, text_used = shown
-    page._sync_focus(view_a, values["text"])
+    chosen_view.sync_focus(view_a, values["text"])
     computed_b = view_b(values, values["text"] if text_used is None else text_used, source_b, lang)
     if computed_b is None:
         write_url(values, text_used)

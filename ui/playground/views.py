@@ -66,7 +66,7 @@ class View:
         return self.about.kv_heads if self.about.kv_heads != self.about.heads else None
 
 
-def _position_label(labels: list[str]):
+def position_labels(labels: list[str]):
     return lambda position: position_label(position, labels[position])
 
 
@@ -117,7 +117,7 @@ DETAIL_SCROLL_KEY = "pg_detail_scroll"
 SCROLL_CSS = "<style>.st-key-{outer} {{ overflow-x: auto; }} .st-key-{inner} {{ min-width: {width}px; }}</style>"
 
 
-def _shared(view: View, *what) -> tuple | None:
+def shared_key(view: View, *what) -> tuple | None:
     """The key under which every session shares one of the view's figures, or None (not shared)."""
     return (view.identity, *what) if view.identity else None
 
@@ -147,7 +147,7 @@ def overview(view: View, lang: str, beside: bool = True) -> None:
                                      width_px=width, scale=scale, max_height_px=height, window=window)  # fmt: skip
 
     show_chart(build, OVERVIEW_CHART_KEY, sized=True,
-               share=_shared(view, "overview", stage, focus, width, height, scale, window),
+               share=shared_key(view, "overview", stage, focus, width, height, scale, window),
                file_name=file_name(view, "heads", stage))  # fmt: skip
     st.caption(t("pg.overview_help", lang, head=st.session_state[k("head")]))
 
@@ -162,8 +162,8 @@ def detail(view: View, lang: str) -> None:
     head_col, row_col, col_col, values_col = st.columns([3, 3, 3, 2], vertical_alignment="bottom")
     head_col.selectbox(t("pg.focus_head", lang), list(range(1, config.heads + 1)), key=k("head"),
                        format_func=_head_label(lang))  # fmt: skip
-    row_col.selectbox(t("pg.query_row", lang), list(range(T)), key=k("row"), format_func=_position_label(labels))
-    col_col.selectbox(t("pg.key_col", lang), list(range(T)), key=k("col"), format_func=_position_label(labels))
+    row_col.selectbox(t("pg.query_row", lang), list(range(T)), key=k("row"), format_func=position_labels(labels))
+    col_col.selectbox(t("pg.key_col", lang), list(range(T)), key=k("col"), format_func=position_labels(labels))
     values_col.toggle(t("pg.values", lang), key=k("cells"), help=t("pg.values_help", lang))
     head = st.session_state[k("head")] - 1
     stages = {stage: view.stages[stage][head] for stage in STAGES}
@@ -175,14 +175,14 @@ def detail(view: View, lang: str) -> None:
     window = chosen_window(view)
     if not window.whole:
         window_map(view.stages["weights"][head], window, head, highlight[0], lang, WINDOW_MAP_KEY,
-                   _shared(view, "window", head, window, type_scale()), file_name(view, "map", head=head + 1))
+                   shared_key(view, "window", head, window, type_scale()), file_name(view, "map", head=head + 1))
 
     def build():
         return head_detail_figure(stages, labels, head, figure_words(lang), highlight=highlight, scaled=config.scale,
                                   width_px=width, scale=scale, show_values=values, room_for_values=True,
                                   max_height_px=SCREEN_CHART_PX, window=window)  # fmt: skip
 
-    drawn = prepared(build, sized=True, share=_shared(view, "detail", head, highlight, values, width, scale, window))
+    drawn = prepared(build, sized=True, share=shared_key(view, "detail", head, highlight, values, width, scale, window))
     name = file_name(view, "detail", head=head + 1, q=highlight[0], k=highlight[1])
     wider = drawn.meta[MIN_WIDTH]
     if wider > page_width() + 1:  # legible cells need more than the page: the chart scrolls sideways
@@ -207,7 +207,7 @@ def first_screen_map(view: View, lang: str) -> None:
     note that the text was cut."""
     head, window = st.session_state[widget_key("head")] - 1, chosen_window(view)
     weights, row = view.stages["weights"][head], st.session_state[widget_key("row")]
-    shared, name = _shared(view, "window", head, window, type_scale()), file_name(view, "map", head=head + 1)
+    shared, name = shared_key(view, "window", head, window, type_scale()), file_name(view, "map", head=head + 1)
     window_map(weights, window, head, row, lang, FIRST_MAP_KEY, shared, name, shares=FIRST_MAP_SHARES)
 
 
