@@ -2,8 +2,8 @@
 
 import streamlit as st
 
+from string_table import t
 from ui.shell import PAGES, carried_params, setup_page
-from ui.strings import t
 
 lang = setup_page("home")
 st.title(t("app.name", lang))

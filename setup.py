@@ -1,6 +1,6 @@
 """`pip install .` installs the whole app: besides the packages pyproject.toml lists, the build
 copies the app's own files (app.py, pages/, assets/, .streamlit/config.toml) into
-seeing_attention/app/, where `seeing-attention app` runs them (ui/paths.py finds them there).
+seeing_attention/app/, where `seeing-attention app` runs them (seeing_attention/paths.py finds them there).
 Everything else is in pyproject.toml."""
 
 import shutil

@@ -36,7 +36,7 @@ if str(ROOT) not in sys.path:  # run as `python benchmarks/first_visit.py`: the 
 
 from harness.browser import VIEWPORT, launch_chromium  # noqa: E402
 from harness.server import Server, start_server, stop_server  # noqa: E402
-from ui.playground import state  # noqa: E402
+from links import playground as state  # noqa: E402
 
 TARGET_RATIO = 1.25
 DEFAULT_VISITS = 8

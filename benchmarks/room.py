@@ -54,7 +54,7 @@ ANSWER_KEY = "rm_answer_1"
 OPTIONS = ("6 × 6", "6 × 4", "4 × 4")
 ANSWERED = re.compile(r"\*\*(\d+) answered\*\*")
 SEED = 20261204
-ANSWER_IN = "Your answer is in"  # ui/strings/room.py room.your_answer_in
+ANSWER_IN = "Your answer is in"  # string_table/room.py room.your_answer_in
 
 
 @dataclass

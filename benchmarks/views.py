@@ -4,7 +4,7 @@ charts, on a 64-token text, over Streamlit's websocket protocol.
     python benchmarks/views.py [CHANGES]
 
 Starts a real `streamlit run` server on a loopback port and, for each view the playground
-has (``ui.playground.state.VIEWS``), opens a link to it (64 characters, h = 8, d = 8) and
+has (``links.playground.VIEWS``), opens a link to it (64 characters, h = 8, d = 8) and
 measures, from sending the change to the server's ``script_finished``:
 
 - switching to the view from the first one (the tab, chosen as a browser sends it);
@@ -34,8 +34,8 @@ if str(ROOT) not in sys.path:  # run as `python benchmarks/views.py`
 from gpt_core import position_label, tokenize  # noqa: E402
 from harness.server import start_server, stop_server  # noqa: E402
 from harness.streamlit_client import StreamlitClient  # noqa: E402
-from ui.playground.state import PARAMS_BY_NAME, VIEWS  # noqa: E402
-from ui.strings import t  # noqa: E402
+from links.playground import PARAMS_BY_NAME, VIEWS  # noqa: E402
+from string_table import t  # noqa: E402
 
 TEXT = ("The cat sat on the mat because it was tired, and the dog slept by the door all day long.")[:64]
 QUERY = {"text": TEXT, "tok": "char", "heads": "8", "head_dim": "8"}

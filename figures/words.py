@@ -1,4 +1,4 @@
-"""The words a figure draws, by string-table key (``ui/strings/``), already in the
+"""The words a figure draws, by string-table key (``string_table/``), already in the
 student's language: figure builders know no language and no table, only keys.
 
 Each figure module declares the keys it reads (its ``WORDS``); ``FIGURE_WORDS`` is all of

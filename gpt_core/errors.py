@@ -1,7 +1,7 @@
 """The one exception type the core raises for bad input.
 
 Its message is a sentence a student can read as it is. ``code`` and ``params`` let a user
-interface show the same message in another language (see ``ui/strings.py``).
+interface show the same message in another language (see ``string_table.py``).
 """
 
 from __future__ import annotations

@@ -43,13 +43,13 @@ def links() -> list[Link]:
 
 def link_numbers(query: dict[str, str]) -> dict[str, np.ndarray]:
     """The playground's numbers for a link, computed as the page computes them: the link
-    parsed by ``ui.playground.state``, the text cut to the tokens shown, random weights from
+    parsed by ``links.playground``, the text cut to the tokens shown, random weights from
     the seed, or a shipped model's block fed its real stream."""
     from gpt_core import MAX_TOKENS, trace_attention, truncate_text
     from gpt_core.explore import trace_model
     from gpt_core.registry import RandomProvider, Registry
     from gpt_core.results import load_experiment
-    from ui.playground.state import RANDOM_WEIGHTS, config_of, parse_query
+    from links.playground import RANDOM_WEIGHTS, config_of, parse_query
 
     values, notes = parse_query(query, Registry([RandomProvider()]).settings)
     if notes:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from gpt_core import InputError
 from gpt_core.playground import MAX_HEAD_DIM, MAX_HEADS, MAX_INPUT_DIM, MAX_SEED
-from ui.strings import LANGUAGES, error_text
+from string_table import LANGUAGES, error_text
 
 from .limits import DEFAULT_TOKENS, PAGE_LIMIT_BYTES, most_tokens
 
@@ -125,7 +125,7 @@ def app_main(argv: list[str]) -> int:
     clone's, or the copy ``pip install .`` put inside this package."""
     import importlib.util
 
-    from ui.paths import app_root
+    from seeing_attention.paths import app_root
 
     app = app_root() / "app.py"
     if not app.is_file():

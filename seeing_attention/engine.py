@@ -16,7 +16,8 @@ import torch
 from figures.page import PageLayer, page_data, standalone_page
 from gpt_core import STAGES, InputError, PlaygroundConfig, PlaygroundTrace, display_labels, trace_attention
 from gpt_core.reproduce import use_compute_threads
-from ui.strings import LANGUAGES, t
+from links import playground as state
+from string_table import LANGUAGES, t
 
 from .limits import DEFAULT_TOKENS, PAGE_LIMIT_BYTES, most_tokens, plotly_js
 from .limits import page_bytes as page_bytes  # the playground says a page's size before its download
@@ -66,8 +67,6 @@ def app_link(text: str, config: PlaygroundConfig, lang: str, app_url: str = DEFA
     """The playground's link to the same view, written by the playground's own link rules
     (its numbers version included). view: the page's other controls by link name (the head
     shown, 1-based; the stage; the row and column)."""
-    from ui.playground import state  # the link's rules alone: no Streamlit
-
     values = {**state.values_of(text, config), **(view or {})}
     query = {**state.to_query(values), "lang": lang}
     return f"{app_url.rstrip('/')}/playground?{urllib.parse.urlencode(query)}"
@@ -193,8 +192,6 @@ def model_command_line(text: str, name: str, layers: list[int], lang: str, outpu
 def model_app_link(text: str, name: str, layer: int, lang: str, app_url: str = DEFAULT_APP_URL) -> str:
     """The playground's link to the model's layer (``block`` is 1-based there)."""
     from gpt_core.hf import short_name
-    from ui.playground import state  # the link's rules alone: no Streamlit
-
     values = {**state.defaults(), "text": text, "weights": short_name(name), "block": layer + 1}
     query = {**state.to_query(values), "lang": lang}
     return f"{app_url.rstrip('/')}/playground?{urllib.parse.urlencode(query)}"

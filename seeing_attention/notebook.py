@@ -13,7 +13,7 @@ import html
 import sys
 from pathlib import Path
 
-from ui.strings import LANGUAGES, error_text
+from string_table import LANGUAGES, error_text
 
 from .limits import plotly_js
 

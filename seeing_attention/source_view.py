@@ -14,7 +14,7 @@ from figures.shapes import shape_trace_code
 from gpt_core.attention import STAGES, AttentionTrace
 from gpt_core.reproduce import use_compute_threads
 from gpt_core.source import AttentionSource, Note
-from ui.strings import t
+from string_table import t
 
 from .limits import plotly_js
 from .view import View, chosen_layers, package_version, page_words, title_text

@@ -14,7 +14,7 @@ import numpy as np
 
 from figures.shapes import shape_trace_code
 from gpt_core import STAGES, PlaygroundConfig, PlaygroundTrace
-from ui.strings import t
+from string_table import t
 
 STAGE_ORDER: tuple[str, ...] = STAGES  # scores, scaled_scores, masked_scores, weights
 TITLE_CHARS = 40  # a longer text is cut in the page's title (the tokens show it whole)
@@ -75,7 +75,7 @@ class View:
     def figures(self, stage: str = "weights"):
         """The app's overview of every head at ``stage`` (first layer shown), as a Plotly figure."""
         from figures import heads_overview_figure
-        from ui.figure_text import figure_words
+        from string_table.figure_words import figure_words
 
         return heads_overview_figure(self.numbers[stage], list(self.result.labels), stage, figure_words(self.lang))
 

@@ -38,8 +38,8 @@ def assert_the_app_shell(page, page_key: str, lang: str = "en") -> None:
     """A page opened by a deep link shows the app's own shell: its title, the navigation
     to every page by name (never the raw file names Streamlit lists when app.py was skipped,
     facts.md's routing trap) and the window's title."""
+    from string_table import t
     from ui.shell import PAGES
-    from ui.strings import t
 
     heading = page.locator("[data-testid='stHeading'] h1").first.inner_text()
     assert t(f"page.{page_key}", lang) in heading

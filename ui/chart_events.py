@@ -21,8 +21,7 @@ from functools import cache
 import streamlit as st
 
 from figures.events import EVENT_KEYS
-
-from .paths import ASSETS
+from seeing_attention.paths import ASSETS
 
 CHART_EVENTS_JS = ASSETS / "chart_events.js"
 

@@ -16,13 +16,13 @@ from figures.sizing import DEFAULT_PRESENTING_WIDTH_PX, DEFAULT_WIDTH_PX
 from figures.style import FigureSpec, specs_only
 from figures.wire import wire_dict, wire_json
 from figures.words import Words
+from string_table import DEFAULT_LANGUAGE, t
+from string_table.figure_words import figure_words
 
 from .export import image_config
-from .figure_text import figure_words
 from .first_screen import main_width
 from .markdown import literal
 from .shared.shared_cache import SharedResults
-from .strings import DEFAULT_LANGUAGE, t
 
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 PRESENT_STATE = "presenting"  # ui/shell.py: presentation mode is on

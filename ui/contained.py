@@ -14,7 +14,7 @@ from contextlib import contextmanager
 import streamlit as st
 from streamlit.runtime.scriptrunner import RerunException, StopException
 
-from .strings import t
+from string_table import t
 
 LOG = logging.getLogger(__name__)
 # st.stop and st.rerun end a run by raising these; in Streamlit 1.67 they derive from

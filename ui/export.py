@@ -11,9 +11,8 @@ import streamlit as st
 
 from figures.export import DEFAULT_FORMAT, DEFAULT_SCALE, EXPORT_FORMATS, EXPORT_SCALES, image_options
 from figures.style import WEB_FONT
-
-from .paths import ASSETS
-from .strings import t
+from seeing_attention.paths import ASSETS
+from string_table import t
 
 FORMAT_STATE = "export_format"  # the chosen format, kept across pages
 SCALE_STATE = "export_scale"

@@ -14,7 +14,7 @@ from functools import cache
 
 import streamlit as st
 
-from .paths import ASSETS
+from seeing_attention.paths import ASSETS
 
 FIRST_SCREEN_JS = ASSETS / "first_screen.js"
 CHART_DRAWN = "[data-testid='stPlotlyChart'] .js-plotly-plot .heatmaplayer image"

@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 import streamlit as st
 
-from .strings import LANGUAGES, t
+from string_table import LANGUAGES, t
 
 
 def lazy_tabs(names: Sequence[str], key: str, lang: str, string_prefix: str, chosen: str | None = None,

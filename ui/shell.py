@@ -13,13 +13,14 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
+from seeing_attention.paths import ASSETS
+from string_table import DEFAULT_LANGUAGE, LANGUAGES, t
+
 from .charts import ALT_TEXT_SUFFIX
 from .charts import LANGUAGE_STATE as LANGUAGE_STATE_KEY
 from .charts import PRESENT_STATE as PRESENT_STATE_KEY
 from .export import EXPORT_CSS, export_settings
-from .paths import ASSETS
 from .runtime import configure_process
-from .strings import DEFAULT_LANGUAGE, LANGUAGES, t
 
 LANGUAGE_PARAM = "lang"
 # A local file: a Material icon as page_icon would be fetched from a font server, which a

@@ -10,10 +10,10 @@ import streamlit as st
 
 from figures import window_map_figure
 from gpt_core.window import Window, weight_outside
+from string_table import t
+from string_table.figure_words import figure_words
 
 from .charts import show_chart, type_scale
-from .figure_text import figure_words
-from .strings import t
 
 MAP_SHARE, NOTE_SHARE = 2, 3
 

@@ -11,10 +11,10 @@ from streamlit.testing.v1 import AppTest
 
 from harness.browser import CHART_TABLE
 from harness.charts import decode, traces_by_name
+from string_table import t
 from tests.apptest.conftest import open_page
 from ui.charts import PART_SUFFIX, TABLE_SUFFIX
 from ui.markdown import literal
-from ui.strings import t
 
 PAGES = {
     "playground": ("pages/1_playground.py", {"text": "to <b>be</b>", "heads": "2", "stage": "masked_scores"}),

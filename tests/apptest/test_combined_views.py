@@ -11,11 +11,11 @@ import pytest
 
 from gpt_core import PlaygroundConfig, trace_attention
 from harness.charts import decode
+from links.playground import PRESETS
+from string_table import t
 from tests.apptest.conftest import chart_traces, open_page, open_tab
 from tests.apptest.test_explorer_views import PROMPT, chart, expected_trace
 from ui.explorer.combined_view import COMBINED_CHART_KEY
-from ui.playground.state import PRESETS
-from ui.strings import t
 
 PLAYGROUND = "pages/1_playground.py"
 EXPLORER = "pages/4_explorer.py"  # opened on its combined tab (view=combined): only the open tab is drawn

@@ -12,9 +12,9 @@ import gpt_core.data
 from gpt_core import synthetic_text
 from gpt_core.data import TINY_SHAKESPEARE_FILE
 from harness.file_server import serve_folder, unused_local_url
+from string_table import error_text, t
 from tests.apptest.conftest import APPTEST_TIMEOUT_S, ROOT, asks_for_the_rest, chart_traces, open_page
 from ui.markdown import literal
-from ui.strings import error_text, t
 
 PAGE = "pages/3_train.py"
 STAND_IN = synthetic_text("copy", 20_000)  # served as "Tiny Shakespeare", with its own checksum

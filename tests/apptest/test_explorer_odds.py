@@ -12,11 +12,11 @@ import pytest
 
 from gpt_core import hf, next_token, next_token_odds, sample
 from harness.charts import decode, traces_by_name
+from string_table import t
 from tests.apptest.conftest import open_page
 from tests.apptest.test_real_models import offered  # noqa: F401 - a fixture
 from ui.explorer.odds_view import ODDS_CHART_KEY, ODDS_ROW_CHART_KEY
 from ui.shared.resources import shipped_model
-from ui.strings import t
 
 PAGE = "pages/4_explorer.py"  # opened on its odds tab (view=odds): only the open tab is drawn
 PROMPT = "ROMEO:\nBut soft"  # every character is in the shipped models' vocabulary

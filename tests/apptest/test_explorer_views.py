@@ -13,6 +13,7 @@ import pytest
 from figures.lines import LINE_THRESHOLD
 from gpt_core.explore import generate_characters, head_metrics, trace_model
 from harness.charts import decode, traces_by_name
+from string_table import t
 from tests.apptest.conftest import clicks_for, open_page
 from tests.apptest.test_explorer import _tiny_model
 from ui.explorer.views import (
@@ -24,7 +25,6 @@ from ui.explorer.views import (
 )
 from ui.shared.models import MODEL_STATE
 from ui.shared.resources import shipped_experiment, shipped_model, shipped_snapshots
-from ui.strings import t
 
 PAGE = "pages/4_explorer.py"  # a view below the grid is drawn only when its tab is open (view=)
 PROMPT = "ROMEO:\nBut soft"  # every character is in the shipped models' vocabulary

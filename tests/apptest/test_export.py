@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from figures.export import DEFAULT_FORMAT, DEFAULT_SCALE
+from string_table import t
 from tests.apptest.conftest import open_page, open_tab
 from ui.charts import SHARED_FIGURES
 from ui.explorer.views import DETAIL_CHART_KEY as EX_DETAIL
@@ -13,7 +14,6 @@ from ui.explorer.views import GRID_CHART_KEY as EX_GRID
 from ui.export import FORMAT_WIDGET, PLOTLY_TITLES, SCALE_WIDGET
 from ui.playground.views import DETAIL_CHART_KEY as PG_DETAIL
 from ui.playground.views import OVERVIEW_CHART_KEY
-from ui.strings import t
 
 PLAYGROUND = "pages/1_playground.py"
 EXPLORER = "pages/4_explorer.py"
@@ -121,8 +121,8 @@ def test_every_view_and_compare_mode_name_their_charts_for_what_they_show():
     """The views below the playground's charts, compare mode and the explorer's tabs: each
     chart's download name says what it shows and the sizes, never the fallback name."""
     from figures.export import FALLBACK_NAME
+    from links.playground import VIEWS
     from ui.explorer.state import VIEWS as EX_VIEWS
-    from ui.playground.state import VIEWS
 
     names = {}
     for view in VIEWS:

@@ -8,9 +8,9 @@ import pytest
 
 from gpt_core.reproduce import NUMBERS_VERSION
 from harness.golden import allowed_difference, array_name, links, stored_numbers
+from string_table import t
 from tests.apptest.conftest import open_page
 from tests.apptest.test_playground import matrix, query
-from ui.strings import t
 
 PLAYGROUND = "pages/1_playground.py"
 LINKS = links()

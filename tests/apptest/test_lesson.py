@@ -9,8 +9,8 @@ from urllib.parse import parse_qs
 import pytest
 
 from gpt_core.lesson import parameter_counts
+from string_table import t
 from ui.lesson.steps import STEPS
-from ui.strings import t
 
 from .conftest import chart_traces, open_page
 

@@ -9,8 +9,8 @@ import numpy as np
 from gpt_core import PlaygroundConfig, trace_attention
 from gpt_core.lesson import BOOK_TEXT, parameter_counts, scaling_table
 from harness.charts import decode
+from string_table import t
 from ui.shared.resources import shipped_experiment, shipped_snapshots
-from ui.strings import t
 
 from .conftest import chart_traces, open_page
 

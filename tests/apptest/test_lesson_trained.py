@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ui.strings import t
+from string_table import t
 
 from .conftest import open_page
 

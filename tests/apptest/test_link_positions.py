@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from ui.strings import t
+from string_table import t
 
 from .conftest import open_page
 

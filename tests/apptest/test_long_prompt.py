@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from string_table import t
 from ui.shared import sources
-from ui.strings import t
 
 from .conftest import open_page
 

@@ -13,8 +13,8 @@ import pytest
 
 from gpt_core import hf
 from harness.charts import traces_by_name
+from string_table import t
 from tests.apptest.conftest import clicks_for, open_page
-from ui.strings import t
 
 EXPLORER = "pages/4_explorer.py"
 TEXT = " ".join(["the cat sat on the mat"] * 20)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from string_table import t
 from tests.apptest.conftest import open_page
 from tests.apptest.test_real_models import offered  # noqa: F401 - the fixture of the real models offered
-from ui.strings import t
 
 EXPLORER = "pages/4_explorer.py"
 

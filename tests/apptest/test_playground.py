@@ -11,8 +11,8 @@ from figures.sizing import DEFAULT_WIDTH_PX
 from gpt_core import MAX_TOKENS, PlaygroundConfig, tokenize, trace_attention
 from gpt_core.window import WINDOW_TOKENS
 from harness.charts import decode, traces_by_name
+from links.playground import PRESET_TOKENIZERS, PRESETS, VIEWS
 from tests.apptest.conftest import asks_for_the_rest, chart_traces, open_page, open_tab
-from ui.playground.state import PRESET_TOKENIZERS, PRESETS, VIEWS
 
 PAGE = "pages/1_playground.py"
 

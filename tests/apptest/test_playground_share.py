@@ -14,9 +14,9 @@ import pytest
 
 from gpt_core import PlaygroundConfig, head_statistics, trace_attention
 from gpt_core.explore import trace_model
+from string_table import t
 from tests.apptest.conftest import open_page, open_tab
 from ui.shared.resources import shipped_model
-from ui.strings import t
 
 PAGE = "pages/1_playground.py"
 BOOK = "动手学大模型"
@@ -147,7 +147,7 @@ def test_a_text_too_long_for_a_link_is_left_out_of_it_and_the_page_says_so(lang)
     """A single word of 5,000 characters is kept whole by the word tokenizer: past what a
     link carries (4,000), so the link leaves the text out rather than make one a proxy
     refuses, and the page says why; a short text goes back into the link."""
-    from ui.page_state.rules import LINK_TEXT_CHARS
+    from links.rules import LINK_TEXT_CHARS
 
     word = "a" * (LINK_TEXT_CHARS + 1_000)
     at = open_page(PAGE, text=f"{word} b", tok="word", lang=lang)

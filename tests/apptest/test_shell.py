@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from string_table import t
 from tests.apptest.conftest import open_page
 from ui.shell import PAGES
-from ui.strings import t
 
 SCRIPTS = [page.path for page in PAGES]
 

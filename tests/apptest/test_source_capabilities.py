@@ -9,8 +9,8 @@ import dataclasses
 import pytest
 
 import ui.shared.sources as sources
+from string_table import t
 from tests.apptest.conftest import open_page
-from ui.strings import t
 
 PAGE = "pages/4_explorer.py"
 

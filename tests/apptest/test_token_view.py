@@ -13,6 +13,7 @@ import ui.explorer.token_view
 from gpt_core import PlaygroundConfig, display_labels, hf, position_label, token_attention, tokenize, trace_attention
 from gpt_core.explore import trace_model
 from harness.charts import decode
+from string_table import t
 from tests.apptest.conftest import chart_traces, open_page, open_tab
 from tests.apptest.test_literal_text import assert_no_raw_trap
 from tests.apptest.test_real_models import offered  # noqa: F401  # the fixture of the real models offered
@@ -20,7 +21,6 @@ from tests.markup import MARKDOWN_TRAPS
 from ui.markdown import literal
 from ui.shared.resources import shipped_model
 from ui.shared.token_strip import LINKS
-from ui.strings import t
 
 PLAYGROUND = "pages/1_playground.py"
 EXPLORER = "pages/4_explorer.py"  # opened on its token tab (view=token): only the open tab is drawn

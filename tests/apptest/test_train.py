@@ -9,9 +9,9 @@ import pytest
 from gpt_core import InputError
 from gpt_core.experiment import HEAD_COUNTS, StepTimes
 from harness.charts import traces_by_name
+from string_table import error_text, t
 from tests.apptest.conftest import chart_traces, open_page
 from tests.helpers import free_slots
-from ui.strings import error_text, t
 
 PAGE = "pages/3_train.py"
 PAGE_SCRIPT = PAGE
@@ -209,7 +209,7 @@ def test_a_model_above_the_memory_budget_is_refused_with_a_message_before_it_tra
     assert "tr_model" not in at.session_state, "nothing trained"
     message = " ".join(error.value for error in at.error)
     from gpt_core import InputError
-    from ui.strings import error_text
+    from string_table import error_text
 
     expected = error_text(InputError("too_large_for_memory", estimate_mb=0, budget_mb=0, parameters=0, largest=0), lang)
     assert expected[:16] in message, message
@@ -472,7 +472,7 @@ def steady_server(monkeypatch):
 
 def plan_caption(at, lang: str = "en") -> str:
     """The caption that says how long the experiment will take (exactly one)."""
-    from ui.strings import STRINGS
+    from string_table import STRINGS
 
     start = STRINGS["tr.exp_plan"][lang].split("{")[0]
     shown = [c.value for c in at.caption if c.value.startswith(start)]
@@ -717,3 +717,20 @@ def test_a_model_too_large_for_the_runs_cap_is_refused_at_once_with_what_to_chan
     opening = {"en": "This model is too large to train here", "zh": t("error.too_slow_for_cap", "zh").split("：")[0]}
     assert any(error.value.startswith(opening[lang]) for error in at.error), [error.value for error in at.error]
     assert "tr_model" not in at.session_state
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_prompt_of_characters_the_model_never_saw_is_said_so_and_nothing_is_made(lang):
+    """The model of the copying corpus knows no letter of "ROMEO:": generating says which
+    characters it lacks, in words, instead of continuing from a character it chose itself."""
+    at = open_page(PAGE, lang=lang)
+    train_quickly(at)
+    at.text_area(key="tr_prompt").set_value("ROMEO:").run()
+    at.button(key="tr_generate").click().run()
+    assert not at.exception, at.exception
+    from gpt_core import InputError
+    from string_table import error_text
+
+    said = error_text(InputError("no_known_characters", characters=6), lang)
+    assert said in [error.value for error in at.error], [error.value for error in at.error]
+    assert "tr_generated" not in at.session_state

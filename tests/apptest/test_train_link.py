@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from gpt_core.reproduce import NUMBERS_VERSION
+from string_table import t
 from tests.apptest.conftest import open_page
 from ui.markdown import literal
-from ui.strings import t
 
 PAGE = "pages/3_train.py"
 LINKED = {

@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 from harness.browser import exceptions_shown, new_context, wait_for_app, wait_for_rerun
 from harness.charts import read_traces, wait_for_charts, wait_for_trace
 from harness.server import ARTIFACTS
-from ui.strings import t
+from string_table import t
 
 PROJECTOR = {"width": 1366, "height": 768}
 LINK = {"text": "<i>x</i>", "heads": "2"}  # character tokens: <, i, >, x, <, /, i, >

@@ -14,8 +14,8 @@ from gpt_core import PlaygroundConfig, trace_attention
 from harness.browser import exceptions_shown, wait_for_rerun
 from harness.charts import wait_for_charts
 from harness.server import ARTIFACTS
+from string_table import t
 from ui.playground.views import OVERVIEW_CHART_KEY
-from ui.strings import t
 
 LINK = {"text": "to be or not", "heads": "3", "head_dim": "4"}
 CHART = f".st-key-{OVERVIEW_CHART_KEY} .js-plotly-plot"

@@ -12,7 +12,7 @@ from gpt_core import PlaygroundConfig, trace_attention
 from harness.browser import VIEWPORT, exceptions_shown, new_context, open_expanders, wait_for_app, wait_for_rerun
 from harness.charts import read_traces, wait_for_charts, wait_for_trace
 from harness.server import start_server, stop_server
-from ui.strings import t
+from string_table import t
 
 WEIGHTS = "softmax weights · head 1"
 CONNECTED = "[data-testid='stApp'][data-test-connection-state='CONNECTED']"

@@ -12,8 +12,8 @@ import torch
 
 import seeing_attention as sa
 from harness.browser import new_context
+from string_table import t
 from tests.browser.test_offline_page import CELL_JS, OUTLINES_JS
-from ui.strings import t
 
 pytestmark = pytest.mark.browser
 TOKENS = ["Ġthe", "Ġcat", "Ġsat", "Ġon", "Ġthe", "Ġmat"]

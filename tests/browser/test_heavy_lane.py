@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 from harness.streamlit_client import RunResult, StreamlitClient
 
 STUDENTS = 12
-QUEUED_TEXT = "Queued: "  # ui/strings/common.py, lane.ahead (en)
+QUEUED_TEXT = "Queued: "  # string_table/common.py, lane.ahead (en)
 PROMPT = "ROMEO:\nBut soft, what light through yonder window breaks? It is the east"
 
 

@@ -14,7 +14,7 @@ from harness.browser import exceptions_shown, wait_for_app, wait_for_rerun
 from harness.charts import read_traces, wait_for_charts
 from harness.keyboard import tab_to
 from harness.server import ARTIFACTS
-from ui.strings import t
+from string_table import t
 
 TEXT = "keys"  # four tokens: one digit names each position in the select boxes
 HEADS, HEAD_DIM = 2, 4

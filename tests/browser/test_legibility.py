@@ -25,8 +25,8 @@ from harness.browser import APP_READY_TIMEOUT_MS, new_context, wait_for_app, wai
 from harness.charts import wait_for_charts, wait_for_trace
 from harness.legibility import TICK, problems, settled_charts
 from harness.server import ARTIFACTS
-from ui.figure_text import figure_words
-from ui.strings import t
+from string_table import t
+from string_table.figure_words import figure_words
 
 VIEWPORTS = {1366: {"width": 1366, "height": 768}, 1920: {"width": 1920, "height": 1080}}
 FIRST_SCREEN = VIEWPORTS[1366]

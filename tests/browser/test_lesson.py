@@ -11,8 +11,8 @@ from harness.browser import exceptions_shown, new_context, wait_for_app
 from harness.charts import CHART_SELECTOR
 from harness.legibility import problems, settled_charts
 from harness.server import ARTIFACTS
+from string_table import t
 from tests.helpers import assert_the_app_shell
-from ui.strings import t
 
 PROJECTOR = {"width": 1366, "height": 768}
 SIDEBAR_SETTLE_MS = 600

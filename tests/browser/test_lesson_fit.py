@@ -13,7 +13,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from harness.browser import FIRST_SCREEN_ONLY, IDLE, exceptions_shown, new_context, wait_for_rerun
 from harness.legibility import problems, settled_charts
 from harness.server import ARTIFACTS
-from ui.strings import t
+from string_table import t
 
 PROJECTOR = {"width": 1366, "height": 768}
 STEPS = range(1, 9)

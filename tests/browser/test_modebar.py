@@ -17,7 +17,7 @@ from harness.file_server import unused_local_url
 from harness.legibility import problems, settled_charts
 from harness.modebar import modebar_problems, read_modebar
 from harness.server import ARTIFACTS, Server, start_server, stop_server
-from ui.strings import t
+from string_table import t
 
 LANGS = ("en", "zh")
 LESSON_STEPS = (1, 2, 5, 7)

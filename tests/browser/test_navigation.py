@@ -7,9 +7,9 @@ from urllib.parse import urlparse
 import pytest
 
 from harness.browser import exceptions_shown, wait_for_app
+from string_table import t
 from tests.helpers import assert_the_app_shell
 from ui.shell import PAGES
-from ui.strings import t
 
 # The playground, the lesson and the explorer have fresh-server deep-link tests of their
 # own (test_playground.py, test_lesson.py, test_explorer.py), which check the shell too.

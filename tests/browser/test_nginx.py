@@ -20,7 +20,7 @@ from gpt_core import PlaygroundConfig, trace_attention
 from harness.browser import VIEWPORT, exceptions_shown, new_context, wait_for_app, wait_for_rerun
 from harness.charts import read_traces, wait_for_charts
 from harness.server import ARTIFACTS
-from ui.strings import t
+from string_table import t
 
 LINK = {"text": "to be or not", "heads": "3", "head_dim": "4", "seed": "11"}
 TRAINING_TIMEOUT_MS = 90_000
@@ -132,7 +132,7 @@ def test_nginx_passes_the_longest_link_the_app_writes(cluster):
     CJK: about 36 KB) reaches the app through the proxy, not nginx's 414."""
     import urllib.request
 
-    from ui.page_state.rules import LINK_TEXT_CHARS
+    from links.rules import LINK_TEXT_CHARS
 
     link = f"{cluster.url}/playground?{urlencode({**LINK, 'text': '动' * LINK_TEXT_CHARS, 'tok': 'char'})}"
     assert len(link) > 32_000

@@ -11,8 +11,8 @@ from gpt_core import PlaygroundConfig, trace_attention
 from harness.browser import VIEWPORT, exceptions_shown, new_context, wait_for_app
 from harness.charts import cell_centre, read_traces, wait_for_charts, wait_for_trace
 from harness.server import ARTIFACTS
+from links.playground import VIEWS
 from tests.helpers import assert_the_app_shell
-from ui.playground.state import VIEWS
 
 LINK = {"text": "to be or not", "heads": "3", "head_dim": "4", "seed": "11", "head": "2", "stage": "masked_scores"}
 

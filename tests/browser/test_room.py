@@ -15,7 +15,7 @@ import pytest
 from deploy.cluster import Cluster
 from harness.browser import APP_READY_TIMEOUT_MS, IDLE, exceptions_shown, new_context, wait_for_rerun
 from harness.server import ARTIFACTS
-from ui.strings import t
+from string_table import t
 
 from .test_lesson_fit import EXTENT_JS
 

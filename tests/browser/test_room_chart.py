@@ -8,7 +8,7 @@ import pytest
 
 from figures.room import answers_figure
 from harness.browser import new_context
-from ui.figure_text import figure_words
+from string_table.figure_words import figure_words
 
 OPTIONS = ["6 × 6", "6 × 4", "4 × 4"]
 BOXES_JS = """() => [...document.querySelectorAll('.bartext, .ytick text')].map(e => {

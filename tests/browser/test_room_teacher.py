@@ -9,7 +9,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from harness.browser import APP_READY_TIMEOUT_MS, IDLE, exceptions_shown, new_context, wait_for_rerun
 from harness.server import ARTIFACTS
-from ui.strings import t
+from string_table import t
 
 PROJECTOR = {"width": 1366, "height": 768}
 STEP_JS = "() => new URLSearchParams(location.search).get('step')"

@@ -7,7 +7,7 @@ import re
 from figures import trace_name
 from harness.browser import VIEWPORT, exceptions_shown, new_context, wait_for_app, wait_for_rerun
 from harness.charts import wait_for_trace
-from ui.figure_text import figure_words
+from string_table.figure_words import figure_words
 
 TRAINING_TIMEOUT_MS = 90_000
 LONG_RUN_S = 60  # the app's cap: a run that cannot end by itself within FREED_SLOT_TIMEOUT_MS
@@ -47,12 +47,12 @@ def test_train_a_few_steps_then_see_the_curve_and_generate(shared_server, browse
     page.get_by_text("Trained 40 steps").wait_for(timeout=TRAINING_TIMEOUT_MS)
     wait_for_trace(page, "held-out loss")
     prompt = page.get_by_role("textbox", name="Prompt")
-    prompt.fill("ROMEO:")
+    prompt.fill("ROMEO: abc=")
     prompt.press("Control+Enter")
     wait_for_rerun(page)
     page.get_by_role("button", name="Generate").click()
-    page.locator("[data-testid='stCode']", has_text="ROMEO").first.wait_for(timeout=30_000)
-    assert page.get_by_text("Left out of the prompt").count() == 1, "R, O, M, E are not in the copying corpus"
+    page.locator("[data-testid='stCode']", has_text="ROMEO: abc=").first.wait_for(timeout=30_000)
+    assert page.get_by_text("Left out of the prompt").count() == 1, "R, O, M, E, : are not in the copying corpus"
     assert exceptions_shown(page) == 0
 
 
@@ -182,8 +182,8 @@ def test_the_experiment_tab_says_how_long_first_and_its_snapshot_slider_steps_be
     snapshot slider (spaced by step) goes to the next saved snapshot, never stuck between."""
     from playwright.sync_api import expect
 
+    from string_table import t
     from ui.shared.resources import shipped_experiment
-    from ui.strings import t
 
     page = browser_page
     page.goto(f"{shared_server.url}/train?corpus=copy")  # a generated corpus: every server has it

@@ -15,8 +15,8 @@ import torch
 from gpt_core import GPT, GPTConfig, InputError, TrainConfig, build_corpus, synthetic_text, train
 from gpt_core.registry import RandomProvider, Registry
 from gpt_core.train import MIN_STEPS_IN_CAP
+from links.playground import MAX_PASTE_CHARS, defaults, parse_query, to_query
 from ui.markdown import WORD_JOINER, literal
-from ui.playground.state import MAX_PASTE_CHARS, defaults, parse_query, to_query
 
 SETTINGS = Registry([RandomProvider()]).settings  # what the app's registry says of random weights
 

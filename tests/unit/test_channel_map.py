@@ -10,8 +10,8 @@ import pytest
 
 from figures import channel_map_figure
 from figures.labels import plotly_safe
-from ui.figure_text import figure_words
-from ui.strings import t
+from string_table import t
+from string_table.figure_words import figure_words
 
 LANGS = ("en", "zh")
 SMALL_TEXT_CONTRAST = 4.5  # WCAG 2.1 1.4.3

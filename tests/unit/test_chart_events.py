@@ -25,9 +25,9 @@ from figures.events import (
     trace_meta,
 )
 from gpt_core import STAGES, PlaygroundConfig, trace_attention
+from string_table.figure_words import figure_words
 from tests.helpers import EXPLORER_WORDS
 from ui.chart_events import CHART_EVENTS_JS, parse_click
-from ui.figure_text import figure_words
 
 ROOT = Path(__file__).resolve().parents[2]
 EN = figure_words("en")

@@ -13,7 +13,7 @@ from figures.palette import NEGATIVE_COLOR, POSITIVE_COLOR
 from gpt_core import PlaygroundConfig, qk_products, trace_attention
 from gpt_core.explore import attention_rollout
 from harness.charts import decode
-from ui.figure_text import figure_words
+from string_table.figure_words import figure_words
 
 EN, ZH = figure_words("en"), figure_words("zh")
 

@@ -15,7 +15,7 @@ from figures.compare import difference, difference_range
 from figures.palette import HIGHLIGHT_COLOR, SCORE_COLORSCALE
 from gpt_core import PlaygroundConfig, trace_attention
 from harness.charts import decode, traces_by_name
-from ui.figure_text import figure_words
+from string_table.figure_words import figure_words
 
 TEXT = "to be or not to"
 EN, ZH = figure_words("en"), figure_words("zh")

@@ -32,7 +32,7 @@ LINK_OVERHEAD_BYTES = 200  # the path, the language, presentation mode, the numb
 
 
 def _longest_value_bytes(param) -> int:
-    from ui.page_state.rules import LINK_TEXT_CHARS, URL_BYTES_PER_CHAR
+    from links.rules import LINK_TEXT_CHARS, URL_BYTES_PER_CHAR
 
     if param.kind == "text":  # write_url leaves out a longer one
         return min(param.max_chars, LINK_TEXT_CHARS) * URL_BYTES_PER_CHAR
@@ -46,9 +46,9 @@ def _longest_value_bytes(param) -> int:
 def test_nginx_accepts_the_longest_link_any_page_writes():
     """A link the app writes must never get nginx's 414: the request line buffer holds every
     page's longest link, each text at the most a link carries and every character CJK."""
+    from links.playground import PARAMS as PLAYGROUND
     from ui.explorer.state import PARAMS as EXPLORER
     from ui.lesson.page import PAGE as LESSON
-    from ui.playground.state import PARAMS as PLAYGROUND
     from ui.train.state import PARAMS as TRAIN
 
     number, unit = re.search(r"^\s*large_client_header_buffers\s+\d+\s+(\d+)([km]?);", site_config([9101], 9200), re.M).groups()

@@ -29,7 +29,7 @@ from figures.describe import (
 )
 from gpt_core import HistoryPoint
 from gpt_core.tokens import position_label
-from ui.figure_text import figure_words
+from string_table.figure_words import figure_words
 
 EN, ZH = figure_words("en"), figure_words("zh")
 LABELS = ["<b>", "&lt;", "a", "*x*", "动", "a"]  # markup, an entity typed as text, a repeat

@@ -25,7 +25,7 @@ from gpt_core.experiment import (
     step_noise,
 )
 from gpt_core.results import load_experiment
-from ui.figure_text import figure_words
+from string_table.figure_words import figure_words
 
 EN = figure_words("en")
 

@@ -14,8 +14,8 @@ from figures.palette import DROPPED_COLOR
 from figures.panels import MIN_TICK_FONT_PX, TICK_FONT_PX
 from figures.sizing import LINE_HEIGHT, key_ticks, panel_grid, query_ticks, text_px
 from gpt_core import STAGES, PlaygroundConfig, display_labels, trace_attention
+from string_table.figure_words import figure_words
 from ui.chart_events import Click, parse_click
-from ui.figure_text import figure_words
 
 EN = figure_words("en")
 FONT = 13

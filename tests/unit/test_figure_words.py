@@ -10,8 +10,8 @@ import pytest
 
 from figures import FIGURE_WORDS, Words
 from figures.words import LAYERS, METRICS, STAGE_WORDS
-from ui.figure_text import figure_words
-from ui.strings import LANGUAGES, has_text, t
+from string_table import LANGUAGES, has_text, t
+from string_table.figure_words import figure_words
 
 FIGURES = Path(__file__).resolve().parents[2] / "figures"
 # text["fig.head"], text['fig.head'] and the keys built from a name: text[f"stage.{stage}"]
@@ -43,7 +43,7 @@ def test_figures_read_their_words_by_key_only_from_the_declared_list():
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_figure_word_is_in_the_table_in_both_languages(lang):
     for key in FIGURE_WORDS:
-        assert has_text(key), f"{key} is not in ui/strings/"
+        assert has_text(key), f"{key} is not in string_table/"
         assert t(key, lang).strip(), f"{key} is empty in {lang}"
 
 

@@ -19,7 +19,7 @@ from figures import (
 from figures.shapes import MAX_LINE_CHARS
 from gpt_core import MAX_HEAD_DIM, MAX_HEADS, MAX_INPUT_DIM, MAX_TOKENS, STAGES, PlaygroundConfig, trace_attention
 from harness.charts import decode, traces_by_name
-from ui.figure_text import figure_words
+from string_table.figure_words import figure_words
 
 TEXT = "to be or not"
 EN, ZH = figure_words("en"), figure_words("zh")
@@ -291,7 +291,7 @@ def test_every_figure_is_valid_plotly(result):
 
 def test_the_channel_map_shows_which_query_heads_share_a_key_value_head():
     from figures import channel_map_figure
-    from ui.figure_text import figure_words
+    from string_table.figure_words import figure_words
 
     plain = channel_map_figure(4, 8, figure_words("en"))
     assert len(plain.data) == 4

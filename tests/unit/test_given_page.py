@@ -15,7 +15,7 @@ import torch
 
 import seeing_attention as sa
 from gpt_core import GivenWeights, InputError, display_labels
-from ui.strings import LANGUAGES, t
+from string_table import LANGUAGES, t
 
 DATA = re.compile(r'<script type="application/json" id="sa-data">(.*?)</script>', re.S)
 TEXT = "the cat sat on the mat"

@@ -1,6 +1,8 @@
-"""The layers import one way only: gpt_core (torch) <- figures (numpy, Plotly) <- ui
-(Streamlit, the string table) <- pages/ and app.py. Nothing imports the harness or the
-tests but the tests, benchmarks and scripts. gpt_core never prints."""
+"""The layers import one way only: gpt_core (torch) <- figures (numpy, Plotly) <- the
+string table and the link rules (pure Python) <- seeing_attention (the installable package:
+the notebook call, the offline page, where the app's files are) <- ui (Streamlit) <- pages/
+and app.py. Nothing imports the harness or the tests but the tests, benchmarks and scripts.
+gpt_core never prints."""
 
 from __future__ import annotations
 
@@ -15,12 +17,17 @@ ROOT = Path(__file__).resolve().parents[2]
 CORE = ROOT / "gpt_core"
 DEV_ONLY = {"harness", "tests", "benchmarks", "scripts", "deploy"}
 # What each layer may not import (its own package and the layers below it are allowed).
+ABOVE_CORE = {"figures", "string_table", "links", "seeing_attention", "ui", "pages"}
 FORBIDDEN: dict[str, set[str]] = {
-    "gpt_core": {"streamlit", "plotly", "pandas", "figures", "ui", "pages"} | DEV_ONLY,
-    "figures": {"streamlit", "pandas", "ui", "pages"} | DEV_ONLY,
+    "gpt_core": {"streamlit", "plotly", "pandas"} | ABOVE_CORE | DEV_ONLY,
+    "figures": {"streamlit", "pandas"} | (ABOVE_CORE - {"figures"}) | DEV_ONLY,
+    # the words of every page in every language (the figures' own words read from figures)
+    "string_table": {"streamlit", "pandas", "links", "seeing_attention", "ui", "pages"} | DEV_ONLY,
+    # what a page's link may carry and how it is read and written
+    "links": {"streamlit", "plotly", "pandas", "figures", "string_table", "seeing_attention", "ui", "pages"} | DEV_ONLY,
+    # the notebook call and the offline page: what a notebook has, never Streamlit nor the app's ui
+    "seeing_attention": {"streamlit", "pandas", "ui", "pages"} | DEV_ONLY,
     "ui": {"pages"} | DEV_ONLY,
-    # the notebook call and the offline page: what a notebook has, never Streamlit
-    "seeing_attention": {"streamlit", "pandas", "pages"} | DEV_ONLY,
 }
 PAGE_SCRIPTS = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))]
 MAX_PAGE_SCRIPT_LINES = 25  # a page script only hands over to its ui module
@@ -75,6 +82,11 @@ def test_shared_ui_modules_import_no_page_package():
         assert not pages, (str(path.relative_to(ROOT)), pages)
 
 
+def test_every_package_of_the_app_is_a_named_layer():
+    packages = {path.parent.name for path in ROOT.glob("*/__init__.py")} - DEV_ONLY
+    assert packages == set(FORBIDDEN), "a package without its place in the layers: add it to FORBIDDEN"
+
+
 @pytest.mark.parametrize("layer", sorted(FORBIDDEN))
 def test_no_layer_imports_a_layer_above_it(layer):
     offenders = {
@@ -83,9 +95,9 @@ def test_no_layer_imports_a_layer_above_it(layer):
     assert not any(offenders.values()), {name: found for name, found in offenders.items() if found}
 
 
-def test_page_scripts_are_thin_and_import_only_the_ui_layer():
+def test_page_scripts_are_thin_and_import_only_the_ui_layer_and_its_words():
     for path in PAGE_SCRIPTS:
-        assert _imports(path) - {"streamlit", "ui", "__future__"} == set(), path.name
+        assert _imports(path) - {"streamlit", "ui", "string_table", "__future__"} == set(), path.name
         assert len(path.read_text(encoding="utf-8").splitlines()) <= MAX_PAGE_SCRIPT_LINES, path.name
 
 
@@ -104,14 +116,15 @@ def test_importing_a_lower_layer_loads_nothing_above_it(package, absent):
 
 
 # The model backends: the pages that show attention speak only the source interface
-# (gpt_core.source, ui/shared/sources.py). The Train page trains the book's GPT itself and
-# keeps its catalogue of trained models (ui/shared/models.py), so it is not in this list.
+# (gpt_core.source, ui/shared/sources.py), the lesson too. The Train page trains the book's GPT
+# itself and keeps this session's trained model (ui/shared/models.py), so it is not in this
+# list; it generates and reads snapshots through sources.
 BACKENDS = ("ui.shared.models", "ui.shared.real_models", "gpt_core.hf", "gpt_core.sources", "gpt_core.explore.trace_model",
             "gpt_core.explore.generate_characters", "gpt_core.explore.induction_text", "gpt_core.next_token",
             "gpt_core.odds.next_token", "gpt_core.trace_attention", "gpt_core.playground.trace_attention")  # fmt: skip
 BACKEND_NAMES = ("RealLoaded", "RealTrace", "RealModel", "real_models", "is_real", "LoadedModel", "ModelTrace",
                  "compute_real", "compute_trained", "TinyGPT", "HubModel", "RandomWeights")  # fmt: skip
-SOURCE_PAGES = ("playground", "explorer")
+SOURCE_PAGES = ("playground", "explorer", "lesson")
 
 
 @pytest.mark.parametrize("page", SOURCE_PAGES)

@@ -15,7 +15,7 @@ import pytest
 from gpt_core import GPT, GPTConfig, InputError, TrainConfig, build_corpus, synthetic_text, train
 from gpt_core.errors import MESSAGES
 from gpt_core.memory import estimate_training_bytes
-from ui.strings import STRINGS, error_text
+from string_table import STRINGS, error_text
 
 ROOT = Path(__file__).resolve().parents[2]
 # The estimate may be a little below the measure (allocator slack, a busy machine), and is

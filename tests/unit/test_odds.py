@@ -12,7 +12,7 @@ from figures.labels import plotly_safe
 from figures.odds import odds_labels
 from gpt_core import GPT, CharVocabulary, GPTConfig, InputError, generate, next_token, next_token_odds, sample
 from gpt_core.tokens import display_label
-from ui.figure_text import figure_words
+from string_table.figure_words import figure_words
 
 WORDS = figure_words("en")
 LOGITS = torch.tensor([2.0, -1.0, 0.5, 3.0, 0.5, -2.0, 1.0, 0.0])

@@ -20,9 +20,9 @@ import seeing_attention as sa
 from figures.page import PageLayer, page_data
 from gpt_core import PlaygroundConfig, trace_attention
 from gpt_core.registry import RandomProvider, Registry
+from links.playground import parse_query
 from seeing_attention.cli import main
 from seeing_attention.engine import app_link, model_app_link, page_bytes
-from ui.playground.state import parse_query
 
 SETTINGS = Registry([RandomProvider()]).settings  # what the app's registry says of random weights
 

@@ -1,4 +1,4 @@
-"""The link's rules (ui/page_state/rules.py) and a page's state (ui/page_state/state.py),
+"""The link's rules (links/rules.py) and a page's state (ui/page_state/state.py),
 proved on a small page of their own: what a link may hold and what it falls back to, the
 URL a view writes, the notes a student reads, and where a view comes back from (the link,
 the session after another page, the browser after a server restart). The page runs in
@@ -12,7 +12,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from gpt_core.reproduce import NUMBERS_VERSION
-from ui.page_state.rules import (
+from links.rules import (
     LINK_TEXT_CHARS,
     Note,
     Param,
@@ -337,7 +337,7 @@ def demo_page(params, widgets=("n", "x", "pick", "text", "secret"), extra=(), la
     is kept in the session for the test to read."""
     import streamlit as st
 
-    from ui.page_state.rules import limit
+    from links.rules import limit
     from ui.page_state.state import PageState
 
     page = PageState(prefix, params, extra_widgets=extra)

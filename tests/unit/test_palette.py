@@ -24,7 +24,7 @@ from figures.palette import (
     head_color,
 )
 from gpt_core import MAX_HEADS
-from ui.strings import t
+from string_table import t
 from ui.train.state import HEAD_CHOICES
 
 # colorspacious's names: "-anomaly" at severity 100 is the full deficiency, "-anopia".

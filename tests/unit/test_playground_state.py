@@ -6,7 +6,7 @@ import pytest
 
 from gpt_core import tokenize
 from gpt_core.registry import RandomProvider, Registry
-from ui.playground.state import (
+from links.playground import (
     BOOK_EXAMPLE,
     MAX_TEXT_CHARS,
     PARAMS,
@@ -19,7 +19,7 @@ from ui.playground.state import (
     repairs,
     to_query,
 )
-from ui.strings import LANGUAGES, t
+from string_table import LANGUAGES, t
 
 SETTINGS = Registry([RandomProvider()]).settings  # what the app's registry says of random weights
 

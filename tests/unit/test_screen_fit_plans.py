@@ -9,7 +9,7 @@ import pytest
 
 from figures import head_detail_figure, heads_overview_figure
 from gpt_core import STAGES, PlaygroundConfig, trace_attention
-from ui.figure_text import figure_words
+from string_table.figure_words import figure_words
 
 EN = figure_words("en")
 PAGE_1366 = 877  # the main column at 1366×768, sidebar open

@@ -26,7 +26,7 @@ from figures import (
 )
 from figures.wire import wire_dict
 from gpt_core import STAGES, PlaygroundConfig, trace_attention
-from ui.figure_text import figure_words
+from string_table.figure_words import figure_words
 from ui.shared.shared_cache import MISSING, SharedResults
 
 EN, ZH = figure_words("en"), figure_words("zh")

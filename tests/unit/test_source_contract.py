@@ -32,7 +32,7 @@ import torch
 
 from gpt_core.attention import STAGES
 from gpt_core.source import AttentionSource, Capabilities, Description, GeneratedToken, NextStep, Note, Token, Words
-from ui.strings import LANGUAGES, STRINGS, t
+from string_table import LANGUAGES, STRINGS, t
 
 ROOT = Path(__file__).resolve().parents[2]
 CHARS = tuple(sorted(set("the cat sat on a mat")))

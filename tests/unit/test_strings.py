@@ -8,7 +8,7 @@ import pytest
 
 from gpt_core import InputError
 from gpt_core.errors import MESSAGES
-from ui.strings import LANGUAGES, STRINGS, error_text, t
+from string_table import LANGUAGES, STRINGS, error_text, t
 
 
 def _fields(template: str) -> set[str]:

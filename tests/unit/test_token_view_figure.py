@@ -14,7 +14,7 @@ from figures.panels import MIN_TICK_FONT_PX
 from figures.token_view import MIN_PANEL_WIDTH_PX
 from gpt_core import Link, PlaygroundConfig, position_label, strongest_links, token_attention, trace_attention
 from harness.charts import decode, traces_by_name
-from ui.figure_text import figure_words
+from string_table.figure_words import figure_words
 
 EN, ZH = figure_words("en"), figure_words("zh")
 TOKENS = ["<b>x</b>", "a", "&amp;", "b", "c"]  # a label Plotly would parse, and an entity

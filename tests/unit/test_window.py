@@ -20,7 +20,7 @@ from gpt_core.window import (
     weight_outside,
     window_around,
 )
-from ui.figure_text import figure_words
+from string_table.figure_words import figure_words
 
 WORDS = figure_words("en")
 

@@ -9,10 +9,10 @@ import streamlit as st
 
 from figures.combined import combined_figure
 from gpt_core.explore import attention_rollout, mean_over_heads
+from string_table import t
+from string_table.figure_words import figure_words
 
 from ..charts import show_chart, sized_for_page
-from ..figure_text import figure_words
-from ..strings import t
 from .state import COMBINE_KINDS
 from .views import ExplorerView, file_name
 

@@ -18,12 +18,12 @@ from figures.explorer import generation_window
 from gpt_core import InputError, display_label, next_token_odds, sample
 from gpt_core.playground import MAX_SEED
 from gpt_core.source import AttentionSource, NextStep
+from string_table import error_text, t
+from string_table.figure_words import figure_words
 
 from ..charts import show_chart, sized_for_page, type_scale
-from ..figure_text import figure_words
 from ..markdown import literal
 from ..shared.shared_cache import SharedResults
-from ..strings import error_text, t
 from . import views
 from .state import MAX_PROMPT_CHARS, MAX_TEMPERATURE, MIN_TOP_P
 

@@ -12,6 +12,7 @@ import streamlit as st
 
 from gpt_core import InputError
 from gpt_core.source import AttentionSource
+from string_table import error_text, t
 
 from ..chart_events import listen, parse_click
 from ..contained import contained
@@ -22,7 +23,6 @@ from ..shared import sources
 from ..shared.lanes import FIRST_SCREEN, REST_OF_PAGE, heavy_turn
 from ..shared.shared_cache import MISSING, SharedResults
 from ..shell import page_title, setup_page
-from ..strings import error_text, t
 from . import combined_view, odds_view, state, token_view, views
 from .state import PARAMS, ModelShape
 

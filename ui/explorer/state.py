@@ -14,9 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpt_core.playground import MAX_SEED
-
-from ..page_state import rules
-from ..page_state.rules import Note, Param
+from links import rules
+from links.rules import Note, Param
 
 FALLBACK_MODEL = "h4"  # the model a link opens by default (the book's 4 heads)
 METRICS = ("previous", "first", "self", "induction", "entropy")

@@ -15,11 +15,11 @@ import streamlit as st
 
 from figures import token_view_figure
 from gpt_core import token_attention
+from string_table import t
+from string_table.figure_words import figure_words
 
 from ..charts import show_chart, sized_for_page
-from ..figure_text import figure_words
 from ..shared.token_strip import direction_choice, link_sentences, token_strip, token_window
-from ..strings import t
 from .state import ALL_TOKENS, TOKEN_DIRECTIONS
 from .views import file_name
 

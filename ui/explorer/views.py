@@ -37,12 +37,12 @@ from gpt_core.source import (
     layer_metrics,
 )
 from gpt_core.window import Window, first_key, window_around
+from string_table import t
+from string_table.figure_words import figure_words
 
 from ..charts import prepared, show_chart, sized_for_page, type_scale
-from ..figure_text import figure_words
 from ..shared import sources
 from ..shared.shared_cache import SharedResults
-from ..strings import t
 from ..window_map import window_map
 from .layer_weights import LayerWeights
 from .state import ALL_TOKENS, LINE_MODES, MAX_GENERATE, MAX_TEMPERATURE, METRICS

@@ -9,7 +9,7 @@ from functools import cache
 
 import streamlit as st
 
-from ..paths import ASSETS
+from seeing_attention.paths import ASSETS
 
 LESSON_KEYS_JS = ASSETS / "lesson_keys.js"
 KEYS_KEY = "ls_keys"

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ..page_state.rules import Param, parse_query
+from links.rules import Param, parse_query
+from string_table import t
+
 from ..page_state.state import PageState
 from ..room.seat import ROOM_PARAMS, SEAT_STATE, Seat, code_text, link_query, moved, seat_from_link
 from ..room.student import back_to_teacher, student_bar
@@ -22,7 +24,6 @@ from ..room.teacher import (
     view_query,
 )
 from ..shell import is_presenting, page_title, setup_page
-from ..strings import t
 from .keys import pressed
 from .layout import NAV_BAR_KEY, StepLayout
 from .questions import REVEALED_PREFIX, SHOWN, ask, is_retrying, is_revealed

@@ -12,9 +12,10 @@ from typing import Any
 
 import streamlit as st
 
+from string_table import t
+
 from ..room.student import student_question
 from ..room.teacher import teacher_question
-from ..strings import t
 
 CHECKED_PREFIX = "ls_checked_"  # the answer the learner checked, per step
 REVEALED_PREFIX = "ls_revealed_"  # the step's answer is shown: RIGHT, or SHOWN (asked for)

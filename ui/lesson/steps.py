@@ -34,13 +34,13 @@ from gpt_core.lesson import (
     two_ways,
     zero_columns,
 )
+from string_table import t
+from string_table.figure_words import figure_words
 
 from ..charts import page_width
-from ..figure_text import figure_words
-from ..shared import models, sources
+from ..shared import sources
 from ..shared.resources import shipped_experiment
 from ..shared.verdict import answer_text
-from ..strings import t
 from .layout import StepLayout
 from .questions import Question
 
@@ -265,7 +265,7 @@ def trained(lang: str, layout: StepLayout) -> Question | None:
         return None
     counts = experiment.head_counts
     heads = st.select_slider(t("ls.heads", lang), counts, value=TRAINED_HEADS, key="ls_h_8", disabled=layout.locked)
-    source = sources.load(models.shipped_key(heads), lang)  # the shipped model: its snapshots are its own
+    source = sources.load(sources.shipped_model_name(heads), lang)  # the shipped model: its snapshots are its own
     step = source.snapshot_steps()[-1]
     C = experiment.config["embedding_dim"]
     layout.lead(t("ls.8.body", lang, heads=heads, step=step, seeds=len(experiment.seeds), C=C))

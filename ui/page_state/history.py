@@ -16,7 +16,7 @@ from functools import cache
 
 import streamlit as st
 
-from ..paths import ASSETS
+from seeing_attention.paths import ASSETS
 
 HISTORY_JS = ASSETS / "history.js"
 HISTORY_KEY = "one_entry_per_page"

@@ -3,7 +3,7 @@ this session after another page, from the browser's own values after a server re
 repair what a widget can't hold, keep it inside what a model allows, write it to the URL
 and say what a link held that could not be used.
 
-A page makes one ``PageState`` from its parameters (``ui/page_state/rules.py``) and a
+A page makes one ``PageState`` from its parameters (``links/rules.py``) and a
 prefix; each parameter's widget has the key ``prefix + name``. The usual run::
 
     page = PageState("ex_", PARAMS)
@@ -29,12 +29,13 @@ from typing import Any
 
 import streamlit as st
 
+from links.rules import LINK_TEXT_CHARS, Note, Param, by_name, parse_query, repairs, to_query, too_long_for_a_link
+from string_table import DEFAULT_LANGUAGE, has_text, t
+
 from ..internals import is_history_navigation, keys_sent_by_browser
 from ..markdown import literal
 from ..shell import LANGUAGE_STATE, carried_params
-from ..strings import DEFAULT_LANGUAGE, has_text, t
 from .history import one_entry_per_page
-from .rules import LINK_TEXT_CHARS, Note, Param, by_name, parse_query, repairs, to_query, too_long_for_a_link
 
 NOTE_VALUE_CHARS = 40  # a link's odd value is shown up to this many characters
 ICONS = {"older_version": ":material/history:", "newer_version": ":material/history:"}

@@ -7,9 +7,10 @@ from __future__ import annotations
 import streamlit as st
 
 from gpt_core.window import first_key
+from links import playground as state
+from links.rules import Note, clamp_position
 
-from ..page_state.rules import Note, clamp_position
-from . import computed, state
+from . import computed
 from .controls import widget_key, write_url
 from .views import View
 

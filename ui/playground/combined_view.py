@@ -11,11 +11,11 @@ import streamlit as st
 from figures.combined import combined_figure, qk_figure
 from gpt_core import position_label, qk_products
 from gpt_core.explore import attention_rollout, mean_over_heads
+from string_table import t
+from string_table.figure_words import figure_words
 
 from ..charts import page_width, show_chart, type_scale
-from ..figure_text import figure_words
 from ..markdown import literal
-from ..strings import t
 from .controls import widget_key
 from .views import SCORE_DECIMALS, View, chosen_window, file_name, shared_key
 

@@ -23,16 +23,17 @@ from figures.export import export_name
 from gpt_core import STAGES, InputError, PlaygroundConfig
 from gpt_core.source import AttentionSource
 from gpt_core.window import window_around
+from links import playground as state
+from string_table import error_text, t
+from string_table.figure_words import figure_words
 
 from ..chart_events import listen, parse_click
 from ..charts import page_width, show_chart, type_scale
-from ..figure_text import figure_words
 from ..first_screen import ask_for_the_rest
 from ..shared import sources
 from ..shell import is_presenting
-from ..strings import error_text, t
 from ..window_map import window_map
-from . import chosen_view, computed, state
+from . import chosen_view, computed
 from .controls import (
     LOOKING,
     PAGE,

@@ -14,12 +14,12 @@ import streamlit as st
 from gpt_core import STAGES, InputError, PlaygroundTrace, head_statistics
 from gpt_core.attention import Trace
 from gpt_core.source import HEAVY_WORK, AttentionSource, trace_work
+from string_table import error_text, t
 
 from ..markdown import literal
 from ..shared import sources
 from ..shared.lanes import heavy_turn
 from ..shared.shared_cache import SharedResults
-from ..strings import error_text, t
 from .views import View
 
 MEMO_STATE = "pg_memo"

@@ -9,13 +9,13 @@ import streamlit as st
 
 from gpt_core import DETAIL_STAGES, MAX_TOKENS
 from gpt_core.source import AttentionSource
+from links import playground as state
+from string_table import DEFAULT_LANGUAGE, t
 
 from ..page_state.state import NOTE_VALUE_CHARS as NOTE_CHARS
 from ..page_state.state import PageState, send_to_browser
 from ..shared import sources
 from ..shell import LANGUAGE_STATE
-from ..strings import DEFAULT_LANGUAGE, t
-from . import state
 
 PAGE = PageState(
     "pg_",

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import streamlit as st
 
+from links import playground as state
+from string_table import t
+
 from ..chart_events import listen, parse_click
 from ..contained import contained
 from ..first_screen import ask_for_the_rest, is_first_screen
 from ..lazy_tabs import lazy_tabs
 from ..shell import page_title, setup_page
-from ..strings import t
-from . import chosen_view, combined_view, compare, state, token_view, views
+from . import chosen_view, combined_view, compare, token_view, views
 from .controls import (
     LOOKING,
     PAGE,

@@ -9,13 +9,13 @@ import streamlit as st
 
 from figures import token_view_figure
 from gpt_core import position_label, token_attention
+from links import playground as state
+from string_table import t
+from string_table.figure_words import figure_words
 
 from ..charts import page_width, show_chart, type_scale
-from ..figure_text import figure_words
 from ..markdown import literal
 from ..shared.token_strip import direction_choice, link_sentences, token_strip, token_window
-from ..strings import t
-from . import state
 from .controls import PAGE, current_values, write_url
 from .views import View, file_name
 

@@ -18,11 +18,11 @@ from gpt_core import DETAIL_STAGES, STAGES, PlaygroundTrace, position_label, sof
 from gpt_core.source import AttentionSource, Description, Note
 from gpt_core.window import Window, window_around
 from seeing_attention.engine import page_bytes, playground_page_html
+from string_table import t
+from string_table.figure_words import figure_words
 
 from ..charts import page_width, prepared, show_chart, type_scale
-from ..figure_text import figure_words
 from ..shell import is_presenting
-from ..strings import t
 from ..window_map import window_map
 from .controls import CSV_HEAD, CSV_STAGE, keep_share_choices, share_choices, widget_key
 from .exports import matrix_csv, trace_npz

@@ -20,9 +20,10 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+from string_table import DEFAULT_LANGUAGE, t
+
 from ..markdown import literal
 from ..page_state.state import shown_value
-from ..strings import DEFAULT_LANGUAGE, t
 from .clients import client_address, trusted_proxies
 from .failures import FailureLog
 from .links import lesson_base, only_this_machine, public_url

@@ -11,7 +11,8 @@ from typing import Any
 
 import streamlit as st
 
-from ..strings import t
+from string_table import t
+
 from .model import RoomError
 from .seat import OWN_PACE_KEY, Seat, code_text, refused, store, store_failed
 

@@ -13,11 +13,11 @@ import segno
 import streamlit as st
 
 from figures.room import answers_figure
+from string_table import t
+from string_table.figure_words import figure_words
 
 from ..charts import show_chart
-from ..figure_text import figure_words
 from ..markdown import literal
-from ..strings import t
 from .links import link_em
 from .model import RoomError
 from .seat import (

@@ -13,8 +13,9 @@ from contextlib import contextmanager
 
 import streamlit as st
 
+from string_table import t
+
 from ..runtime import all_cores, count_setting, usable_cpus
-from ..strings import t
 
 # Heavy first opens computed at once per process (a trace of a new prompt, a real model's
 # trace): one keeps the interpreter free for everyone else's light reruns.

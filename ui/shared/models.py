@@ -16,9 +16,9 @@ import streamlit as st
 from gpt_core import GPT, CharVocabulary, CheckpointMeta, RunSummary, checkpoint_bytes
 from gpt_core.source import Note
 from gpt_core.sources import TinyGPT
+from string_table import t
 
 from ..memory import JANITOR
-from ..strings import t
 from .resources import shipped_experiment, shipped_model, shipped_snapshots
 
 SESSION_KEY = "session"

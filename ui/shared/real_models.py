@@ -21,9 +21,9 @@ from gpt_core import InputError, hf
 from gpt_core.hf.hub import fetch_command
 from gpt_core.source import Note
 from gpt_core.sources import HubModel
+from string_table import error_text, t
 
 from ..numbers import format_bytes
-from ..strings import error_text, t
 
 MODELS_LOADED = 8  # real models held in memory at once (a host offers a few)
 DEFAULT_PROMPT = "The cat sat on the mat because it was tired. 动手学大模型"

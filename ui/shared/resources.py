@@ -10,8 +10,8 @@ import streamlit as st
 from gpt_core import Checkpoint, Corpus, InputError, build_corpus, find_tiny_shakespeare, read_verified, synthetic_text
 from gpt_core.data import TINY_SHAKESPEARE_ENV
 from gpt_core.results import ShippedExperiment, load_experiment
+from seeing_attention.paths import ASSETS
 
-from ..paths import ASSETS
 from ..runtime import count_setting, usable_cpus
 
 EXPERIMENT_DIR = ASSETS / "heads_experiment"

@@ -25,9 +25,9 @@ from gpt_core.attention import Trace
 from gpt_core.registry import RANDOM as RANDOM  # random weights' link name, for a page that shows them
 from gpt_core.registry import ModelProvider, RandomProvider, Registry
 from gpt_core.source import AttentionSource, Note, source_induction_scores
+from string_table import t
 
 from ..markdown import literal
-from ..strings import t
 from . import models, real_models
 from .shared_cache import MISSING, SharedResults
 
@@ -98,6 +98,11 @@ def load(name: str, lang: str, config: PlaygroundConfig | None = None) -> Attent
     source here (another session's model, a head count not shipped), or after a message that
     names a real model that cannot be had."""
     return registry(lang).open(name, asdict(config) if config is not None else None)
+
+
+def shipped_model_name(heads: int) -> str:
+    """The name of the heads experiment's shipped model of ``heads`` heads ("h4")."""
+    return models.shipped_key(heads)
 
 
 def missing_reason(name: str) -> str:

@@ -8,9 +8,9 @@ import streamlit as st
 from figures import link_words
 from gpt_core import position_label, strongest_links
 from gpt_core.window import Window, window_around
+from string_table import t
 
 from ..markdown import literal
-from ..strings import t
 
 LINKS = 5  # the strongest links listed, per direction
 

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from gpt_core import RunSummary
 from gpt_core.experiment import MIN_VERDICT_STEPS, SPEED_RESOLUTION, HeadsStats, Verdict, answer
-
-from ..strings import t
+from string_table import t
 
 
 def _heads_list(heads: tuple[int, ...], lang: str) -> str:

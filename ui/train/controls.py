@@ -17,11 +17,11 @@ from gpt_core import (
     synthetic_text,
 )
 from gpt_core.data import DATA_DIR_ENV, TINY_SHAKESPEARE_ENV
+from string_table import error_text, t
 
 from ..markdown import literal
 from ..shared.resources import TRAINING_MAX_BYTES, download_lock, shared_corpus, tiny_shakespeare
 from ..shell import browser_on_this_machine
-from ..strings import error_text, t
 from .state import (
     BLOCKS_RANGE,
     BUDGET_KINDS,

@@ -6,12 +6,12 @@ from __future__ import annotations
 import streamlit as st
 
 from gpt_core import InputError
+from string_table import error_text, t
 
 from ..first_screen import ask_for_the_rest, is_first_screen, main_width
 from ..shared.models import MODEL_STATE
 from ..shared.resources import shipped_experiment
 from ..shell import page_title, setup_page
-from ..strings import error_text, t
 from . import views
 from .controls import chosen_corpus, corpus_controls, gpt_config, model_controls, train_config
 from .plan import EXPERIMENT_EMBEDDING, page_plan, seeds_text, show_estimate

@@ -11,9 +11,9 @@ import streamlit as st
 
 from gpt_core import Corpus, GPTConfig, TrainConfig
 from gpt_core.experiment import HEAD_COUNTS, StepTimes, estimate_seconds, measure_step_times
+from string_table import t
 
 from ..shared.resources import SHARED_CORPORA, TRAINING_MAX_BYTES
-from ..strings import t
 from .state import EXPERIMENT_DEFAULT_SEEDS, EXPERIMENT_DEFAULT_STEPS, EXPERIMENT_MAX_STEPS, EXPERIMENT_MIN_STEPS, PAGE
 
 EXPERIMENT_EMBEDDING = 64  # the book's embedding size, the same for every head count

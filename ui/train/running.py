@@ -26,13 +26,13 @@ from gpt_core import (
     train,
 )
 from gpt_core.experiment import HEAD_COUNTS, run_heads_experiment
+from string_table import t
+from string_table.figure_words import figure_words
 
 from ..charts import show_chart
-from ..figure_text import figure_words
 from ..runtime import all_cores
 from ..shared.models import MODEL_STATE, SESSION_KEY, TrainedModel
 from ..shared.resources import training_slots
-from ..strings import t
 from .plan import ExperimentPlan
 from .state import PAGE
 

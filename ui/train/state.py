@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from gpt_core import SYNTHETIC_KINDS
 from gpt_core.playground import MAX_SEED
+from links.rules import Param
 
-from ..page_state.rules import Param
 from ..page_state.state import PageState
 from ..shared import sources
 

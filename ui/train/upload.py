@@ -7,9 +7,9 @@ from __future__ import annotations
 import streamlit as st
 
 from gpt_core import InputError, load_checkpoint
+from string_table import error_text, t
 
 from ..shared.models import TrainedModel
-from ..strings import error_text, t
 from .controls import upload_limit_mb
 from .running import use_model
 

@@ -14,15 +14,15 @@ from gpt_core import InputError, RunSummary, display_label, display_labels
 from gpt_core.experiment import heads_statistics
 from gpt_core.playground import MAX_SEED
 from gpt_core.results import ShippedExperiment
+from string_table import error_text, t
+from string_table.figure_words import figure_words
 
 from ..charts import show_chart, sized_for_page
-from ..figure_text import figure_words
 from ..markdown import literal
-from ..shared import models, sources
+from ..shared import sources
 from ..shared.lanes import generation_lane, heavy_turn
 from ..shared.models import MODEL_STATE, TrainedModel, checkpoint_of
 from ..shared.verdict import answer_text
-from ..strings import error_text, t
 from .state import GENERATE_MAX, PAGE, PROMPT_MAX_CHARS, TEMPERATURE_RANGE, TOP_K_RANGE, key
 
 TEMPERATURE_STEP = 0.1
@@ -202,7 +202,7 @@ def snapshots_view(lang: str, experiment: ShippedExperiment) -> None:
         t("tr.heads", lang), head_counts, index=min(DEFAULT_SNAPSHOT_HEADS_INDEX, len(head_counts) - 1),
         key="tr_snap_heads",
     )  # fmt: skip
-    source = sources.load(models.shipped_key(heads), lang)  # the shipped model keeps its snapshots
+    source = sources.load(sources.shipped_model_name(heads), lang)  # the shipped model keeps its snapshots
     if source is None:
         st.warning(t("ls.8.no_model", lang))
         return

@@ -14,8 +14,8 @@ from gpt_core import MAX_HEAD_DIM, MAX_HEADS, MAX_INPUT_DIM, MAX_TOKENS, STAGES,
 from gpt_core.playground import MAX_SEED
 from gpt_core.window import LONGEST_TEXT_TOKENS
 
-from ..page_state import rules
-from ..page_state.rules import SHELL_PARAMS, VERSION_PARAM, Note, Param, version_notes  # noqa: F401  # re-exported
+from . import rules
+from .rules import SHELL_PARAMS, VERSION_PARAM, Note, Param, version_notes  # noqa: F401  # re-exported
 
 BOOK_EXAMPLE = "动手学大模型"
 # Short enough to read on a projector: six tokens each, the English ones as words.

@@ -1,4 +1,4 @@
-"""Where the app's files are: beside ``ui/`` in a clone (``assets/``), or inside the installed
+"""Where the app's files are: beside the packages in a clone (``assets/``), or inside the installed
 ``seeing_attention`` package (``seeing_attention/app/assets/``) after ``pip install .``, which
 copies the pages, the assets and ``.streamlit/`` there (setup.py)."""
 
@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-CLONE_ROOT = Path(__file__).resolve().parents[1]
+HERE = Path(__file__).resolve().parent  # the seeing_attention package
+CLONE_ROOT = HERE.parent
 INSTALLED_APP = "app"  # the folder inside the seeing_attention package
 
 
@@ -14,9 +15,7 @@ def app_root() -> Path:
     """The folder that holds ``app.py``, ``pages/``, ``assets/`` and ``.streamlit/``."""
     if (CLONE_ROOT / "assets").is_dir() and (CLONE_ROOT / "app.py").is_file():
         return CLONE_ROOT
-    import seeing_attention
-
-    return Path(seeing_attention.__file__).resolve().parent / INSTALLED_APP
+    return HERE / INSTALLED_APP
 
 
 ASSETS = app_root() / "assets"

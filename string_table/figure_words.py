@@ -1,6 +1,6 @@
 """The figures' words in the chosen language: every key the figures read
 (``figures.FIGURE_WORDS``) filled from the string table by one function. Figures know no
-language and no table; a label is changed in ``ui/strings/`` alone."""
+language and no table; a label is changed in ``string_table/`` alone."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from functools import cache
 
 from figures import FIGURE_WORDS, Words
 
-from .strings import t
+from . import t
 
 
 @cache
