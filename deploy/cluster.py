@@ -5,8 +5,11 @@
     python deploy/cluster.py status [--run-dir DIR]
     python deploy/cluster.py stop [--run-dir DIR]
 
-`start` launches N `streamlit run app.py` processes on 127.0.0.1 (ports first-app-port,
-+1, ...) with one shared cookie secret, waits until each answers `/_stcore/health`, then
+`start` launches N app processes on 127.0.0.1 (ports first-app-port, +1, ...) with one
+shared cookie secret, each `python -m ui.warm app.py`: it warms itself (ui/warm.py: the
+pages' modules, the lesson's first figures) and then runs `streamlit run app.py` in the same
+process, so its `/_stcore/health` answers only once it is warm. `start` waits until each
+answers `/_stcore/health`, then
 runs Debian's `nginx` (in the foreground of its own session, not as a system service) with
 `deploy/seeing-attention.nginx.conf` on 127.0.0.1:PORT, its upstream lines rewritten for
 the N processes, and waits for nginx's `/healthz`. Every process sees the same classroom
@@ -44,6 +47,7 @@ PIDS_FILE = "cluster.json"
 ROOM_STORE_ENV = "ROOM_STORE"  # ui/room/store.py
 ROOMS_FILE = "rooms.sqlite3"
 CPU_ENV = "ATTENTION_CPU"  # ui/runtime.py: the core an app process's interpreter runs on
+APP_PROGRAM = "ui.warm"  # an app process's module (its command line names it; `stop` checks it)
 START_TIMEOUT_S = 90
 STOP_TIMEOUT_S = 15
 UPSTREAM_BLOCK = re.compile(r"(# BEGIN app processes[^\n]*\n)(.*?)(\s*# END app processes)", re.S)
@@ -141,13 +145,20 @@ def _wait_healthy(url: str, process: subprocess.Popen, log: Path) -> None:
     raise RuntimeError(f"{url} did not answer within {START_TIMEOUT_S} s (see {log})")
 
 
+def app_command(port: int) -> list[str]:
+    """One app process: the app warmed first (ui/warm.py: its modules and the lesson's first
+    figures), then `streamlit run app.py` in the same process, on 127.0.0.1:``port``; its
+    health check answers only once it is warm."""
+    where = ["--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true"]
+    return [sys.executable, "-m", APP_PROGRAM, "app.py", *where]
+
+
 def _start_app(port: int, run_dir: Path, secret: str, env: dict[str, str] | None,
                index: int = 0) -> subprocess.Popen:  # fmt: skip
     """App process ``index``: its interpreter on core ``index`` (ui/runtime.py
     ``pin_interpreter``), unless the environment already says where (or "off")."""
     log = run_dir / f"app-{port}.log"
-    command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-               "--server.address", "127.0.0.1", "--server.headless", "true"]  # fmt: skip
+    command = app_command(port)
     environment = {**os.environ, **(env or {}), "STREAMLIT_SERVER_COOKIE_SECRET": secret}
     if environment.get(CPU_ENV, "auto") == "auto":
         environment[CPU_ENV] = str(index)
@@ -248,7 +259,7 @@ def stop_cluster(cluster: Cluster) -> None:
     """End nginx, then the app processes, by the ids the start recorded."""
     _end(cluster.nginx_pid, "nginx")
     for pid in cluster.app_pids:
-        _end(pid, "streamlit")
+        _end(pid, APP_PROGRAM)
     (Path(cluster.run_dir) / PIDS_FILE).unlink(missing_ok=True)
 
 
@@ -276,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write("no cluster started from this run folder\n")
         return 0 if args.action == "stop" else 1
     if args.action == "status":
-        alive = {pid: _is(pid, "nginx" if pid == cluster.nginx_pid else "streamlit")
+        alive = {pid: _is(pid, "nginx" if pid == cluster.nginx_pid else APP_PROGRAM)
                  for pid in [cluster.nginx_pid, *cluster.app_pids]}  # fmt: skip
         sys.stdout.write(json.dumps({**asdict(cluster), "alive": alive}, indent=2) + "\n")
         return 0 if all(alive.values()) else 1
