@@ -4,6 +4,7 @@ while it is still cold; deploy/cluster.py starts its processes that way."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
@@ -75,3 +76,16 @@ def test_health_answers_only_once_the_process_is_warm(tmp_path):
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+def test_the_image_and_the_installed_command_start_through_the_launcher(monkeypatch):
+    cmd = re.search(r"^CMD (\[.*\])$", (ROOT / "Dockerfile").read_text(encoding="utf-8"), re.M)
+    assert cmd and json.loads(cmd[1]) == ["python", "-m", "ui.warm", "app.py"]
+    from seeing_attention import cli
+
+    started = []
+    monkeypatch.setattr(cli.os, "chdir", lambda path: None)
+    monkeypatch.setattr(cli.os, "execv", lambda program, argv: started.append(argv))
+    cli.main(["app", "--server.port", "8502"])
+    (argv,) = started
+    assert argv[1:3] == ["-m", "ui.warm"] and argv[3].endswith("app.py") and argv[4:] == ["--server.port", "8502"]
