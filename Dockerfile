@@ -42,4 +42,7 @@ EXPOSE 8501
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
     CMD python -c "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:' + os.environ.get('STREAMLIT_SERVER_PORT', '8501') + '/_stcore/health', timeout=4)"
 
-CMD ["streamlit", "run", "app.py"]
+# Warm first (ui/warm.py: the pages' modules, the lesson's first figures), then `streamlit run
+# app.py` in the same process: the health check answers only once a student would be served
+# warm, so a load balancer or Kubernetes sends no one to a cold container.
+CMD ["python", "-m", "ui.warm", "app.py"]

@@ -1,6 +1,7 @@
 """A class answering together: 100 students in one room behind nginx with 2 app processes.
 
     python benchmarks/room.py [--students 100] [--processes 2] [--window 10] [--no-kill]
+    python benchmarks/room.py cold [--students 100] [--processes 2] [--arrive 20] [--plain]
 
 Loopback only, bounded in count and time. It starts nginx and the app processes
 (deploy/cluster.py, the rooms in a SQLite file of the run folder, as every process shares
@@ -19,6 +20,16 @@ teacher's screen counted all of them, whether the store holds every answer exact
 and then (unless ``--no-kill``) what a process's death (SIGKILL) does: every answer counted
 before it is still counted, and its students reconnect (a new websocket through nginx, the
 same ``me``) and see their answer again.
+
+``cold``: a class at the cluster's start. The cluster is started (its processes warm
+themselves before their health check answers, ui/warm.py; ``--plain``: plain `streamlit run`
+processes, as before the warm-up, to compare), a room is made in the store (no page has been
+opened: no teacher's page, no earlier visit), and from the moment ``start_cluster`` returns
+(every process and nginx healthy: when a teacher could first project the QR code) the
+students open the student link, arrivals spread at random over ``--arrive`` seconds. Each
+student's first render is from opening its websocket through nginx to the end of its page's
+first run; each then follows the teacher as a phone does. Reported: the time to ready, the
+first renders' median, p95 and max, and the errors.
 """
 
 from __future__ import annotations
@@ -222,8 +233,63 @@ async def run(args) -> dict:
         stop_cluster(cluster)
 
 
+async def first_render(url: str, code: str, student: Student) -> float:
+    """From opening the websocket to the end of the page's first run."""
+    started = time.perf_counter()
+    await open_student(url, code, student)
+    return time.perf_counter() - started
+
+
+async def cold(args) -> dict:
+    """The cold start: students open the link from the moment the cluster is ready."""
+    rng = random.Random(SEED)
+    run_dir = Path(tempfile.mkdtemp(prefix="room-cold-"))
+    started = time.monotonic()
+    cluster = start_cluster(processes=args.processes, run_dir=run_dir, warm=not args.plain)
+    ready = time.monotonic() - started
+    store = SQLiteStore(run_dir / ROOMS_FILE)
+    stop, tasks = asyncio.Event(), []
+    students = [Student(n, f"c{n:011d}") for n in range(args.students)]
+    try:
+        code, _ = store.create()
+        arrivals = sorted(rng.uniform(0, args.arrive) for _ in students)
+        opened = time.monotonic()
+
+        async def arrive(student: Student, at: float) -> float:
+            await asyncio.sleep(max(0.0, at - (time.monotonic() - opened)))
+            seconds = await first_render(cluster.url, code, student)
+            follow = drive_fragments(student.client, student.lock, stop, errors=student.errors)
+            tasks.append(asyncio.create_task(follow))
+            return seconds
+
+        renders = await asyncio.gather(*(arrive(s, at) for s, at in zip(students, arrivals, strict=True)))
+        return {
+            "mode": "cold",
+            "warm_up": not args.plain,
+            "students": len(students),
+            "processes": args.processes,
+            "arrive_s": args.arrive,
+            "cluster_ready_s": ready,
+            "first_render_median_s": statistics.median(renders),
+            "first_render_p95_s": percentile(renders, 0.95),
+            "first_render_max_s": max(renders),
+            "first_ten_median_s": statistics.median(renders[:10]),  # arrivals are sorted: the first to arrive
+            "errors": sorted({e for s in students for e in s.errors})[:10],
+        }
+    finally:
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        for s in students:
+            if s.client is not None:
+                await s.client.close()
+        store.close()
+        stop_cluster(cluster)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("mode", nargs="?", choices=("class", "cold"), default="class")
+    parser.add_argument("--plain", action="store_true", help="cold: processes without the warm-up, to compare")
     parser.add_argument("--students", type=int, default=100)
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--window", type=float, default=10.0, help="the answers come within this many seconds")
@@ -232,9 +298,10 @@ def main() -> None:
     )
     parser.add_argument("--no-kill", dest="kill", action="store_false")
     args = parser.parse_args()
-    result = asyncio.run(run(args))
+    result = asyncio.run(cold(args) if args.mode == "cold" else run(args))
     ARTIFACTS.mkdir(exist_ok=True)
-    (ARTIFACTS / "room-benchmark.json").write_text(json.dumps(result, indent=2))
+    name = f"room-cold-{'plain' if args.plain else 'warm'}" if args.mode == "cold" else "room"
+    (ARTIFACTS / f"{name}-benchmark.json").write_text(json.dumps(result, indent=2))
     print(json.dumps(result, indent=2))
 
 

@@ -5,8 +5,11 @@
     python deploy/cluster.py status [--run-dir DIR]
     python deploy/cluster.py stop [--run-dir DIR]
 
-`start` launches N `streamlit run app.py` processes on 127.0.0.1 (ports first-app-port,
-+1, ...) with one shared cookie secret, waits until each answers `/_stcore/health`, then
+`start` launches N app processes on 127.0.0.1 (ports first-app-port, +1, ...) with one
+shared cookie secret, each `python -m ui.warm app.py`: it warms itself (ui/warm.py: the
+pages' modules, the lesson's first figures) and then runs `streamlit run app.py` in the same
+process, so its `/_stcore/health` answers only once it is warm. `start` waits until each
+answers `/_stcore/health`, then
 runs Debian's `nginx` (in the foreground of its own session, not as a system service) with
 `deploy/seeing-attention.nginx.conf` on 127.0.0.1:PORT, its upstream lines rewritten for
 the N processes, and waits for nginx's `/healthz`. Every process sees the same classroom
@@ -44,6 +47,8 @@ PIDS_FILE = "cluster.json"
 ROOM_STORE_ENV = "ROOM_STORE"  # ui/room/store.py
 ROOMS_FILE = "rooms.sqlite3"
 CPU_ENV = "ATTENTION_CPU"  # ui/runtime.py: the core an app process's interpreter runs on
+APP_PROGRAM = "ui.warm"  # an app process's module (its command line names it; `stop` checks it)
+COLD_PROGRAM = "streamlit"  # a process started without the warm-up
 START_TIMEOUT_S = 90
 STOP_TIMEOUT_S = 15
 UPSTREAM_BLOCK = re.compile(r"(# BEGIN app processes[^\n]*\n)(.*?)(\s*# END app processes)", re.S)
@@ -79,6 +84,7 @@ class Cluster:
     app_ports: list[int]
     gzip: bool = True
     app_urls: list[str] = field(default_factory=list)
+    app_program: str = APP_PROGRAM  # what each app process's command line names (`stop` checks it)
 
 
 def free_port() -> int:
@@ -141,13 +147,21 @@ def _wait_healthy(url: str, process: subprocess.Popen, log: Path) -> None:
     raise RuntimeError(f"{url} did not answer within {START_TIMEOUT_S} s (see {log})")
 
 
+def app_command(port: int, warm: bool = True) -> list[str]:
+    """One app process: the app warmed first (ui/warm.py: its modules and the lesson's first
+    figures), then `streamlit run app.py` in the same process, on 127.0.0.1:``port``; its
+    health check answers only once it is warm. ``warm=False``: a plain `streamlit run`
+    (benchmarks/room.py's cold start measures both)."""
+    where = ["--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true"]
+    return [sys.executable, "-m", *((APP_PROGRAM, "app.py") if warm else (COLD_PROGRAM, "run", "app.py")), *where]
+
+
 def _start_app(port: int, run_dir: Path, secret: str, env: dict[str, str] | None,
-               index: int = 0) -> subprocess.Popen:  # fmt: skip
+               index: int = 0, warm: bool = True) -> subprocess.Popen:  # fmt: skip
     """App process ``index``: its interpreter on core ``index`` (ui/runtime.py
     ``pin_interpreter``), unless the environment already says where (or "off")."""
     log = run_dir / f"app-{port}.log"
-    command = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.port", str(port),
-               "--server.address", "127.0.0.1", "--server.headless", "true"]  # fmt: skip
+    command = app_command(port, warm)
     environment = {**os.environ, **(env or {}), "STREAMLIT_SERVER_COOKIE_SECRET": secret}
     if environment.get(CPU_ENV, "auto") == "auto":
         environment[CPU_ENV] = str(index)
@@ -158,10 +172,11 @@ def _start_app(port: int, run_dir: Path, secret: str, env: dict[str, str] | None
 
 def start_cluster(processes: int = 2, port: int = 0, first_app_port: int = 0, gzip: bool = True,
                   run_dir: Path | str = DEFAULT_RUN_DIR, env: dict[str, str] | None = None,
-                  room_store: str | None = None) -> Cluster:  # fmt: skip
+                  room_store: str | None = None, warm: bool = True) -> Cluster:  # fmt: skip
     """N app processes and nginx in front of them, all healthy. Port 0: a free port.
     ``room_store``: where every process keeps the classroom rooms (``ROOM_STORE``); by default
-    ``env``'s or this environment's, else a SQLite file in the run folder."""
+    ``env``'s or this environment's, else a SQLite file in the run folder. ``warm=False``:
+    plain `streamlit run` processes, healthy before they are warm (only to measure that)."""
     binary = nginx_binary()
     if binary is None:
         raise RuntimeError("nginx not found (Debian: apt-get install nginx)")
@@ -174,9 +189,9 @@ def start_cluster(processes: int = 2, port: int = 0, first_app_port: int = 0, gz
     env = {**(env or {}), ROOM_STORE_ENV: room_store_for(run_dir, room_store, env)}
     ports = [first_app_port + i if first_app_port else free_port() for i in range(processes)]
     port = port or free_port()
-    apps = [_start_app(p, run_dir, secret, env, index) for index, p in enumerate(ports)]
+    apps = [_start_app(p, run_dir, secret, env, index, warm) for index, p in enumerate(ports)]
     cluster = Cluster(f"http://127.0.0.1:{port}", str(run_dir), 0, [a.pid for a in apps], ports, gzip,
-                      [f"http://127.0.0.1:{p}" for p in ports])  # fmt: skip
+                      [f"http://127.0.0.1:{p}" for p in ports], APP_PROGRAM if warm else COLD_PROGRAM)  # fmt: skip
     _write_pids(cluster)  # written before waiting, so `stop` finds them even if a start fails
     try:
         for app, p in zip(apps, ports, strict=True):
@@ -248,7 +263,7 @@ def stop_cluster(cluster: Cluster) -> None:
     """End nginx, then the app processes, by the ids the start recorded."""
     _end(cluster.nginx_pid, "nginx")
     for pid in cluster.app_pids:
-        _end(pid, "streamlit")
+        _end(pid, cluster.app_program)
     (Path(cluster.run_dir) / PIDS_FILE).unlink(missing_ok=True)
 
 
@@ -276,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write("no cluster started from this run folder\n")
         return 0 if args.action == "stop" else 1
     if args.action == "status":
-        alive = {pid: _is(pid, "nginx" if pid == cluster.nginx_pid else "streamlit")
+        alive = {pid: _is(pid, "nginx" if pid == cluster.nginx_pid else cluster.app_program)
                  for pid in [cluster.nginx_pid, *cluster.app_pids]}  # fmt: skip
         sys.stdout.write(json.dumps({**asdict(cluster), "alive": alive}, indent=2) + "\n")
         return 0 if all(alive.values()) else 1

@@ -138,7 +138,9 @@ def app_main(argv: list[str]) -> int:
         return 1
     os.chdir(app.parent)
     print(f"seeing-attention: starting the app from {app.parent}", flush=True)
-    os.execv(sys.executable, [sys.executable, "-m", "streamlit", "run", str(app), *argv])
+    # Warmed first (ui/warm.py: the pages' modules, the lesson's first figures), then Streamlit
+    # in the same process: its health check answers once the first students would be served warm.
+    os.execv(sys.executable, [sys.executable, "-m", "ui.warm", str(app), *argv])
     return 0  # not reached
 
 

@@ -51,6 +51,7 @@ TWO_WAYS_EMBEDDING = 32
 SAME_TOLERANCE = 1e-6  # float32 rounding: the two ways agree below this
 MASK_ROW = 3
 LESSON_HEADS, LESSON_HEAD_DIM = 4, 8
+FIRST_HEAD_DIM = 4  # step 1's head_dim until the reader moves it
 TRAINED_HEADS = 4
 PRESENT_TRAINED_TOKENS = 12  # step 8 presenting: "ROMEO:\nBut s" of the snapshot prompt
 MAX_LESSON_CHARS = 16
@@ -78,7 +79,7 @@ def one_head(lang: str, layout: StepLayout) -> Question:
     text = st.text_input(
         t("ls.text", lang), BOOK_TEXT, key="ls_text_1", disabled=layout.locked, max_chars=MAX_LESSON_CHARS
     ).strip()
-    d = st.select_slider(t("ls.head_dim", lang), HEAD_DIM_CHOICES, value=4, key="ls_d_1", disabled=layout.locked)
+    d = st.select_slider(t("ls.head_dim", lang), HEAD_DIM_CHOICES, value=FIRST_HEAD_DIM, key="ls_d_1", disabled=layout.locked)
     result = _traced(text or BOOK_TEXT, 1, d, lang)
     trace, T = result.layers[0], len(result.tokens)
     layout.lead(t("ls.1.lead", lang, T=T, d=d))
@@ -102,8 +103,8 @@ def one_head(lang: str, layout: StepLayout) -> Question:
 
 def split(lang: str, layout: StepLayout) -> Question:
     left, right = st.columns(2)
-    h = left.select_slider(t("ls.heads", lang), HEAD_CHOICES, value=4, key="ls_h_2", disabled=layout.locked)
-    d = right.select_slider(t("ls.head_dim", lang), HEAD_DIM_CHOICES, value=8, key="ls_d_2", disabled=layout.locked)
+    h = left.select_slider(t("ls.heads", lang), HEAD_CHOICES, value=LESSON_HEADS, key="ls_h_2", disabled=layout.locked)
+    d = right.select_slider(t("ls.head_dim", lang), HEAD_DIM_CHOICES, value=LESSON_HEAD_DIM, key="ls_d_2", disabled=layout.locked)
     trace = _traced(BOOK_TEXT, h, d, lang).layers[0]
     channels = head_channels(h, d, min(2, h))
     layout.lead(t("ls.2.lead", lang, h=h, C=h * d))
