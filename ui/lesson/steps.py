@@ -64,7 +64,7 @@ def _shape(shape) -> str:
     return "(" + ", ".join(str(n) for n in shape) + ")"
 
 
-def _traced(text: str, heads: int, head_dim: int, lang: str) -> Trace:
+def traced(text: str, heads: int, head_dim: int, lang: str) -> Trace:
     """``text`` through the book's layer with random weights of ``heads`` × ``head_dim``: a
     source like the playground's, traced once for every session (ui/shared/sources.py)."""
     source = sources.load(sources.RANDOM, lang, PlaygroundConfig(heads=heads, head_dim=head_dim))
@@ -80,7 +80,7 @@ def one_head(lang: str, layout: StepLayout) -> Question:
         t("ls.text", lang), BOOK_TEXT, key="ls_text_1", disabled=layout.locked, max_chars=MAX_LESSON_CHARS
     ).strip()
     d = st.select_slider(t("ls.head_dim", lang), HEAD_DIM_CHOICES, value=FIRST_HEAD_DIM, key="ls_d_1", disabled=layout.locked)
-    result = _traced(text or BOOK_TEXT, 1, d, lang)
+    result = traced(text or BOOK_TEXT, 1, d, lang)
     trace, T = result.layers[0], len(result.tokens)
     layout.lead(t("ls.1.lead", lang, T=T, d=d))
     head = (trace.queries_heads[0, 0].numpy(), trace.keys_heads[0, 0].numpy(), trace.values_heads[0, 0].numpy())
@@ -105,7 +105,7 @@ def split(lang: str, layout: StepLayout) -> Question:
     left, right = st.columns(2)
     h = left.select_slider(t("ls.heads", lang), HEAD_CHOICES, value=LESSON_HEADS, key="ls_h_2", disabled=layout.locked)
     d = right.select_slider(t("ls.head_dim", lang), HEAD_DIM_CHOICES, value=LESSON_HEAD_DIM, key="ls_d_2", disabled=layout.locked)
-    trace = _traced(BOOK_TEXT, h, d, lang).layers[0]
+    trace = traced(BOOK_TEXT, h, d, lang).layers[0]
     channels = head_channels(h, d, min(2, h))
     layout.lead(t("ls.2.lead", lang, h=h, C=h * d))
     with layout.figure():
@@ -126,7 +126,7 @@ def split(lang: str, layout: StepLayout) -> Question:
 
 def mask(lang: str, layout: StepLayout) -> Question:
     layout.lead(t("ls.3.lead", lang))
-    result = _traced(BOOK_TEXT, LESSON_HEADS, LESSON_HEAD_DIM, lang)
+    result = traced(BOOK_TEXT, LESSON_HEADS, LESSON_HEAD_DIM, lang)
     head = st.select_slider(
         t("ls.head", lang), list(range(1, LESSON_HEADS + 1)), value=1, key="ls_head_3", disabled=layout.locked
     )
@@ -155,7 +155,7 @@ def mask(lang: str, layout: StepLayout) -> Question:
 def merge(lang: str, layout: StepLayout) -> Question:
     h = st.select_slider(t("ls.heads", lang), HEAD_CHOICES, value=4, key="ls_h_4", disabled=layout.locked)
     d = LESSON_HEADS * LESSON_HEAD_DIM // h
-    result = _traced(BOOK_TEXT, h, d, lang)
+    result = traced(BOOK_TEXT, h, d, lang)
     trace = result.layers[0]
     layout.lead(t("ls.4.lead", lang, h=h))
     with layout.figure():

@@ -9,10 +9,10 @@ from figures import qkv_figure
 from figures.sizing import DEFAULT_WIDTH_PX
 from figures.wire import wire_dict, wire_json
 from gpt_core.lesson import BOOK_TEXT
+from string_table import LANGUAGES
+from string_table.figure_words import figure_words
 
-from ..figure_text import figure_words
-from ..strings import LANGUAGES
-from .steps import FIRST_HEAD_DIM, LESSON_HEAD_DIM, LESSON_HEADS, _traced
+from .steps import FIRST_HEAD_DIM, LESSON_HEAD_DIM, LESSON_HEADS, traced
 
 # The (heads, head_dim) the lesson's first steps trace the book's text with, as they open.
 FIRST_TRACES = ((1, FIRST_HEAD_DIM), (LESSON_HEADS, LESSON_HEAD_DIM))
@@ -22,9 +22,9 @@ def warm() -> list[str]:
     """Make the lesson's first numbers and figure; returns what was made, in words."""
     made = []
     for heads, head_dim in FIRST_TRACES:
-        _traced(BOOK_TEXT, heads, head_dim, "en")  # a trace does not depend on the language
+        traced(BOOK_TEXT, heads, head_dim, "en")  # a trace does not depend on the language
         made.append(f"lesson trace h={heads} d={head_dim}")
-    result = _traced(BOOK_TEXT, 1, FIRST_HEAD_DIM, "en")
+    result = traced(BOOK_TEXT, 1, FIRST_HEAD_DIM, "en")
     layer = result.layers[0]
     head = (layer.queries_heads[0, 0].numpy(), layer.keys_heads[0, 0].numpy(), layer.values_heads[0, 0].numpy())
     for lang in sorted(LANGUAGES):
