@@ -21,8 +21,9 @@ class BuildWithApp(build_py):
             source, destination = ROOT / name, target / name
             destination.parent.mkdir(parents=True, exist_ok=True)
             if source.is_dir():
-                shutil.copytree(source, destination, dirs_exist_ok=True,
-                                ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+                shutil.copytree(
+                    source, destination, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+                )
             else:
                 shutil.copy2(source, destination)
 

@@ -51,18 +51,24 @@ def _setups() -> dict[str, dict]:
     blocks = "block {} of 2"
     layers = "layer {} of 12"
     return {
-        "random weights": {"query": {"text": CHAR_TEXT, "heads": "8", "head_dim": "8"},
-                           "head": [f"head {n}" for n in range(2, 2 + CHANGES)],
-                           "text": lambda i: f"{CHAR_TEXT[:-4]}{i:04d}"},
-        "shipped h = 4": {"query": {"weights": "h4", "text": PLAY_TEXT, "block": "1"},
-                          "head": [f"head {n}" for n in (2, 3, 4, 1)],
-                          "block": [blocks.format(n) for n in (2, 1, 2, 1)],
-                          "text": lambda i: f"{PLAY_TEXT[:-4]}{i:04d}"},
-        "GPT-2 shape": {"query": {"weights": SHAPE, "text": sample_text(0), "block": "1"},
-                        "head": [f"head {n}" for n in range(2, 2 + CHANGES)],
-                        "block": [layers.format(n) for n in range(2, 2 + CHANGES)],
-                        "text": lambda i: f"{i} {sample_text(i)}"},  # a number first: never a text seen before
-    }  # fmt: skip
+        "random weights": {
+            "query": {"text": CHAR_TEXT, "heads": "8", "head_dim": "8"},
+            "head": [f"head {n}" for n in range(2, 2 + CHANGES)],
+            "text": lambda i: f"{CHAR_TEXT[:-4]}{i:04d}",
+        },
+        "shipped h = 4": {
+            "query": {"weights": "h4", "text": PLAY_TEXT, "block": "1"},
+            "head": [f"head {n}" for n in (2, 3, 4, 1)],
+            "block": [blocks.format(n) for n in (2, 1, 2, 1)],
+            "text": lambda i: f"{PLAY_TEXT[:-4]}{i:04d}",
+        },
+        "GPT-2 shape": {
+            "query": {"weights": SHAPE, "text": sample_text(0), "block": "1"},
+            "head": [f"head {n}" for n in range(2, 2 + CHANGES)],
+            "block": [layers.format(n) for n in range(2, 2 + CHANGES)],
+            "text": lambda i: f"{i} {sample_text(i)}",
+        },  # a number first: never a text seen before
+    }
 
 
 async def _one_round(url: str, setup: dict, round_index: int) -> dict[str, list[float]]:
@@ -88,15 +94,18 @@ async def _one_round(url: str, setup: dict, round_index: int) -> dict[str, list[
 
 
 def _checkout(rev: str, into: Path) -> Path:
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(into), rev], check=True,
-                   capture_output=True)  # fmt: skip
+    subprocess.run(
+        ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(into), rev], check=True, capture_output=True
+    )
     return into
 
 
 def measure(before: Path, folder: Path, rounds: int) -> dict:
     env = {"ATTENTION_MODELS": str(folder / SHAPE)}
-    servers = {"before": start_server("backends_before", env=env, cwd=before),
-               "after": start_server("backends_after", env=env)}  # fmt: skip
+    servers = {
+        "before": start_server("backends_before", env=env, cwd=before),
+        "after": start_server("backends_after", env=env),
+    }
     samples: dict = {}
     try:
         for round_index in range(rounds):

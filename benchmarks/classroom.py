@@ -52,8 +52,11 @@ from deploy.cluster import start_cluster, stop_cluster  # noqa: E402
 from harness.server import ARTIFACTS, start_server, stop_server  # noqa: E402
 from harness.streamlit_client import StreamlitClient  # noqa: E402
 
-LINK = {"text": "The cat sat on the mat because it was tired, and the dog slept by the door.", "heads": "8",
-        "head_dim": "8"}  # fmt: skip
+LINK = {
+    "text": "The cat sat on the mat because it was tired, and the dog slept by the door.",
+    "heads": "8",
+    "head_dim": "8",
+}
 SCENARIOS = {
     "classroom": dict(students=40, arrival_s=5.0, changes=10, mean_pause_s=3.0),
     "burst": dict(students=20, arrival_s=0.0, changes=5, mean_pause_s=0.0),
@@ -242,8 +245,9 @@ async def run_explorer_storm(url: str, rng: random.Random, tally: Tally, count: 
     await asyncio.gather(*probes)
 
 
-async def run_class(url: str, students: int, arrival_s: float, changes: int, mean_pause_s: float,
-                    rng: random.Random, tally: Tally) -> None:  # fmt: skip
+async def run_class(
+    url: str, students: int, arrival_s: float, changes: int, mean_pause_s: float, rng: random.Random, tally: Tally
+) -> None:
     tasks = [
         student(url, rng.uniform(0, arrival_s), changes, mean_pause_s, random.Random(rng.random()), tally)
         for _ in range(students)
@@ -360,9 +364,7 @@ def main() -> None:
     if "--real" in args:
         folder = Path(args[args.index("--real") + 1]).resolve()
         REAL.update(folder=str(folder), name=folder.name)
-    reports = [
-        run_scenario(name, students, processes) for name in names for processes in counts for _ in range(runs)
-    ]
+    reports = [run_scenario(name, students, processes) for name in names for processes in counts for _ in range(runs)]
     sys.stdout.write(json.dumps(reports, indent=2, ensure_ascii=False) + "\n")
     failed = any(
         report["errors"] or report["script_exceptions"] or report.get("trainings_finished", TRAINERS) < TRAINERS

@@ -81,9 +81,9 @@ def main() -> None:
         command = [sys.executable, "-m", "seeing_attention", "export"]
         cases = {
             "the book's example (6 tokens, 4 heads, 1 layer)": command + ["-o", str(work / "book.html")],
-            f"GPT-2's shape ({TOKENS} tokens, 12 heads, all 12 layers)":
-                command + ["--model", str(folder), "--layer", "all", "--text", text, "-o", str(work / "gpt2.html")],
-        }  # fmt: skip
+            f"GPT-2's shape ({TOKENS} tokens, 12 heads, all 12 layers)": command
+            + ["--model", str(folder), "--layer", "all", "--text", text, "-o", str(work / "gpt2.html")],
+        }
         files = {name: Path(cmd[-1]) for name, cmd in cases.items()}
         writes = {name: [] for name in cases}
         opens = {name: [] for name in cases}
@@ -98,10 +98,14 @@ def main() -> None:
         print("| --- | --- | --- | --- |")
         for name in cases:
             size = files[name].stat().st_size / 1e6
-            print(f"| {name} | {size:.2f} MB | {statistics.median(writes[name]):.1f} s | "
-                  f"{statistics.median(opens[name]):.2f} s |")
-        print(f"\n{args.repeats} runs each, alternating; write: the whole command, a new process; open: to every "
-              "chart drawn, offline.")
+            print(
+                f"| {name} | {size:.2f} MB | {statistics.median(writes[name]):.1f} s | "
+                f"{statistics.median(opens[name]):.2f} s |"
+            )
+        print(
+            f"\n{args.repeats} runs each, alternating; write: the whole command, a new process; open: to every "
+            "chart drawn, offline."
+        )
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -58,16 +58,26 @@ def main() -> None:
     actual = time.perf_counter() - start
     verdict = answer(runs)
     report = {
-        "corpus": name, "torch_threads": torch.get_num_threads(), "runs": plan.runs, "steps": plan.train.steps,
-        "seeds": len(plan.seeds), "probe_s": round(probe_s, 2), "estimate_s": round(estimate, 1),
-        "actual_s": round(actual, 1), "train_s": round(sum(run.wall_time for run in runs), 1),
+        "corpus": name,
+        "torch_threads": torch.get_num_threads(),
+        "runs": plan.runs,
+        "steps": plan.train.steps,
+        "seeds": len(plan.seeds),
+        "probe_s": round(probe_s, 2),
+        "estimate_s": round(estimate, 1),
+        "actual_s": round(actual, 1),
+        "train_s": round(sum(run.wall_time for run in runs), 1),
         "ms_per_step_measured_by_the_page": {h: round(item.train_step * 1000, 1) for h, item in times.items()},
         "ms_per_step_in_the_runs": {s.heads: round(s.wall_time / plan.train.steps * 1000, 1) for s in verdict.stats},
-        "reading": verdict.reading, "best": verdict.at_steps.best, "ties": verdict.at_steps.ties,
-        "worse": verdict.at_steps.worse, "largest_gap": round(verdict.largest_gap, 4), "noise": round(verdict.noise, 4),
+        "reading": verdict.reading,
+        "best": verdict.at_steps.best,
+        "ties": verdict.at_steps.ties,
+        "worse": verdict.at_steps.worse,
+        "largest_gap": round(verdict.largest_gap, 4),
+        "noise": round(verdict.noise, 4),
         "means": {s.heads: round(s.mean, 4) for s in verdict.stats},
         "spreads": {s.heads: round(s.spread, 4) for s in verdict.stats},
-    }  # fmt: skip
+    }
     if GOLDEN.is_file():
         stored = {(r["heads"], r["seed"]): r["final_test_loss"] for r in json.loads(GOLDEN.read_text())["runs"]}
         report["largest_loss_difference_from_stored"] = round(
@@ -75,10 +85,16 @@ def main() -> None:
         )
     if "--write" in sys.argv[1:]:
         record = {
-            "corpus": name, "corpus_sha256": corpus.sha256, "base": asdict(plan.base), "train": asdict(plan.train),
-            "seeds": list(plan.seeds), "torch": torch.__version__, "torch_threads": torch.get_num_threads(),
-            "actual_s": report["actual_s"], "runs": [RunSummary.to_dict(run, DIGITS) for run in runs],
-        }  # fmt: skip
+            "corpus": name,
+            "corpus_sha256": corpus.sha256,
+            "base": asdict(plan.base),
+            "train": asdict(plan.train),
+            "seeds": list(plan.seeds),
+            "torch": torch.__version__,
+            "torch_threads": torch.get_num_threads(),
+            "actual_s": report["actual_s"],
+            "runs": [RunSummary.to_dict(run, DIGITS) for run in runs],
+        }
         GOLDEN.write_text(json.dumps(record, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     sys.stdout.write(json.dumps(report, indent=2) + "\n")
 

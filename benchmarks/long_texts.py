@@ -70,10 +70,13 @@ async def _visit(url: str, page: str, query: dict[str, str]) -> dict:
     finally:
         await client.close()
     return {
-        "first_screen_mb": round(first.bytes / 1e6, 2), "first_screen_s": round(first.seconds, 2),
-        "whole_page_mb": round((first.bytes + rest.bytes) / 1e6, 2), "whole_page_s": round(first.seconds + rest.seconds, 2),
-        "charts": first.charts + rest.charts, "tallest_chart_px": max([*first.chart_heights, *rest.chart_heights, 0]),
-    }  # fmt: skip
+        "first_screen_mb": round(first.bytes / 1e6, 2),
+        "first_screen_s": round(first.seconds, 2),
+        "whole_page_mb": round((first.bytes + rest.bytes) / 1e6, 2),
+        "whole_page_s": round(first.seconds + rest.seconds, 2),
+        "charts": first.charts + rest.charts,
+        "tallest_chart_px": max([*first.chart_heights, *rest.chart_heights, 0]),
+    }
 
 
 async def _sessions(url: str, count: int, tokens: int) -> None:
@@ -83,8 +86,10 @@ async def _sessions(url: str, count: int, tokens: int) -> None:
     try:
         for i in range(count):
             text = text_of(tokens, 1000 + i)
-            for page, query in (("playground", {"weights": SHAPE, "text": text}),
-                                ("explorer", {"model": SHAPE, "prompt": text})):  # fmt: skip
+            for page, query in (
+                ("playground", {"weights": SHAPE, "text": text}),
+                ("explorer", {"model": SHAPE, "prompt": text}),
+            ):
                 client = StreamlitClient(url, page, urlencode(query))
                 await client.connect()
                 clients.append(client)
@@ -103,8 +108,13 @@ def measure_sessions(folder: Path, count: int, tokens: int) -> dict:
         asyncio.run(_sessions(server.url, 1, tokens))
         one = rss_mb(server.process.pid)
         asyncio.run(_sessions(server.url, count, tokens))
-        return {"sessions": count, "tokens": tokens, "idle_mb": round(idle), "after_one_mb": round(one),
-                f"after_{count}_more_mb": round(rss_mb(server.process.pid))}  # fmt: skip
+        return {
+            "sessions": count,
+            "tokens": tokens,
+            "idle_mb": round(idle),
+            "after_one_mb": round(one),
+            f"after_{count}_more_mb": round(rss_mb(server.process.pid)),
+        }
     finally:
         stop_server(server)
 
@@ -120,15 +130,23 @@ def measure(folder: Path, token_counts: list[int], tabs: bool = False) -> dict:
             text = text_of(tokens, i)
             playground = asyncio.run(_visit(server.url, "playground", {"weights": SHAPE, "text": text}))
             explorer = asyncio.run(_visit(server.url, "explorer", {"model": SHAPE, "prompt": text}))
-            report[str(tokens)] = {"playground": playground, "explorer": explorer,
-                                   "server_mb": round(rss_mb(server.process.pid))}  # fmt: skip
+            report[str(tokens)] = {
+                "playground": playground,
+                "explorer": explorer,
+                "server_mb": round(rss_mb(server.process.pid)),
+            }
         if tabs:  # every tab of both pages, at the longest text: what opening it sends
             text, report["tabs"] = text_of(max(token_counts), 99), {}
-            for page, views, query in (("playground", PLAYGROUND_VIEWS, {"weights": SHAPE, "text": text}),
-                                       ("explorer", EXPLORER_VIEWS, {"model": SHAPE, "prompt": text})):  # fmt: skip
+            for page, views, query in (
+                ("playground", PLAYGROUND_VIEWS, {"weights": SHAPE, "text": text}),
+                ("explorer", EXPLORER_VIEWS, {"model": SHAPE, "prompt": text}),
+            ):
                 for view in views:
                     seen = asyncio.run(_visit(server.url, page, {**query, "view": view}))
-                    report["tabs"][f"{page}:{view}"] = {"mb": seen["whole_page_mb"], "tallest_px": seen["tallest_chart_px"]}
+                    report["tabs"][f"{page}:{view}"] = {
+                        "mb": seen["whole_page_mb"],
+                        "tallest_px": seen["tallest_chart_px"],
+                    }
     finally:
         stop_server(server)
     return report
@@ -154,8 +172,10 @@ def main() -> None:
         cells = []
         for page in ("playground", "explorer"):
             seen = row[page]
-            cells += [f"{seen['first_screen_mb']} MB, {seen['first_screen_s']} s",
-                      f"{seen['whole_page_mb']} MB, {seen['whole_page_s']} s"]  # fmt: skip
+            cells += [
+                f"{seen['first_screen_mb']} MB, {seen['first_screen_s']} s",
+                f"{seen['whole_page_mb']} MB, {seen['whole_page_s']} s",
+            ]
         print(f"| {tokens} | {' | '.join(cells)} | {row['server_mb']} MB |")
 
 

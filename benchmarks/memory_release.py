@@ -28,8 +28,13 @@ from harness.streamlit_client import StreamlitClient  # noqa: E402
 
 SESSION_TTL_S = 5
 TRAINERS = 2
-MODEL = {"tr_heads": {"string_value": "8"}, "tr_head_dim": {"int_value": 32}, "tr_blocks": {"int_value": 4},
-         "tr_context": {"int_value": 64}, "tr_steps": {"int_value": 200}}  # fmt: skip
+MODEL = {
+    "tr_heads": {"string_value": "8"},
+    "tr_head_dim": {"int_value": 32},
+    "tr_blocks": {"int_value": 4},
+    "tr_context": {"int_value": 64},
+    "tr_steps": {"int_value": 200},
+}
 DONE_TEXT = "Trained "  # tr.done (en)
 AFTER_S = (10, 30)  # RSS read this long after the TTL ran out
 
@@ -59,8 +64,11 @@ async def train(url: str) -> dict:
         for key, value in MODEL.items():
             exceptions += len((await client.set_widget(key, **value)).exceptions)
         run = await client.press("tr_start")
-        return {"seconds": round(run.seconds, 1), "finished": any(text.startswith(DONE_TEXT) for text in run.texts),
-                "script_exceptions": exceptions + len(run.exceptions)}  # fmt: skip
+        return {
+            "seconds": round(run.seconds, 1),
+            "finished": any(text.startswith(DONE_TEXT) for text in run.texts),
+            "script_exceptions": exceptions + len(run.exceptions),
+        }
     finally:
         await client.close()
 
@@ -95,8 +103,14 @@ def main() -> None:
         sampler.join()
     finally:
         stop_server(server)
-    report = {"session_ttl_s": SESSION_TTL_S, "model": {key: next(iter(v.values())) for key, v in MODEL.items()},
-              "trainings": runs, "rss_idle_mb": round(idle, 1), "rss_peak_mb": round(max(samples), 1), **after}  # fmt: skip
+    report = {
+        "session_ttl_s": SESSION_TTL_S,
+        "model": {key: next(iter(v.values())) for key, v in MODEL.items()},
+        "trainings": runs,
+        "rss_idle_mb": round(idle, 1),
+        "rss_peak_mb": round(max(samples), 1),
+        **after,
+    }
     sys.stdout.write(json.dumps(report, indent=2) + "\n")
     sys.exit(0 if all(run["finished"] and not run["script_exceptions"] for run in runs) else 1)
 

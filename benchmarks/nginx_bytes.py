@@ -77,8 +77,10 @@ def main() -> None:
     print("| --- | --- | --- | --- | --- |")
     for gzip, r in results.items():
         total = r["http_bytes"] + r["ws_bytes"]
-        print(f"| gzip {'on' if gzip else 'off'} | {r['http_bytes'] / 1e6:.2f} MB | {r['requests']:.0f} | "
-              f"{r['ws_bytes'] / 1e6:.2f} MB | {total / 1e6:.2f} MB |")  # fmt: skip
+        print(
+            f"| gzip {'on' if gzip else 'off'} | {r['http_bytes'] / 1e6:.2f} MB | {r['requests']:.0f} | "
+            f"{r['ws_bytes'] / 1e6:.2f} MB | {total / 1e6:.2f} MB |"
+        )
 
 
 if __name__ == "__main__":

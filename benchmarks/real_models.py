@@ -84,12 +84,16 @@ def trace_times(folder: Path, repeats: int) -> dict:
             layer_times.append((time.perf_counter() - started) * 1000)
         d = loaded.description
         rows[shape] = {
-            "layers x heads (kv)": f"{d.layers} x {d.heads} ({d.kv_heads})", "tokens": tokens,
-            "parameters": d.parameters, "weights_mb": round(d.bytes / 1e6), "download_mb": round(d.download_bytes / 1e6),
-            "trace_median_ms": round(statistics.median(times)), "trace_max_ms": round(max(times)),
+            "layers x heads (kv)": f"{d.layers} x {d.heads} ({d.kv_heads})",
+            "tokens": tokens,
+            "parameters": d.parameters,
+            "weights_mb": round(d.bytes / 1e6),
+            "download_mb": round(d.download_bytes / 1e6),
+            "trace_median_ms": round(statistics.median(times)),
+            "trace_max_ms": round(max(times)),
             "layer_rebuild_ms": round(statistics.median(layer_times), 1),
             "threads": torch.get_num_threads(),
-        }  # fmt: skip
+        }
         del loaded
     return rows
 
@@ -105,8 +109,10 @@ async def _round_trips(url: str, model: str) -> dict:
         rest = await client.set_widget("pg_block", string_value=layer.format(1))  # the browser asks for the rest
         assert rest.ok, rest.exceptions
         result["rest_of_page_ms"] = round(rest.seconds * 1000)
-        changes = (("head", "pg_head", [f"head {n}" for n in range(2, 7)]),
-                   ("layer", "pg_block", [layer.format(n) for n in range(2, 7)]))  # fmt: skip
+        changes = (
+            ("head", "pg_head", [f"head {n}" for n in range(2, 7)]),
+            ("layer", "pg_block", [layer.format(n) for n in range(2, 7)]),
+        )
         for name, widget, values in changes:
             times = []
             for value in values:
@@ -164,8 +170,10 @@ def main() -> None:
     print("\n| model shape | layers × heads (kv) | tokens | trace | one layer's stages | weights in memory |")
     print("|---|---|---|---|---|---|")
     for shape, row in report["trace"].items():
-        print(f"| {shape} | {row['layers x heads (kv)']} | {row['tokens']} | {row['trace_median_ms']} ms "
-              f"(max {row['trace_max_ms']}) | {row['layer_rebuild_ms']} ms | {row['weights_mb']} MB |")  # fmt: skip
+        print(
+            f"| {shape} | {row['layers x heads (kv)']} | {row['tokens']} | {row['trace_median_ms']} ms "
+            f"(max {row['trace_max_ms']}) | {row['layer_rebuild_ms']} ms | {row['weights_mb']} MB |"
+        )
 
 
 if __name__ == "__main__":

@@ -86,8 +86,13 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
 
 
-async def drive_fragments(client: StreamlitClient, lock: asyncio.Lock, stop: asyncio.Event, seen: list | None = None,
-                          errors: list | None = None) -> None:  # fmt: skip
+async def drive_fragments(
+    client: StreamlitClient,
+    lock: asyncio.Lock,
+    stop: asyncio.Event,
+    seen: list | None = None,
+    errors: list | None = None,
+) -> None:
     """Rerun the page's timed fragments as a browser's frontend does, until ``stop``."""
     due: dict[str, float] = {}
     while not stop.is_set():
@@ -148,8 +153,12 @@ def check_store(store: SQLiteStore, code: str, students: list[Student]) -> dict:
     for s in students:
         expected.by_answer[(s.answer,)] = expected.by_answer.get((s.answer,), 0) + 1
     each = sum(store.answer_of(code, 1, s.me) == (s.answer,) for s in students)
-    return {"answered": tally.answered, "students": store.students(code), "tally_equals_answers": tally == expected,
-            "each_answer_stored": each}  # fmt: skip
+    return {
+        "answered": tally.answered,
+        "students": store.students(code),
+        "tally_equals_answers": tally == expected,
+        "each_answer_stored": each,
+    }
 
 
 async def kill_one(cluster, code: str, store: SQLiteStore, students: list[Student], url: str) -> dict:
@@ -174,10 +183,16 @@ async def kill_one(cluster, code: str, store: SQLiteStore, students: list[Studen
         reconnect.append(time.monotonic() - started)
     shown_again = sum(any(ANSWER_IN in text for text in s.texts) for s in dropped)
     after = check_store(store, code, students)
-    return {"killed_pid": victim, "students_on_it": len(dropped), "reconnect_median_s": statistics.median(reconnect) if reconnect else None,
-            "reconnect_max_s": max(reconnect) if reconnect else None, "before": before, "after": after,
-            "no_answer_lost": after["each_answer_stored"] == before["each_answer_stored"] == len(students),
-            "shown_again": shown_again}  # fmt: skip
+    return {
+        "killed_pid": victim,
+        "students_on_it": len(dropped),
+        "reconnect_median_s": statistics.median(reconnect) if reconnect else None,
+        "reconnect_max_s": max(reconnect) if reconnect else None,
+        "before": before,
+        "after": after,
+        "no_answer_lost": after["each_answer_stored"] == before["each_answer_stored"] == len(students),
+        "shown_again": shown_again,
+    }
 
 
 async def run(args) -> dict:
@@ -211,14 +226,21 @@ async def run(args) -> dict:
         counted_at = teacher_counted(seen, len(students))
         trips = [s.round_trip for s in students if s.round_trip is not None]
         result = {
-            "students": len(students), "processes": args.processes, "window_s": args.window,
-            "open_median_s": statistics.median(opens), "open_p95_s": percentile(opens, 0.95),
+            "students": len(students),
+            "processes": args.processes,
+            "window_s": args.window,
+            "open_median_s": statistics.median(opens),
+            "open_p95_s": percentile(opens, 0.95),
             "answers_in_s": last_answer - window_start,
-            "answer_median_s": statistics.median(trips), "answer_p95_s": percentile(trips, 0.95), "answer_max_s": max(trips),
-            "teacher_counted_all_after_last_answer_s": None if counted_at is None else max(0.0, counted_at - last_answer),
+            "answer_median_s": statistics.median(trips),
+            "answer_p95_s": percentile(trips, 0.95),
+            "answer_max_s": max(trips),
+            "teacher_counted_all_after_last_answer_s": None
+            if counted_at is None
+            else max(0.0, counted_at - last_answer),
             "store": check_store(store, code, students),
             "errors": sorted({e for s in students for e in s.errors} | set(teacher_errors))[:10],
-        }  # fmt: skip
+        }
         if args.kill:
             result["kill"] = await kill_one(cluster, code, store, students, cluster.url)
         stop.set()

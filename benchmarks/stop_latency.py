@@ -38,16 +38,24 @@ MODELS = [  # (heads, head_dim, blocks, context, batch)
 
 def measure(heads: int, head_dim: int, blocks: int, context: int, batch: int) -> dict:
     corpus = build_corpus("copy", synthetic_text("copy", 60_000), context_length=context)
-    model = GPT(GPTConfig(vocab_size=corpus.vocabulary.size, context_length=context, embedding_dim=heads * head_dim,
-                          heads=heads, blocks=blocks))  # fmt: skip
+    model = GPT(
+        GPTConfig(
+            vocab_size=corpus.vocabulary.size,
+            context_length=context,
+            embedding_dim=heads * head_dim,
+            heads=heads,
+            blocks=blocks,
+        )
+    )
     stop = threading.Event()
     outcome: dict = {}
     pressed: list[float] = []
 
     def run() -> None:
         try:
-            outcome["result"] = train(model, corpus, TrainConfig(steps=3000, batch_size=batch, max_seconds=CAP_S),
-                                      should_stop=stop.is_set)  # fmt: skip
+            outcome["result"] = train(
+                model, corpus, TrainConfig(steps=3000, batch_size=batch, max_seconds=CAP_S), should_stop=stop.is_set
+            )
         except InputError as error:
             outcome["refused"] = error.code
         outcome["ended"] = time.perf_counter()
@@ -58,13 +66,19 @@ def measure(heads: int, head_dim: int, blocks: int, context: int, batch: int) ->
     pressed.append(time.perf_counter())
     stop.set()
     thread.join()
-    row = {"model": f"h={heads} d={head_dim} blocks={blocks} context={context} batch={batch}",
-           "parameters": model.parameter_count()}  # fmt: skip
+    row = {
+        "model": f"h={heads} d={head_dim} blocks={blocks} context={context} batch={batch}",
+        "parameters": model.parameter_count(),
+    }
     if "refused" in outcome:
         return {**row, "refused": outcome["refused"]}
     result = outcome["result"]
-    return {**row, "steps": result.steps, "step_s": round(result.elapsed / max(1, result.steps), 2),
-            "stop_to_return_s": round(max(0.0, outcome["ended"] - pressed[0]), 2)}  # fmt: skip
+    return {
+        **row,
+        "steps": result.steps,
+        "step_s": round(result.elapsed / max(1, result.steps), 2),
+        "stop_to_return_s": round(max(0.0, outcome["ended"] - pressed[0]), 2),
+    }
 
 
 def main() -> None:

@@ -35,7 +35,9 @@ def main() -> None:
         sys.exit(str(error))
     torch.set_num_threads(threads)
     corpus = build_corpus("tinyshakespeare", text, context_length=32)
-    model = GPT(GPTConfig(vocab_size=corpus.vocabulary.size, context_length=32, embedding_dim=64, heads=2, blocks=2), seed=0)
+    model = GPT(
+        GPTConfig(vocab_size=corpus.vocabulary.size, context_length=32, embedding_dim=64, heads=2, blocks=2), seed=0
+    )
     config = TrainConfig(steps=None, seconds=seconds, eval_every=10**9)  # evaluation after the budget only
     result = train(model, corpus, config)
     held_out = evaluate(model, corpus, None, EVAL_BATCH)

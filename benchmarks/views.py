@@ -50,8 +50,11 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 def summary(times: list[float]) -> dict:
-    return {"median_ms": round(statistics.median(times), 1), "p95_ms": round(percentile(times, 0.95), 1),
-            "max_ms": round(max(times), 1)}  # fmt: skip
+    return {
+        "median_ms": round(statistics.median(times), 1),
+        "p95_ms": round(percentile(times, 0.95), 1),
+        "max_ms": round(max(times), 1),
+    }
 
 
 async def _opened(url: str, query: dict) -> StreamlitClient:
@@ -123,9 +126,13 @@ async def run(url: str, changes: int) -> dict:
         for _ in range(3):  # alternating, so a busy moment falls on both
             one.append(await measure_seed_changes(url, QUERY, changes))
             two.append(await measure_seed_changes(url, {**QUERY, "cmp": "1"}, changes))
-        report["compare"] = {"one_setup": one, "two_setups": two,
-                             "ratio_of_medians": round(statistics.median(r["median_ms"] for r in two)
-                                                       / statistics.median(r["median_ms"] for r in one), 2)}  # fmt: skip
+        report["compare"] = {
+            "one_setup": one,
+            "two_setups": two,
+            "ratio_of_medians": round(
+                statistics.median(r["median_ms"] for r in two) / statistics.median(r["median_ms"] for r in one), 2
+            ),
+        }
     return report
 
 
@@ -139,13 +146,17 @@ def main() -> None:
     sys.stdout.write(json.dumps(report, indent=2) + "\n\n")
     sys.stdout.write("| view | switch to it | cell change median | p95 | max |\n| --- | --- | --- | --- | --- |\n")
     for view, row in report["views"].items():
-        sys.stdout.write(f"| {view} | {row['switch_ms']} ms | {row['median_ms']} ms | {row['p95_ms']} ms "
-                         f"| {row['max_ms']} ms |\n")  # fmt: skip
+        sys.stdout.write(
+            f"| {view} | {row['switch_ms']} ms | {row['median_ms']} ms | {row['p95_ms']} ms | {row['max_ms']} ms |\n"
+        )
     row = report["explorer_head_change"]
-    sys.stdout.write(f"| explorer: another head (every tab) | | {row['median_ms']} ms | {row['p95_ms']} ms "
-                     f"| {row['max_ms']} ms |\n")  # fmt: skip
+    sys.stdout.write(
+        f"| explorer: another head (every tab) | | {row['median_ms']} ms | {row['p95_ms']} ms | {row['max_ms']} ms |\n"
+    )
     if "compare" in report:
-        sys.stdout.write(f"\ncompare mode / one set-up, seed change medians: {report['compare']['ratio_of_medians']}×\n")
+        sys.stdout.write(
+            f"\ncompare mode / one set-up, seed change medians: {report['compare']['ratio_of_medians']}×\n"
+        )
 
 
 if __name__ == "__main__":

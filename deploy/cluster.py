@@ -156,8 +156,9 @@ def app_command(port: int, warm: bool = True) -> list[str]:
     return [sys.executable, "-m", *((APP_PROGRAM, "app.py") if warm else (COLD_PROGRAM, "run", "app.py")), *where]
 
 
-def _start_app(port: int, run_dir: Path, secret: str, env: dict[str, str] | None,
-               index: int = 0, warm: bool = True) -> subprocess.Popen:  # fmt: skip
+def _start_app(
+    port: int, run_dir: Path, secret: str, env: dict[str, str] | None, index: int = 0, warm: bool = True
+) -> subprocess.Popen:
     """App process ``index``: its interpreter on core ``index`` (ui/runtime.py
     ``pin_interpreter``), unless the environment already says where (or "off")."""
     log = run_dir / f"app-{port}.log"
@@ -166,13 +167,21 @@ def _start_app(port: int, run_dir: Path, secret: str, env: dict[str, str] | None
     if environment.get(CPU_ENV, "auto") == "auto":
         environment[CPU_ENV] = str(index)
     with log.open("w") as handle:
-        return subprocess.Popen(command, cwd=ROOT, stdout=handle, stderr=subprocess.STDOUT, env=environment,
-                                start_new_session=True)  # fmt: skip
+        return subprocess.Popen(
+            command, cwd=ROOT, stdout=handle, stderr=subprocess.STDOUT, env=environment, start_new_session=True
+        )
 
 
-def start_cluster(processes: int = 2, port: int = 0, first_app_port: int = 0, gzip: bool = True,
-                  run_dir: Path | str = DEFAULT_RUN_DIR, env: dict[str, str] | None = None,
-                  room_store: str | None = None, warm: bool = True) -> Cluster:  # fmt: skip
+def start_cluster(
+    processes: int = 2,
+    port: int = 0,
+    first_app_port: int = 0,
+    gzip: bool = True,
+    run_dir: Path | str = DEFAULT_RUN_DIR,
+    env: dict[str, str] | None = None,
+    room_store: str | None = None,
+    warm: bool = True,
+) -> Cluster:
     """N app processes and nginx in front of them, all healthy. Port 0: a free port.
     ``room_store``: where every process keeps the classroom rooms (``ROOM_STORE``); by default
     ``env``'s or this environment's, else a SQLite file in the run folder. ``warm=False``:
@@ -190,8 +199,16 @@ def start_cluster(processes: int = 2, port: int = 0, first_app_port: int = 0, gz
     ports = [first_app_port + i if first_app_port else free_port() for i in range(processes)]
     port = port or free_port()
     apps = [_start_app(p, run_dir, secret, env, index, warm) for index, p in enumerate(ports)]
-    cluster = Cluster(f"http://127.0.0.1:{port}", str(run_dir), 0, [a.pid for a in apps], ports, gzip,
-                      [f"http://127.0.0.1:{p}" for p in ports], APP_PROGRAM if warm else COLD_PROGRAM)  # fmt: skip
+    cluster = Cluster(
+        f"http://127.0.0.1:{port}",
+        str(run_dir),
+        0,
+        [a.pid for a in apps],
+        ports,
+        gzip,
+        [f"http://127.0.0.1:{p}" for p in ports],
+        APP_PROGRAM if warm else COLD_PROGRAM,
+    )
     _write_pids(cluster)  # written before waiting, so `stop` finds them even if a start fails
     try:
         for app, p in zip(apps, ports, strict=True):
@@ -200,8 +217,12 @@ def start_cluster(processes: int = 2, port: int = 0, first_app_port: int = 0, gz
         (run_dir / "nginx.conf").write_text(MAIN_CONFIG.format(run=run_dir))
         log = run_dir / "nginx-stderr.log"
         with log.open("w") as handle:
-            nginx = subprocess.Popen([binary, "-p", str(run_dir), "-c", str(run_dir / "nginx.conf")],
-                                     stdout=handle, stderr=subprocess.STDOUT, start_new_session=True)  # fmt: skip
+            nginx = subprocess.Popen(
+                [binary, "-p", str(run_dir), "-c", str(run_dir / "nginx.conf")],
+                stdout=handle,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         cluster.nginx_pid = nginx.pid
         _write_pids(cluster)
         _wait_healthy(f"{cluster.url}/healthz", nginx, log)
@@ -282,8 +303,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.action == "start":
-        cluster = start_cluster(args.processes, args.port, args.first_app_port, not args.no_gzip, args.run_dir,
-                                room_store=args.room_store)  # fmt: skip
+        cluster = start_cluster(
+            args.processes, args.port, args.first_app_port, not args.no_gzip, args.run_dir, room_store=args.room_store
+        )
         sys.stdout.write(f"{cluster.url} -> {', '.join(cluster.app_urls)} (ids in {args.run_dir}/{PIDS_FILE})\n")
         return 0
     cluster = read_cluster(args.run_dir)
@@ -291,8 +313,10 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write("no cluster started from this run folder\n")
         return 0 if args.action == "stop" else 1
     if args.action == "status":
-        alive = {pid: _is(pid, "nginx" if pid == cluster.nginx_pid else cluster.app_program)
-                 for pid in [cluster.nginx_pid, *cluster.app_pids]}  # fmt: skip
+        alive = {
+            pid: _is(pid, "nginx" if pid == cluster.nginx_pid else cluster.app_program)
+            for pid in [cluster.nginx_pid, *cluster.app_pids]
+        }
         sys.stdout.write(json.dumps({**asdict(cluster), "alive": alive}, indent=2) + "\n")
         return 0 if all(alive.values()) else 1
     stop_cluster(cluster)

@@ -39,8 +39,9 @@ def write_space(dest: Path, revision: str = "HEAD", root: Path = ROOT) -> Path:
     if dest.exists() and any(dest.iterdir()):
         raise FileExistsError(f"{dest} is not empty")
     dest.mkdir(parents=True, exist_ok=True)
-    archive = subprocess.run(["git", "-C", str(root), "archive", "--format=tar", revision],
-                             check=True, capture_output=True).stdout
+    archive = subprocess.run(
+        ["git", "-C", str(root), "archive", "--format=tar", revision], check=True, capture_output=True
+    ).stdout
     with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
         tar.extractall(dest, filter="data")
     readme = dest / "README.md"
@@ -56,7 +57,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         readme = write_space(args.dest, args.revision)
     except (FileExistsError, subprocess.CalledProcessError) as error:
-        message = error.stderr.decode(errors="replace").strip() if isinstance(error, subprocess.CalledProcessError) else str(error)
+        message = (
+            error.stderr.decode(errors="replace").strip()
+            if isinstance(error, subprocess.CalledProcessError)
+            else str(error)
+        )
         print(f"space: {message}", file=sys.stderr)
         return 1
     print(f"wrote {args.dest} ({readme.name} starts with the Space's front matter); push it to the Space's repository")

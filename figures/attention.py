@@ -59,9 +59,12 @@ LEGEND_MARKER_PX = 16
 def window_title(window: Window, text: Words) -> str:
     """``"queries 376–423 and keys 0–47 of 512"``: what a window over a long text shows."""
     return text["win.title"].format(
-        q0=window.first_query, q1=window.first_query + window.size - 1, k0=window.first_key,
-        k1=window.first_key + window.size - 1, T=window.tokens,
-    )  # fmt: skip
+        q0=window.first_query,
+        q1=window.first_query + window.size - 1,
+        k0=window.first_key,
+        k1=window.first_key + window.size - 1,
+        T=window.tokens,
+    )
 
 
 def trace_name(stage: str, head: int, text: Words) -> str:
@@ -73,27 +76,34 @@ def _where(text: Words) -> str:
     return f"{text['fig.query']} %{{y}}<br>{text['fig.key']} %{{x}}<br>"
 
 
-def _cells_layer(common: dict, cells: np.ndarray, fill: float, color: str, name: str, hover: str,
-                 written: dict, layer: str) -> dict:  # fmt: skip
+def _cells_layer(
+    common: dict, cells: np.ndarray, fill: float, color: str, name: str, hover: str, written: dict, layer: str
+) -> dict:
     """Only ``cells`` set (to ``fill``), in one colour no scale has: the −∞ cells, drawn
     under the values, or the cells dropout set to 0; its meta says which (figures/events.py)."""
     return dict(
-        common, type="heatmap", z=np.where(cells, np.float32(fill), np.float32(np.nan)),
-        colorscale=[[0.0, color], [1.0, color]], showscale=False, name=name, hovertemplate=hover,
-        meta={**common["meta"], **layer_meta(common["meta"][HEAD], layer)}, **written,
-    )  # fmt: skip
+        common,
+        type="heatmap",
+        z=np.where(cells, np.float32(fill), np.float32(np.nan)),
+        colorscale=[[0.0, color], [1.0, color]],
+        showscale=False,
+        name=name,
+        hovertemplate=hover,
+        meta={**common["meta"], **layer_meta(common["meta"][HEAD], layer)},
+        **written,
+    )
 
 
-def _masked_layer(common: dict, masked: np.ndarray, value_label: str, head: int, text: Words,
-                  write: dict, look: Look) -> dict:  # fmt: skip
+def _masked_layer(
+    common: dict, masked: np.ndarray, value_label: str, head: int, text: Words, write: dict, look: Look
+) -> dict:
     written = dict(write, texttemplate="−∞", textfont=dict(size=look.values_font_px, color="white")) if write else {}
     hover = f"{_where(text)}{value_label}: −∞ ({plotly_safe(text['fig.masked_reason'])})<extra></extra>"
     name = f"{text['fig.minus_inf']} · {text['fig.head']} {head + 1}"
     return _cells_layer(common, masked, 1.0, MASKED_COLOR, name, hover, written, MINUS_INF)
 
 
-def _dropped_layer(common: dict, dropped: np.ndarray, value_label: str, head: int, text: Words,
-                   write: dict) -> dict:  # fmt: skip
+def _dropped_layer(common: dict, dropped: np.ndarray, value_label: str, head: int, text: Words, write: dict) -> dict:
     hover = f"{_where(text)}{value_label}: 0 ({plotly_safe(text['fig.dropped'])})<extra></extra>"
     name = f"{text['fig.dropped']} · {text['fig.head']} {head + 1}"
     written = dict(write, texttemplate="0") if write else {}
@@ -121,9 +131,13 @@ def stage_traces(
     name = trace_name(stage, head, text)
     value_label = plotly_safe(text[f"stage.{stage}"])
     common = dict(
-        x=categories, y=categories if rows is None else rows, xaxis=panel.xaxis, yaxis=panel.yaxis,
-        hoverongaps=False, meta=trace_meta(head, origin=origin),
-    )  # fmt: skip
+        x=categories,
+        y=categories if rows is None else rows,
+        xaxis=panel.xaxis,
+        yaxis=panel.yaxis,
+        hoverongaps=False,
+        meta=trace_meta(head, origin=origin),
+    )
     write = dict(textfont=dict(size=look.values_font_px)) if look.values_font_px else {}
     traces = [_masked_layer(common, masked, value_label, head, text, write, look)] if masked.any() else []
     values = np.where(masked, np.float32(np.nan), z)
@@ -137,10 +151,16 @@ def stage_traces(
         write["texttemplate"] = f"%{{z:{value_format(stage)}}}"
     traces.append(
         dict(
-            common, type="heatmap", z=values, showscale=look.colorbar is not None, colorbar=look.colorbar, name=name,
+            common,
+            type="heatmap",
+            z=values,
+            showscale=look.colorbar is not None,
+            colorbar=look.colorbar,
+            name=name,
             hovertemplate=f"{_where(text)}{value_label}: %{{z:.4f}}<extra>{plotly_safe(name)}</extra>",
-            **color, **write,
-        )  # fmt: skip
+            **color,
+            **write,
+        )
     )
     return traces
 
@@ -148,10 +168,15 @@ def stage_traces(
 def _legend_square(name: str, color: str) -> dict:
     """A legend entry for a colour no heatmap names (heatmaps have no legend entries)."""
     return dict(
-        type="scatter", x=[None], y=[None], mode="markers", name=name, showlegend=True,
+        type="scatter",
+        x=[None],
+        y=[None],
+        mode="markers",
+        name=name,
+        showlegend=True,
         marker=dict(symbol="square", size=LEGEND_MARKER_PX, color=color, line=dict(color="#888", width=1)),
         hoverinfo="skip",
-    )  # fmt: skip
+    )
 
 
 def masked_legend_entry(text: Words) -> dict:
@@ -173,11 +198,20 @@ def _highlight_shapes(panels: list[Panel], highlight: tuple[int, int] | None) ->
 def _stage_colorbar(plan: DetailPlan, index: int, note: str, scale: float) -> dict:
     """A stage's colour bar under its panel, with its one-line note."""
     return dict(
-        orientation="h", x=plan.panels[index].center_x, xanchor="center", y=plan.colorbar_tops[index],
-        yanchor="top", lenmode="pixels", len=plan.panel_px * COLORBAR_SHARE, thickness=COLORBAR_THICKNESS_PX,
-        ypad=0, xpad=0, tickfont=dict(size=COLORBAR_FONT_SIZE * scale), outlinewidth=0,
+        orientation="h",
+        x=plan.panels[index].center_x,
+        xanchor="center",
+        y=plan.colorbar_tops[index],
+        yanchor="top",
+        lenmode="pixels",
+        len=plan.panel_px * COLORBAR_SHARE,
+        thickness=COLORBAR_THICKNESS_PX,
+        ypad=0,
+        xpad=0,
+        tickfont=dict(size=COLORBAR_FONT_SIZE * scale),
+        outlinewidth=0,
         title=dict(text=plotly_safe(note), side="bottom", font=dict(size=COLORBAR_FONT_SIZE * scale)),
-    )  # fmt: skip
+    )
 
 
 def _detail_titles(names: list[str], text: Words, scaled: bool) -> dict[str, str]:
@@ -187,8 +221,16 @@ def _detail_titles(names: list[str], text: Words, scaled: bool) -> dict[str, str
     }
 
 
-def _stage_panels(stages: Mapping[str, np.ndarray], names: list[str], plan: DetailPlan, head: int, text: Words,
-                  scale: float, show_values: bool, origin: tuple[int, int]) -> tuple[list[dict], dict, list[dict]]:  # fmt: skip
+def _stage_panels(
+    stages: Mapping[str, np.ndarray],
+    names: list[str],
+    plan: DetailPlan,
+    head: int,
+    text: Words,
+    scale: float,
+    show_values: bool,
+    origin: tuple[int, int],
+) -> tuple[list[dict], dict, list[dict]]:
     """Each stage drawn in its panel of the plan (its layers, axes, title and colour bar, its
     values written where they fit), and the legend's keys the stages need: the traces, the
     axes' layout and the titles."""
@@ -198,13 +240,34 @@ def _stage_panels(stages: Mapping[str, np.ndarray], names: list[str], plan: Deta
     traces, layout, annotations = [], {}, []
     for index, (stage, panel) in enumerate(zip(names, plan.panels, strict=True)):
         written = show_values and values_fit(stages[stage], stage, cell, values_px)
-        look = replace(looks[stage], colorbar=_stage_colorbar(plan, index, notes[stage], scale),
-                       values_font_px=values_px if written else None)  # fmt: skip
-        traces += stage_traces(stages[stage], plan.labels.categories, stage, head, panel, text, look,
-                               dropped if stage == "dropped_weights" else None, plan.labels.rows, origin)  # fmt: skip
+        look = replace(
+            looks[stage],
+            colorbar=_stage_colorbar(plan, index, notes[stage], scale),
+            values_font_px=values_px if written else None,
+        )
+        traces += stage_traces(
+            stages[stage],
+            plan.labels.categories,
+            stage,
+            head,
+            panel,
+            text,
+            look,
+            dropped if stage == "dropped_weights" else None,
+            plan.labels.rows,
+            origin,
+        )
         first_col = index % plan.cols == 0
-        layout.update(panel_axes(panel, plan.labels, True, first_col, text["fig.key_axis"] if first_col else None,
-                                 text["fig.query_axis"] if first_col else None))  # fmt: skip
+        layout.update(
+            panel_axes(
+                panel,
+                plan.labels,
+                True,
+                first_col,
+                text["fig.key_axis"] if first_col else None,
+                text["fig.query_axis"] if first_col else None,
+            )
+        )
         annotations.append(panel_title(plan.titles[stage][0], panel, TITLE_FONT_SIZE * scale))
     if any(np.isneginf(stages[stage]).any() for stage in names):  # no −∞ shown, no key for it
         traces.append(masked_legend_entry(text))
@@ -250,16 +313,33 @@ def head_detail_figure(
         heading = " · " + plotly_safe(window_title(window, text))
     values_px = VALUE_FONT_PX * scale
     value_cell = max(values_cell_px(stages[stage], stage, values_px) for stage in names) if room_for_values else 0.0
-    plan = plan_detail(names, labels, _detail_titles(names, text, scaled), width_px or DEFAULT_WIDTH_PX, scale,
-                       value_cell if show_values else 0.0, max_height_px, window)  # fmt: skip
+    plan = plan_detail(
+        names,
+        labels,
+        _detail_titles(names, text, scaled),
+        width_px or DEFAULT_WIDTH_PX,
+        scale,
+        value_cell if show_values else 0.0,
+        max_height_px,
+        window,
+    )
     traces, layout, annotations = _stage_panels(stages, names, plan, head, text, scale, show_values, origin)
-    title = figure_title(f"<b>{plotly_safe(text['fig.head'])} {head + 1}</b>{heading}",
-                         (TITLE_FONT_SIZE + HEAD_TITLE_EXTRA_PX) * scale, head_color(head))  # fmt: skip
+    title = figure_title(
+        f"<b>{plotly_safe(text['fig.head'])} {head + 1}</b>{heading}",
+        (TITLE_FONT_SIZE + HEAD_TITLE_EXTRA_PX) * scale,
+        head_color(head),
+    )
     layout = finished_layout(
-        layout, plan.frame, scale, plan.panels, annotations=annotations, shapes=_highlight_shapes(plan.panels, highlight),
-        title=title, legend=top_legend(scale),
+        layout,
+        plan.frame,
+        scale,
+        plan.panels,
+        annotations=annotations,
+        shapes=_highlight_shapes(plan.panels, highlight),
+        title=title,
+        legend=top_legend(scale),
         # A hovered cell is outlined in every stage (figures/events.py); the width the layout
         # needs is more than the page's when cells would fall below their minimum.
         meta=layout_meta(sync_hover=True, min_width_px=plan.width),
-    )  # fmt: skip
+    )
     return build_figure(traces, layout)

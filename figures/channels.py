@@ -41,8 +41,9 @@ def hatched(color: str) -> dict:
     """A hatched bar in ``color`` whose stripes keep its text legible: darker stripes under
     white text, lighter ones under black text."""
     away = DARK if text_on(color) == WHITE else WHITE
-    return dict(color=color, pattern=dict(shape="/", fillmode="replace", bgcolor=color,
-                                          fgcolor=_mixed(color, away, STRIPE_MIX)))  # fmt: skip
+    return dict(
+        color=color, pattern=dict(shape="/", fillmode="replace", bgcolor=color, fgcolor=_mixed(color, away, STRIPE_MIX))
+    )
 
 
 def _kv_bars(heads: int, kv_heads: int, head_dim: int, text: Words) -> list[dict]:
@@ -56,11 +57,18 @@ def _kv_bars(heads: int, kv_heads: int, head_dim: int, text: Words) -> list[dict
         name = text["fig.kv_channels"].format(kv=kv + 1, first=first, last=last, heads=readers)
         bars.append(
             dict(
-                type="bar", x=[head_dim], y=[text["fig.kv_row"]], orientation="h", name=name, base=[first],
-                marker=hatched(head_color(kv * groups)), insidetextfont=dict(color=text_on(head_color(kv * groups))),
-                text=[f"→ {readers}"] if kv_heads <= BAR_LABELS_MAX_HEADS else None, textposition="inside",
+                type="bar",
+                x=[head_dim],
+                y=[text["fig.kv_row"]],
+                orientation="h",
+                name=name,
+                base=[first],
+                marker=hatched(head_color(kv * groups)),
+                insidetextfont=dict(color=text_on(head_color(kv * groups))),
+                text=[f"→ {readers}"] if kv_heads <= BAR_LABELS_MAX_HEADS else None,
+                textposition="inside",
                 hovertemplate=f"{name}<extra></extra>",
-            )  # fmt: skip
+            )
         )
     return bars
 
@@ -75,11 +83,18 @@ def channel_map_figure(heads: int, head_dim: int, text: Words, kv_heads: int | N
         name = text["fig.channels_of_head"].format(head=head + 1, first=first, last=last)
         traces.append(
             dict(
-                type="bar", x=[head_dim], y=[text["fig.q_row"] if shared else "C"], orientation="h", name=name,
-                marker=dict(color=head_color(head)), insidetextfont=dict(color=text_on(head_color(head))),
+                type="bar",
+                x=[head_dim],
+                y=[text["fig.q_row"] if shared else "C"],
+                orientation="h",
+                name=name,
+                marker=dict(color=head_color(head)),
+                insidetextfont=dict(color=text_on(head_color(head))),
                 text=[f"{text['fig.head']} {head + 1}"] if heads <= BAR_LABELS_MAX_HEADS else None,
-                textposition="inside", hovertemplate=f"{name}<extra></extra>", base=[first],
-            )  # fmt: skip
+                textposition="inside",
+                hovertemplate=f"{name}<extra></extra>",
+                base=[first],
+            )
         )
     title = text["fig.channel_map"].format(C=heads * head_dim, h=heads, d=head_dim)
     if shared:
@@ -99,8 +114,9 @@ def channel_map_figure(heads: int, head_dim: int, text: Words, kv_heads: int | N
         font=dict(size=FONT_SIZE, family=FONT_FAMILY),
         title=dict(text=plotly_safe(title), font=dict(size=CHANNEL_TITLE_FONT_SIZE)),
         # The axis title as a dict (plotly.js 3 draws no title given as text), below the ticks.
-        xaxis=dict(range=[0, heads * head_dim], title=dict(text=axis_title, standoff=4), dtick=head_dim,
-                   automargin=True),  # fmt: skip
+        xaxis=dict(
+            range=[0, heads * head_dim], title=dict(text=axis_title, standoff=4), dtick=head_dim, automargin=True
+        ),
         yaxis=dict(showticklabels=shared, autorange="reversed", tickfont=dict(size=FONT_SIZE), ticklabelstandoff=0),
     )
     return build_figure(traces, layout)

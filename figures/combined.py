@@ -95,8 +95,17 @@ def combined_figure(
         heading_text += " · " + window_title(window, text)
     left = query_label_room(short_labels(labels), TICK_FONT_PX * scale, AXIS_TITLE_FONT_PX * scale, first)
     right = OVERVIEW_COLORBAR_PX * scale
-    grid = panel_grid(1, T, width - left - right, 0.0, MIN_CELL_PX * scale, MAX_CELL_PX * scale,
-                      MIN_PANEL_PX * scale, MAX_PANEL_PX * scale, column_choices=[1])  # fmt: skip
+    grid = panel_grid(
+        1,
+        T,
+        width - left - right,
+        0.0,
+        MIN_CELL_PX * scale,
+        MAX_CELL_PX * scale,
+        MIN_PANEL_PX * scale,
+        MAX_PANEL_PX * scale,
+        column_choices=[1],
+    )
     axes = plan_labels(every_label, grid.cell_px(T), scale, window)
     title_px = TITLE_FONT_SIZE * scale
     heading, lines = wrapped_title(heading_text, width - MARGIN_PX * 2, title_px)
@@ -105,18 +114,37 @@ def combined_figure(
     panel = frame.panel(1, 0.0, 0.0, grid.panel_px)
     name = plotly_safe(combined_name(kind, text))
     trace = dict(
-        type="heatmap", z=z, x=axes.categories, y=axes.rows, xaxis=panel.xaxis, yaxis=panel.yaxis,
-        colorscale=WEIGHT_COLORSCALE, zmin=0.0, zmax=1.0, hoverongaps=False, name=name,
+        type="heatmap",
+        z=z,
+        x=axes.categories,
+        y=axes.rows,
+        xaxis=panel.xaxis,
+        yaxis=panel.yaxis,
+        colorscale=WEIGHT_COLORSCALE,
+        zmin=0.0,
+        zmax=1.0,
+        hoverongaps=False,
+        name=name,
         meta=trace_meta(0, origin=origin),
-        colorbar=dict(x=panel.x_domain[1] + COLORBAR_GAP_PX * scale / frame.plot_width, xref="paper", xanchor="left",
-                      xpad=0, y=panel.y_domain[1], yref="paper", yanchor="top",
-                      lenmode="pixels", len=min(260 * scale, grid.panel_px), thickness=12,
-                      tickfont=dict(size=12 * scale), outlinewidth=0),
+        colorbar=dict(
+            x=panel.x_domain[1] + COLORBAR_GAP_PX * scale / frame.plot_width,
+            xref="paper",
+            xanchor="left",
+            xpad=0,
+            y=panel.y_domain[1],
+            yref="paper",
+            yanchor="top",
+            lenmode="pixels",
+            len=min(260 * scale, grid.panel_px),
+            thickness=12,
+            tickfont=dict(size=12 * scale),
+            outlinewidth=0,
+        ),
         hovertemplate=(
             f"{plotly_safe(text['fig.query'])} %{{y}}<br>{plotly_safe(text['fig.key'])} %{{x}}<br>"
             f"{name}: %{{z:.4f}}<extra></extra>"
         ),
-    )  # fmt: skip
+    )
     layout = panel_axes(panel, axes, True, True, text["fig.key_axis"], text["fig.query_axis"])
     layout = finished_layout(layout, frame, scale, [panel], title=figure_title(heading, title_px))
     return build_figure([trace], layout)
@@ -124,9 +152,17 @@ def combined_figure(
 
 def _legend_square(name: str, color: str) -> dict:
     return dict(
-        type="scatter", x=[None], y=[None], mode="markers", name=name, showlegend=True, xaxis="x2", yaxis="y2",
-        marker=dict(symbol="square", size=LEGEND_MARKER_PX, color=color), hoverinfo="skip",
-    )  # fmt: skip
+        type="scatter",
+        x=[None],
+        y=[None],
+        mode="markers",
+        name=name,
+        showlegend=True,
+        xaxis="x2",
+        yaxis="y2",
+        marker=dict(symbol="square", size=LEGEND_MARKER_PX, color=color),
+        hoverinfo="skip",
+    )
 
 
 def qk_names(query: str, key: str, text: Words) -> tuple[str, str, str]:
@@ -138,8 +174,15 @@ def qk_names(query: str, key: str, text: Words) -> tuple[str, str, str]:
     )
 
 
-def _qk_bars(q: np.ndarray, k: np.ndarray, products: np.ndarray, head: int, names: tuple[str, str, str],
-             channel: str, text: Words) -> list[dict]:  # fmt: skip
+def _qk_bars(
+    q: np.ndarray,
+    k: np.ndarray,
+    products: np.ndarray,
+    head: int,
+    names: tuple[str, str, str],
+    channel: str,
+    text: Words,
+) -> list[dict]:
     """q and k side by side on the upper axes, the products below coloured by sign (their
     legend: two squares, as one trace cannot show two colours in the legend)."""
     q_name, k_name, product_name = names
@@ -147,22 +190,53 @@ def _qk_bars(q: np.ndarray, k: np.ndarray, products: np.ndarray, head: int, name
     value_hover = f"{channel} %{{x}}: %{{y:.4f}}<extra>%{{fullData.name}}</extra>"
     colors = [POSITIVE_COLOR if value >= 0 else NEGATIVE_COLOR for value in products]
     return [
-        dict(type="bar", name=q_name, x=channels, y=q.tolist(), marker=dict(color=Q_COLOR), hovertemplate=value_hover,
-             meta=trace_meta(head)),
-        dict(type="bar", name=k_name, x=channels, y=k.tolist(), marker=dict(color=K_COLOR), hovertemplate=value_hover,
-             meta=trace_meta(head)),
-        dict(type="bar", name=product_name, x=channels, y=products.tolist(), xaxis="x2", yaxis="y2",
-             marker=dict(color=colors), showlegend=False, hovertemplate=value_hover, meta=trace_meta(head)),
+        dict(
+            type="bar",
+            name=q_name,
+            x=channels,
+            y=q.tolist(),
+            marker=dict(color=Q_COLOR),
+            hovertemplate=value_hover,
+            meta=trace_meta(head),
+        ),
+        dict(
+            type="bar",
+            name=k_name,
+            x=channels,
+            y=k.tolist(),
+            marker=dict(color=K_COLOR),
+            hovertemplate=value_hover,
+            meta=trace_meta(head),
+        ),
+        dict(
+            type="bar",
+            name=product_name,
+            x=channels,
+            y=products.tolist(),
+            xaxis="x2",
+            yaxis="y2",
+            marker=dict(color=colors),
+            showlegend=False,
+            hovertemplate=value_hover,
+            meta=trace_meta(head),
+        ),
         _legend_square(plotly_safe(text["qkfig.positive"]), POSITIVE_COLOR),
         _legend_square(plotly_safe(text["qkfig.negative"]), NEGATIVE_COLOR),
-    ]  # fmt: skip
+    ]
 
 
 def _channel_axis(d: int, anchor: str, title: str | None, scale: float) -> dict:
     """A channel axis of ``d`` bars, every channel numbered while they fit (then every 4th, 8th)."""
     dtick = 1 if d <= 16 else (4 if d <= 64 else 8)
-    axis = dict(anchor=anchor, tickfont=dict(size=TICK_FONT_SIZE * scale), dtick=dtick, gridcolor=GRID_COLOR,
-                fixedrange=True, range=[-0.6, d - 0.4], zeroline=False)  # fmt: skip
+    axis = dict(
+        anchor=anchor,
+        tickfont=dict(size=TICK_FONT_SIZE * scale),
+        dtick=dtick,
+        gridcolor=GRID_COLOR,
+        fixedrange=True,
+        range=[-0.6, d - 0.4],
+        zeroline=False,
+    )
     if title is not None:
         axis["title"] = dict(text=title, font=dict(size=FONT_SIZE * scale), standoff=4)
     return axis
@@ -180,21 +254,39 @@ def _qk_layout(d: int, title: str, product_name: str, channel: str, scale: float
     return dict(
         height=round(height),
         margin=dict(l=round(70 * scale), r=round(MARGIN_PX * 2), t=round(top), b=round(bottom)),
-        font=dict(size=FONT_SIZE * scale, family=FONT_FAMILY), plot_bgcolor=BACKGROUND, barmode="group",
+        font=dict(size=FONT_SIZE * scale, family=FONT_FAMILY),
+        plot_bgcolor=BACKGROUND,
+        barmode="group",
         title=figure_title(title, TITLE_FONT_SIZE * scale),
         legend=dict(orientation="h", x=0.0, xanchor="left", y=1.0, yanchor="bottom", font=dict(size=FONT_SIZE * scale)),
         xaxis=_channel_axis(d, "y", None, scale),
-        yaxis=dict(domain=[1.0 - lower_top, 1.0], tickfont=tick, gridcolor=GRID_COLOR, zerolinecolor="#888",
-                   fixedrange=True),
+        yaxis=dict(
+            domain=[1.0 - lower_top, 1.0], tickfont=tick, gridcolor=GRID_COLOR, zerolinecolor="#888", fixedrange=True
+        ),
         xaxis2=_channel_axis(d, "y2", channel, scale),
-        yaxis2=dict(domain=[0.0, lower_top], tickfont=tick, gridcolor=GRID_COLOR, zerolinecolor="#888",
-                    fixedrange=True, anchor="x2"),
+        yaxis2=dict(
+            domain=[0.0, lower_top],
+            tickfont=tick,
+            gridcolor=GRID_COLOR,
+            zerolinecolor="#888",
+            fixedrange=True,
+            anchor="x2",
+        ),
         annotations=[
-            dict(text=product_name, x=0.0, xref="paper", xanchor="left", y=lower_top, yref="paper", yanchor="bottom",
-                 showarrow=False, font=dict(size=FONT_SIZE * scale)),
+            dict(
+                text=product_name,
+                x=0.0,
+                xref="paper",
+                xanchor="left",
+                y=lower_top,
+                yref="paper",
+                yanchor="bottom",
+                showarrow=False,
+                font=dict(size=FONT_SIZE * scale),
+            ),
         ],
         hoverlabel=dict(font=dict(size=FONT_SIZE * scale)),
-    )  # fmt: skip
+    )
 
 
 def qk_figure(
@@ -213,7 +305,9 @@ def qk_figure(
     q, k, products = (np.asarray(values, dtype=np.float64) for values in (q, k, products))
     d = len(q)
     if not (len(k) == len(products) == d) or d == 0:
-        raise ValueError(f"q, k and their products must have the same length d ≥ 1 (got {len(q)}, {len(k)}, {len(products)})")
+        raise ValueError(
+            f"q, k and their products must have the same length d ≥ 1 (got {len(q)}, {len(k)}, {len(products)})"
+        )
     names = qk_names(query, key, text)
     channel = plotly_safe(text["qkfig.channel_axis"])
     title = plotly_safe(text["qkfig.title"].format(head=head + 1, query=query, key=key))

@@ -52,8 +52,17 @@ def difference_range(diff: np.ndarray) -> float:
     return largest or 1.0
 
 
-def _panel_heatmaps(diff: np.ndarray, masked: np.ndarray, head: int, name: str, common: dict, limit: float,
-                    colorbar: dict | None, text: Words, origin: tuple[int, int] = (0, 0)) -> list[dict]:  # fmt: skip
+def _panel_heatmaps(
+    diff: np.ndarray,
+    masked: np.ndarray,
+    head: int,
+    name: str,
+    common: dict,
+    limit: float,
+    colorbar: dict | None,
+    text: Words,
+    origin: tuple[int, int] = (0, 0),
+) -> list[dict]:
     """One panel's heatmaps: the cells masked in either set-up (a layer of their own, drawn
     first, only where there are any), then B − A on the shared scale (``colorbar``: the
     first panel's, None on the others). ``common``: the panel's axes and categories."""
@@ -62,18 +71,34 @@ def _panel_heatmaps(diff: np.ndarray, masked: np.ndarray, head: int, name: str, 
     where = f"{plotly_safe(text['fig.query'])} %{{y}}<br>{plotly_safe(text['fig.key'])} %{{x}}<br>"
     traces = []
     if masked.any():
-        traces.append(dict(
-            common, type="heatmap", z=np.where(masked, np.float32(1.0), np.float32(np.nan)),
-            colorscale=[[0.0, MASKED_COLOR], [1.0, MASKED_COLOR]], showscale=False,
-            name=f"{plotly_safe(text['fig.minus_inf'])} · {name}",
-            meta={**trace_meta(head, origin=origin), **layer_meta(head, MINUS_INF_LAYER)},
-            hovertemplate=f"{where}{plotly_safe(text['fig.masked_reason'])}<extra></extra>",
-        ))  # fmt: skip
-    traces.append(dict(
-        common, type="heatmap", z=diff, colorscale=SCORE_COLORSCALE, zmin=-limit, zmax=limit, zmid=0.0,
-        showscale=head == 0, colorbar=colorbar, name=trace_label, meta=trace_meta(head, origin=origin),
-        hovertemplate=f"{where}{value_label}: %{{z:+.4f}}<extra>{trace_label}</extra>",
-    ))  # fmt: skip
+        traces.append(
+            dict(
+                common,
+                type="heatmap",
+                z=np.where(masked, np.float32(1.0), np.float32(np.nan)),
+                colorscale=[[0.0, MASKED_COLOR], [1.0, MASKED_COLOR]],
+                showscale=False,
+                name=f"{plotly_safe(text['fig.minus_inf'])} · {name}",
+                meta={**trace_meta(head, origin=origin), **layer_meta(head, MINUS_INF_LAYER)},
+                hovertemplate=f"{where}{plotly_safe(text['fig.masked_reason'])}<extra></extra>",
+            )
+        )
+    traces.append(
+        dict(
+            common,
+            type="heatmap",
+            z=diff,
+            colorscale=SCORE_COLORSCALE,
+            zmin=-limit,
+            zmax=limit,
+            zmid=0.0,
+            showscale=head == 0,
+            colorbar=colorbar,
+            name=trace_label,
+            meta=trace_meta(head, origin=origin),
+            hovertemplate=f"{where}{value_label}: %{{z:+.4f}}<extra>{trace_label}</extra>",
+        )
+    )
     return traces
 
 
@@ -106,16 +131,22 @@ def difference_figure(
     traces, layout, annotations, shapes = [], {}, [], []
     for head, panel in enumerate(plan.panels):
         name = plotly_safe(text["cmp.fig.mean_panel"]) if of_means else f"{plotly_safe(text['fig.head'])} {head + 1}"
-        common = dict(x=plan.labels.categories, y=plan.labels.rows, xaxis=panel.xaxis, yaxis=panel.yaxis,
-                      hoverongaps=False)  # fmt: skip
+        common = dict(
+            x=plan.labels.categories, y=plan.labels.rows, xaxis=panel.xaxis, yaxis=panel.yaxis, hoverongaps=False
+        )
         colorbar = shared_colorbar(plan.frame, scale) if head == 0 else None
         traces += _panel_heatmaps(diff[head], masked[head], head, name, common, limit, colorbar, text, origin)
         first_col = head % plan.cols == 0
         layout.update(
-            panel_axes(panel, plan.labels, plan.labelled[head], first_col,
-                       text["fig.key_axis"] if plan.labelled[head] and first_col else None,
-                       text["fig.query_axis"] if head == 0 else None)
-        )  # fmt: skip
+            panel_axes(
+                panel,
+                plan.labels,
+                plan.labelled[head],
+                first_col,
+                text["fig.key_axis"] if plan.labelled[head] and first_col else None,
+                text["fig.query_axis"] if head == 0 else None,
+            )
+        )
         color = "#222" if of_means else head_color(head)
         annotations.append(panel_title(name, panel, TITLE_FONT_SIZE * scale, color, bold=True))
         shapes.append(panel_border(panel, color, FOCUSED_BORDER_PX if head == focus else BORDER_PX))
@@ -128,7 +159,13 @@ def difference_figure(
     if window is not None and not window.whole:
         title += " · " + window_title(window, text)
     layout = finished_layout(
-        layout, plan.frame, scale, plan.panels, annotations=annotations, shapes=shapes, legend=top_legend(scale),
+        layout,
+        plan.frame,
+        scale,
+        plan.panels,
+        annotations=annotations,
+        shapes=shapes,
+        legend=top_legend(scale),
         title=figure_title(plotly_safe(title), TITLE_FONT_SIZE * scale),
-    )  # fmt: skip
+    )
     return build_figure(traces, layout)

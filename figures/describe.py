@@ -90,7 +90,7 @@ def _grid_sentence(grid: Grid, text: Words) -> str:
     cells = [
         template.format(value=show(grid.values[row, col]), row=grid.rows.spoken(row), col=grid.cols.spoken(col))
         for row, col in strongest_cells(grid.values)
-    ]  # fmt: skip
+    ]
     if not cells:
         return text["alt.no_values"].format(name=grid.name)
     sentence = text["alt.grid"].format(name=grid.name, cells=text["alt.separator"].join(cells))
@@ -106,10 +106,17 @@ def _series_sentence(series: Series, text: Words) -> str:
     first, last = kept[0], kept[-1]
     low, high = kept[np.argmin(y[kept])], kept[np.argmax(y[kept])]
     return text["alt.series"].format(
-        name=series.name, count=kept.size, first=show(y[first]), first_x=series.x.spoken(first), last=show(y[last]),
-        last_x=series.x.spoken(last), low=show(y[low]), low_x=series.x.spoken(low), high=show(y[high]),
+        name=series.name,
+        count=kept.size,
+        first=show(y[first]),
+        first_x=series.x.spoken(first),
+        last=show(y[last]),
+        last_x=series.x.spoken(last),
+        low=show(y[low]),
+        low_x=series.x.spoken(low),
+        high=show(y[high]),
         high_x=series.x.spoken(high),
-    )  # fmt: skip
+    )
 
 
 def _title(data: ChartData, text: Words) -> str:
@@ -171,6 +178,8 @@ def chart_table(data: ChartData, part: int, text: Words) -> Table:
     name = table_names(data, text)[part]
     show = _formatter(np.concatenate([item.y for item in group]))
     if all(item.y.size == 1 for item in group):
-        return Table(name, "", [item.name for item in group], [text["alt.value"]], [[show(item.y[0])] for item in group])
+        return Table(
+            name, "", [item.name for item in group], [text["alt.value"]], [[show(item.y[0])] for item in group]
+        )
     cells = [[show(item.y[i]) for item in group] for i in range(group[0].y.size)]
     return Table(name, group[0].x.title, group[0].x.labels, [item.name for item in group], cells)

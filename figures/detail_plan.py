@@ -67,16 +67,22 @@ def _key_gap(short: list[str], cell: float, scale: float) -> float:
     return max(DETAIL_GAP_PX * scale, overhang + LABEL_PAD_PX * 2)
 
 
-def _detail_columns(stages: int, T: int, available: float, left: float, short: list[str], scale: float,
-                    cells: tuple[float, float]) -> tuple[PanelGrid, float, float]:  # fmt: skip
+def _detail_columns(
+    stages: int, T: int, available: float, left: float, short: list[str], scale: float, cells: tuple[float, float]
+) -> tuple[PanelGrid, float, float]:
     """The panels' grid, the gap between them (wider when key labels reach over) and the
     figure's width; the gap depends on the key labels, which depend on the cell size."""
     gap, width = DETAIL_GAP_PX * scale, left + available + MARGIN_PX
     for _ in range(2):
         grid = panel_grid(
-            stages, T, available, gap, *cells,
-            DETAIL_MIN_PANEL_PX * scale, DETAIL_MAX_PANEL_PX * scale,
-        )  # fmt: skip
+            stages,
+            T,
+            available,
+            gap,
+            *cells,
+            DETAIL_MIN_PANEL_PX * scale,
+            DETAIL_MAX_PANEL_PX * scale,
+        )
         legible = T * DETAIL_MIN_CELL_PX * scale
         if grid.panel_px < legible:  # one stage a row and still too narrow: wider than the page
             grid, width = PanelGrid(1, stages, legible), left + legible + MARGIN_PX
@@ -87,9 +93,18 @@ def _detail_columns(stages: int, T: int, available: float, left: float, short: l
     return grid, gap, width
 
 
-def _laid_out(names: list[str], labels: list[str], titles: Mapping[str, str], scale: float, left: float,
-              grid: PanelGrid, gap: float, width: float, window: Window | None = None,
-              every_label: list[str] | None = None) -> DetailPlan:  # fmt: skip
+def _laid_out(
+    names: list[str],
+    labels: list[str],
+    titles: Mapping[str, str],
+    scale: float,
+    left: float,
+    grid: PanelGrid,
+    gap: float,
+    width: float,
+    window: Window | None = None,
+    every_label: list[str] | None = None,
+) -> DetailPlan:
     """The plan of a chosen grid: labels, titles, the frame, each panel and colour bar.
     labels: the rows shown (a window's queries); every_label: all T, where a window is shown."""
     T, title_px = len(labels), TITLE_FONT_SIZE * scale
@@ -109,9 +124,18 @@ def _laid_out(names: list[str], labels: list[str], titles: Mapping[str, str], sc
     return DetailPlan(frame, panels, axes, grid.cols, wrapped, tops, panel_px, width)
 
 
-def _fitted_detail(names: list[str], labels: list[str], titles: Mapping[str, str], width_px: float, scale: float,
-                   left: float, cells: tuple[float, float], max_height_px: float, window: Window | None = None,
-                   every_label: list[str] | None = None) -> DetailPlan | None:  # fmt: skip
+def _fitted_detail(
+    names: list[str],
+    labels: list[str],
+    titles: Mapping[str, str],
+    width_px: float,
+    scale: float,
+    left: float,
+    cells: tuple[float, float],
+    max_height_px: float,
+    window: Window | None = None,
+    every_label: list[str] | None = None,
+) -> DetailPlan | None:
     """The plan whose panels are largest (ties: more to a row) while the whole chart is at
     most ``max_height_px`` tall, in the page's width, with cells of at least ``cells[0]``;
     None when there is none."""
@@ -124,8 +148,9 @@ def _fitted_detail(names: list[str], labels: list[str], titles: Mapping[str, str
         for _ in range(4):  # the labels' room depends on the cell size, the size on the room
             gap = _key_gap(short, panel / T, scale)
             panel = min(panel, (available - (cols - 1) * gap) / cols)
-            plan = _laid_out(names, labels, titles, scale, left, PanelGrid(cols, rows, panel), gap, width_px,
-                             window, every_label)  # fmt: skip
+            plan = _laid_out(
+                names, labels, titles, scale, left, PanelGrid(cols, rows, panel), gap, width_px, window, every_label
+            )
             over = plan.frame.height - max_height_px
             if over <= 0.5:
                 break
@@ -136,9 +161,16 @@ def _fitted_detail(names: list[str], labels: list[str], titles: Mapping[str, str
     return best
 
 
-def plan_detail(names: list[str], labels: list[str], titles: Mapping[str, str], width_px: float,
-                scale: float, value_cell_px: float = 0.0, max_height_px: float | None = None,
-                window: Window | None = None) -> DetailPlan:  # fmt: skip
+def plan_detail(
+    names: list[str],
+    labels: list[str],
+    titles: Mapping[str, str],
+    width_px: float,
+    scale: float,
+    value_cell_px: float = 0.0,
+    max_height_px: float | None = None,
+    window: Window | None = None,
+) -> DetailPlan:
     """Where each stage's panel, title and colour bar go for a page ``width_px`` wide.
     value_cell_px: cells at least this large (values written in them), as long as a panel
     of T such cells is no larger than the largest panel; the stages then take more rows.
@@ -156,8 +188,9 @@ def plan_detail(names: list[str], labels: list[str], titles: Mapping[str, str], 
     if max_height_px is not None:
         tries = [(value_cell_px, value_cell_px * VALUE_ROOM)] if roomy else []
         for fit_cells in [*tries, (DETAIL_FIT_MIN_CELL_PX * scale, cells[1])]:
-            plan = _fitted_detail(names, labels, titles, width_px, scale, left, fit_cells, max_height_px, window,
-                                  every_label)  # fmt: skip
+            plan = _fitted_detail(
+                names, labels, titles, width_px, scale, left, fit_cells, max_height_px, window, every_label
+            )
             if plan is not None:
                 return plan
     if roomy:

@@ -57,7 +57,9 @@ def layer_meta(head: int, layer: str, block: int | None = None) -> dict:
     return {**trace_meta(head, block), LAYER: layer}
 
 
-def layout_meta(sync_hover: bool = False, min_width_px: float | None = None, named_axes: bool = False) -> dict[str, Any]:
+def layout_meta(
+    sync_hover: bool = False, min_width_px: float | None = None, named_axes: bool = False
+) -> dict[str, Any]:
     """A figure's layout meta: whether a hovered cell is outlined in every panel, the width its
     layout needs (more than the page's when cells would fall below their minimum), and whether
     its heatmap's axes name things (layers, heads) rather than token positions."""
@@ -91,7 +93,9 @@ def clickable_heads(figure: Any, kind: str = "heatmap") -> list[int]:
             continue
         head = _meta(trace).get(HEAD)
         if not isinstance(head, int) or isinstance(head, bool) or head < 0:
-            raise ValueError(f"a {kind} trace without meta.{HEAD}: {trace.get('name') if isinstance(trace, dict) else trace.name}")
+            raise ValueError(
+                f"a {kind} trace without meta.{HEAD}: {trace.get('name') if isinstance(trace, dict) else trace.name}"
+            )
         heads.append(head)
     return heads
 

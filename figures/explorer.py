@@ -96,8 +96,15 @@ class GridPlan:
     two_line_titles: bool  # "block b" over "head h" when one line is wider than a panel
 
 
-def plan_grid(blocks: int, heads: int, labels: Sequence[str], text: Words, width_px: float,
-              scale: float, window: Window | None = None) -> GridPlan:  # fmt: skip
+def plan_grid(
+    blocks: int,
+    heads: int,
+    labels: Sequence[str],
+    text: Words,
+    width_px: float,
+    scale: float,
+    window: Window | None = None,
+) -> GridPlan:
     """Square panels as large as ``width_px`` allows (within GRID_MIN/MAX_PANEL_PX); query
     labels beside the first column, key labels under the bottom row. window: a long text's
     window, whose queries and keys alone are drawn (``labels``: all T)."""
@@ -112,17 +119,20 @@ def plan_grid(blocks: int, heads: int, labels: Sequence[str], text: Words, width
     axes = plan_labels(labels, panel_px / T, scale, window)
     two_lines = any(
         text_px(panel_name(b, head, text), title_px) > panel_px + gap - LABEL_PAD_PX
-        for b in range(blocks) for head in range(heads)
-    )  # fmt: skip
+        for b in range(blocks)
+        for head in range(heads)
+    )
     title_room = (2 if two_lines else 1) * title_px * LINE_HEIGHT + 4
     row_px = title_room + panel_px + GRID_ROW_GAP_PX * scale
     header = TITLE_FONT_SIZE * scale * LINE_HEIGHT + MARGIN_PX * 2
     frame = Frame(width_px, header + blocks * row_px + axes.key_room + MARGIN_PX, left, right, header, MARGIN_PX)
     panels = [
-        [frame.panel(b * heads + head + 1, head * (panel_px + gap), b * row_px + title_room, panel_px)
-         for head in range(heads)]
+        [
+            frame.panel(b * heads + head + 1, head * (panel_px + gap), b * row_px + title_room, panel_px)
+            for head in range(heads)
+        ]
         for b in range(blocks)
-    ]  # fmt: skip
+    ]
     return GridPlan(frame, panels, axes, two_lines)
 
 
@@ -133,33 +143,60 @@ def _future(shape: tuple[int, int], origin: tuple[int, int]) -> np.ndarray:
     return cols + origin[1] > rows + origin[0]
 
 
-def _grid_future_trace(block: int, head: int, future: np.ndarray, panel: Panel, axes: AxisLabels, text: Words,
-                       origin: tuple[int, int]) -> dict:  # fmt: skip
+def _grid_future_trace(
+    block: int, head: int, future: np.ndarray, panel: Panel, axes: AxisLabels, text: Words, origin: tuple[int, int]
+) -> dict:
     """The masked future of one panel, transparent: a click there chooses the panel's head too
     (Plotly sends no click from a heatmap's gap)."""
     return dict(
-        type="heatmap", z=np.where(future, np.float32(1.0), np.float32(np.nan)), x=axes.categories, y=axes.rows,
-        xaxis=panel.xaxis, yaxis=panel.yaxis, colorscale=[[0, "rgba(0,0,0,0)"], [1, "rgba(0,0,0,0)"]],
-        showscale=False, hoverongaps=False,  # no name: the panel's has it
+        type="heatmap",
+        z=np.where(future, np.float32(1.0), np.float32(np.nan)),
+        x=axes.categories,
+        y=axes.rows,
+        xaxis=panel.xaxis,
+        yaxis=panel.yaxis,
+        colorscale=[[0, "rgba(0,0,0,0)"], [1, "rgba(0,0,0,0)"]],
+        showscale=False,
+        hoverongaps=False,  # no name: the panel's has it
         meta={**trace_meta(head, block, origin), **layer_meta(head, BLANK, block)},
         hovertemplate=f"{plotly_safe(text['fig.masked_reason'])}<extra>{plotly_safe(panel_name(block, head, text))}</extra>",
-    )  # fmt: skip
+    )
 
 
-def _grid_trace(weights: np.ndarray, block: int, head: int, panel: Panel, axes: AxisLabels, text: Words,
-                colorbar: dict | None, future: np.ndarray, origin: tuple[int, int]) -> dict:  # fmt: skip
+def _grid_trace(
+    weights: np.ndarray,
+    block: int,
+    head: int,
+    panel: Panel,
+    axes: AxisLabels,
+    text: Words,
+    colorbar: dict | None,
+    future: np.ndarray,
+    origin: tuple[int, int],
+) -> dict:
     """One head's weights, the masked future a gap; meta names its block and head."""
     z = np.where(future, np.float32(np.nan), np.asarray(weights, dtype=np.float32))
     name = panel_name(block, head, text)
     return dict(
-        type="heatmap", z=z, x=axes.categories, y=axes.rows, xaxis=panel.xaxis, yaxis=panel.yaxis,
-        colorscale=WEIGHT_COLORSCALE, zmin=0.0, zmax=1.0, showscale=colorbar is not None, colorbar=colorbar,
-        hoverongaps=False, name=name, meta=trace_meta(head, block, origin),
+        type="heatmap",
+        z=z,
+        x=axes.categories,
+        y=axes.rows,
+        xaxis=panel.xaxis,
+        yaxis=panel.yaxis,
+        colorscale=WEIGHT_COLORSCALE,
+        zmin=0.0,
+        zmax=1.0,
+        showscale=colorbar is not None,
+        colorbar=colorbar,
+        hoverongaps=False,
+        name=name,
+        meta=trace_meta(head, block, origin),
         hovertemplate=(
             f"{plotly_safe(text['fig.query'])} %{{y}}<br>{plotly_safe(text['fig.key'])} %{{x}}<br>"
             f"{plotly_safe(text['ex.weight'])}: %{{z:.4f}}<extra>{plotly_safe(name)}</extra>"
         ),
-    )  # fmt: skip
+    )
 
 
 def grid_figure(
@@ -193,9 +230,15 @@ def grid_figure(
                 traces.append(_grid_future_trace(b, head, future, panel, plan.labels, text, origin))
             bottom, first = b == blocks - 1, head == 0
             layout.update(
-                panel_axes(panel, plan.labels, bottom, first, text["fig.key_axis"] if bottom and first else None,
-                           text["fig.query_axis"] if first and b == 0 else None)
-            )  # fmt: skip
+                panel_axes(
+                    panel,
+                    plan.labels,
+                    bottom,
+                    first,
+                    text["fig.key_axis"] if bottom and first else None,
+                    text["fig.query_axis"] if first and b == 0 else None,
+                )
+            )
             name = (
                 f"{plotly_safe(text['ex.col.block'])} {b + 1}<br>{plotly_safe(text['fig.head'])} {head + 1}"
                 if plan.two_line_titles
@@ -205,17 +248,28 @@ def grid_figure(
             width = FOCUSED_BORDER_PX if focus == (b, head) else BORDER_PX
             shapes.append(panel_border(panel, head_color(head), width))
     layout = finished_layout(
-        layout, plan.frame, scale, [panel for row in plan.panels for panel in row], annotations=annotations,
-        shapes=shapes, title=figure_title(title, TITLE_FONT_SIZE * scale),
-    )  # fmt: skip
+        layout,
+        plan.frame,
+        scale,
+        [panel for row in plan.panels for panel in row],
+        annotations=annotations,
+        shapes=shapes,
+        title=figure_title(title, TITLE_FONT_SIZE * scale),
+    )
     return build_figure(traces, layout)
 
 
 def metric_figure(
-    values: np.ndarray, metric: str, text: Words, limit: float | None = None, scale: float = 1.0,
-    cell_px: float | None = None, title: str | None = None, focus: tuple[int, int] | None = None,
+    values: np.ndarray,
+    metric: str,
+    text: Words,
+    limit: float | None = None,
+    scale: float = 1.0,
+    cell_px: float | None = None,
+    title: str | None = None,
+    focus: tuple[int, int] | None = None,
     rows_word: str = "ex.col.block",
-) -> go.Figure:  # fmt: skip
+) -> go.Figure:
     """One metric for every head of every block: values (blocks, h), rows = blocks.
     Weights on a place go from 0 to 1; the entropy from 0 to ``limit`` (ln T, a uniform row's
     largest). ``cell_px`` fixes the cells' size (a map of many layers: numbers are written only
@@ -230,12 +284,21 @@ def metric_figure(
     font = FONT_SIZE * scale
     write = cell >= METRIC_CELL_PX * scale * 0.75
     trace = dict(
-        type="heatmap", z=np.asarray(values, dtype=np.float32), x=heads, y=rows, colorscale=WEIGHT_COLORSCALE if weights else METRIC_COLORSCALE,
-        zmin=0.0, zmax=zmax, texttemplate="%{z:.2f}" if write else None, textfont=dict(size=font),
-        name=plotly_safe(text[f"ex.metric.{metric}"]), colorbar=dict(thickness=COLORBAR_THICKNESS_PX, outlinewidth=0),
+        type="heatmap",
+        z=np.asarray(values, dtype=np.float32),
+        x=heads,
+        y=rows,
+        colorscale=WEIGHT_COLORSCALE if weights else METRIC_COLORSCALE,
+        zmin=0.0,
+        zmax=zmax,
+        texttemplate="%{z:.2f}" if write else None,
+        textfont=dict(size=font),
+        name=plotly_safe(text[f"ex.metric.{metric}"]),
+        colorbar=dict(thickness=COLORBAR_THICKNESS_PX, outlinewidth=0),
         hovertemplate=f"%{{y}} · %{{x}}<br>{plotly_safe(text[f'ex.metric.{metric}'])}: %{{z:.3f}}<extra></extra>",
-        xgap=1, ygap=1,
-    )  # fmt: skip
+        xgap=1,
+        ygap=1,
+    )
     top = TITLE_FONT_SIZE * scale * LINE_HEIGHT + MARGIN_PX * 2
     left = text_px(rows[-1], font) + MARGIN_PX * 2
     widest = max(text_px(head, font) for head in heads)
@@ -248,18 +311,31 @@ def metric_figure(
         margin=dict(l=round(left), r=MARGIN_PX, t=round(top), b=round(bottom)),
         title=dict(
             text=plotly_safe(title if title is not None else text[f"ex.metric.{metric}"]),
-            x=0.0, xref="paper", xanchor="left", font=dict(size=TITLE_FONT_SIZE * scale),
-        ),  # fmt: skip
+            x=0.0,
+            xref="paper",
+            xanchor="left",
+            font=dict(size=TITLE_FONT_SIZE * scale),
+        ),
         xaxis=dict(side="bottom", tickfont=dict(size=font), fixedrange=True, tickangle=-45 if rotate else 0),
         yaxis=dict(autorange="reversed", tickfont=dict(size=font), fixedrange=True),
         font=dict(size=font, family=FONT_FAMILY),
         plot_bgcolor=BACKGROUND,
         meta=layout_meta(named_axes=True),
-    )  # fmt: skip
+    )
     if focus is not None:
         block, head = focus
-        layout["shapes"] = [dict(type="rect", xref="x", yref="y", x0=head - 0.5, x1=head + 0.5, y0=block - 0.5,
-                                 y1=block + 0.5, line=dict(color="#111111", width=3))]  # fmt: skip
+        layout["shapes"] = [
+            dict(
+                type="rect",
+                xref="x",
+                yref="y",
+                x0=head - 0.5,
+                x1=head + 0.5,
+                y0=block - 0.5,
+                y1=block + 0.5,
+                line=dict(color="#111111", width=3),
+            )
+        ]
     return build_figure([trace], layout)
 
 
@@ -271,8 +347,9 @@ def generation_window(longest: int, last_positions: int = GENERATION_POSITIONS) 
     return max(0, longest - last_positions)
 
 
-def _generation_cells(rows: Sequence[np.ndarray], contexts: Sequence[Sequence[str]], first: int,
-                      width: int) -> tuple[np.ndarray, list[list[str]]]:  # fmt: skip
+def _generation_cells(
+    rows: Sequence[np.ndarray], contexts: Sequence[Sequence[str]], first: int, width: int
+) -> tuple[np.ndarray, list[list[str]]]:
     """The generation chart's cells from position ``first`` on, ``width`` wide: each row's
     weights left-aligned (NaN past a shorter context) and the key each cell reads (escaped)."""
     z = np.full((len(rows), width), np.nan, dtype=np.float32)
@@ -287,10 +364,17 @@ def _generation_cells(rows: Sequence[np.ndarray], contexts: Sequence[Sequence[st
 
 
 def generation_figure(
-    rows: Sequence[np.ndarray], chars: Sequence[str], contexts: Sequence[Sequence[str]], head: int, block: int,
-    text: Words, width_px: float = 870, scale: float = 1.0, unit_word: str = "ex.col.block",
+    rows: Sequence[np.ndarray],
+    chars: Sequence[str],
+    contexts: Sequence[Sequence[str]],
+    head: int,
+    block: int,
+    text: Words,
+    width_px: float = 870,
+    scale: float = 1.0,
+    unit_word: str = "ex.col.block",
     last_positions: int = GENERATION_POSITIONS,
-) -> go.Figure:  # fmt: skip
+) -> go.Figure:
     """For each generated character (a row), the last query's weights over the context it
     read (columns: positions in that context, left-aligned; NaN where the context was
     shorter). rows: one (T_ctx,) array per character; contexts: the text each one read, or
@@ -304,7 +388,9 @@ def generation_figure(
     first = generation_window(longest, last_positions)
     width = longest - first
     z, keys = _generation_cells(rows, contexts, first, width)
-    names = [plotly_safe(text["ex.step_label"].format(step=i + 1, char=display_label(char))) for i, char in enumerate(chars)]
+    names = [
+        plotly_safe(text["ex.step_label"].format(step=i + 1, char=display_label(char))) for i, char in enumerate(chars)
+    ]
     font_px = TICK_FONT_PX * scale
     left = (
         max((text_px(name, font_px) for name in names), default=0.0) + MARGIN_PX * 3 + FONT_SIZE * scale * LINE_HEIGHT
@@ -312,12 +398,21 @@ def generation_figure(
     cell = (width_px - left - OVERVIEW_COLORBAR_PX * scale) / width
     write = cell >= GENERATION_MIN_CELL_FOR_TEXT_PX * scale
     trace = dict(
-        type="heatmap", z=z, x=list(range(first, longest)), y=list(range(n)), text=keys, colorscale=WEIGHT_COLORSCALE,
-        zmin=0.0, zmax=1.0, hoverongaps=False, name=f"{plotly_safe(text[unit_word])} {block + 1} · {plotly_safe(text['fig.head'])} {head + 1}",
-        meta=trace_meta(head, block), colorbar=dict(thickness=COLORBAR_THICKNESS_PX, outlinewidth=0),
+        type="heatmap",
+        z=z,
+        x=list(range(first, longest)),
+        y=list(range(n)),
+        text=keys,
+        colorscale=WEIGHT_COLORSCALE,
+        zmin=0.0,
+        zmax=1.0,
+        hoverongaps=False,
+        name=f"{plotly_safe(text[unit_word])} {block + 1} · {plotly_safe(text['fig.head'])} {head + 1}",
+        meta=trace_meta(head, block),
+        colorbar=dict(thickness=COLORBAR_THICKNESS_PX, outlinewidth=0),
         hovertemplate=f"%{{y}}<br>{plotly_safe(text['fig.key'])} %{{x}}: %{{text}}<br>{plotly_safe(text['ex.weight'])}: %{{z:.3f}}<extra></extra>",
         **(dict(texttemplate="%{text}", textfont=dict(size=VALUE_FONT_PX * scale)) if write else {}),
-    )  # fmt: skip
+    )
     top = TITLE_FONT_SIZE * scale * LINE_HEIGHT + MARGIN_PX * 2
     # Under the rows: the position tick labels, then the axis title (never over the last row).
     bottom = font_px * LINE_HEIGHT + TICK_GAP_PX + FONT_SIZE * scale * LINE_HEIGHT + MARGIN_PX * 2
@@ -337,7 +432,7 @@ def generation_figure(
             ticktext=names,
             tickfont=dict(size=font_px),
             title=dict(text=plotly_safe(text["ex.generated_axis"]), standoff=4),
-        ),  # fmt: skip
+        ),
         font=dict(size=FONT_SIZE * scale, family=FONT_FAMILY),
         plot_bgcolor=BACKGROUND,
         hoverlabel=dict(font=dict(size=FONT_SIZE * scale)),

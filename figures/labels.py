@@ -31,4 +31,4 @@ def two_lines(text: str, longest: int) -> str:
         return text
     middle = len(text) / 2
     cut = min((i for i, char in enumerate(text) if char == " "), key=lambda i: abs(i - middle))
-    return f"{text[:cut]}<br>{text[cut + 1:]}"
+    return f"{text[:cut]}<br>{text[cut + 1 :]}"

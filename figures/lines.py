@@ -47,8 +47,16 @@ LEGEND_LINE_WIDTH_PX = 3.0
 # Plotly's named patterns and two more (dash-dot-dot, long dash-dot-dot), each clear on a thin
 # line: as many as the heads' colours. The pattern shifts by one each time the colours start
 # over (past the eighth head), so no two of up to 8 × 8 heads share both.
-LINE_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot", "9px,3px,3px,3px,3px,3px",
-               "15px,4px,3px,4px,3px,4px")  # fmt: skip
+LINE_DASHES = (
+    "solid",
+    "dash",
+    "dot",
+    "dashdot",
+    "longdash",
+    "longdashdot",
+    "9px,3px,3px,3px,3px,3px",
+    "15px,4px,3px,4px,3px,4px",
+)
 LINE_ROW_PX = 22  # vertical room per token
 LINE_LABEL_FONT_PX = 14
 LINE_COLUMN_GAP_PX = 220  # between the query column and the key column
@@ -100,8 +108,14 @@ class LineChoice:
     strongest: float = 0.0  # the largest weight of the queries into the window's keys, drawn or not
 
 
-def choose_lines(weights: np.ndarray, heads: Sequence[int], queries: Sequence[int], keys: range,
-                 threshold: float = LINE_THRESHOLD, max_lines: int = MAX_LINES) -> LineChoice:  # fmt: skip
+def choose_lines(
+    weights: np.ndarray,
+    heads: Sequence[int],
+    queries: Sequence[int],
+    keys: range,
+    threshold: float = LINE_THRESHOLD,
+    max_lines: int = MAX_LINES,
+) -> LineChoice:
     """Every line (head, query, key ≤ query, weight ≥ threshold) of ``queries`` into ``keys``,
     the strongest ``max_lines`` kept (ties: the earlier head, query, key first)."""
     found, outside, strongest = [], 0, 0.0
@@ -118,8 +132,14 @@ def choose_lines(weights: np.ndarray, heads: Sequence[int], queries: Sequence[in
     return LineChoice(kept, outside, len(found) - len(kept), strongest)
 
 
-def _step_trace(lines: list[tuple[int, int, float]], head: int, step: int, text: Words, scale: float,
-                origin: tuple[int, int] = (0, 0)) -> dict:  # fmt: skip
+def _step_trace(
+    lines: list[tuple[int, int, float]],
+    head: int,
+    step: int,
+    text: Words,
+    scale: float,
+    origin: tuple[int, int] = (0, 0),
+) -> dict:
     """One head's lines in one weight step as one scatter trace: segments separated by None,
     each point's customdata its line's weight. origin: the first query and key shown."""
     x, y, custom = [], [], []
@@ -128,51 +148,87 @@ def _step_trace(lines: list[tuple[int, int, float]], head: int, step: int, text:
         y += [query - origin[0], key - origin[1], None]
         custom += [weight, weight, None]
     return dict(
-        type="scatter", mode="lines", x=x, y=y, customdata=custom, name=line_name(head, step, text),
+        type="scatter",
+        mode="lines",
+        x=x,
+        y=y,
+        customdata=custom,
+        name=line_name(head, step, text),
         line=dict(color=line_color(head, step), width=line_width(step) * scale, dash=line_dash(head)),
-        legendgroup=f"head{head}", showlegend=False, meta=trace_meta(head),
+        legendgroup=f"head{head}",
+        showlegend=False,
+        meta=trace_meta(head),
         hovertemplate=f"{plotly_safe(text['ex.weight'])}: %{{customdata:.3f}}<extra>{plotly_safe(text['fig.head'])} {head + 1}</extra>",
-    )  # fmt: skip
+    )
 
 
 def _legend_entry(head: int, text: Words, scale: float) -> dict:
     """The head's entry in the legend: its colour and its dash pattern, no data."""
     return dict(
-        type="scatter", mode="lines", x=[None], y=[None], name=f"{plotly_safe(text['fig.head'])} {head + 1}",
+        type="scatter",
+        mode="lines",
+        x=[None],
+        y=[None],
+        name=f"{plotly_safe(text['fig.head'])} {head + 1}",
         line=dict(color=head_color(head), width=LEGEND_LINE_WIDTH_PX * scale, dash=line_dash(head)),
-        legendgroup=f"head{head}", showlegend=True, hoverinfo="skip",
-    )  # fmt: skip
+        legendgroup=f"head{head}",
+        showlegend=True,
+        hoverinfo="skip",
+    )
 
 
-def _line_traces(choice: LineChoice, heads: Sequence[int], threshold: float, text: Words, scale: float,
-                 origin: tuple[int, int]) -> list[dict]:  # fmt: skip
+def _line_traces(
+    choice: LineChoice, heads: Sequence[int], threshold: float, text: Words, scale: float, origin: tuple[int, int]
+) -> list[dict]:
     """Every head's lines, the lightest step of every head first and the heaviest last, so a
     heavy line is never hidden under a light one; then the heads' legend entries, in order."""
     segments: dict[int, list[list]] = {head: [[] for _ in range(LINE_BINS)] for head in heads}
     for head, query, key, weight in choice.lines:
         segments[head][weight_bin(weight, LINE_BINS, threshold)].append((query, key, weight))
-    traces = [_step_trace(segments[head][step], head, step, text, scale, origin)
-              for step in range(LINE_BINS) for head in heads if segments[head][step]]  # fmt: skip
+    traces = [
+        _step_trace(segments[head][step], head, step, text, scale, origin)
+        for step in range(LINE_BINS)
+        for head in heads
+        if segments[head][step]
+    ]
     return traces + [_legend_entry(head, text, scale) for head in heads]
 
 
-def _token_columns(queries: list[str], keys: list[str], token: int | None, text: Words, font_px: float,
-                   scale: float, origin: tuple[int, int]) -> list[dict]:  # fmt: skip
+def _token_columns(
+    queries: list[str],
+    keys: list[str],
+    token: int | None,
+    text: Words,
+    font_px: float,
+    scale: float,
+    origin: tuple[int, int],
+) -> list[dict]:
     """The tokens as two columns of labelled markers: queries left (the chosen one dark,
     the others dimmed), keys right; ``origin``: the positions of the first query and key."""
     columns = []
-    for column, side, name, labels, first in ((0.0, "middle left", text["ex.queries"], queries, origin[0]),
-                                              (1.0, "middle right", text["ex.keys"], keys, origin[1])):  # fmt: skip
+    for column, side, name, labels, first in (
+        (0.0, "middle left", text["ex.queries"], queries, origin[0]),
+        (1.0, "middle right", text["ex.keys"], keys, origin[1]),
+    ):
         count = len(labels)
         dim = ["#bbbbbb" if token is not None and first + i != token else TITLE_COLOR for i in range(count)]
-        columns.append(dict(
-            type="scatter", mode="markers+text", x=[column] * count, y=list(range(count)),
-            text=[plotly_safe(short_label(label)) for label in labels], textposition=side, cliponaxis=False,
-            textfont=dict(size=font_px, color=dim if column == 0.0 else TITLE_COLOR),
-            marker=dict(size=6 * scale, color="#888"), name=plotly_safe(name), showlegend=False,
-            customdata=[plotly_safe(position_label(first + i, label)) for i, label in enumerate(labels)],
-            hovertemplate=f"{plotly_safe(name)}: %{{customdata}}<extra></extra>",
-        ))  # fmt: skip
+        columns.append(
+            dict(
+                type="scatter",
+                mode="markers+text",
+                x=[column] * count,
+                y=list(range(count)),
+                text=[plotly_safe(short_label(label)) for label in labels],
+                textposition=side,
+                cliponaxis=False,
+                textfont=dict(size=font_px, color=dim if column == 0.0 else TITLE_COLOR),
+                marker=dict(size=6 * scale, color="#888"),
+                name=plotly_safe(name),
+                showlegend=False,
+                customdata=[plotly_safe(position_label(first + i, label)) for i, label in enumerate(labels)],
+                hovertemplate=f"{plotly_safe(name)}: %{{customdata}}<extra></extra>",
+            )
+        )
     return columns
 
 
@@ -201,20 +257,41 @@ def _lines_layout(labels: list[str], T: int, text: Words, font_px: float, scale:
     legend_px = _legend_rows(heads, width + 2 * MARGIN_PX, text, scale) * FONT_SIZE * scale * LINE_HEIGHT * 1.4
     top = TITLE_FONT_SIZE * scale * LINE_HEIGHT * 2 + MARGIN_PX + legend_px
     headings = [
-        dict(text=f"<b>{plotly_safe(name)}</b>", x=x, y=1.0, xref="x", yref="paper", yanchor="bottom",
-             xanchor=anchor, showarrow=False, font=dict(size=FONT_SIZE * scale))
+        dict(
+            text=f"<b>{plotly_safe(name)}</b>",
+            x=x,
+            y=1.0,
+            xref="x",
+            yref="paper",
+            yanchor="bottom",
+            xanchor=anchor,
+            showarrow=False,
+            font=dict(size=FONT_SIZE * scale),
+        )
         for x, anchor, name in ((0.0, "right", text["ex.queries"]), (1.0, "left", text["ex.keys"]))
-    ]  # fmt: skip
+    ]
     return dict(
-        height=round(top + T * LINE_ROW_PX * scale + MARGIN_PX * 2), width=round(width + 2 * MARGIN_PX),
+        height=round(top + T * LINE_ROW_PX * scale + MARGIN_PX * 2),
+        width=round(width + 2 * MARGIN_PX),
         margin=dict(l=round(label_px + MARGIN_PX), r=round(label_px + MARGIN_PX), t=round(top), b=MARGIN_PX),
         xaxis=dict(range=[-0.02, 1.02], visible=False, fixedrange=True),
-        yaxis=dict(range=[T - 0.5, -0.5], visible=False, fixedrange=True), annotations=headings,
-        legend=dict(orientation="h", x=0.5, xanchor="center", y=1.0, yanchor="top", yref="container",
-                    font=dict(size=FONT_SIZE * scale), itemwidth=round(LEGEND_SAMPLE_PX * scale)),
-        font=dict(size=FONT_SIZE * scale, family=FONT_FAMILY), plot_bgcolor=BACKGROUND,
-        hoverlabel=dict(font=dict(size=FONT_SIZE * scale)), showlegend=True,
-    )  # fmt: skip
+        yaxis=dict(range=[T - 0.5, -0.5], visible=False, fixedrange=True),
+        annotations=headings,
+        legend=dict(
+            orientation="h",
+            x=0.5,
+            xanchor="center",
+            y=1.0,
+            yanchor="top",
+            yref="container",
+            font=dict(size=FONT_SIZE * scale),
+            itemwidth=round(LEGEND_SAMPLE_PX * scale),
+        ),
+        font=dict(size=FONT_SIZE * scale, family=FONT_FAMILY),
+        plot_bgcolor=BACKGROUND,
+        hoverlabel=dict(font=dict(size=FONT_SIZE * scale)),
+        showlegend=True,
+    )
 
 
 def lines_figure(

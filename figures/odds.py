@@ -37,9 +37,14 @@ def odds_labels(labels: Sequence[str]) -> list[str]:
 
 
 def odds_figure(
-    labels: Sequence[str], before: np.ndarray, after: np.ndarray, kept: int, text: Words, title: str = "",
+    labels: Sequence[str],
+    before: np.ndarray,
+    after: np.ndarray,
+    kept: int,
+    text: Words,
+    title: str = "",
     scale: float = 1.0,
-) -> go.Figure:  # fmt: skip
+) -> go.Figure:
     """Horizontal bars, the likeliest token on top. labels: each token's text or visible
     label (whitespace is drawn visibly, ``gpt_core.display_label``), likeliest first; before/after: their probabilities before
     the cut and after it (renormalised; ignored for the tokens past ``kept``, which are cut)."""
@@ -52,15 +57,33 @@ def odds_figure(
     before_name, after_name = plotly_safe(text["odds.before"]), plotly_safe(text["odds.after"])
     value_px = ODDS_VALUE_FONT_PX * scale
     traces = [
-        dict(type="bar", orientation="h", name=before_name, y=rows, x=before.tolist(),
-             marker=dict(color=CUT_COLOR, opacity=CUT_OPACITY), text=[f"{v:.1%}" for v in before],
-             textposition="outside", textfont=dict(size=value_px, color="#555"), cliponaxis=False,
-             hovertemplate=f"%{{y}}<br>{before_name}: %{{x:.4f}}<extra></extra>"),
-        dict(type="bar", orientation="h", name=after_name, y=rows, x=kept_values,
-             marker=dict(color=KEPT_COLOR), text=[f"{v:.1%}" if v is not None else "" for v in kept_values],
-             textposition="outside", textfont=dict(size=value_px, color=KEPT_COLOR), cliponaxis=False,
-             hovertemplate=f"%{{y}}<br>{after_name}: %{{x:.4f}}<extra></extra>"),
-    ]  # fmt: skip
+        dict(
+            type="bar",
+            orientation="h",
+            name=before_name,
+            y=rows,
+            x=before.tolist(),
+            marker=dict(color=CUT_COLOR, opacity=CUT_OPACITY),
+            text=[f"{v:.1%}" for v in before],
+            textposition="outside",
+            textfont=dict(size=value_px, color="#555"),
+            cliponaxis=False,
+            hovertemplate=f"%{{y}}<br>{before_name}: %{{x:.4f}}<extra></extra>",
+        ),
+        dict(
+            type="bar",
+            orientation="h",
+            name=after_name,
+            y=rows,
+            x=kept_values,
+            marker=dict(color=KEPT_COLOR),
+            text=[f"{v:.1%}" if v is not None else "" for v in kept_values],
+            textposition="outside",
+            textfont=dict(size=value_px, color=KEPT_COLOR),
+            cliponaxis=False,
+            hovertemplate=f"%{{y}}<br>{after_name}: %{{x:.4f}}<extra></extra>",
+        ),
+    ]
     tick_px = TICK_FONT_PX * scale
     left = max((text_px(row, tick_px) for row in rows), default=0.0) + MARGIN_PX * 2
     legend = FONT_SIZE * scale * LINE_HEIGHT + MARGIN_PX  # above the bars
@@ -72,8 +95,14 @@ def odds_figure(
         bargap=0.2,
         height=round(top + max(len(rows), 1) * ODDS_ROW_PX * scale + bottom),
         margin=dict(l=round(left), r=round(VALUE_ROOM_PX * scale), t=round(top), b=round(bottom)),
-        xaxis=dict(title=dict(text=plotly_safe(text["odds.prob_axis"])), range=[0, 1.0], tickformat=".0%",
-                   tickfont=dict(size=tick_px), gridcolor=GRID_COLOR, zeroline=False),  # fmt: skip
+        xaxis=dict(
+            title=dict(text=plotly_safe(text["odds.prob_axis"])),
+            range=[0, 1.0],
+            tickformat=".0%",
+            tickfont=dict(size=tick_px),
+            gridcolor=GRID_COLOR,
+            zeroline=False,
+        ),
         yaxis=dict(type="category", autorange="reversed", tickfont=dict(size=tick_px), automargin=True),
         legend=dict(orientation="h", x=0, xanchor="left", y=1, yanchor="bottom", font=dict(size=FONT_SIZE * scale)),
         font=dict(size=FONT_SIZE * scale, family=FONT_FAMILY),

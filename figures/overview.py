@@ -84,8 +84,16 @@ def _chart_height(heads: int, cols: int, panel_px: float, axes: AxisLabels, scal
     return HEADER_PX * scale + _row_tops(heads, cols, panel_px, axes, scale)[1] + MARGIN_PX
 
 
-def _fitted_grid(heads: int, labels: list[str], room: float, gap: float, scale: float, max_height_px: float,
-                 choices: list[int], window: Window | None = None) -> PanelGrid | None:  # fmt: skip
+def _fitted_grid(
+    heads: int,
+    labels: list[str],
+    room: float,
+    gap: float,
+    scale: float,
+    max_height_px: float,
+    choices: list[int],
+    window: Window | None = None,
+) -> PanelGrid | None:
     """The grid whose panels are largest while the whole chart is at most ``max_height_px``
     tall (ties: more to a row), or None when no grid keeps legible panels that low."""
     T, best = (window.size if window is not None else len(labels)), None
@@ -93,22 +101,33 @@ def _fitted_grid(heads: int, labels: list[str], room: float, gap: float, scale: 
     for cols in choices:
         rows = math.ceil(heads / cols)
         cols = math.ceil(heads / rows)
-        panel = min((room - (cols - 1) * gap) / cols, max(smallest, min(T * OVERVIEW_MAX_CELL_PX * scale,
-                                                                        OVERVIEW_MAX_PANEL_PX * scale)))  # fmt: skip
+        panel = min(
+            (room - (cols - 1) * gap) / cols,
+            max(smallest, min(T * OVERVIEW_MAX_CELL_PX * scale, OVERVIEW_MAX_PANEL_PX * scale)),
+        )
         for _ in range(3):  # the key labels' room depends on the cell size, the size on the room
             axes = plan_labels(labels, panel / T, scale, window)
             fixed = _chart_height(heads, cols, 0.0, axes, scale)
             panel = min(panel, (max_height_px - fixed) / rows)
-        if panel >= smallest and _chart_height(heads, cols, panel, plan_labels(labels, panel / T, scale, window), scale) \
-                <= max_height_px + 0.5 and (best is None or panel > best.panel_px + 0.5):  # fmt: skip
+        if (
+            panel >= smallest
+            and _chart_height(heads, cols, panel, plan_labels(labels, panel / T, scale, window), scale)
+            <= max_height_px + 0.5
+            and (best is None or panel > best.panel_px + 0.5)
+        ):
             best = PanelGrid(cols, rows, panel)
     return best
 
 
 def plan_overview(
-    heads: int, labels: list[str], width_px: float, scale: float, cols: int | None = None,
-    max_height_px: float | None = None, window: Window | None = None,
-) -> OverviewPlan:  # fmt: skip
+    heads: int,
+    labels: list[str],
+    width_px: float,
+    scale: float,
+    cols: int | None = None,
+    max_height_px: float | None = None,
+    window: Window | None = None,
+) -> OverviewPlan:
     """Where each head's panel goes for a page ``width_px`` wide: as many to a row as keep
     their cells legible, key labels under a panel with none below. max_height_px: the chart
     at most this tall where a grid of legible panels allows (the first screen holds every
@@ -122,13 +141,21 @@ def plan_overview(
     right, gap = OVERVIEW_COLORBAR_PX * scale, OVERVIEW_GAP_PX * scale
     choices = [cols] if cols else [c for c in OVERVIEW_COLUMN_CHOICES if c <= heads] or [1]
     room = width_px - left - right
-    grid = None if max_height_px is None else _fitted_grid(heads, labels, room, gap, scale, max_height_px, choices,
-                                                           window)  # fmt: skip
+    grid = (
+        None if max_height_px is None else _fitted_grid(heads, labels, room, gap, scale, max_height_px, choices, window)
+    )
     if grid is None:
         grid = panel_grid(
-            heads, T, room, gap, OVERVIEW_MIN_CELL_PX * scale, OVERVIEW_MAX_CELL_PX * scale,
-            OVERVIEW_MIN_PANEL_PX * scale, OVERVIEW_MAX_PANEL_PX * scale, column_choices=choices,
-        )  # fmt: skip
+            heads,
+            T,
+            room,
+            gap,
+            OVERVIEW_MIN_CELL_PX * scale,
+            OVERVIEW_MAX_CELL_PX * scale,
+            OVERVIEW_MIN_PANEL_PX * scale,
+            OVERVIEW_MAX_PANEL_PX * scale,
+            column_choices=choices,
+        )
     axes = plan_labels(labels, grid.cell_px(T), scale, window)
     labelled = [head + grid.cols >= heads for head in range(heads)]
     row_tops, top = _row_tops(heads, grid.cols, grid.panel_px, axes, scale)
@@ -186,14 +213,28 @@ def heads_overview_figure(
     traces, layout, annotations, shapes = [], {}, [], []
     for head, panel in enumerate(plan.panels):
         colorbar = shared_colorbar(plan.frame, scale) if head == 0 else None
-        traces += stage_traces(matrices[head], plan.labels.categories, stage, head, panel, text,
-                               replace(look, colorbar=colorbar), rows=plan.labels.rows, origin=origin)  # fmt: skip
+        traces += stage_traces(
+            matrices[head],
+            plan.labels.categories,
+            stage,
+            head,
+            panel,
+            text,
+            replace(look, colorbar=colorbar),
+            rows=plan.labels.rows,
+            origin=origin,
+        )
         first_col = head % plan.cols == 0
         layout.update(
-            panel_axes(panel, plan.labels, plan.labelled[head], first_col,
-                       text["fig.key_axis"] if plan.labelled[head] and first_col else None,
-                       text["fig.query_axis"] if head == 0 else None)
-        )  # fmt: skip
+            panel_axes(
+                panel,
+                plan.labels,
+                plan.labelled[head],
+                first_col,
+                text["fig.key_axis"] if plan.labelled[head] and first_col else None,
+                text["fig.query_axis"] if head == 0 else None,
+            )
+        )
         name = f"{plotly_safe(text['fig.head'])} {head + 1}"
         annotations.append(panel_title(name, panel, TITLE_FONT_SIZE * scale, head_color(head), bold=True))
         shapes.append(panel_border(panel, head_color(head), FOCUSED_BORDER_PX if head == focus else BORDER_PX))
@@ -202,7 +243,13 @@ def heads_overview_figure(
     if stage == "masked_scores":
         traces.append(masked_legend_entry(text))
     layout = finished_layout(
-        layout, plan.frame, scale, plan.panels, annotations=annotations, shapes=shapes, legend=top_legend(scale),
+        layout,
+        plan.frame,
+        scale,
+        plan.panels,
+        annotations=annotations,
+        shapes=shapes,
+        legend=top_legend(scale),
         title=figure_title(plotly_safe(text[f"stage.{stage}"] if title is None else title), TITLE_FONT_SIZE * scale),
-    )  # fmt: skip
+    )
     return build_figure(traces, layout)

@@ -54,15 +54,33 @@ def script_json(value: object) -> str:
     """JSON safe inside a <script> element: no "<", ">" or "&" (so no "</script>" and no
     comment opener), and no line separators JavaScript reads as line ends."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    for raw, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029")):
+    for raw, escaped in (
+        ("<", "\\u003c"),
+        (">", "\\u003e"),
+        ("&", "\\u0026"),
+        ("\u2028", "\\u2028"),
+        ("\u2029", "\\u2029"),
+    ):
         text = text.replace(raw, escaped)
     return text
 
 
-def page_data(*, title: str, tokens: Sequence[str], layers: Sequence[PageLayer], stage_titles: Mapping[str, str],
-              words: Mapping[str, str], shape_trace: str, made: Sequence[tuple[str, str]], stage: str = "weights",
-              head: int = 0, row: int | None = None, col: int | None = None, notes: Sequence[str] = (),
-              labels: Sequence[str] | None = None) -> dict:
+def page_data(
+    *,
+    title: str,
+    tokens: Sequence[str],
+    layers: Sequence[PageLayer],
+    stage_titles: Mapping[str, str],
+    words: Mapping[str, str],
+    shape_trace: str,
+    made: Sequence[tuple[str, str]],
+    stage: str = "weights",
+    head: int = 0,
+    row: int | None = None,
+    col: int | None = None,
+    notes: Sequence[str] = (),
+    labels: Sequence[str] | None = None,
+) -> dict:
     """What the page's script reads, checked: every stage of every layer is (heads, T, T).
     ``notes``: sentences shown under the stage switch (a source's notes: the stages it lacks).
     ``labels``: the tokens as they are shown (a space visible, as ``gpt_core.display_label``
@@ -91,42 +109,53 @@ def page_data(*, title: str, tokens: Sequence[str], layers: Sequence[PageLayer],
         "tokens": list(tokens),
         "labels": labels,
         "colors": {"scores": SCORE_COLORSCALE, "weights": WEIGHT_COLORSCALE},
-        "layers": [{"name": layer.name, "heads": layer.heads,
-                    "stages": {name: encode_matrix(array) for name, array in layer.stages.items()}} for layer in layers],
+        "layers": [
+            {
+                "name": layer.name,
+                "heads": layer.heads,
+                "stages": {name: encode_matrix(array) for name, array in layer.stages.items()},
+            }
+            for layer in layers
+        ],
         "stages": names,
         "stageTitles": {name: stage_titles[name] for name in names},
         "words": dict(words),
         "shapeTrace": shape_trace,
         "made": [list(pair) for pair in made],
-        "stage": stage, "head": head, "row": row, "col": col,
+        "stage": stage,
+        "head": head,
+        "row": row,
+        "col": col,
         "notes": [str(note) for note in notes],
     }
 
 
 def standalone_page(data: dict, *, plotly_js: str, lang: str) -> str:
     """The whole page as one HTML document (``data`` from ``page_data``)."""
-    return "".join([
-        f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
-        f"<title>{html.escape(data['title'])}</title>\n",
-        f"<style>\n{_asset('page.css')}</style>\n",
-        f'<script type="text/javascript">{plotly_js}</script>\n',
-        "</head>\n<body>\n<main>\n",
-        '<h1 id="sa-heading"></h1>\n<p class="lead" id="sa-lead"></p>\n',
-        '<h2 id="sa-tokens-heading"></h2>\n<p class="note cut" id="sa-cut" hidden></p>\n',
-        '<div class="tokens" id="sa-tokens"></div>\n',
-        '<div class="controls"><fieldset id="sa-stages"><legend id="sa-stage-legend"></legend></fieldset>',
-        '<select id="sa-layer" hidden></select></div>\n<p class="note" id="sa-stage-notes"></p>\n',
-        '<section class="window" id="sa-window" hidden><div class="chart map" id="sa-map"></div>',
-        '<div><p class="note" id="sa-window-note"></p><label id="sa-slide-label" for="sa-slide"></label> ',
-        '<input type="range" id="sa-slide" min="0" step="1"></div></section>\n',
-        '<h2 id="sa-heads-heading"></h2>\n<p class="note" id="sa-masked-note"></p>\n<div class="grid" id="sa-heads"></div>\n',
-        '<h2 id="sa-detail-heading"></h2>\n<div class="detail" id="sa-detail"></div>\n',
-        '<section id="sa-hand"></section>\n',
-        '<h2 id="sa-shapes-heading"></h2>\n<pre id="sa-shapes"></pre>\n',
-        '<h2 id="sa-made-heading"></h2>\n<dl class="made" id="sa-made"></dl>\n<p class="note" id="sa-offline"></p>\n',
-        "</main>\n",
-        f'<script type="application/json" id="sa-data">{script_json(data)}</script>\n',
-        f'<script type="text/javascript">\n{_asset("window.js")}{_asset("page.js")}</script>\n',
-        "</body>\n</html>\n",
-    ])
+    return "".join(
+        [
+            f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
+            f"<title>{html.escape(data['title'])}</title>\n",
+            f"<style>\n{_asset('page.css')}</style>\n",
+            f'<script type="text/javascript">{plotly_js}</script>\n',
+            "</head>\n<body>\n<main>\n",
+            '<h1 id="sa-heading"></h1>\n<p class="lead" id="sa-lead"></p>\n',
+            '<h2 id="sa-tokens-heading"></h2>\n<p class="note cut" id="sa-cut" hidden></p>\n',
+            '<div class="tokens" id="sa-tokens"></div>\n',
+            '<div class="controls"><fieldset id="sa-stages"><legend id="sa-stage-legend"></legend></fieldset>',
+            '<select id="sa-layer" hidden></select></div>\n<p class="note" id="sa-stage-notes"></p>\n',
+            '<section class="window" id="sa-window" hidden><div class="chart map" id="sa-map"></div>',
+            '<div><p class="note" id="sa-window-note"></p><label id="sa-slide-label" for="sa-slide"></label> ',
+            '<input type="range" id="sa-slide" min="0" step="1"></div></section>\n',
+            '<h2 id="sa-heads-heading"></h2>\n<p class="note" id="sa-masked-note"></p>\n<div class="grid" id="sa-heads"></div>\n',
+            '<h2 id="sa-detail-heading"></h2>\n<div class="detail" id="sa-detail"></div>\n',
+            '<section id="sa-hand"></section>\n',
+            '<h2 id="sa-shapes-heading"></h2>\n<pre id="sa-shapes"></pre>\n',
+            '<h2 id="sa-made-heading"></h2>\n<dl class="made" id="sa-made"></dl>\n<p class="note" id="sa-offline"></p>\n',
+            "</main>\n",
+            f'<script type="application/json" id="sa-data">{script_json(data)}</script>\n',
+            f'<script type="text/javascript">\n{_asset("window.js")}{_asset("page.js")}</script>\n',
+            "</body>\n</html>\n",
+        ]
+    )

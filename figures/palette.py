@@ -12,8 +12,15 @@ from plotly.colors import get_colorscale
 # repeat them in order: head 9 has head 1's colour, head 10 head 2's, and so on (a chart of
 # more than eight heads says so: "fig.head_colors_repeat"; its lines also differ by dash).
 HEAD_COLORS: tuple[str, ...] = (
-    "#0e488b", "#865301", "#d04ec6", "#2c937c", "#790d17", "#758d18", "#181818", "#5e5e5e",
-)  # fmt: skip
+    "#0e488b",
+    "#865301",
+    "#d04ec6",
+    "#2c937c",
+    "#790d17",
+    "#758d18",
+    "#181818",
+    "#5e5e5e",
+)
 
 # Scores are signed: a diverging scale with white at 0. Weights are in [0, 1]: white to blue.
 # Explicit [position, colour] lists: figures skip validation, which would expand names.

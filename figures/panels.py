@@ -103,17 +103,24 @@ def plan_labels(labels: Sequence[str], cell_px: float, scale: float, window: Win
     if window is None or window.whole:
         short = short_labels(labels)
         return AxisLabels(
-            categories_of(list(labels)), short, key_ticks(short, cell_px, tick_px, smallest),
-            query_ticks(short, cell_px, tick_px, smallest), tick_px, AXIS_TITLE_FONT_PX * scale,
-        )  # fmt: skip
+            categories_of(list(labels)),
+            short,
+            key_ticks(short, cell_px, tick_px, smallest),
+            query_ticks(short, cell_px, tick_px, smallest),
+            tick_px,
+            AXIS_TITLE_FONT_PX * scale,
+        )
     keys, queries = list(labels)[window.first_key :][: window.size], list(labels)[window.first_query :][: window.size]
     short_keys = short_labels(keys)
     return AxisLabels(
-        categories_of(keys, window.first_key), short_keys,
+        categories_of(keys, window.first_key),
+        short_keys,
         key_ticks(short_keys, cell_px, tick_px, smallest, window.first_key),
-        query_ticks(short_labels(queries), cell_px, tick_px, smallest, window.first_query), tick_px,
-        AXIS_TITLE_FONT_PX * scale, categories_of(queries, window.first_query),
-    )  # fmt: skip
+        query_ticks(short_labels(queries), cell_px, tick_px, smallest, window.first_query),
+        tick_px,
+        AXIS_TITLE_FONT_PX * scale,
+        categories_of(queries, window.first_query),
+    )
 
 
 def query_label_room(short_labels: list[str], tick_px: float, axis_title_px: float, first: int = 0) -> float:
@@ -154,16 +161,25 @@ def category_axis(
     """One category axis of a panel: the chosen tick labels only (never all when they do
     not fit, never none when ``ticks`` is given), at their planned size."""
     axis = dict(
-        type="category", showgrid=False, zeroline=False, ticks="", domain=list(domain), range=None,
-        fixedrange=False, ticklabelstandoff=TICK_STANDOFF_PX,
-    )  # fmt: skip
+        type="category",
+        showgrid=False,
+        zeroline=False,
+        ticks="",
+        domain=list(domain),
+        range=None,
+        fixedrange=False,
+        ticklabelstandoff=TICK_STANDOFF_PX,
+    )
     if ticks is None:
         axis["showticklabels"] = False
     else:
         axis.update(
-            tickmode="array", tickvals=[categories[i] for i in ticks.positions], ticktext=list(ticks.texts),
-            showticklabels=True, tickfont=dict(size=ticks.font_px),
-        )  # fmt: skip
+            tickmode="array",
+            tickvals=[categories[i] for i in ticks.positions],
+            ticktext=list(ticks.texts),
+            showticklabels=True,
+            tickfont=dict(size=ticks.font_px),
+        )
         if which == "x" and ticks.angle:
             axis["tickangle"] = ticks.angle
         elif which == "x":  # flat; should they still meet, Plotly may tilt them a little, never
@@ -207,52 +223,90 @@ class Frame:
 
 
 def panel_axes(
-    panel: Panel, labels: AxisLabels, keys: bool, queries: bool, key_title: str | None = None,
+    panel: Panel,
+    labels: AxisLabels,
+    keys: bool,
+    queries: bool,
+    key_title: str | None = None,
     query_title: str | None = None,
-) -> dict:  # fmt: skip
+) -> dict:
     """Both category axes of a panel: key labels below it and query labels beside it where
     asked, each axis title where given."""
-    layout = category_axis(panel, "x", panel.x_domain, labels.categories, labels.keys if keys else None,
-                           key_title, labels.axis_title_px)  # fmt: skip
+    layout = category_axis(
+        panel, "x", panel.x_domain, labels.categories, labels.keys if keys else None, key_title, labels.axis_title_px
+    )
     layout.update(
-        category_axis(panel, "y", panel.y_domain, labels.rows, labels.queries if queries else None,
-                      query_title, labels.axis_title_px)
-    )  # fmt: skip
+        category_axis(
+            panel,
+            "y",
+            panel.y_domain,
+            labels.rows,
+            labels.queries if queries else None,
+            query_title,
+            labels.axis_title_px,
+        )
+    )
     return layout
 
 
 def panel_title(text: str, panel: Panel, font_px: float, color: str = TITLE_COLOR, bold: bool = False) -> dict:
     """An annotation centred above the panel (``text`` already escaped)."""
     return dict(
-        text=f"<b>{text}</b>" if bold else text, x=0.5, y=1.0, xref=f"{panel.xaxis} domain",
-        yref=f"{panel.yaxis} domain", xanchor="center", yanchor="bottom", showarrow=False,
+        text=f"<b>{text}</b>" if bold else text,
+        x=0.5,
+        y=1.0,
+        xref=f"{panel.xaxis} domain",
+        yref=f"{panel.yaxis} domain",
+        xanchor="center",
+        yanchor="bottom",
+        showarrow=False,
         font=dict(size=font_px, color=color),
-    )  # fmt: skip
+    )
 
 
 def panel_border(panel: Panel, color: str, width: float) -> dict:
     """A rectangle around the whole panel."""
     return dict(
-        type="rect", xref=f"{panel.xaxis} domain", yref=f"{panel.yaxis} domain", x0=0, x1=1, y0=0, y1=1,
+        type="rect",
+        xref=f"{panel.xaxis} domain",
+        yref=f"{panel.yaxis} domain",
+        x0=0,
+        x1=1,
+        y0=0,
+        y1=1,
         line=dict(color=color, width=width),
-    )  # fmt: skip
+    )
 
 
 def cell_outline(panel: Panel, query: int, key: int, color: str) -> dict:
     """A rectangle around cell (query, key) of the panel."""
     return dict(
-        type="rect", xref=panel.xaxis, yref=panel.yaxis, x0=key - 0.5, x1=key + 0.5,
-        y0=query - 0.5, y1=query + 0.5, line=dict(color=color, width=HIGHLIGHT_WIDTH_PX),
-    )  # fmt: skip
+        type="rect",
+        xref=panel.xaxis,
+        yref=panel.yaxis,
+        x0=key - 0.5,
+        x1=key + 0.5,
+        y0=query - 0.5,
+        y1=query + 0.5,
+        line=dict(color=color, width=HIGHLIGHT_WIDTH_PX),
+    )
 
 
 def shared_colorbar(frame: Frame, scale: float) -> dict:
     """One colour bar for every panel, in the right margin, from the top."""
     return dict(
-        x=1.0, xref="container", xanchor="right", xpad=MARGIN_PX, y=1.0, yanchor="top", lenmode="pixels",
-        len=min(COLORBAR_MAX_PX * scale, frame.plot_height), thickness=COLORBAR_THICKNESS_PX,
-        tickfont=dict(size=COLORBAR_FONT_SIZE * scale), outlinewidth=0,
-    )  # fmt: skip
+        x=1.0,
+        xref="container",
+        xanchor="right",
+        xpad=MARGIN_PX,
+        y=1.0,
+        yanchor="top",
+        lenmode="pixels",
+        len=min(COLORBAR_MAX_PX * scale, frame.plot_height),
+        thickness=COLORBAR_THICKNESS_PX,
+        tickfont=dict(size=COLORBAR_FONT_SIZE * scale),
+        outlinewidth=0,
+    )
 
 
 def figure_title(text: str, font_px: float, color: str | None = None) -> dict:
@@ -262,8 +316,17 @@ def figure_title(text: str, font_px: float, color: str | None = None) -> dict:
     the chart's edge)."""
     font = dict(size=font_px) if color is None else dict(size=font_px, color=color)
     pad = max(TITLE_PAD_PX, TITLE_PAD_SHARE * font_px) + text.count("<br>") * font_px * LINE_HEIGHT
-    return dict(text=text, x=0.0, xref="paper", xanchor="left", y=1.0, yref="container", yanchor="top",
-                pad=dict(t=pad), font=font)  # fmt: skip
+    return dict(
+        text=text,
+        x=0.0,
+        xref="paper",
+        xanchor="left",
+        y=1.0,
+        yref="container",
+        yanchor="top",
+        pad=dict(t=pad),
+        font=font,
+    )
 
 
 def top_legend(scale: float) -> dict:
@@ -278,9 +341,11 @@ def finished_layout(layout: dict, frame: Frame, scale: float, panels: Sequence[P
     layout.update(
         height=round(frame.height),
         margin=dict(l=round(frame.left), r=round(frame.right), t=round(frame.top), b=round(frame.bottom)),
-        font=dict(size=FONT_SIZE * scale, family=FONT_FAMILY), plot_bgcolor=BACKGROUND,
-        hoverlabel=dict(font=dict(size=FONT_SIZE * scale)), **entries,
-    )  # fmt: skip
+        font=dict(size=FONT_SIZE * scale, family=FONT_FAMILY),
+        plot_bgcolor=BACKGROUND,
+        hoverlabel=dict(font=dict(size=FONT_SIZE * scale)),
+        **entries,
+    )
     return layout
 
 

@@ -42,19 +42,43 @@ def answers_figure(
     ]
     colors = [(RIGHT_COLOR if i in right else WRONG_COLOR) if revealed else BAR_COLOR for i in range(len(labels))]
     bars = dict(
-        type="bar", name=text["rmfig.title"], orientation="h", y=names, x=counts, marker=dict(color=colors), text=[str(n) for n in counts],
-        textposition="outside", cliponaxis=False, hovertemplate="%{y}: %{x}<extra></extra>",
-    )  # fmt: skip
+        type="bar",
+        name=text["rmfig.title"],
+        orientation="h",
+        y=names,
+        x=counts,
+        marker=dict(color=colors),
+        text=[str(n) for n in counts],
+        textposition="outside",
+        cliponaxis=False,
+        hovertemplate="%{y}: %{x}<extra></extra>",
+    )
     most = max(counts, default=0)
     layout = dict(
-        height=FRAME_PX + BAR_PX * max(len(labels), 1), margin=dict(l=10, r=30, t=40, b=36), plot_bgcolor=BACKGROUND,
-        font=dict(size=FONT_SIZE, family=FONT_FAMILY), showlegend=False,
+        height=FRAME_PX + BAR_PX * max(len(labels), 1),
+        margin=dict(l=10, r=30, t=40, b=36),
+        plot_bgcolor=BACKGROUND,
+        font=dict(size=FONT_SIZE, family=FONT_FAMILY),
+        showlegend=False,
         title=dict(text=text["rmfig.title"], font=dict(size=TITLE_FONT_SIZE), yref="container", y=0.98, yanchor="top"),
-        xaxis=dict(title=dict(text=text["rmfig.count_axis"]), gridcolor=GRID_COLOR, rangemode="tozero",
-                   range=[0, max(most, 1) * 1.15], dtick=max(1, -(-most // 5)), fixedrange=True),
+        xaxis=dict(
+            title=dict(text=text["rmfig.count_axis"]),
+            gridcolor=GRID_COLOR,
+            rangemode="tozero",
+            range=[0, max(most, 1) * 1.15],
+            dtick=max(1, -(-most // 5)),
+            fixedrange=True,
+        ),
         # The options' words stand off from the axis, drawn as a line: a bar of 0 writes its 0
         # just after the axis, which must not read as part of the words ("6 × 4 0", not "6 × 40").
-        yaxis=dict(autorange="reversed", automargin=True, type="category", fixedrange=True,
-                   ticklabelstandoff=LABEL_STANDOFF_PX, showline=True, linecolor=GRID_COLOR),
-    )  # fmt: skip
+        yaxis=dict(
+            autorange="reversed",
+            automargin=True,
+            type="category",
+            fixedrange=True,
+            ticklabelstandoff=LABEL_STANDOFF_PX,
+            showline=True,
+            linecolor=GRID_COLOR,
+        ),
+    )
     return build_figure([bars], layout)

@@ -126,15 +126,18 @@ def _key_ticks_at(labels: Sequence[str], cell_px: float, font_px: float, first: 
     return AxisTicks(upright_step, positions, _line_texts(labels, positions, first), -90, extent, font_px)
 
 
-def key_ticks(labels: Sequence[str], cell_px: float, font_px: float, min_font_px: float | None = None,
-              first: int = 0) -> AxisTicks:  # fmt: skip
+def key_ticks(
+    labels: Sequence[str], cell_px: float, font_px: float, min_font_px: float | None = None, first: int = 0
+) -> AxisTicks:
     """Labels under the columns: the position above the token on two lines, unless
     "position · token" read upwards (one per line height) shows twice as many. Every label
     at a smaller size down to ``min_font_px`` when that shows them all.
 
     labels: plain display labels (visible and shortened); the texts come back escaped.
     first: the position of ``labels[0]`` (a window over a long text starts later)."""
-    return _whole_or_largest(lambda size: _key_ticks_at(labels, cell_px, size, first), len(labels), font_px, min_font_px)
+    return _whole_or_largest(
+        lambda size: _key_ticks_at(labels, cell_px, size, first), len(labels), font_px, min_font_px
+    )
 
 
 def _query_ticks_at(labels: Sequence[str], cell_px: float, font_px: float, first: int = 0) -> AxisTicks:
@@ -144,12 +147,14 @@ def _query_ticks_at(labels: Sequence[str], cell_px: float, font_px: float, first
     return AxisTicks(step, positions, _line_texts(labels, positions, first), 0, extent + LABEL_PAD_PX, font_px)
 
 
-def query_ticks(labels: Sequence[str], cell_px: float, font_px: float, min_font_px: float | None = None,
-                first: int = 0) -> AxisTicks:  # fmt: skip
+def query_ticks(
+    labels: Sequence[str], cell_px: float, font_px: float, min_font_px: float | None = None, first: int = 0
+) -> AxisTicks:
     """Labels beside the rows: "position · token", one per line height; every label at a
     smaller size down to ``min_font_px`` when that shows them all. first: as for key_ticks."""
-    return _whole_or_largest(lambda size: _query_ticks_at(labels, cell_px, size, first), len(labels), font_px,
-                             min_font_px)  # fmt: skip
+    return _whole_or_largest(
+        lambda size: _query_ticks_at(labels, cell_px, size, first), len(labels), font_px, min_font_px
+    )
 
 
 @dataclass(frozen=True)

@@ -84,7 +84,11 @@ def stage_looks(stages: Mapping[str, np.ndarray], names: list[str]) -> dict[str,
 
 def colorbar_notes(names: list[str], text: Words) -> dict[str, str]:
     """The line under each colour bar, saying what its range is."""
-    notes = {"scores": text["fig.range_own"], "weights": text["fig.range_weights"], "dropped_weights": text["fig.range_dropped"]}
+    notes = {
+        "scores": text["fig.range_own"],
+        "weights": text["fig.range_weights"],
+        "dropped_weights": text["fig.range_dropped"],
+    }
     shared = [stage for stage in ("scaled_scores", "masked_scores") if stage in names]
     for stage in shared:
         notes[stage] = text["fig.range_shared"] if len(shared) > 1 else text["fig.range_own"]

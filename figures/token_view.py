@@ -88,13 +88,15 @@ def _overhang(ticks: AxisTicks, short: list[str], slot: float, first: int = 0) -
     if ticks.angle:
         widest = ticks.font_px * LINE_HEIGHT
     else:
-        widest = max(max(text_px(str(first + i), ticks.font_px), text_px(short[i], ticks.font_px))
-                     for i in ticks.positions)  # fmt: skip
+        widest = max(
+            max(text_px(str(first + i), ticks.font_px), text_px(short[i], ticks.font_px)) for i in ticks.positions
+        )
     return max(0.0, (widest - slot) / 2)
 
 
-def _plan(heads: int, short: list[str], position: int, width_px: float, y_room: float, scale: float,
-          first: int = 0) -> _Plan:  # fmt: skip
+def _plan(
+    heads: int, short: list[str], position: int, width_px: float, y_room: float, scale: float, first: int = 0
+) -> _Plan:
     """Heads to a row (all, else half, a quarter … one) so that each panel keeps its minimum
     width; the gaps and margins wide enough for the labels reaching past a panel's edge."""
     T = len(short)
@@ -109,8 +111,11 @@ def _plan(heads: int, short: list[str], position: int, width_px: float, y_room: 
             panel_w = (width_px - left - right - (cols - 1) * gap) / cols
             ticks = _ticks_through(key_ticks(short, panel_w / T, tick_px, smallest, first), short, position, first)
             reach = _overhang(ticks, short, panel_w / T, first)
-            wanted = (max(PANEL_GAP_PX * scale, 2 * reach + LABEL_PAD_PX), max(y_room, reach + MARGIN_PX),
-                      reach + MARGIN_PX)  # fmt: skip
+            wanted = (
+                max(PANEL_GAP_PX * scale, 2 * reach + LABEL_PAD_PX),
+                max(y_room, reach + MARGIN_PX),
+                reach + MARGIN_PX,
+            )
             if wanted[0] <= gap + 1e-6 and wanted[1] <= left + 1e-6 and wanted[2] <= right + 1e-6:
                 break
             gap, left, right = max(gap, wanted[0]), max(left, wanted[1]), max(right, wanted[2])
@@ -161,8 +166,9 @@ class _Sheet:
 def _sheet(plan: _Plan, names: list[list[str]], named: bool, width_px: float, scale: float) -> _Sheet:
     """Rows of ``plan.cols`` panels, each panel's title on one line if every title fits it."""
     title_px = PANEL_TITLE_FONT_PX * scale
-    two_lines = named and any(text_px(name, title_px) > plan.panel_w + plan.gap - LABEL_PAD_PX
-                              for row in names for name in row)  # fmt: skip
+    two_lines = named and any(
+        text_px(name, title_px) > plan.panel_w + plan.gap - LABEL_PAD_PX for row in names for name in row
+    )
     title_room = (2 if two_lines else 1) * title_px * LINE_HEIGHT + 4
     key_room = plan.ticks.extent_px + TICK_STANDOFF_PX
     panel_h = PANEL_HEIGHT_PX * scale
@@ -170,8 +176,9 @@ def _sheet(plan: _Plan, names: list[list[str]], named: bool, width_px: float, sc
     rows_per_layer = math.ceil(len(names[0]) / plan.cols)
     header = TITLE_FONT_SIZE * scale * LINE_HEIGHT + MARGIN_PX * 2
     plot_h = len(names) * rows_per_layer * row_h
-    return _Sheet(plan, title_room, panel_h, row_h, rows_per_layer, header, width_px - plan.left - plan.right, plot_h,
-                  two_lines)  # fmt: skip
+    return _Sheet(
+        plan, title_room, panel_h, row_h, rows_per_layer, header, width_px - plan.left - plan.right, plot_h, two_lines
+    )
 
 
 def _checked(rows: np.ndarray, columns: np.ndarray, position: int, T: int, direction: str) -> tuple[np.ndarray, ...]:
@@ -190,12 +197,27 @@ def _checked(rows: np.ndarray, columns: np.ndarray, position: int, T: int, direc
 def _y_room(y_ticks: tuple[float, float], scale: float) -> float:
     """The left margin the weight axis needs: its widest tick label and its title."""
     tick_px = TICK_FONT_PX * scale
-    return (max(text_px(f"{tick:g}", tick_px) for tick in y_ticks) + LABEL_PAD_PX + TICK_STANDOFF_PX
-            + AXIS_TITLE_FONT_PX * scale * LINE_HEIGHT + MARGIN_PX)  # fmt: skip
+    return (
+        max(text_px(f"{tick:g}", tick_px) for tick in y_ticks)
+        + LABEL_PAD_PX
+        + TICK_STANDOFF_PX
+        + AXIS_TITLE_FONT_PX * scale * LINE_HEIGHT
+        + MARGIN_PX
+    )
 
 
-def _bars(rows: np.ndarray, columns: np.ndarray, layer: int, head: int, slot: _Slot, position: int, shown: tuple,
-          categories: list[str], names: list[str], weight_word: str) -> list[dict]:  # fmt: skip
+def _bars(
+    rows: np.ndarray,
+    columns: np.ndarray,
+    layer: int,
+    head: int,
+    slot: _Slot,
+    position: int,
+    shown: tuple,
+    categories: list[str],
+    names: list[str],
+    weight_word: str,
+) -> list[dict]:
     """One panel's bars: the token's row up to it (what it reads), its column from it on
     (who reads it, lighter); ``names`` the traces' names in the order of ``shown``."""
     color, T = head_color(head), rows.shape[-1]
@@ -205,50 +227,94 @@ def _bars(rows: np.ndarray, columns: np.ndarray, layer: int, head: int, slot: _S
         span = slice(0, position + 1) if which == "reads" else slice(position, T)
         values = (rows if which == "reads" else columns)[layer, head, span]
         marker = dict(color=color) if which == "reads" else dict(color=color, opacity=READ_BY_OPACITY)
-        traces.append(dict(
-            type="bar", name=name, x=categories[span], y=values.tolist(), xaxis=xaxis, yaxis=yaxis, marker=marker,
-            showlegend=False,
-            hovertemplate=f"%{{x}}<br>{weight_word}: %{{y:.4f}}<extra>{plotly_safe(name)}</extra>",
-        ))  # fmt: skip
+        traces.append(
+            dict(
+                type="bar",
+                name=name,
+                x=categories[span],
+                y=values.tolist(),
+                xaxis=xaxis,
+                yaxis=yaxis,
+                marker=marker,
+                showlegend=False,
+                hovertemplate=f"%{{x}}<br>{weight_word}: %{{y:.4f}}<extra>{plotly_safe(name)}</extra>",
+            )
+        )
     return traces
 
 
-def _axes(sheet: _Sheet, slot: _Slot, categories: list[str], y_ticks: tuple[float, float], weight_word: str,
-          scale: float) -> dict:  # fmt: skip
+def _axes(
+    sheet: _Sheet, slot: _Slot, categories: list[str], y_ticks: tuple[float, float], weight_word: str, scale: float
+) -> dict:
     """A panel's token axis (the labels ``plan.ticks`` shows) and its weight axis, the same
     scale in every panel, its numbers and title only on the first panel of a row."""
     plan, suffix, T = sheet.plan, slot.suffix, len(categories)
     first = slot.col == 0
     xaxis = dict(
-        type="category", categoryorder="array", categoryarray=categories, range=[-0.5, T - 0.5],
-        domain=[max(0.0, slot.x0), min(1.0, slot.x0 + plan.panel_w / sheet.plot_w)], anchor=f"y{suffix}",
-        showgrid=False, zeroline=False, ticks="", fixedrange=True, tickmode="array", ticklabelstandoff=TICK_STANDOFF_PX,
-        tickvals=[categories[i] for i in plan.ticks.positions], ticktext=list(plan.ticks.texts),
-        tickfont=dict(size=plan.ticks.font_px), tickangle=plan.ticks.angle, showline=True, linecolor="#999",
-    )  # fmt: skip
+        type="category",
+        categoryorder="array",
+        categoryarray=categories,
+        range=[-0.5, T - 0.5],
+        domain=[max(0.0, slot.x0), min(1.0, slot.x0 + plan.panel_w / sheet.plot_w)],
+        anchor=f"y{suffix}",
+        showgrid=False,
+        zeroline=False,
+        ticks="",
+        fixedrange=True,
+        tickmode="array",
+        ticklabelstandoff=TICK_STANDOFF_PX,
+        tickvals=[categories[i] for i in plan.ticks.positions],
+        ticktext=list(plan.ticks.texts),
+        tickfont=dict(size=plan.ticks.font_px),
+        tickangle=plan.ticks.angle,
+        showline=True,
+        linecolor="#999",
+    )
     yaxis = dict(
-        range=[0.0, y_ticks[-1] * Y_HEADROOM], domain=[max(0.0, slot.y0), min(1.0, slot.y1)], anchor=f"x{suffix}",
-        fixedrange=True, tickmode="array", tickvals=list(y_ticks), ticktext=[f"{tick:g}" for tick in y_ticks],
-        showticklabels=first, tickfont=dict(size=TICK_FONT_PX * scale), gridcolor="#eee", zeroline=False,
+        range=[0.0, y_ticks[-1] * Y_HEADROOM],
+        domain=[max(0.0, slot.y0), min(1.0, slot.y1)],
+        anchor=f"x{suffix}",
+        fixedrange=True,
+        tickmode="array",
+        tickvals=list(y_ticks),
+        ticktext=[f"{tick:g}" for tick in y_ticks],
+        showticklabels=first,
+        tickfont=dict(size=TICK_FONT_PX * scale),
+        gridcolor="#eee",
+        zeroline=False,
         ticklabelstandoff=TICK_STANDOFF_PX,
         **({"title": dict(text=weight_word, standoff=4, font=dict(size=AXIS_TITLE_FONT_PX * scale))} if first else {}),
-    )  # fmt: skip
+    )
     return {f"xaxis{suffix}": xaxis, f"yaxis{suffix}": yaxis}
 
 
-def _panel_title(sheet: _Sheet, slot: _Slot, name: str, number: int | None, head: int, layer_word: str,
-                 text: Words, scale: float) -> dict:  # fmt: skip
+def _panel_title(
+    sheet: _Sheet, slot: _Slot, name: str, number: int | None, head: int, layer_word: str, text: Words, scale: float
+) -> dict:
     """The panel's name over it in its head's colour: on two lines where one is too wide."""
-    title = (f"{plotly_safe(text[layer_word])} {number + 1}<br>{plotly_safe(text['fig.head'])} {head + 1}"
-             if sheet.two_lines else plotly_safe(name))  # fmt: skip
+    title = (
+        f"{plotly_safe(text[layer_word])} {number + 1}<br>{plotly_safe(text['fig.head'])} {head + 1}"
+        if sheet.two_lines
+        else plotly_safe(name)
+    )
     panel = Panel(slot.index, (slot.x0, slot.x0), (slot.y0, slot.y1))
     return panel_title(title, panel, PANEL_TITLE_FONT_PX * scale, head_color(head), bold=True)
 
 
 def _chosen_shade(slot: _Slot, position: int) -> dict:
     """The chosen token's slot, shaded under the bars."""
-    return dict(type="rect", xref=f"x{slot.suffix}", yref=f"y{slot.suffix} domain", x0=position - 0.5,
-                x1=position + 0.5, y0=0, y1=1, fillcolor=CHOSEN_FILL, line=dict(width=0), layer="below")  # fmt: skip
+    return dict(
+        type="rect",
+        xref=f"x{slot.suffix}",
+        yref=f"y{slot.suffix} domain",
+        x0=position - 0.5,
+        x1=position + 0.5,
+        y0=0,
+        y1=1,
+        fillcolor=CHOSEN_FILL,
+        line=dict(width=0),
+        layer="below",
+    )
 
 
 def token_view_figure(
@@ -280,7 +346,7 @@ def token_view_figure(
         rows, columns = rows[..., first : first + window.size], columns[..., first : first + window.size]
         labels, position = list(labels)[first:][: window.size], position - first
         if not 0 <= position < len(labels):
-            raise IndexError(f"position {whole_position} is outside the window {list(window.keys)[::len(labels) - 1]}")
+            raise IndexError(f"position {whole_position} is outside the window {list(window.keys)[:: len(labels) - 1]}")
     layers, heads = rows.shape[:2]
     named, word = layer_word is not None, layer_word or "ex.col.block"
     short, categories = short_labels(labels), categories_of(list(labels), first)
@@ -302,12 +368,17 @@ def token_view_figure(
             shapes.append(_chosen_shade(slot, position))
     token = plotly_safe(position_label(whole_position, short[position]))
     layout.update(
-        height=round(sheet.header + sheet.plot_h + MARGIN_PX), barmode="overlay", bargap=0.15, annotations=annotations,
-        shapes=shapes, margin=dict(l=round(plan.left), r=round(plan.right), t=round(sheet.header), b=MARGIN_PX),
-        font=dict(size=FONT_SIZE * scale, family=FONT_FAMILY), plot_bgcolor=BACKGROUND,
+        height=round(sheet.header + sheet.plot_h + MARGIN_PX),
+        barmode="overlay",
+        bargap=0.15,
+        annotations=annotations,
+        shapes=shapes,
+        margin=dict(l=round(plan.left), r=round(plan.right), t=round(sheet.header), b=MARGIN_PX),
+        font=dict(size=FONT_SIZE * scale, family=FONT_FAMILY),
+        plot_bgcolor=BACKGROUND,
         hoverlabel=dict(font=dict(size=FONT_SIZE * scale)),
         title=figure_title(_title(direction, text).format(token=token), TITLE_FONT_SIZE * scale),
-    )  # fmt: skip
+    )
     return build_figure(traces, layout)
 
 
@@ -325,7 +396,9 @@ def _weight_ticks(rows: np.ndarray, columns: np.ndarray, position: int, directio
 
 
 def _title(direction: str, text: Words) -> str:
-    return {"reads": text["tv.title_reads"], "read_by": text["tv.title_read_by"], "both": text["tv.title_both"]}[direction]
+    return {"reads": text["tv.title_reads"], "read_by": text["tv.title_read_by"], "both": text["tv.title_both"]}[
+        direction
+    ]
 
 
 @dataclass(frozen=True)
@@ -341,13 +414,20 @@ class LinkWords:
     direction: str
 
 
-def link_words(links: Sequence, labels: Sequence[str], one_layer: bool = False,
-               decimals: int = WEIGHT_DECIMALS) -> list[LinkWords]:  # fmt: skip
+def link_words(
+    links: Sequence, labels: Sequence[str], one_layer: bool = False, decimals: int = WEIGHT_DECIMALS
+) -> list[LinkWords]:
     """``gpt_core.Link``s as the words of their sentences ("layer 1 head 3 reads 'cat' at
     0.71"): the UI puts them into its strings. ``labels`` are the visible labels
     (``gpt_core.display_labels``); the token is not escaped: the page quotes it."""
     return [
-        LinkWords(None if one_layer else link.layer + 1, link.head + 1, link.other, labels[link.other],
-                  f"{link.weight:.{decimals}f}", link.direction)
+        LinkWords(
+            None if one_layer else link.layer + 1,
+            link.head + 1,
+            link.other,
+            labels[link.other],
+            f"{link.weight:.{decimals}f}",
+            link.direction,
+        )
         for link in links
-    ]  # fmt: skip
+    ]

@@ -65,16 +65,23 @@ def loss_curve_figure(history: Sequence[HistoryPoint], text: Words, x: str = "st
     evaluated = [point for point in history if point.test_loss is not None]
     traces = [
         dict(
-            type="scatter", mode="lines", name=text["train.train_loss"],
-            x=[getattr(point, x) for point in history], y=[point.train_loss for point in history],
+            type="scatter",
+            mode="lines",
+            name=text["train.train_loss"],
+            x=[getattr(point, x) for point in history],
+            y=[point.train_loss for point in history],
             line=dict(color=TRAIN_LOSS_COLOR, width=TRAIN_LOSS_WIDTH),
         ),
         dict(
-            type="scatter", mode="lines+markers", name=text["train.test_loss"],
-            x=[getattr(point, x) for point in evaluated], y=[point.test_loss for point in evaluated],
-            line=dict(color=TEST_LOSS_COLOR, width=TEST_LOSS_WIDTH), marker=dict(size=TEST_LOSS_MARKER),
+            type="scatter",
+            mode="lines+markers",
+            name=text["train.test_loss"],
+            x=[getattr(point, x) for point in evaluated],
+            y=[point.test_loss for point in evaluated],
+            line=dict(color=TEST_LOSS_COLOR, width=TEST_LOSS_WIDTH),
+            marker=dict(size=TEST_LOSS_MARKER),
         ),
-    ]  # fmt: skip
+    ]
     return build_figure(traces, _layout(text["train.curve_title"], x_title, text))
 
 
@@ -124,7 +131,7 @@ def experiment_figure(runs: Sequence[RunSummary], x: str, text: Words) -> go.Fig
                     line=dict(width=0),
                     hoverinfo="skip",
                     showlegend=False,
-                )  # fmt: skip
+                )
             )
         traces.append(
             dict(
@@ -136,7 +143,7 @@ def experiment_figure(runs: Sequence[RunSummary], x: str, text: Words) -> go.Fig
                 y=mean,
                 line=dict(color=color, width=TEST_LOSS_WIDTH),
                 marker=dict(size=EXPERIMENT_MARKER),
-            )  # fmt: skip
+            )
         )
     title = text["train.experiment_by_step"] if x == "step" else text["train.experiment_by_time"]
     return build_figure(traces, _layout(title, x_title, text))
@@ -160,7 +167,7 @@ def final_loss_figure(runs: Sequence[RunSummary], text: Words) -> go.Figure:
                 text=[text["train.seed_label"].format(seed=seed) for seed in item.seeds],
                 hovertemplate="%{text}: %{y:.4f}<extra>%{fullData.name}</extra>",
                 marker=dict(color=color, size=SEED_MARKER, opacity=0.8, line=dict(color="white", width=1)),
-            )  # fmt: skip
+            )
         )
         traces.append(
             dict(
@@ -173,13 +180,14 @@ def final_loss_figure(runs: Sequence[RunSummary], text: Words) -> go.Figure:
                 error_y=dict(type="data", array=[item.sd], visible=True, color=color, thickness=2, width=8),
                 marker=dict(color=color, size=MEAN_MARKER, symbol="diamond"),
                 hovertemplate=f"{text['train.mean_sd']}: %{{y:.4f}} ± {item.sd:.4f}<extra>%{{fullData.name}}</extra>",
-            )  # fmt: skip
+            )
         )
     layout = _layout(text["train.final_title"], text["train.heads_axis"], text)
     layout["xaxis"].update(
-        tickvals=list(range(len(head_counts))), ticktext=[str(heads) for heads in head_counts],
+        tickvals=list(range(len(head_counts))),
+        ticktext=[str(heads) for heads in head_counts],
         range=[-0.6, len(head_counts) - 0.4],
-    )  # fmt: skip
+    )
     layout["hovermode"] = "closest"
     layout["showlegend"] = False
     return build_figure(traces, layout)

@@ -27,10 +27,15 @@ MAP_RIGHT_PX = 12
 
 def _axis(which: str, tokens: int, font_px: float, title: str) -> dict:
     axis = dict(
-        range=[-0.5, tokens - 0.5], showgrid=False, zeroline=False, ticks="outside", tickfont=dict(size=font_px),
-        title=dict(text=plotly_safe(title), font=dict(size=font_px), standoff=2), fixedrange=True,
+        range=[-0.5, tokens - 0.5],
+        showgrid=False,
+        zeroline=False,
+        ticks="outside",
+        tickfont=dict(size=font_px),
+        title=dict(text=plotly_safe(title), font=dict(size=font_px), standoff=2),
+        fixedrange=True,
         constrain="domain",  # in a wider chart the square map keeps its range, not more tokens
-    )  # fmt: skip
+    )
     if which == "y":
         axis.update(range=[tokens - 0.5, -0.5], scaleanchor="x", scaleratio=1)
     return axis
@@ -63,36 +68,67 @@ def window_map_figure(
     common = dict(x=centres, y=centres, hoverongaps=False, customdata=customdata, xgap=0, ygap=0)
     traces = []
     if masked.any():
-        traces.append(dict(
-            common, type="heatmap", z=np.where(masked, np.float32(1), np.float32(np.nan)),
-            colorscale=[[0.0, MASKED_COLOR], [1.0, MASKED_COLOR]], showscale=False, hoverinfo="skip",
-            meta={**trace_meta(head, step=b), **layer_meta(head, MINUS_INF)},
-        ))  # fmt: skip
+        traces.append(
+            dict(
+                common,
+                type="heatmap",
+                z=np.where(masked, np.float32(1), np.float32(np.nan)),
+                colorscale=[[0.0, MASKED_COLOR], [1.0, MASKED_COLOR]],
+                showscale=False,
+                hoverinfo="skip",
+                meta={**trace_meta(head, step=b), **layer_meta(head, MINUS_INF)},
+            )
+        )
     color = dict(colorscale=look.colorscale, zmin=look.zmin, zmax=look.zmax)
     if look.zmid is not None:
         color["zmid"] = look.zmid
-    traces.append(dict(
-        common, type="heatmap", z=np.where(masked, np.float32(np.nan), values), showscale=False,
-        hovertemplate=f"{hover}<extra></extra>", name=plotly_safe(text[f"stage.{stage}"]),
-        meta=trace_meta(head, step=b), **color,
-    ))  # fmt: skip
+    traces.append(
+        dict(
+            common,
+            type="heatmap",
+            z=np.where(masked, np.float32(np.nan), values),
+            showscale=False,
+            hovertemplate=f"{hover}<extra></extra>",
+            name=plotly_safe(text[f"stage.{stage}"]),
+            meta=trace_meta(head, step=b),
+            **color,
+        )
+    )
     outline = dict(
-        type="rect", xref="x", yref="y", x0=window.first_key - 0.5, x1=window.first_key + window.size - 0.5,
-        y0=window.first_query - 0.5, y1=window.first_query + window.size - 0.5,
-        line=dict(color=HIGHLIGHT_COLOR, width=HIGHLIGHT_WIDTH_PX), fillcolor="rgba(0,0,0,0)",
-    )  # fmt: skip
+        type="rect",
+        xref="x",
+        yref="y",
+        x0=window.first_key - 0.5,
+        x1=window.first_key + window.size - 0.5,
+        y0=window.first_query - 0.5,
+        y1=window.first_query + window.size - 0.5,
+        line=dict(color=HIGHLIGHT_COLOR, width=HIGHLIGHT_WIDTH_PX),
+        fillcolor="rgba(0,0,0,0)",
+    )
     side = MAP_PX * scale
     title, lines = wrapped_title(text["win.overview_title"].format(b=b), side + MAP_MARGIN_PX * scale, font_px)
     top = lines * font_px * 1.4 + 20 * scale  # the title's lines, and room above them for the chart's toolbar
     layout = dict(
         width=round(side + (MAP_MARGIN_PX + MAP_RIGHT_PX) * scale),
         height=round(side + top + MAP_MARGIN_PX * scale),
-        margin=dict(l=round(MAP_MARGIN_PX * scale), r=round(MAP_RIGHT_PX * scale), t=round(top),
-                    b=round(MAP_MARGIN_PX * scale)),  # fmt: skip
+        margin=dict(
+            l=round(MAP_MARGIN_PX * scale), r=round(MAP_RIGHT_PX * scale), t=round(top), b=round(MAP_MARGIN_PX * scale)
+        ),
         xaxis=_axis("x", tokens, font_px * 0.85, text["fig.key_axis"]),
         yaxis=_axis("y", tokens, font_px * 0.85, text["fig.query_axis"]),
-        title=dict(text=title, x=0.0, xref="container", xanchor="left", y=1.0, yref="container", yanchor="top",
-                   pad=dict(t=14 * scale, l=4), font=dict(size=min(font_px, TITLE_FONT_SIZE * scale))),  # fmt: skip
-        shapes=[outline], font=dict(size=font_px, family=FONT_FAMILY), plot_bgcolor="white",
+        title=dict(
+            text=title,
+            x=0.0,
+            xref="container",
+            xanchor="left",
+            y=1.0,
+            yref="container",
+            yanchor="top",
+            pad=dict(t=14 * scale, l=4),
+            font=dict(size=min(font_px, TITLE_FONT_SIZE * scale)),
+        ),
+        shapes=[outline],
+        font=dict(size=font_px, family=FONT_FAMILY),
+        plot_bgcolor="white",
     )
     return build_figure(traces, layout)

@@ -36,6 +36,7 @@ def to_typed_array_spec(value: np.ndarray):
         spec["shape"] = str(value.shape)[1:-1]
     return spec
 
+
 _TEMPLATES: dict[str, dict] = {}
 
 

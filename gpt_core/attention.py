@@ -130,11 +130,19 @@ def attend(
     context_tokens = context_heads.transpose(1, 2)  # (B, T, h, d)
     context = context_tokens.contiguous().view(B, T, C)  # (B, T, C)
     return {
-        "queries_split": queries_split, "queries_heads": queries_heads, "keys_heads": keys_heads,
-        "values_heads": values_heads, "scores": scores, "scaled_scores": scaled_scores, "masked_scores": masked_scores,
-        "weights": weights, "dropped_weights": dropped_weights, "context_heads": context_heads,
-        "context_tokens": context_tokens, "context": context,
-    }  # fmt: skip
+        "queries_split": queries_split,
+        "queries_heads": queries_heads,
+        "keys_heads": keys_heads,
+        "values_heads": values_heads,
+        "scores": scores,
+        "scaled_scores": scaled_scores,
+        "masked_scores": masked_scores,
+        "weights": weights,
+        "dropped_weights": dropped_weights,
+        "context_heads": context_heads,
+        "context_tokens": context_tokens,
+        "context": context,
+    }
 
 
 def trace_of_steps(steps: dict[str, torch.Tensor], scaled: bool = True) -> AttentionTrace:
@@ -236,8 +244,18 @@ class MultiHeadAttention(nn.Module):
         values = self.value_layer(x)  # (B, T, C)
         T = x.shape[1]
         steps = {"x": x, "queries": queries, "keys": keys, "values": values}
-        steps.update(attend(queries, keys, values, self.num_heads, scale=self.scale, future=self.mask.bool()[:T, :T],
-                            dropout_layer=self.dropout, generator=generator))  # fmt: skip
+        steps.update(
+            attend(
+                queries,
+                keys,
+                values,
+                self.num_heads,
+                scale=self.scale,
+                future=self.mask.bool()[:T, :T],
+                dropout_layer=self.dropout,
+                generator=generator,
+            )
+        )
         steps["output"] = self.output_layer(steps["context"])  # (B, T, C)
         return steps
 
@@ -250,10 +268,13 @@ class MultiHeadAttention(nn.Module):
         keys = self.key_layer(x).view(B, T, h, d).transpose(1, 2)  # (B, h, T, d)
         values = self.value_layer(x).view(B, T, h, d).transpose(1, 2)  # (B, h, T, d)
         context_heads = F.scaled_dot_product_attention(
-            queries, keys, values, is_causal=True,
+            queries,
+            keys,
+            values,
+            is_causal=True,
             dropout_p=self.dropout.p if self.training else 0.0,
             scale=None if self.scale else 1.0,
-        )  # fmt: skip
+        )
         context = context_heads.transpose(1, 2).contiguous().view(B, T, C)  # (B, T, C)
         return self.output_layer(context)
 

@@ -36,8 +36,7 @@ MESSAGES: dict[str, str] = {
     "unknown_choice": "{name} must be one of {choices} (got {value!r}).",
     "no_tokens": "The text has no {tokenizer} tokens (only spaces or separators?).",
     "no_known_characters": (
-        "None of the {characters} characters is in this model's vocabulary: type characters "
-        "it was trained on."
+        "None of the {characters} characters is in this model's vocabulary: type characters it was trained on."
     ),
     "corpus_too_short": (
         "The text is too short to train on: {chars} characters, but the model reads "

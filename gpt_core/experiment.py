@@ -67,8 +67,18 @@ def run_heads_experiment(
         config = replace(train_config, seed=seed)
         steps_to_snap = snapshot_steps if seed == seeds[0] else ()
         for heads in head_counts:
-            runs.append(_one_run(corpus, replace(base, heads=heads), config, seed, steps_to_snap, on_progress,
-                                 snapshot_ids, sample_ids))  # fmt: skip
+            runs.append(
+                _one_run(
+                    corpus,
+                    replace(base, heads=heads),
+                    config,
+                    seed,
+                    steps_to_snap,
+                    on_progress,
+                    snapshot_ids,
+                    sample_ids,
+                )
+            )
     return runs
 
 
@@ -118,8 +128,9 @@ def measure_step_times(
 ) -> dict[int, StepTimes]:
     """Time PROBE_STEPS training steps, one held-out batch and PROBE_TOKENS sampled
     characters of a fresh model per head count (its weights are thrown away)."""
-    probe = replace(train_config, steps=PROBE_STEPS + 1, seconds=None, max_seconds=None, eval_every=MAX_STEPS,
-                    eval_batches=1)  # fmt: skip
+    probe = replace(
+        train_config, steps=PROBE_STEPS + 1, seconds=None, max_seconds=None, eval_every=MAX_STEPS, eval_batches=1
+    )
     sample_ids = corpus.vocabulary.encode(SAMPLE_PROMPT)
     times = {}
     for heads in head_counts:
@@ -225,7 +236,7 @@ def heads_statistics(runs: list[RunSummary]) -> list[HeadsStats]:
             tokens_per_second=statistics.fmean(run.tokens_per_second for run in group),
             wall_time=statistics.fmean(run.wall_time for run in group),
             speeds=tuple(run.tokens_per_second for run in group),
-        )  # fmt: skip
+        )
         for heads, group in by_heads.items()
     ]
 
@@ -353,15 +364,19 @@ def answer(runs: list[RunSummary]) -> Verdict:
     speeds = [item.tokens_per_second for item in stats]
     best = min(item.mean for item in stats)
     return Verdict(
-        seeds=seeds, steps=min(run.steps for run in runs), stats=stats, at_steps=compare(stats, one_seed),
+        seeds=seeds,
+        steps=min(run.steps for run in runs),
+        stats=stats,
+        at_steps=compare(stats, one_seed),
         at_time=compare(time_stats, one_seed) if len(time_stats) == len(stats) and seconds > 0 else None,
         equal_seconds=seconds,
         noise=max(item.spread for item in stats) if seeds > 1 else one_seed,
         largest_gap=max(item.mean for item in stats) - best,
         least_stable=max(stats, key=lambda item: item.spread).heads if seeds > 1 else None,
-        fastest=fastest.heads, slowest=slowest.heads,
+        fastest=fastest.heads,
+        slowest=slowest.heads,
         speed_ratio=fastest.tokens_per_second / slowest.tokens_per_second,
         speed_differs=speed_differs(fastest, slowest),
         slower_with_more_heads=all(later <= earlier for earlier, later in zip(speeds, speeds[1:], strict=False)),
         same_parameters=len({item.parameters for item in stats}) == 1,
-    )  # fmt: skip
+    )

@@ -67,8 +67,16 @@ def trace_model(model: GPT, vocabulary: CharVocabulary, text: str) -> Trace:
         model(torch.tensor([vocabulary.encode(used)]), trace=trace)
     model.train(was_training)
     layers = list(trace.layers)
-    return Trace(list(used), display_labels(list(used)), used, layers, [layer.weights for layer in layers],
-                 cut=len(known) - len(used), left_out=left_out, token_ids=vocabulary.encode(used))  # fmt: skip
+    return Trace(
+        list(used),
+        display_labels(list(used)),
+        used,
+        layers,
+        [layer.weights for layer in layers],
+        cut=len(known) - len(used),
+        left_out=left_out,
+        token_ids=vocabulary.encode(used),
+    )
 
 
 def head_metrics(weights: torch.Tensor) -> dict[str, torch.Tensor]:
@@ -78,8 +86,13 @@ def head_metrics(weights: torch.Tensor) -> dict[str, torch.Tensor]:
     stats = head_statistics(weights)
     T = weights.shape[-1]
     own = torch.diagonal(weights, dim1=-2, dim2=-1)[:, 1:].mean(-1) if T > 1 else torch.zeros(weights.shape[0])
-    return {"previous": stats["previous_token"], "first": stats["first_token"], "self": own, "entropy": stats["entropy"],
-            "even": torch.full((weights.shape[0],), even_share(T))}  # fmt: skip
+    return {
+        "previous": stats["previous_token"],
+        "first": stats["first_token"],
+        "self": own,
+        "entropy": stats["entropy"],
+        "even": torch.full((weights.shape[0],), even_share(T)),
+    }
 
 
 def even_share(T: int) -> float:
@@ -108,12 +121,14 @@ def induction_text(vocabulary: CharVocabulary, n: int, seed: int = 0) -> str:
 
 
 def head_kind(metrics: dict[str, torch.Tensor], head: int) -> str:
-    """"previous" (a previous-token head), "first" (a first-token sink), "self", "induction"
+    """ "previous" (a previous-token head), "first" (a first-token sink), "self", "induction"
     (when ``metrics`` has induction scores), or "broad": the kind whose mean weight is largest,
     when it is at least KIND_THRESHOLD and, for the kinds measured on the text, at least
     KIND_OVER_EVEN times what even attention gives there (``metrics["even"]``, when given);
     else broad."""
-    weights = {kind: metrics[kind][head].item() for kind in ("previous", "first", "self", "induction") if kind in metrics}
+    weights = {
+        kind: metrics[kind][head].item() for kind in ("previous", "first", "self", "induction") if kind in metrics
+    }
     kind, weight = max(weights.items(), key=lambda item: item[1])
     even = metrics["even"][head].item() if kind in POSITIONAL_KINDS and "even" in metrics else 0.0
     return kind if weight >= KIND_THRESHOLD and weight >= KIND_OVER_EVEN * even else "broad"
@@ -175,12 +190,18 @@ def _per_layer(weights: Sequence[torch.Tensor]) -> list[torch.Tensor]:
         layer = torch.as_tensor(layer).detach().to(torch.float64)
         if layer.dim() == 4:
             if layer.shape[0] != 1:
-                raise ValueError(f"layer {index}: weights (B, h, T, T) must hold one sequence, got B = {layer.shape[0]}")
+                raise ValueError(
+                    f"layer {index}: weights (B, h, T, T) must hold one sequence, got B = {layer.shape[0]}"
+                )
             layer = layer[0]
         if layer.dim() != 3 or layer.shape[-1] != layer.shape[-2]:
-            raise ValueError(f"layer {index}: weights must have shape (h, T, T) or (1, h, T, T), got {tuple(layer.shape)}")
+            raise ValueError(
+                f"layer {index}: weights must have shape (h, T, T) or (1, h, T, T), got {tuple(layer.shape)}"
+            )
         if size is not None and layer.shape[-1] != size:
-            raise ValueError(f"layer {index} has T = {layer.shape[-1]} tokens, layer 0 has T = {size}: every layer must read the same tokens")
+            raise ValueError(
+                f"layer {index} has T = {layer.shape[-1]} tokens, layer 0 has T = {size}: every layer must read the same tokens"
+            )
         size = layer.shape[-1]
         layers.append(layer)
     return layers

@@ -34,15 +34,19 @@ def head_channels(heads: int, head_dim: int, head: int) -> range:
     return range((head - 1) * head_dim, head * head_dim)
 
 
-def parameter_counts(embedding: int, head_counts: tuple[int, ...] = LESSON_HEAD_COUNTS,
-                     qkv_bias: bool = False) -> dict[int, dict[str, int]]:  # fmt: skip
+def parameter_counts(
+    embedding: int, head_counts: tuple[int, ...] = LESSON_HEAD_COUNTS, qkv_bias: bool = False
+) -> dict[int, dict[str, int]]:
     """For each head count: the parameters of a MultiHeadAttention(embedding → embedding),
     counted on the built module, per layer and in all ("total")."""
     counts = {}
     for heads in head_counts:
         module = MultiHeadAttention(embedding, embedding, 1, 0.0, heads, qkv_bias=qkv_bias)
-        per_layer = {name: sum(p.numel() for p in layer.parameters()) for name, layer in module.named_children()
-                     if any(True for _ in layer.parameters())}  # fmt: skip
+        per_layer = {
+            name: sum(p.numel() for p in layer.parameters())
+            for name, layer in module.named_children()
+            if any(True for _ in layer.parameters())
+        }
         counts[heads] = {**per_layer, "total": sum(p.numel() for p in module.parameters())}
     return counts
 
@@ -101,9 +105,15 @@ def scaling_table(tokens: int, head_dims: tuple[int, ...] = SCALING_HEAD_DIMS, s
         k = torch.randn(SCALING_SAMPLES, tokens, d, generator=generator)
         scores = (q @ k.transpose(-2, -1)).squeeze(1)  # (samples, tokens)
         scaled = scores / math.sqrt(d)
-        rows.append(ScalingRow(d, scores.std().item(), scaled.std().item(),
-                               torch.softmax(scores, -1).max(-1).values.mean().item(),
-                               torch.softmax(scaled, -1).max(-1).values.mean().item()))  # fmt: skip
+        rows.append(
+            ScalingRow(
+                d,
+                scores.std().item(),
+                scaled.std().item(),
+                torch.softmax(scores, -1).max(-1).values.mean().item(),
+                torch.softmax(scaled, -1).max(-1).values.mean().item(),
+            )
+        )
     return rows
 
 

@@ -33,22 +33,27 @@ def _check(kind: str, part: str, theirs: torch.Tensor, ours: torch.Tensor) -> No
 
 def _input(kind: str, x: torch.Tensor, width: int) -> None:
     if x.dim() != 3 or x.shape[-1] != width:
-        raise InputError("module_unsupported", kind=kind,
-                         reason=f"x must be (B, T, {width}), not {tuple(x.shape)}")  # fmt: skip
+        raise InputError("module_unsupported", kind=kind, reason=f"x must be (B, T, {width}), not {tuple(x.shape)}")
 
 
 def _book(module: nn.Module, x: torch.Tensor) -> AttentionTrace:
     kind = type(module).__name__
     seen: dict[str, tuple[torch.Tensor, torch.Tensor]] = {}
-    hooks = [getattr(module, name).register_forward_hook(
-        lambda _m, inputs, output, name=name: seen.__setitem__(name, (inputs[0], output))) for name in BOOK_PARTS]
+    hooks = [
+        getattr(module, name).register_forward_hook(
+            lambda _m, inputs, output, name=name: seen.__setitem__(name, (inputs[0], output))
+        )
+        for name in BOOK_PARTS
+    ]
     try:
         module(x)
     finally:
         for hook in hooks:
             hook.remove()
     if set(seen) != set(BOOK_PARTS):
-        raise InputError("module_unsupported", kind=kind, reason=f"its forward did not call {sorted(set(BOOK_PARTS) - set(seen))}")
+        raise InputError(
+            "module_unsupported", kind=kind, reason=f"its forward did not call {sorted(set(BOOK_PARTS) - set(seen))}"
+        )
     queries, keys, values = (seen[name][1] for name in BOOK_PARTS[:3])
     steps = {"x": x, "queries": queries, "keys": keys, "values": values}
     steps.update(attend(queries, keys, values, int(module.num_heads)))
@@ -94,7 +99,8 @@ def trace_module(module: nn.Module, x: torch.Tensor) -> AttentionTrace:
             if all(hasattr(module, name) for name in BOOK_PARTS) and hasattr(module, "num_heads"):
                 _input(type(module).__name__, x, module.query_layer.in_features)
                 return _book(module, x)
-            raise InputError("module_unsupported", kind=type(module).__name__,
-                             reason="not an attention module this knows")  # fmt: skip
+            raise InputError(
+                "module_unsupported", kind=type(module).__name__, reason="not an attention module this knows"
+            )
     finally:
         module.train(was_training)

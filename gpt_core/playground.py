@@ -114,11 +114,16 @@ def build_attention(config: PlaygroundConfig, context_length: int = MAX_TOKENS) 
     seeded with the seed: the same numbers as after ``torch.manual_seed(seed)``)."""
     module = build_seeded(
         lambda: MultiHeadAttention(
-            config.embedding_dim, config.output_dim, context_length, config.dropout, config.heads,
-            qkv_bias=config.qkv_bias, scale=config.scale,
+            config.embedding_dim,
+            config.output_dim,
+            context_length,
+            config.dropout,
+            config.heads,
+            qkv_bias=config.qkv_bias,
+            scale=config.scale,
         ),
         seeded_generator(config.seed),
-    )  # fmt: skip
+    )
     module.train(config.training)
     return module
 

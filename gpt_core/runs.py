@@ -35,23 +35,35 @@ class RunSummary:
         cls, heads: int, parameters: int, result: TrainResult, sample: str = "", seed: int = 0
     ) -> RunSummary:
         return cls(
-            heads=heads, parameters=parameters, steps=result.steps, wall_time=result.elapsed,
-            tokens_per_second=result.tokens_per_second, final_test_loss=result.final_test_loss,
-            history=list(result.history), sample=sample, seed=seed,
-        )  # fmt: skip
+            heads=heads,
+            parameters=parameters,
+            steps=result.steps,
+            wall_time=result.elapsed,
+            tokens_per_second=result.tokens_per_second,
+            final_test_loss=result.final_test_loss,
+            history=list(result.history),
+            sample=sample,
+            seed=seed,
+        )
 
     def to_dict(self, digits: int | None = None) -> dict:
         """A plain record (JSON, or a weights-only checkpoint), floats rounded to ``digits``."""
+
         def number(value: float | None) -> float | None:
             return round(value, digits) if digits is not None and value is not None else value
 
         return {
-            "heads": self.heads, "parameters": self.parameters, "steps": self.steps,
-            "wall_time": number(self.wall_time), "tokens_per_second": number(self.tokens_per_second),
+            "heads": self.heads,
+            "parameters": self.parameters,
+            "steps": self.steps,
+            "wall_time": number(self.wall_time),
+            "tokens_per_second": number(self.tokens_per_second),
             "final_test_loss": number(self.final_test_loss),
             "history": [point.to_dict(digits) for point in self.history],
-            "sample": self.sample, "checkpoint_file": self.checkpoint_file, "seed": self.seed,
-        }  # fmt: skip
+            "sample": self.sample,
+            "checkpoint_file": self.checkpoint_file,
+            "seed": self.seed,
+        }
 
     @classmethod
     def from_dict(cls, record: dict) -> RunSummary:

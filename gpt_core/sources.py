@@ -334,8 +334,11 @@ class HubModel(NoSnapshots):
             raise InputError("empty_text")
         ids = self.real.tokenizer(text, add_special_tokens=True)["input_ids"]
         reads = self.description.reads
-        traced = hf.trace(self.real, text, logits=True) if len(ids) <= reads else \
-            hf.trace_ids(self.real, ids[-reads:], logits=True)  # fmt: skip
+        traced = (
+            hf.trace(self.real, text, logits=True)
+            if len(ids) <= reads
+            else hf.trace_ids(self.real, ids[-reads:], logits=True)
+        )
         rows = torch.stack([weights[0, :, -1, :] for weights in traced.weights])
         scores = traced.logits[0, -1].float()
         logits = hf.token_logits(self.real, scores)

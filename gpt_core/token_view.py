@@ -67,8 +67,9 @@ def _layer(weights: torch.Tensor | np.ndarray) -> torch.Tensor:
     return tensor
 
 
-def token_attention(weights: Sequence[torch.Tensor | np.ndarray] | torch.Tensor | np.ndarray,
-                    position: int) -> TokenAttention:  # fmt: skip
+def token_attention(
+    weights: Sequence[torch.Tensor | np.ndarray] | torch.Tensor | np.ndarray, position: int
+) -> TokenAttention:
     """Token ``position``'s row and column in every head of every layer.
 
     weights: one softmax-weight array per layer, each (h, T, T) or (1, h, T, T) (a stacked

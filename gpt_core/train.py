@@ -76,7 +76,9 @@ class HistoryPoint:
         if self.test_loss is not None:
             record["test_loss"] = self.test_loss
         if digits is not None:
-            record = {name: round(value, digits) if isinstance(value, float) else value for name, value in record.items()}
+            record = {
+                name: round(value, digits) if isinstance(value, float) else value for name, value in record.items()
+            }
         return record
 
     @classmethod
@@ -178,8 +180,9 @@ def _optimizer(model: GPT, config: TrainConfig) -> torch.optim.AdamW:
     )
 
 
-def _training_step(model: GPT, corpus: Corpus, config: TrainConfig, optimizer: torch.optim.Optimizer,
-                   generators: Generators) -> float:  # fmt: skip
+def _training_step(
+    model: GPT, corpus: Corpus, config: TrainConfig, optimizer: torch.optim.Optimizer, generators: Generators
+) -> float:
     """One optimizer step on a random batch of the train split; returns its loss."""
     indices = torch.randint(len(corpus.train), (config.batch_size,), generator=generators.batches)
     inputs, targets = corpus.train.batch(indices)
@@ -213,9 +216,13 @@ def _check_memory(model: GPT, config: TrainConfig) -> None:
         return
     estimate = estimate_training_bytes(model, config.batch_size)
     if estimate > config.max_bytes:
-        raise InputError("too_large_for_memory", estimate_mb=round(estimate / 2**20),
-                         budget_mb=round(config.max_bytes / 2**20), parameters=model.parameter_count(),
-                         largest=largest_fitting_parameters(model.config, config.batch_size, config.max_bytes))  # fmt: skip
+        raise InputError(
+            "too_large_for_memory",
+            estimate_mb=round(estimate / 2**20),
+            budget_mb=round(config.max_bytes / 2**20),
+            parameters=model.parameter_count(),
+            largest=largest_fitting_parameters(model.config, config.batch_size, config.max_bytes),
+        )
 
 
 class _Stopped(Exception):
@@ -287,13 +294,24 @@ def _check_speed(model: GPT, cap: float, clock: _Clock) -> None:
     needed = MIN_STEPS_IN_CAP * clock.step_seconds + clock.eval_batches * clock.eval_batch_seconds
     if needed > cap:
         parameters = sum(p.numel() for p in model.parameters())
-        raise InputError("too_slow_for_cap", step=round(clock.step_seconds, 1), steps=MIN_STEPS_IN_CAP,
-                         cap=round(cap, 1), parameters=parameters, largest=int(parameters * cap / needed))  # fmt: skip
+        raise InputError(
+            "too_slow_for_cap",
+            step=round(clock.step_seconds, 1),
+            steps=MIN_STEPS_IN_CAP,
+            cap=round(cap, 1),
+            parameters=parameters,
+            largest=int(parameters * cap / needed),
+        )
     interval = stop_interval(clock.step_seconds, model.config.blocks)
     if interval > STOP_CHECK_SECONDS:
         parameters = sum(p.numel() for p in model.parameters())
-        raise InputError("too_slow_to_stop", block=round(interval, 1), limit=STOP_CHECK_SECONDS,
-                         parameters=parameters, largest=int(parameters * STOP_CHECK_SECONDS / interval))  # fmt: skip
+        raise InputError(
+            "too_slow_to_stop",
+            block=round(interval, 1),
+            limit=STOP_CHECK_SECONDS,
+            parameters=parameters,
+            largest=int(parameters * STOP_CHECK_SECONDS / interval),
+        )
 
 
 def _final_batches(config: TrainConfig, clock: _Clock, stopped_early: bool) -> int | None:
@@ -305,9 +323,18 @@ def _final_batches(config: TrainConfig, clock: _Clock, stopped_early: bool) -> i
     return batches
 
 
-def _steps(model: GPT, corpus: Corpus, config: TrainConfig, optimizer: torch.optim.Optimizer, generators: Generators,
-           clock: _Clock, checks: _StopChecks, history: list[HistoryPoint],
-           on_progress: Callable[[Progress], None] | None, budget_used: Callable[[float], float]) -> bool:  # fmt: skip
+def _steps(
+    model: GPT,
+    corpus: Corpus,
+    config: TrainConfig,
+    optimizer: torch.optim.Optimizer,
+    generators: Generators,
+    clock: _Clock,
+    checks: _StopChecks,
+    history: list[HistoryPoint],
+    on_progress: Callable[[Progress], None] | None,
+    budget_used: Callable[[float], float],
+) -> bool:
     """The run's steps, appended to ``history``; True when Stop ended it (between steps, or
     inside one: that step is dropped, the weights stay those of the last whole step)."""
     start = clock.start
@@ -373,14 +400,16 @@ def train(
 
     checks = _StopChecks(model, should_stop)
     try:
-        stopped_early = _steps(model, corpus, config, optimizer, generators, clock, checks, history, on_progress,
-                               budget_used)  # fmt: skip
+        stopped_early = _steps(
+            model, corpus, config, optimizer, generators, clock, checks, history, on_progress, budget_used
+        )
     finally:
         checks.remove()
     train_elapsed = time.perf_counter() - start  # the final evaluation is not training time
     if history and history[-1].test_loss is None:
-        test_loss = evaluate(model, corpus, _final_batches(config, clock, stopped_early), config.batch_size,
-                             generators.evaluation)  # fmt: skip
+        test_loss = evaluate(
+            model, corpus, _final_batches(config, clock, stopped_early), config.batch_size, generators.evaluation
+        )
         history[-1] = replace(history[-1], test_loss=test_loss)
     model.eval()
     steps = len(history)

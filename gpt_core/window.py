@@ -65,7 +65,9 @@ class Window:
     def cut(self, matrix: np.ndarray) -> np.ndarray:
         """The window's cells of ``matrix`` (…, T, T)."""
         if matrix.shape[-2:] != (self.tokens, self.tokens):
-            raise ValueError(f"a window of {self.tokens} tokens cuts (…, {self.tokens}, {self.tokens}), not {matrix.shape}")
+            raise ValueError(
+                f"a window of {self.tokens} tokens cuts (…, {self.tokens}, {self.tokens}), not {matrix.shape}"
+            )
         return matrix[..., self.first_query : self.first_query + self.size, self.first_key : self.first_key + self.size]
 
 
@@ -89,8 +91,9 @@ def first_key(tokens: int, row: int, long_from: int = LONG_TEXT_TOKENS) -> int:
     return _position(row, tokens) if tokens > long_from else 0
 
 
-def window_around(tokens: int, row: int, col: int, size: int = WINDOW_TOKENS,
-                  long_from: int = LONG_TEXT_TOKENS) -> Window:  # fmt: skip
+def window_around(
+    tokens: int, row: int, col: int, size: int = WINDOW_TOKENS, long_from: int = LONG_TEXT_TOKENS
+) -> Window:
     """The window a view shows for the chosen cell (``row``, ``col``): the whole matrix up to
     ``long_from`` tokens, else ``size`` queries centred on the row and ``size`` keys centred
     on the column, moved inwards at the edges so that it is always ``size`` tokens."""

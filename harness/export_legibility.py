@@ -104,8 +104,11 @@ def svg_problems(exported: ExportedSvg) -> list[str]:
     lines += [
         f"{chart.title}: {text} is cut off by the SVG's edge {chart.area}" for text in clipped(chart.texts, chart.area)
     ]
-    lines += [f"{chart.title}: {text} is cut off by its clip {clip}" for text, clip in exported.clips
-              if not text.box.inside(clip)]  # fmt: skip
+    lines += [
+        f"{chart.title}: {text} is cut off by its clip {clip}"
+        for text, clip in exported.clips
+        if not text.box.inside(clip)
+    ]
     return lines
 
 

@@ -74,11 +74,20 @@ class HubHandler(http.server.BaseHTTPRequestHandler):
             return
         files = _files(folder)
         if kind_at < len(parts) and parts[kind_at] == "tree":
-            self._json([{"type": "file", "path": str(p.relative_to(folder)), "size": p.stat().st_size,
-                         "oid": _etag(p)[:40]} for p in files])  # fmt: skip
+            self._json(
+                [
+                    {"type": "file", "path": str(p.relative_to(folder)), "size": p.stat().st_size, "oid": _etag(p)[:40]}
+                    for p in files
+                ]
+            )
             return
-        self._json({"id": "/".join(parts[2:kind_at]), "sha": COMMIT,
-                    "siblings": [{"rfilename": str(p.relative_to(folder))} for p in files]})  # fmt: skip
+        self._json(
+            {
+                "id": "/".join(parts[2:kind_at]),
+                "sha": COMMIT,
+                "siblings": [{"rfilename": str(p.relative_to(folder))} for p in files],
+            }
+        )
 
     def _resolve(self, parts: list[str]) -> None:
         at = parts.index("resolve")
@@ -90,8 +99,9 @@ class HubHandler(http.server.BaseHTTPRequestHandler):
             self._send(404, b"no such file", {"X-Error-Code": "EntryNotFound", "X-Error-Message": "no file"})
             return
         body = path.read_bytes()
-        self._send(200, body, {"X-Repo-Commit": COMMIT, "ETag": f'"{_etag(path)}"',
-                               "Content-Type": "application/octet-stream"})  # fmt: skip
+        self._send(
+            200, body, {"X-Repo-Commit": COMMIT, "ETag": f'"{_etag(path)}"', "Content-Type": "application/octet-stream"}
+        )
 
     def do_GET(self) -> None:  # noqa: N802 - the base class's name
         self.requests.append(f"{self.command} {self.path}")

@@ -228,8 +228,17 @@ def parse_charts(raw: list[dict]) -> list[Chart]:
             if is_legible_text(t["text"])
         ]
         subplots = [
-            Subplot(s["id"], s["xaxis"], s["yaxis"], Box.of(s["box"]), s.get("tokens"), s.get("rows"), s.get("cols"),
-                    s.get("xFirst", 0), s.get("yFirst", 0))
+            Subplot(
+                s["id"],
+                s["xaxis"],
+                s["yaxis"],
+                Box.of(s["box"]),
+                s.get("tokens"),
+                s.get("rows"),
+                s.get("cols"),
+                s.get("xFirst", 0),
+                s.get("yFirst", 0),
+            )
             for s in entry["subplots"]
         ]
         area = Box.of(entry["svg"]) if entry.get("svg") else None
@@ -329,9 +338,12 @@ def label_problems(texts: list[Text], subplots: list[Subplot]) -> list[str]:
                 match = POSITION_LABEL.match(BIDI_CONTROLS.sub("", label.text))
                 position = int(match.group(1)) if match else None
                 if position is None or not start <= position < start + count:
-                    problems.append(f"{label} on subplot {subplot.id} does not start with a position in "
-                                    f"{start}…{start + count - 1}")  # fmt: skip
-                elif label.value is not None and float(label.value).is_integer() and start + int(label.value) != position:
+                    problems.append(
+                        f"{label} on subplot {subplot.id} does not start with a position in {start}…{start + count - 1}"
+                    )
+                elif (
+                    label.value is not None and float(label.value).is_integer() and start + int(label.value) != position
+                ):
                     problems.append(
                         f"{label} on subplot {subplot.id} names position {position} at tick {label.value:g}"
                     )

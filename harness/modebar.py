@@ -24,8 +24,11 @@ def modebar_problems(chart: Chart, modebar: Box | None, tolerance: float = TOLER
     """Texts of ``chart`` (titles, legend, labels) that its toolbar's box ``modebar`` covers."""
     if modebar is None:
         return []
-    return [f"{chart.name}: the toolbar {modebar} covers {text}" for text in chart.texts
-            if modebar.intersects(text.box, tolerance)]  # fmt: skip
+    return [
+        f"{chart.name}: the toolbar {modebar} covers {text}"
+        for text in chart.texts
+        if modebar.intersects(text.box, tolerance)
+    ]
 
 
 def read_modebar(page, index: int) -> Box | None:

@@ -87,10 +87,31 @@ def start_redis_server(folder: Path | str, binary: str | None = None, port: int 
     chosen = port
     for _ in range(START_TRIES):
         port = chosen or _free_port()
-        command = [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                   "--dir", str(folder), "--logfile", str(log), "--daemonize", "no"]  # fmt: skip
-        process = subprocess.Popen(command, cwd=folder, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL, start_new_session=True)  # fmt: skip
+        command = [
+            binary,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(folder),
+            "--logfile",
+            str(log),
+            "--daemonize",
+            "no",
+        ]
+        process = subprocess.Popen(
+            command,
+            cwd=folder,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
         deadline = time.monotonic() + START_TIMEOUT_S
         while time.monotonic() < deadline and process.poll() is None:
             if _pong(port):

@@ -21,7 +21,9 @@ def stand_in_shakespeare(chars: int = STAND_IN_CHARS, seed: int = 0) -> str:
     parts = [ALPHABET + "\n\n"]  # every character once, so the vocabulary is the real one
     size = len(parts[0])
     while size < chars:
-        words = ["".join(rng.choice(letters).lower() for _ in range(rng.randint(1, 8))) for _ in range(rng.randint(4, 12))]
+        words = [
+            "".join(rng.choice(letters).lower() for _ in range(rng.randint(1, 8))) for _ in range(rng.randint(4, 12))
+        ]
         words[0] = words[0].capitalize()
         line = f"{rng.choice(SPEAKERS)}:\n{' '.join(words)}{rng.choice(PUNCTUATION)}\n\n"
         parts.append(line)

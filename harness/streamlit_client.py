@@ -26,9 +26,19 @@ SUBPROTOCOL = "streamlit"
 RUN_TIMEOUT_S = 120.0
 MAX_MESSAGE_BYTES = 200 * 2**20  # Streamlit's own default for server.maxMessageSize
 ELEMENT_KINDS_WITH_IDS = (
-    "number_input", "selectbox", "text_area", "radio", "slider", "checkbox", "button", "button_group",
-    "text_input", "select_slider", "toggle", "multiselect",
-)  # fmt: skip
+    "number_input",
+    "selectbox",
+    "text_area",
+    "radio",
+    "slider",
+    "checkbox",
+    "button",
+    "button_group",
+    "text_input",
+    "select_slider",
+    "toggle",
+    "multiselect",
+)
 
 
 @dataclass

@@ -42,9 +42,11 @@ def tiny_tokenizer(bos: bool):
     core.decoder = decoders.ByteLevel()
     special = ["<|endoftext|>", "<s>"]
     trainer = trainers.BpeTrainer(
-        vocab_size=VOCAB_SIZE, special_tokens=special, initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        vocab_size=VOCAB_SIZE,
+        special_tokens=special,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
         show_progress=False,
-    )  # fmt: skip
+    )
     core.train_from_iterator([TRAINING_TEXT], trainer)
     if bos:
         core.post_processor = processors.TemplateProcessing(
@@ -52,9 +54,11 @@ def tiny_tokenizer(bos: bool):
         )
     else:
         core.post_processor = processors.ByteLevel(trim_offsets=False)
-    names = dict(bos_token="<s>", eos_token="<|endoftext|>") if bos else dict(
-        bos_token="<|endoftext|>", eos_token="<|endoftext|>"
-    )  # fmt: skip
+    names = (
+        dict(bos_token="<s>", eos_token="<|endoftext|>")
+        if bos
+        else dict(bos_token="<|endoftext|>", eos_token="<|endoftext|>")
+    )
     return PreTrainedTokenizerFast(tokenizer_object=core, **names)
 
 
@@ -76,16 +80,20 @@ def sentencepiece_tokenizer():
     alphabet = sorted(set(SENTENCEPIECE_TEXT.replace(" ", "▁")) | {"▁"})
     trainer = trainers.BpeTrainer(
         vocab_size=len(SENTENCEPIECE_SPECIAL) + 256 + len(alphabet) + SENTENCEPIECE_MERGES,
-        special_tokens=[*SENTENCEPIECE_SPECIAL, *byte_pieces], initial_alphabet=alphabet, show_progress=False,
-    )  # fmt: skip
+        special_tokens=[*SENTENCEPIECE_SPECIAL, *byte_pieces],
+        initial_alphabet=alphabet,
+        show_progress=False,
+    )
     learner.train_from_iterator([SENTENCEPIECE_TEXT], trainer)
     learned = json.loads(learner.to_str())["model"]
     merges = [tuple(merge) if isinstance(merge, list) else tuple(merge.split(" ")) for merge in learned["merges"]]
-    core = Tokenizer(models.BPE(vocab=learned["vocab"], merges=merges, byte_fallback=True, unk_token="<unk>",
-                                fuse_unk=True))  # fmt: skip
+    core = Tokenizer(
+        models.BPE(vocab=learned["vocab"], merges=merges, byte_fallback=True, unk_token="<unk>", fuse_unk=True)
+    )
     core.normalizer = spaces
-    core.decoder = decoders.Sequence([decoders.Replace("▁", " "), decoders.ByteFallback(), decoders.Fuse(),
-                                      decoders.Strip(" ", 1, 0)])  # fmt: skip
+    core.decoder = decoders.Sequence(
+        [decoders.Replace("▁", " "), decoders.ByteFallback(), decoders.Fuse(), decoders.Strip(" ", 1, 0)]
+    )
     core.add_special_tokens(list(SENTENCEPIECE_SPECIAL))  # the byte pieces stay ordinary tokens, as in Llama-2
     core.post_processor = processors.TemplateProcessing(
         single="<s> $A", pair="<s> $A <s> $B", special_tokens=[("<s>", core.token_to_id("<s>"))]
@@ -105,10 +113,21 @@ def _model(family: str, vocab: int, bos: int, eos: int):
 
     torch.manual_seed(SEED)
     if family == "gpt2":
-        return GPT2LMHeadModel(GPT2Config(n_layer=2, n_head=4, n_embd=32, n_positions=64, vocab_size=vocab,
-                                                  bos_token_id=bos, eos_token_id=eos))
-    common = dict(num_hidden_layers=2, num_attention_heads=4, hidden_size=32, intermediate_size=64, vocab_size=vocab,
-                  max_position_embeddings=64, bos_token_id=bos, eos_token_id=eos)  # fmt: skip
+        return GPT2LMHeadModel(
+            GPT2Config(
+                n_layer=2, n_head=4, n_embd=32, n_positions=64, vocab_size=vocab, bos_token_id=bos, eos_token_id=eos
+            )
+        )
+    common = dict(
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        hidden_size=32,
+        intermediate_size=64,
+        vocab_size=vocab,
+        max_position_embeddings=64,
+        bos_token_id=bos,
+        eos_token_id=eos,
+    )
     if family in ("llama", "llama-sp"):
         return LlamaForCausalLM(LlamaConfig(num_key_value_heads=1, **common))
     return Qwen2ForCausalLM(Qwen2Config(num_key_value_heads=2, **common))
@@ -149,22 +168,46 @@ def build_tiny_models(root: Path) -> dict[str, Path]:
 # random weights, the real layer, head, width and vocabulary sizes, this module's tokenizer.
 REAL_SHAPES: dict[str, dict] = {
     "gpt2-shape": dict(family="gpt2", n_layer=12, n_head=12, n_embd=768, n_positions=1024, vocab_size=50257),
-    "smollm2-135m-shape": dict(family="llama", num_hidden_layers=30, num_attention_heads=9, num_key_value_heads=3,
-                               hidden_size=576, intermediate_size=1536, vocab_size=49152,
-                               max_position_embeddings=8192, tie_word_embeddings=True),
-    "qwen2.5-0.5b-shape": dict(family="qwen2", num_hidden_layers=24, num_attention_heads=14, num_key_value_heads=2,
-                               hidden_size=896, intermediate_size=4864, vocab_size=151936,
-                               max_position_embeddings=32768, tie_word_embeddings=True),
-}  # fmt: skip
+    "smollm2-135m-shape": dict(
+        family="llama",
+        num_hidden_layers=30,
+        num_attention_heads=9,
+        num_key_value_heads=3,
+        hidden_size=576,
+        intermediate_size=1536,
+        vocab_size=49152,
+        max_position_embeddings=8192,
+        tie_word_embeddings=True,
+    ),
+    "qwen2.5-0.5b-shape": dict(
+        family="qwen2",
+        num_hidden_layers=24,
+        num_attention_heads=14,
+        num_key_value_heads=2,
+        hidden_size=896,
+        intermediate_size=4864,
+        vocab_size=151936,
+        max_position_embeddings=32768,
+        tie_word_embeddings=True,
+    ),
+}
 
 
 # The layer × head counts of real models on tiny widths (4 channels per head), for tests of
 # how every layer and head is drawn: GPT-2 small's 12 × 12, Qwen2.5-0.5B's 24 × 14 (2 key/value).
 WIDE_SHAPES: dict[str, dict] = {
     "wide-gpt2": dict(family="gpt2", n_layer=12, n_head=12, n_embd=48, n_positions=128, vocab_size=VOCAB_SIZE),
-    "wide-qwen2": dict(family="qwen2", num_hidden_layers=24, num_attention_heads=14, num_key_value_heads=2,
-                       hidden_size=56, intermediate_size=64, vocab_size=VOCAB_SIZE, max_position_embeddings=128),
-}  # fmt: skip
+    "wide-qwen2": dict(
+        family="qwen2",
+        num_hidden_layers=24,
+        num_attention_heads=14,
+        num_key_value_heads=2,
+        hidden_size=56,
+        intermediate_size=64,
+        vocab_size=VOCAB_SIZE,
+        max_position_embeddings=128,
+    ),
+}
 
 
 def build_shaped_model(shape: str, folder: Path) -> Path:
@@ -175,12 +218,16 @@ def build_shaped_model(shape: str, folder: Path) -> Path:
 
     settings = dict(REAL_SHAPES.get(shape) or WIDE_SHAPES[shape])
     family = settings.pop("family")
-    config_class, model_class = {"gpt2": (GPT2Config, GPT2LMHeadModel), "llama": (LlamaConfig, LlamaForCausalLM),
-                                 "qwen2": (Qwen2Config, Qwen2ForCausalLM)}[family]  # fmt: skip
+    config_class, model_class = {
+        "gpt2": (GPT2Config, GPT2LMHeadModel),
+        "llama": (LlamaConfig, LlamaForCausalLM),
+        "qwen2": (Qwen2Config, Qwen2ForCausalLM),
+    }[family]
     tokenizer = tiny_tokenizer(bos=family == "llama")
     torch.manual_seed(SEED)
-    model = model_class(config_class(bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
-                                     **settings))  # fmt: skip
+    model = model_class(
+        config_class(bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id, **settings)
+    )
     folder.mkdir(parents=True, exist_ok=True)
     model.save_pretrained(folder)
     tokenizer.save_pretrained(folder)

@@ -95,9 +95,20 @@ PARAMS: tuple[Param, ...] = (
 PARAMS_BY_NAME = {param.name: param for param in PARAMS}
 # The controls that decide the numbers; the others only choose what is looked at.
 NUMBER_PARAMS = (
-    "text", "tok", "heads", "head_dim", "input_dim", "seed", "pos", "dropout", "mode", "bias", "scale", "weights",
+    "text",
+    "tok",
+    "heads",
+    "head_dim",
+    "input_dim",
+    "seed",
+    "pos",
+    "dropout",
+    "mode",
+    "bias",
+    "scale",
+    "weights",
     "block",
-)  # fmt: skip
+)
 # What only random weights use: a trained model brings its own (and reads characters).
 RANDOM_ONLY = ("tok", "heads", "head_dim", "input_dim", "seed", "pos", "dropout", "mode", "bias", "scale")
 
@@ -136,10 +147,19 @@ def values_of(text: str, config: PlaygroundConfig) -> dict[str, Any]:
     """The controls that give ``config``'s computation of ``text`` (config_of's inverse),
     every other control at its default."""
     return {
-        **defaults(), "text": text, "tok": config.tokenizer, "heads": config.heads, "head_dim": config.head_dim,
-        "input_dim": config.input_dim or 0, "seed": config.seed, "pos": config.positional, "dropout": config.dropout,
-        "mode": "train" if config.training else "eval", "bias": config.qkv_bias, "scale": config.scale,
-    }  # fmt: skip
+        **defaults(),
+        "text": text,
+        "tok": config.tokenizer,
+        "heads": config.heads,
+        "head_dim": config.head_dim,
+        "input_dim": config.input_dim or 0,
+        "seed": config.seed,
+        "pos": config.positional,
+        "dropout": config.dropout,
+        "mode": "train" if config.training else "eval",
+        "bias": config.qkv_bias,
+        "scale": config.scale,
+    }
 
 
 def config_of(values: dict[str, Any]) -> PlaygroundConfig:

@@ -25,8 +25,9 @@ NOT_RUN = ("not checked", "skipped")
 
 def results() -> dict[str, Counter]:
     """Statuses of every mutant, counted per module."""
-    out = subprocess.run([str(MUTMUT), "results", "--all", "true"], cwd=ROOT, capture_output=True, text=True,
-                         check=True).stdout  # fmt: skip
+    out = subprocess.run(
+        [str(MUTMUT), "results", "--all", "true"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout
     modules: dict[str, Counter] = defaultdict(Counter)
     for line in out.splitlines():
         match = LINE.match(line)
@@ -36,14 +37,19 @@ def results() -> dict[str, Counter]:
 
 
 def table(modules: dict[str, Counter]) -> str:
-    rows = ["| module | mutants | run | caught | survived | no test | score |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    rows = [
+        "| module | mutants | run | caught | survived | no test | score |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
     for name in sorted(modules):
         counts = modules[name]
         total = sum(counts.values())
         run = total - sum(counts[s] for s in NOT_RUN)
         caught = sum(counts[s] for s in CAUGHT)
         score = f"{100 * caught / run:.1f} %" if run else "not run"
-        rows.append(f"| `{name}` | {total} | {run} | {caught} | {counts['survived']} | {counts['no tests']} | {score} |")
+        rows.append(
+            f"| `{name}` | {total} | {run} | {caught} | {counts['survived']} | {counts['no tests']} | {score} |"
+        )
     return "\n".join(rows)
 
 

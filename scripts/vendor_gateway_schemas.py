@@ -36,19 +36,26 @@ def main(checkout: str, tag: str) -> int:
     out.mkdir(parents=True, exist_ok=True)
     for kind, plural in KINDS.items():
         path = f"config/crd/experimental/gateway.networking.k8s.io_{plural}.yaml"
-        crd = yaml.safe_load(subprocess.run(["git", "-C", checkout, "show", f"{tag}:{path}"], check=True,
-                                            capture_output=True, text=True).stdout)
+        crd = yaml.safe_load(
+            subprocess.run(
+                ["git", "-C", checkout, "show", f"{tag}:{path}"], check=True, capture_output=True, text=True
+            ).stdout
+        )
         assert crd["spec"]["names"]["kind"] == kind
         (version,) = [v for v in crd["spec"]["versions"] if v["name"] == "v1" and v["served"]]
         schema = _without_descriptions(version["schema"]["openAPIV3Schema"])
-        (out / f"{kind.lower()}-v1.json").write_text(json.dumps(schema, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        (out / f"{kind.lower()}-v1.json").write_text(
+            json.dumps(schema, indent=1, sort_keys=True) + "\n", encoding="utf-8"
+        )
     (out / "NOTICE").write_text(
         f"The JSON files here are the openAPIV3Schema of the GatewayClass, Gateway and HTTPRoute\n"
         f"CustomResourceDefinitions (version v1, experimental channel) of the Kubernetes Gateway API,\n"
         f"release {tag}: https://github.com/kubernetes-sigs/gateway-api/tree/{tag}/config/crd/experimental\n"
         f"with their descriptions removed, written by scripts/vendor_gateway_schemas.py.\n\n"
         f"Copyright The Kubernetes Authors. Licensed under the Apache License, Version 2.0:\n"
-        f"https://www.apache.org/licenses/LICENSE-2.0\n", encoding="utf-8")
+        f"https://www.apache.org/licenses/LICENSE-2.0\n",
+        encoding="utf-8",
+    )
     return 0
 
 

@@ -1,7 +1,7 @@
 """The ``seeing-attention`` command.
 
-    seeing-attention [app] [STREAMLIT OPTIONS]     start the app, as `streamlit run app.py` does
-    seeing-attention export [SETTINGS] -o FILE     write the page that works offline from one file
+seeing-attention [app] [STREAMLIT OPTIONS]     start the app, as `streamlit run app.py` does
+seeing-attention export [SETTINGS] -o FILE     write the page that works offline from one file
 """
 
 from __future__ import annotations
@@ -50,25 +50,40 @@ def export_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--text", default="动手学大模型", help="the sequence (default: the book's 动手学大模型)")
     parser.add_argument("--heads", type=_bounded(1, MAX_HEADS), default=4, help=f"heads h, 1-{MAX_HEADS} (default 4)")
-    parser.add_argument("--head-dim", type=_bounded(1, MAX_HEAD_DIM), default=8,
-                        help=f"head_dim d, 1-{MAX_HEAD_DIM} (default 8)")
-    parser.add_argument("--input-dim", type=_bounded(1, MAX_INPUT_DIM), default=None,
-                        help="the input vectors' width (default C = h × d)")
+    parser.add_argument(
+        "--head-dim", type=_bounded(1, MAX_HEAD_DIM), default=8, help=f"head_dim d, 1-{MAX_HEAD_DIM} (default 8)"
+    )
+    parser.add_argument(
+        "--input-dim",
+        type=_bounded(1, MAX_INPUT_DIM),
+        default=None,
+        help="the input vectors' width (default C = h × d)",
+    )
     parser.add_argument("--seed", type=_bounded(0, MAX_SEED), default=0, help="the weights' seed (default 0)")
-    parser.add_argument("--max-tokens", type=int, default=DEFAULT_TOKENS,
-                        help=f"read at most this many tokens of the text (default {DEFAULT_TOKENS}; more makes a "
-                        "larger page: the most a page holds is said when it is too many)")
+    parser.add_argument(
+        "--max-tokens",
+        type=int,
+        default=DEFAULT_TOKENS,
+        help=f"read at most this many tokens of the text (default {DEFAULT_TOKENS}; more makes a "
+        "larger page: the most a page holds is said when it is too many)",
+    )
     parser.add_argument("--tok", choices=("char", "word"), default="char", help="read the text as characters or words")
     parser.add_argument("--no-positional", action="store_true", help="no positional encoding")
     parser.add_argument("--dropout", type=float, default=0.0, help="dropout on the weights, 0 to 0.9 (default 0)")
     parser.add_argument("--training", action="store_true", help="training mode (dropout acts)")
     parser.add_argument("--qkv-bias", action="store_true", help="biases in the Q, K, V projections")
     parser.add_argument("--no-scale", action="store_true", help="do not divide the scores by √head_dim")
-    parser.add_argument("--model", default=None,
-                        help="a real model instead of random weights: a Hugging Face id (downloaded once) or a folder")
-    parser.add_argument("--layer", default="0",
-                        help="with --model: its layers, 0-based as in Python, such as 0, 3,5 or all (default 0); "
-                        "the page numbers them from 1, as the app does (--layer 0 is its Layer 1)")
+    parser.add_argument(
+        "--model",
+        default=None,
+        help="a real model instead of random weights: a Hugging Face id (downloaded once) or a folder",
+    )
+    parser.add_argument(
+        "--layer",
+        default="0",
+        help="with --model: its layers, 0-based as in Python, such as 0, 3,5 or all (default 0); "
+        "the page numbers them from 1, as the app does (--layer 0 is its Layer 1)",
+    )
     parser.add_argument("--lang", choices=sorted(LANGUAGES), default="en", help="the page's language (default en)")
     parser.add_argument("--app-url", default="http://localhost:8501", help="the app whose link the page gives")
     parser.add_argument("-o", "--output", type=Path, default=Path("attention.html"), help="the file to write")
@@ -98,11 +113,22 @@ def export_main(argv: list[str]) -> int:
             view = export(args.output, args.text, model=args.model, layer=layer, lang=args.lang, app_url=args.app_url)
         else:
             view = export(
-                args.output, args.text, heads=args.heads, head_dim=args.head_dim, input_dim=args.input_dim,
-                seed=args.seed, tokenizer=args.tok, positional=not args.no_positional, dropout=args.dropout,
-                training=args.training, qkv_bias=args.qkv_bias, scale=not args.no_scale, lang=args.lang,
-                app_url=args.app_url, max_tokens=args.max_tokens,
-            )  # fmt: skip
+                args.output,
+                args.text,
+                heads=args.heads,
+                head_dim=args.head_dim,
+                input_dim=args.input_dim,
+                seed=args.seed,
+                tokenizer=args.tok,
+                positional=not args.no_positional,
+                dropout=args.dropout,
+                training=args.training,
+                qkv_bias=args.qkv_bias,
+                scale=not args.no_scale,
+                lang=args.lang,
+                app_url=args.app_url,
+                max_tokens=args.max_tokens,
+            )
     except InputError as error:  # (a ValueError too) bad text, a model that cannot be had
         print(f"seeing-attention export: {error_text(error, args.lang)}", file=sys.stderr)
         return 2
@@ -115,8 +141,10 @@ def export_main(argv: list[str]) -> int:
         print(f"seeing-attention export: {view.note}", file=sys.stderr)
     size = args.output.stat().st_size
     heads = view.numbers["weights"].shape[0]
-    print(f"wrote {args.output} ({size / 1e6:.2f} MB, {len(view.tokens)} tokens, {heads} heads, "
-          f"{len(view.layers)} layer(s))")
+    print(
+        f"wrote {args.output} ({size / 1e6:.2f} MB, {len(view.tokens)} tokens, {heads} heads, "
+        f"{len(view.layers)} layer(s))"
+    )
     return 0
 
 
@@ -129,12 +157,17 @@ def app_main(argv: list[str]) -> int:
 
     app = app_root() / "app.py"
     if not app.is_file():
-        print(f"seeing-attention: the app's pages are not installed here (no {app}); reinstall with "
-              "`pip install .` from a clone of the repository", file=sys.stderr)
+        print(
+            f"seeing-attention: the app's pages are not installed here (no {app}); reinstall with "
+            "`pip install .` from a clone of the repository",
+            file=sys.stderr,
+        )
         return 1
     if importlib.util.find_spec("streamlit") is None:
-        print("seeing-attention: Streamlit is not installed; `pip install .` from a clone installs it with the app",
-              file=sys.stderr)
+        print(
+            "seeing-attention: Streamlit is not installed; `pip install .` from a clone installs it with the app",
+            file=sys.stderr,
+        )
         return 1
     os.chdir(app.parent)
     print(f"seeing-attention: starting the app from {app.parent}", flush=True)

@@ -46,8 +46,20 @@ def _stage_titles(config: PlaygroundConfig, lang: str) -> dict[str, str]:
 
 def command_line(text: str, config: PlaygroundConfig, lang: str, output: str = "attention.html") -> str:
     """The ``seeing-attention export`` command that writes the same page again."""
-    parts = ["seeing-attention", "export", "--text", text, "--heads", str(config.heads), "--head-dim",
-             str(config.head_dim), "--seed", str(config.seed), "--tok", config.tokenizer]
+    parts = [
+        "seeing-attention",
+        "export",
+        "--text",
+        text,
+        "--heads",
+        str(config.heads),
+        "--head-dim",
+        str(config.head_dim),
+        "--seed",
+        str(config.seed),
+        "--tok",
+        config.tokenizer,
+    ]
     if config.input_dim is not None:
         parts += ["--input-dim", str(config.input_dim)]
     if not config.positional:
@@ -62,8 +74,9 @@ def command_line(text: str, config: PlaygroundConfig, lang: str, output: str = "
     return shlex.join(parts)
 
 
-def app_link(text: str, config: PlaygroundConfig, lang: str, app_url: str = DEFAULT_APP_URL,
-             view: dict[str, Any] | None = None) -> str:  # fmt: skip
+def app_link(
+    text: str, config: PlaygroundConfig, lang: str, app_url: str = DEFAULT_APP_URL, view: dict[str, Any] | None = None
+) -> str:
     """The playground's link to the same view, written by the playground's own link rules
     (its numbers version included). view: the page's other controls by link name (the head
     shown, 1-based; the stage; the row and column)."""
@@ -72,13 +85,33 @@ def app_link(text: str, config: PlaygroundConfig, lang: str, app_url: str = DEFA
     return f"{app_url.rstrip('/')}/playground?{urllib.parse.urlencode(query)}"
 
 
-def show(text: str = BOOK_EXAMPLE, *, heads: int = 4, head_dim: int = 8, input_dim: int | None = None, seed: int = 0,
-         tokenizer: str = "char", positional: bool = True, dropout: float = 0.0, training: bool = False,
-         qkv_bias: bool = False, scale: bool = True, lang: str = "en", stage: str = "weights", head: int = 0,
-         row: int | None = None, col: int | None = None, app_url: str = DEFAULT_APP_URL,
-         model: str | Any | None = None, layer: int | str | Sequence[int] = 0,
-         module: torch.nn.Module | None = None, x: torch.Tensor | None = None, tokens: Sequence[str] | None = None,
-         attention: Any = None, max_tokens: int = DEFAULT_TOKENS) -> View:
+def show(
+    text: str = BOOK_EXAMPLE,
+    *,
+    heads: int = 4,
+    head_dim: int = 8,
+    input_dim: int | None = None,
+    seed: int = 0,
+    tokenizer: str = "char",
+    positional: bool = True,
+    dropout: float = 0.0,
+    training: bool = False,
+    qkv_bias: bool = False,
+    scale: bool = True,
+    lang: str = "en",
+    stage: str = "weights",
+    head: int = 0,
+    row: int | None = None,
+    col: int | None = None,
+    app_url: str = DEFAULT_APP_URL,
+    model: str | Any | None = None,
+    layer: int | str | Sequence[int] = 0,
+    module: torch.nn.Module | None = None,
+    x: torch.Tensor | None = None,
+    tokens: Sequence[str] | None = None,
+    attention: Any = None,
+    max_tokens: int = DEFAULT_TOKENS,
+) -> View:
     """Every head of an attention layer for ``text``: a ``View`` that renders in a notebook and
     saves as one offline page.
 
@@ -108,8 +141,18 @@ def show(text: str = BOOK_EXAMPLE, *, heads: int = 4, head_dim: int = 8, input_d
 
             model = hf.adopt(*model)
         return _show_model(text, model, layer, lang=lang, stage=stage, head=head, row=row, col=col, app_url=app_url)
-    config = PlaygroundConfig(heads=heads, head_dim=head_dim, input_dim=input_dim, seed=seed, tokenizer=tokenizer,
-                              positional=positional, dropout=dropout, training=training, qkv_bias=qkv_bias, scale=scale)
+    config = PlaygroundConfig(
+        heads=heads,
+        head_dim=head_dim,
+        input_dim=input_dim,
+        seed=seed,
+        tokenizer=tokenizer,
+        positional=positional,
+        dropout=dropout,
+        training=training,
+        qkv_bias=qkv_bias,
+        scale=scale,
+    )
     ceiling = most_tokens(heads)
     if not isinstance(max_tokens, int) or not 1 <= max_tokens <= ceiling:
         raise InputError("out_of_range", name="max_tokens", low=1, high=ceiling, value=max_tokens)
@@ -129,8 +172,9 @@ def cut_note(shown: int, total: int, ceiling: int, lang: str) -> str:
     return t("page.cut", lang, shown=shown, total=total, limit=ceiling, mb=PAGE_LIMIT_BYTES // 1_000_000)
 
 
-def _show_model(text: str, model, layer, *, lang: str, stage: str, head: int, row: int | None, col: int | None,
-                app_url: str) -> View:
+def _show_model(
+    text: str, model, layer, *, lang: str, stage: str, head: int, row: int | None, col: int | None, app_url: str
+) -> View:
     from gpt_core import hf
 
     loaded = hf.load(model) if isinstance(model, str) else model
@@ -149,10 +193,17 @@ def _show_model(text: str, model, layer, *, lang: str, stage: str, head: int, ro
     ]
     titles = {stage_name: t(f"stage.{stage_name}", lang) for stage_name in STAGE_ORDER}
     data = page_data(
-        title=t("page.title", lang, text=title_text(text)), tokens=result.labels,
+        title=t("page.title", lang, text=title_text(text)),
+        tokens=result.labels,
         layers=[PageLayer(t("page.layer", lang, layer=index + 1), layers[index]) for index in chosen],  # 1-based
-        stage_titles=titles, words=page_words(lang, shown, cut), shape_trace=shape_trace(result, chosen[0]),
-        made=made, stage=stage, head=head, row=row, col=col,
+        stage_titles=titles,
+        words=page_words(lang, shown, cut),
+        shape_trace=shape_trace(result, chosen[0]),
+        made=made,
+        stage=stage,
+        head=head,
+        row=row,
+        col=col,
     )
     page = standalone_page(data, plotly_js=plotly_js(), lang=lang)
     return View(html=page, result=result, text=text, lang=lang, layers=layers, model=described.name, note=cut)
@@ -185,13 +236,15 @@ def _show_own(attention, module, x, tokens, layer, **view) -> View:
 
 def model_command_line(text: str, name: str, layers: list[int], lang: str, output: str = "attention.html") -> str:
     layer = ",".join(str(index) for index in layers)
-    return shlex.join(["seeing-attention", "export", "--model", name, "--layer", layer, "--text", text,
-                       "--lang", lang, "-o", output])
+    return shlex.join(
+        ["seeing-attention", "export", "--model", name, "--layer", layer, "--text", text, "--lang", lang, "-o", output]
+    )
 
 
 def model_app_link(text: str, name: str, layer: int, lang: str, app_url: str = DEFAULT_APP_URL) -> str:
     """The playground's link to the model's layer (``block`` is 1-based there)."""
     from gpt_core.hf import short_name
+
     values = {**state.defaults(), "text": text, "weights": short_name(name), "block": layer + 1}
     query = {**state.to_query(values), "lang": lang}
     return f"{app_url.rstrip('/')}/playground?{urllib.parse.urlencode(query)}"
@@ -204,8 +257,18 @@ def view_params(stage: str, head: int, row: int | None, col: int | None) -> dict
     return {**view, "stage": stage} if stage in STAGES else view
 
 
-def page_html(result: PlaygroundTrace, text: str, lang: str, *, app_url: str = DEFAULT_APP_URL, stage: str = "weights",
-              head: int = 0, row: int | None = None, col: int | None = None, cut: str = "") -> str:
+def page_html(
+    result: PlaygroundTrace,
+    text: str,
+    lang: str,
+    *,
+    app_url: str = DEFAULT_APP_URL,
+    stage: str = "weights",
+    head: int = 0,
+    row: int | None = None,
+    col: int | None = None,
+    cut: str = "",
+) -> str:
     """The page for a random-weight trace (``show``'s); ``cut``: what it says of a cut text."""
     config = result.config
     made = [
@@ -215,9 +278,20 @@ def page_html(result: PlaygroundTrace, text: str, lang: str, *, app_url: str = D
         (t("page.made.link", lang), app_link(text, config, lang, app_url, view_params(stage, head, row, col))),
         ("", t("page.made.versions", lang, torch=torch.__version__, version=package_version())),
     ]
-    return stages_page_html(text=text, tokens=result.tokens, stages=layer_stages(result.trace),
-                            stage_titles=_stage_titles(config, lang), shape_trace=shape_trace(result, 0), made=made,
-                            lang=lang, stage=stage, head=head, row=row, col=col, cut=cut)  # fmt: skip
+    return stages_page_html(
+        text=text,
+        tokens=result.tokens,
+        stages=layer_stages(result.trace),
+        stage_titles=_stage_titles(config, lang),
+        shape_trace=shape_trace(result, 0),
+        made=made,
+        lang=lang,
+        stage=stage,
+        head=head,
+        row=row,
+        col=col,
+        cut=cut,
+    )
 
 
 def _settings(config) -> str:
@@ -226,22 +300,52 @@ def _settings(config) -> str:
     return ", ".join(f"{name}={value!r}" for name, value in items)
 
 
-def stages_page_html(*, text: str, tokens: Sequence[str], stages: dict[str, np.ndarray], stage_titles: dict[str, str],
-                     shape_trace: str, made: list[tuple[str, str]], lang: str, layer_name: str = "attention",
-                     stage: str = "weights", head: int = 0, row: int | None = None, col: int | None = None,
-                     cut: str = "") -> str:
+def stages_page_html(
+    *,
+    text: str,
+    tokens: Sequence[str],
+    stages: dict[str, np.ndarray],
+    stage_titles: dict[str, str],
+    shape_trace: str,
+    made: list[tuple[str, str]],
+    lang: str,
+    layer_name: str = "attention",
+    stage: str = "weights",
+    head: int = 0,
+    row: int | None = None,
+    col: int | None = None,
+    cut: str = "",
+) -> str:
     """The page of one layer's stages, whatever computed them."""
     data = page_data(
-        title=t("page.title", lang, text=title_text(text)), tokens=list(tokens), layers=[PageLayer(layer_name, stages)],
-        labels=display_labels(list(tokens)), stage_titles=stage_titles, words=page_words(lang, len(tokens), cut),
-        shape_trace=shape_trace, made=made,
-        stage=stage, head=head, row=row, col=col,
+        title=t("page.title", lang, text=title_text(text)),
+        tokens=list(tokens),
+        layers=[PageLayer(layer_name, stages)],
+        labels=display_labels(list(tokens)),
+        stage_titles=stage_titles,
+        words=page_words(lang, len(tokens), cut),
+        shape_trace=shape_trace,
+        made=made,
+        stage=stage,
+        head=head,
+        row=row,
+        col=col,
     )
     return standalone_page(data, plotly_js=plotly_js(), lang=lang)
 
 
-def playground_page_html(*, text: str, result: PlaygroundTrace, stages: dict[str, np.ndarray], source, lang: str,
-                         link: str, block: int = 1, stage: str = "weights", head: int = 0) -> str:
+def playground_page_html(
+    *,
+    text: str,
+    result: PlaygroundTrace,
+    stages: dict[str, np.ndarray],
+    source,
+    lang: str,
+    link: str,
+    block: int = 1,
+    stage: str = "weights",
+    head: int = 0,
+) -> str:
     """The page of the playground's view, whatever its source (a ``gpt_core.source``
     ``AttentionSource``): what it is and its reader's settings, the command that writes the
     page again where there is one, and the view's own ``link``; ``block``: the layer shown,
@@ -252,14 +356,24 @@ def playground_page_html(*, text: str, result: PlaygroundTrace, stages: dict[str
     command = source.reproduction(text, block - 1).command
     if command:
         made.append((t("page.made.command", lang), f"{command} --lang {lang} -o attention.html"))
-    made += [(t("page.made.link", lang), link),
-             ("", t("page.made.versions", lang, torch=torch.__version__, version=package_version()))]
+    made += [
+        (t("page.made.link", lang), link),
+        ("", t("page.made.versions", lang, torch=torch.__version__, version=package_version())),
+    ]
     titles = {s: t(f"stage.{s}", lang) for s in STAGE_ORDER}
     if not about.scale:
         titles["scaled_scores"] = t("stage.not_scaled", lang)
-    return stages_page_html(text=text, tokens=result.labels, stages={s: stages[s] for s in STAGE_ORDER},
-                            stage_titles=titles, shape_trace=shape_trace(result, 0), made=made, lang=lang,
-                            stage=stage, head=head)  # fmt: skip
+    return stages_page_html(
+        text=text,
+        tokens=result.labels,
+        stages={s: stages[s] for s in STAGE_ORDER},
+        stage_titles=titles,
+        shape_trace=shape_trace(result, 0),
+        made=made,
+        lang=lang,
+        stage=stage,
+        head=head,
+    )
 
 
 def _made_by(source, block: int, lang: str) -> str:
@@ -269,8 +383,10 @@ def _made_by(source, block: int, lang: str) -> str:
     if source.settings and facts is not None:
         return t(facts.key, lang, **facts.values)
     unit = t(f"page.unit.{source.words.unit}", lang)
-    return (f"{about.name} ({about.family}, {unit} {block} of {about.layers}, h = {about.heads}, "
-            f"h_kv = {about.kv_heads}, d = {about.head_dim})")
+    return (
+        f"{about.name} ({about.family}, {unit} {block} of {about.layers}, h = {about.heads}, "
+        f"h_kv = {about.kv_heads}, d = {about.head_dim})"
+    )
 
 
 def export(path: str | Path, text: str = BOOK_EXAMPLE, **settings) -> View:

@@ -98,4 +98,6 @@ def source_view(
     )
     page = standalone_page(data, plotly_js=plotly_js(), lang=lang)
     said = "; ".join(note_text(note, lang) for note in notes if note.key != FIXED_TEXT)
-    return View(html=page, result=trace, text=trace.text_used, lang=lang, layers=layers, model=described.name, note=said)
+    return View(
+        html=page, result=trace, text=trace.text_used, lang=lang, layers=layers, model=described.name, note=said
+    )

@@ -20,11 +20,33 @@ STAGE_ORDER: tuple[str, ...] = STAGES  # scores, scaled_scores, masked_scores, w
 TITLE_CHARS = 40  # a longer text is cut in the page's title (the tokens show it whole)
 # The page's words: "page.softmax.key" is read by its script as words["softmax_key"].
 PAGE_KEYS = (
-    "page.lead", "page.stage", "page.heads", "page.head", "page.detail", "page.query", "page.key", "page.value",
-    "page.masked", "page.masked_note", "page.choose", "page.softmax", "page.softmax.key", "page.softmax.score",
-    "page.softmax.exp", "page.softmax.weight", "page.softmax.stored", "page.softmax.sum", "page.shapes", "page.made",
-    "page.offline", "page.layer_choice", "page.no_plotly", "page.window", "page.window_slide", "page.map",
-)  # fmt: skip
+    "page.lead",
+    "page.stage",
+    "page.heads",
+    "page.head",
+    "page.detail",
+    "page.query",
+    "page.key",
+    "page.value",
+    "page.masked",
+    "page.masked_note",
+    "page.choose",
+    "page.softmax",
+    "page.softmax.key",
+    "page.softmax.score",
+    "page.softmax.exp",
+    "page.softmax.weight",
+    "page.softmax.stored",
+    "page.softmax.sum",
+    "page.shapes",
+    "page.made",
+    "page.offline",
+    "page.layer_choice",
+    "page.no_plotly",
+    "page.window",
+    "page.window_slide",
+    "page.map",
+)
 
 
 def package_version() -> str:
@@ -117,7 +139,7 @@ def chosen_layers(layer: int | str | Sequence[int], count: int) -> list[int]:
     chosen = [layer] if isinstance(layer, int) else list(layer)
     for index in chosen:
         if not isinstance(index, int) or not 0 <= index < count:
-            raise ValueError(f"layer {index!r} is not one of 0..{count - 1} (or \"all\")")
+            raise ValueError(f'layer {index!r} is not one of 0..{count - 1} (or "all")')
     if not chosen:
         raise ValueError("no layer chosen")
     return chosen

@@ -137,9 +137,9 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "win.note": {
         "en": "A long text: {T} tokens are too many for one legible chart, so the charts show a window of {n} "
-              "queries and {n} keys around the chosen cell. The map shows the whole text; click it to move the window.",
+        "queries and {n} keys around the chosen cell. The map shows the whole text; click it to move the window.",
         "zh": "长文本：{T} 个词元放不进一张看得清的图，所以图中只显示所选格子周围 {n} 个查询 × {n} 个键的窗口。"
-              "左边的小图是整段文本，点击它即可移动窗口。",
+        "左边的小图是整段文本，点击它即可移动窗口。",
     },
     "win.outside": {
         "en": "Query {row} gives **{share}** of its attention to keys outside the window.",
@@ -162,12 +162,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "头的颜色每 {n} 个重复一次：头 {n_next} 与头 1 同色，头 {n_next2} 与头 2 同色，依此类推。",
     },
     "alt.chart": {"en": "Chart", "zh": "图表"},
-    "alt.heatmap": {"en": "{title}: a heatmap of {rows} × {cols} cells.", "zh": "{title}：一张 {rows} × {cols} 个单元格的热力图。"},
+    "alt.heatmap": {
+        "en": "{title}: a heatmap of {rows} × {cols} cells.",
+        "zh": "{title}：一张 {rows} × {cols} 个单元格的热力图。",
+    },
     "alt.heatmaps": {
         "en": "{title}: {count} heatmaps of {rows} × {cols} cells.",
         "zh": "{title}：{count} 张热力图，每张 {rows} × {cols} 个单元格。",
     },
-    "alt.series_chart": {"en": "{title}: a chart of {count} data series.", "zh": "{title}：包含 {count} 组数据的图表。"},
+    "alt.series_chart": {
+        "en": "{title}: a chart of {count} data series.",
+        "zh": "{title}：包含 {count} 组数据的图表。",
+    },
     "alt.grid": {"en": "{name}: largest {cells}.", "zh": "{name}：最大的是 {cells}。"},
     "alt.token_cell": {"en": "{value} (query {row}, key {col})", "zh": "{value}（查询 {row}，键 {col}）"},
     "alt.cell": {"en": "{value} ({row}, {col})", "zh": "{value}（{row}，{col}）"},

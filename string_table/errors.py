@@ -61,19 +61,17 @@ STRINGS: dict[str, dict[str, str]] = {
     "error.checkpoint_mismatch": {
         "zh": "这个模型文件的权重（{given:,} 个数）与它描述的模型（{expected:,} 个）不符：文件已损坏或被改动。"
     },
-    "error.checkpoint_format": {"zh": "这个模型文件的格式版本是 {found}；本应用读取版本 {expected}。请重新训练并保存。"},
+    "error.checkpoint_format": {
+        "zh": "这个模型文件的格式版本是 {found}；本应用读取版本 {expected}。请重新训练并保存。"
+    },
     "error.model_not_found": {
         "zh": "在 Hugging Face Hub 上找不到模型 {name}（拼写错误，或是私有模型？）。主机可以提前下载：{fetch}"
     },
     "error.model_gated": {
         "zh": "模型 {name} 需要授权：请先在 Hugging Face Hub 的模型页面同意其许可并登录（hf auth login），再提前下载：{fetch}"
     },
-    "error.model_offline": {
-        "zh": "模型 {name} 不在这台电脑的缓存里，也连不上 Hub。请在有网络的地方提前下载：{fetch}"
-    },
-    "error.model_unreachable": {
-        "zh": "模型 {name} 下载失败（{detail}）：这台电脑离线了吗？主机可以提前下载：{fetch}"
-    },
+    "error.model_offline": {"zh": "模型 {name} 不在这台电脑的缓存里，也连不上 Hub。请在有网络的地方提前下载：{fetch}"},
+    "error.model_unreachable": {"zh": "模型 {name} 下载失败（{detail}）：这台电脑离线了吗？主机可以提前下载：{fetch}"},
     "error.model_folder_missing": {
         "zh": "这台电脑上没有文件夹 {name}：请检查路径（模型的文件夹里有它的 config.json、safetensors 权重和分词器文件）。"
         "Hugging Face 的模型 id 不是文件夹的写法，而是 owner/name，例如 openai-community/gpt2。"
@@ -92,7 +90,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "注意力权重应是按层排列的张量元组 (1, h, T, T)（如 transformers 的 outputs.attentions）、一个张量 (layers, h, T, T) "
         "或一层的 (h, T, T)；收到的是 {shape}。"
     },
-    "error.given_batch": {"zh": "第 {layer} 层的权重包含多段文字，形状为 {shape}：请只传入一段文字的权重 (1, h, T, T)。"},
+    "error.given_batch": {
+        "zh": "第 {layer} 层的权重包含多段文字，形状为 {shape}：请只传入一段文字的权重 (1, h, T, T)。"
+    },
     "error.given_no_tokens": {"zh": "注意力权重需要它们的词元：一个含 T 个字符串的列表，每个位置一个。"},
     "error.given_tokens": {
         "zh": "第 {layer} 层的权重形状为 {shape}，但 {tokens} 个词元和第一层的 {heads} 个头需要 ({heads}, {tokens}, {tokens})："

@@ -23,8 +23,14 @@ STRINGS: dict[str, dict[str, str]] = {
     "ex.layer_n": {"en": "layer {n}", "zh": "第 {n} 层"},
     "ex.head_n": {"en": "head {n}", "zh": "头 {n}"},
     "ex.grid_title": {"en": "Softmax weights of every head in every block", "zh": "每个块中每个头的 softmax 权重"},
-    "ex.grid_title.block": {"en": "Softmax weights of every head in every block", "zh": "每个块中每个头的 softmax 权重"},
-    "ex.grid_title.layer": {"en": "Softmax weights of every head in every layer", "zh": "每一层中每个头的 softmax 权重"},
+    "ex.grid_title.block": {
+        "en": "Softmax weights of every head in every block",
+        "zh": "每个块中每个头的 softmax 权重",
+    },
+    "ex.grid_title.layer": {
+        "en": "Softmax weights of every head in every layer",
+        "zh": "每一层中每个头的 softmax 权重",
+    },
     "ex.grid_help.block": {
         "en": "Rows are blocks, columns are heads. Click a panel (or choose above) to look at that head; its border is thicker.",
         "zh": "每行是一个块，每列是一个头。点击某个小图（或在上方选择）来查看那个头；选中的头边框更粗。",
@@ -51,7 +57,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "ex.lines_window": {
         "en": "A long text: the lines of queries {q0}–{q1} into keys {k0}–{k1} of {T} (the query chosen, or the "
-              "window's row and column in the link).",
+        "window's row and column in the link).",
         "zh": "长文本：只画查询 {q0}–{q1} 到键 {k0}–{k1} 的连线（共 {T} 个词元；以所选的词元，或链接中的行和列为中心）。",
     },
     "ex.lines_none": {
@@ -64,12 +70,15 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "ex.generation_window": {
         "en": "A long context: the chart shows positions {first}–{last}; the earlier ones hold at most {share} of a "
-              "generated token's attention.",
+        "generated token's attention.",
         "zh": "上下文很长：图中只显示第 {first}–{last} 个位置；更早的位置最多占一个生成词元注意力的 {share}。",
     },
     "ex.lines_mode": {"en": "Lines of", "zh": "显示"},
     "ex.lines_mode.head": {"en": "this head", "zh": "这个头"},
-    "ex.lines_mode.block": {"en": "every head of the {unit}", "zh": "这个{unit}的所有头"},  # unit: ex.col.block or .layer
+    "ex.lines_mode.block": {
+        "en": "every head of the {unit}",
+        "zh": "这个{unit}的所有头",
+    },  # unit: ex.col.block or .layer
     "ex.token": {"en": "Query token", "zh": "查询词元"},
     "ex.all_tokens": {"en": "every token", "zh": "所有词元"},
     "ex.queries": {"en": "queries", "zh": "查询"},

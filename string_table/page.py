@@ -76,7 +76,10 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "page.made.command": {"en": "The command that writes it again", "zh": "重新生成本页的命令"},
     "page.made.link": {"en": "The same view in the app", "zh": "在应用中打开同一视图"},
-    "page.made.versions": {"en": "Made with torch {torch} by Seeing Attention {version}.", "zh": "由 Seeing Attention {version} 使用 torch {torch} 生成。"},
+    "page.made.versions": {
+        "en": "Made with torch {torch} by Seeing Attention {version}.",
+        "zh": "由 Seeing Attention {version} 使用 torch {torch} 生成。",
+    },
     "page.no_plotly": {
         "en": "The charts need Plotly's script, which this notebook holds once, in the output of its first view: "
         "run that view's cell again.",

@@ -49,7 +49,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The server restarted. Your settings came back from the link, but a model trained before the restart, and any run in progress, is gone. If you downloaded your model, upload it below to use it again.",
         "zh": "服务器重启过。你的设置已从链接恢复，但重启前训练的模型以及正在进行的训练都已丢失。如果你下载过模型，可以在下面上传，继续使用。",
     },
-    "tr.upload_model": {"en": "Use a model you downloaded here earlier (.pt)", "zh": "使用你之前在这里下载的模型（.pt）"},
+    "tr.upload_model": {
+        "en": "Use a model you downloaded here earlier (.pt)",
+        "zh": "使用你之前在这里下载的模型（.pt）",
+    },
     "tr.upload_model_help": {
         "en": "The file this page's download button gave you, at most {limit_mb} MB: weights only (nothing in it is run), checked for its format version. It becomes your model for generation here and for the playground and the explorer.",
         "zh": "本页下载按钮给你的文件，最大 {limit_mb} MB：只含权重（不会执行其中任何内容），并检查格式版本。它会成为你在这里生成文字以及游乐场和探索页使用的模型。",

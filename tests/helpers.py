@@ -7,14 +7,30 @@ import torch
 from figures import Words
 
 # The explorer's figure words with plain values, so tests can name what they expect.
-EXPLORER_WORDS = Words({
-    "ex.col.block": "block", "fig.head": "head", "fig.query": "query", "fig.key": "key",
-    "fig.query_axis": "query (row)", "fig.key_axis": "key (column)", "ex.weight": "weight", "ex.grid_title": "All heads",
-    "ex.queries": "queries", "ex.keys": "keys", "ex.metric.previous": "previous", "ex.metric.first": "first",
-    "ex.metric.self": "self", "ex.metric.entropy": "entropy", "ex.generated_axis": "generated",
-    "ex.position_axis": "position", "ex.step_label": "{step}: {char}", "ex.col.layer": "layer",
-    "ex.metric.induction": "induction", "fig.masked_reason": "masked: this key comes after the query",
-})  # fmt: skip
+EXPLORER_WORDS = Words(
+    {
+        "ex.col.block": "block",
+        "fig.head": "head",
+        "fig.query": "query",
+        "fig.key": "key",
+        "fig.query_axis": "query (row)",
+        "fig.key_axis": "key (column)",
+        "ex.weight": "weight",
+        "ex.grid_title": "All heads",
+        "ex.queries": "queries",
+        "ex.keys": "keys",
+        "ex.metric.previous": "previous",
+        "ex.metric.first": "first",
+        "ex.metric.self": "self",
+        "ex.metric.entropy": "entropy",
+        "ex.generated_axis": "generated",
+        "ex.position_axis": "position",
+        "ex.step_label": "{step}: {char}",
+        "ex.col.layer": "layer",
+        "ex.metric.induction": "induction",
+        "fig.masked_reason": "masked: this key comes after the query",
+    }
+)
 
 
 def assert_close(actual: torch.Tensor, expected: torch.Tensor, atol: float, what: str = "") -> None:

@@ -47,14 +47,21 @@ def enlarged(figure: go.Figure) -> go.Figure:
     """The figure for a projector: every font and the height scaled up."""
     layout = figure.layout
     font = layout.font.size or 12
-    figure.update_layout(font_size=round(font * PRESENT_FONT_SCALE), hoverlabel_font_size=round(font * PRESENT_FONT_SCALE))
+    figure.update_layout(
+        font_size=round(font * PRESENT_FONT_SCALE), hoverlabel_font_size=round(font * PRESENT_FONT_SCALE)
+    )
     if layout.title.font.size:
         figure.update_layout(title_font_size=round(layout.title.font.size * PRESENT_FONT_SCALE))
     if layout.height:
         figure.update_layout(height=round(layout.height * PRESENT_HEIGHT_SCALE))
     margin = layout.margin  # the room for titles, legends and tick labels grows with the type
-    figure.update_layout(margin={side: round(getattr(margin, side) * PRESENT_FONT_SCALE)
-                                 for side in ("l", "r", "t", "b") if getattr(margin, side) is not None})  # fmt: skip
+    figure.update_layout(
+        margin={
+            side: round(getattr(margin, side) * PRESENT_FONT_SCALE)
+            for side in ("l", "r", "t", "b")
+            if getattr(margin, side) is not None
+        }
+    )
     figure.update_xaxes(automargin=True)
     figure.update_yaxes(automargin=True)
     for annotation in layout.annotations or ():
@@ -179,8 +186,13 @@ def _drawn(figure: go.Figure | FigureSpec, sized: bool, presenting: bool, lang: 
     data = chart_data(figure, words)
     description = describe(data, words)
     meta = figure.layout.get("meta") if isinstance(figure, FigureSpec) else figure.layout.meta
-    return Drawn(_Sent.of(wire_dict(figure)), description.label, description.text, data,
-                 dict(meta) if isinstance(meta, dict) else {})  # fmt: skip
+    return Drawn(
+        _Sent.of(wire_dict(figure)),
+        description.label,
+        description.text,
+        data,
+        dict(meta) if isinstance(meta, dict) else {},
+    )
 
 
 def _built(build: Build) -> go.Figure | FigureSpec:
@@ -207,8 +219,14 @@ def prepared(figure: go.Figure | Build, sized: bool = False, share: Hashable | N
     return SHARED_FIGURES.get((share, sized, presenting, lang), lambda: _drawn(build(), sized, presenting, lang))
 
 
-def show_chart(figure: go.Figure | Build | Drawn, key: str, sized: bool = False, table: bool = True,
-               share: Hashable | None = None, file_name: str | None = None) -> None:  # fmt: skip
+def show_chart(
+    figure: go.Figure | Build | Drawn,
+    key: str,
+    sized: bool = False,
+    table: bool = True,
+    share: Hashable | None = None,
+    file_name: str | None = None,
+) -> None:
     """Draw a figure exactly as built: our colours (theme=None), full width, a stable key;
     larger in presentation mode, unless the figure was ``sized`` for it by its builder.
     ``share``: see ``prepared`` (a figure shared by every session that shows the same view).
@@ -246,8 +264,9 @@ def table_option(data: ChartData, key: str, words: Words, lang: str) -> None:
             part_key = key + PART_SUFFIX
             if st.session_state.get(part_key) not in range(len(names)):
                 st.session_state.pop(part_key, None)  # fewer panels than before: the first
-            part = st.selectbox(t("chart.table_part", lang), list(range(len(names))), format_func=names.__getitem__,
-                                key=part_key)  # fmt: skip
+            part = st.selectbox(
+                t("chart.table_part", lang), list(range(len(names))), format_func=names.__getitem__, key=part_key
+            )
         shown = chart_table(data, part, words)
         height = TABLE_HEIGHT_PX if len(shown.index) > TABLE_SCROLL_ROWS else "content"
         st.table(table_frame(shown), height=height, alt=shown.name)

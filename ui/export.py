@@ -76,8 +76,12 @@ def image_config(file_name: str, lang: str) -> dict:
     return {
         "toImageButtonOptions": image_options(file_name, image_format, scale),
         "locale": locale,
-        "locales": {locale: {"dictionary": dict.fromkeys(PLOTLY_TITLES, title)
-                             | {english: t(key, lang) for english, key in PLOTLY_NOTES.items()}}},
+        "locales": {
+            locale: {
+                "dictionary": dict.fromkeys(PLOTLY_TITLES, title)
+                | {english: t(key, lang) for english, key in PLOTLY_NOTES.items()}
+            }
+        },
     }
 
 
@@ -106,11 +110,23 @@ def export_settings(lang: str) -> None:
     """The sidebar's setting: the format and scale of every chart's download."""
     st.session_state[FORMAT_WIDGET] = chosen_format()
     st.session_state[SCALE_WIDGET] = chosen_scale()
-    st.segmented_control(t("export.format", lang), list(EXPORT_FORMATS), key=FORMAT_WIDGET, required=True,
-                         format_func=str.upper, on_change=_on_change,
-                         args=(FORMAT_WIDGET, FORMAT_STATE, EXPORT_FORMATS))  # fmt: skip
-    st.segmented_control(t("export.scale", lang), list(EXPORT_SCALES), key=SCALE_WIDGET, required=True,
-                         format_func=lambda n: t("export.scale_n", lang, n=n), on_change=_on_change,
-                         args=(SCALE_WIDGET, SCALE_STATE, EXPORT_SCALES))  # fmt: skip
+    st.segmented_control(
+        t("export.format", lang),
+        list(EXPORT_FORMATS),
+        key=FORMAT_WIDGET,
+        required=True,
+        format_func=str.upper,
+        on_change=_on_change,
+        args=(FORMAT_WIDGET, FORMAT_STATE, EXPORT_FORMATS),
+    )
+    st.segmented_control(
+        t("export.scale", lang),
+        list(EXPORT_SCALES),
+        key=SCALE_WIDGET,
+        required=True,
+        format_func=lambda n: t("export.scale_n", lang, n=n),
+        on_change=_on_change,
+        args=(SCALE_WIDGET, SCALE_STATE, EXPORT_SCALES),
+    )
     st.caption(t("export.help", lang))
     embed_fonts()

@@ -14,8 +14,14 @@ import streamlit as st
 from string_table import LANGUAGES, t
 
 
-def lazy_tabs(names: Sequence[str], key: str, lang: str, string_prefix: str, chosen: str | None = None,
-              on_choose: Callable[[str], None] | None = None) -> tuple[str, dict]:  # fmt: skip
+def lazy_tabs(
+    names: Sequence[str],
+    key: str,
+    lang: str,
+    string_prefix: str,
+    chosen: str | None = None,
+    on_choose: Callable[[str], None] | None = None,
+) -> tuple[str, dict]:
     """Draw tabs labelled ``t(f"{string_prefix}.{name}", lang)``; return the open tab's name
     and each name's container. The caller fills only the open one.
 
@@ -27,8 +33,10 @@ def lazy_tabs(names: Sequence[str], key: str, lang: str, string_prefix: str, cho
         st.session_state[key] = labels[names.index(chosen)] if chosen in names else labels[0]
     stored = st.session_state.get(key)
     if stored not in labels:  # not drawn yet, a label in the other language, or a crafted value
-        index = next((i for i, name in enumerate(names) for other in LANGUAGES
-                      if t(f"{string_prefix}.{name}", other) == stored), 0)  # fmt: skip
+        index = next(
+            (i for i, name in enumerate(names) for other in LANGUAGES if t(f"{string_prefix}.{name}", other) == stored),
+            0,
+        )
         st.session_state[key] = labels[index]
 
     def clicked() -> None:

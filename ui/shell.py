@@ -33,15 +33,13 @@ PRESENT_STATE = PRESENT_STATE_KEY  # one name with ui/charts.py
 # hover, which a student on a touch screen or a projector never sees); a chart's text
 # alternative (ui/charts.py) is out of sight and out of the layout (its wrapper too: no gap
 # under the chart), but read by a screen reader. A fixed style, no user text.
-BASE_CSS = (
-    """<style>
+BASE_CSS = """<style>
 [data-testid='stCode'] > pre + div { opacity: 1; visibility: visible; }
 [data-testid='stMainBlockContainer'] { padding-top: 3.5rem; }
 [class*='ALT'], [data-testid='stLayoutWrapper']:has(> [class*='ALT']) { position: absolute !important; width: 1px !important; height: 1px !important;
   margin: -1px !important; padding: 0 !important; border: 0 !important; overflow: hidden !important;
   clip: rect(0 0 0 0) !important; clip-path: inset(50%) !important; white-space: nowrap !important; }
 </style>""".replace("ALT", ALT_TEXT_SUFFIX)
-)
 # Every page: keyboard focus is visible on every control (WCAG 2.4.7), a ring in the theme's
 # primary colour around what the eye sees as the control. Streamlit draws none on page links,
 # only a border colour on text, number and select boxes, and none that shows on radio
@@ -174,15 +172,23 @@ def setup_page(page_key: str) -> str:
     with st.sidebar:
         st.markdown(f"### {t('app.name', lang)}")
         for info in PAGES:
-            st.page_link(info.path, label=t("page." + info.key, lang), icon=info.icon, query_params=carried_params(lang))
+            st.page_link(
+                info.path, label=t("page." + info.key, lang), icon=info.icon, query_params=carried_params(lang)
+            )
         st.divider()
         # A segmented control, not st.toggle: the playground's first screen already loads its
         # code, while a toggle in view made the browser load and compile more before the
         # first chart (benchmarks/first_visit.py).
         st.session_state["present_toggle"] = presenting
-        st.segmented_control(t("app.present", lang), [False, True], key="present_toggle", required=True,
-                             on_change=_on_present_change, help=t("app.present_help", lang),
-                             format_func=lambda on: t("app.present_on" if on else "app.present_off", lang))  # fmt: skip
+        st.segmented_control(
+            t("app.present", lang),
+            [False, True],
+            key="present_toggle",
+            required=True,
+            on_change=_on_present_change,
+            help=t("app.present_help", lang),
+            format_func=lambda on: t("app.present_on" if on else "app.present_off", lang),
+        )
         codes = list(LANGUAGES)
         if st.session_state.get("language_select", lang) not in LANGUAGES:
             st.session_state["language_select"] = lang  # a value no option has: the one shown
@@ -213,5 +219,6 @@ def coming_soon(page_key: str) -> None:
     st.write(t(f"page.{page_key}.blurb", lang))
     st.info(t("page.coming_soon", lang))
     playground = PAGES_BY_KEY["playground"]
-    st.page_link(playground.path, label=t("page.playground", lang), icon=playground.icon,
-                 query_params=carried_params(lang))
+    st.page_link(
+        playground.path, label=t("page.playground", lang), icon=playground.icon, query_params=carried_params(lang)
+    )

@@ -18,15 +18,28 @@ from .charts import show_chart, type_scale
 MAP_SHARE, NOTE_SHARE = 2, 3
 
 
-def window_map(weights: np.ndarray, window: Window, head: int, row: int, lang: str, key: str,
-               share: tuple | None, file_name: str, shares: tuple[int, int] = (MAP_SHARE, NOTE_SHARE)) -> None:  # fmt: skip
+def window_map(
+    weights: np.ndarray,
+    window: Window,
+    head: int,
+    row: int,
+    lang: str,
+    key: str,
+    share: tuple | None,
+    file_name: str,
+    shares: tuple[int, int] = (MAP_SHARE, NOTE_SHARE),
+) -> None:
     """``weights``: the head's (T, T) softmax weights; ``row``: the chosen query; ``shares``:
     the map's and the note's widths (a narrow column gives the map more of it)."""
     map_col, note_col = st.columns(list(shares), vertical_alignment="center")
     scale = type_scale()
     with map_col:
-        show_chart(lambda: window_map_figure(weights, window, "weights", head, figure_words(lang), scale), key,
-                   share=share, file_name=file_name)  # fmt: skip
+        show_chart(
+            lambda: window_map_figure(weights, window, "weights", head, figure_words(lang), scale),
+            key,
+            share=share,
+            file_name=file_name,
+        )
     note_col.markdown(t("win.note", lang, T=window.tokens, n=window.size))
     if row in window.queries:
         outside = float(weight_outside(weights, window)[row - window.first_query])

@@ -82,7 +82,7 @@ def _hub() -> dict[str, str | None]:
     endpoint = os.environ.get("HF_ENDPOINT") or constants.ENDPOINT
     cache = os.environ.get("HF_HUB_CACHE") or (
         str(Path(os.environ["HF_HOME"]) / "hub") if os.environ.get("HF_HOME") else constants.HF_HUB_CACHE
-    )  # fmt: skip
+    )
     return {"endpoint": endpoint.rstrip("/"), "cache_dir": cache}
 
 

@@ -46,10 +46,18 @@ def _describe(name: str, model, folder: Path) -> Description:
     size = sum(p.numel() * p.element_size() for p in model.parameters())
     download = sum(path.stat().st_size for path in folder.iterdir() if path.is_file()) if folder.is_dir() else 0
     return Description(
-        name=name, family=config.model_type, layers=config.num_hidden_layers, heads=heads, kv_heads=kv_heads,
-        head_dim=head_dim, hidden=config.hidden_size, context=int(context), parameters=parameters, bytes=size,
+        name=name,
+        family=config.model_type,
+        layers=config.num_hidden_layers,
+        heads=heads,
+        kv_heads=kv_heads,
+        head_dim=head_dim,
+        hidden=config.hidden_size,
+        context=int(context),
+        parameters=parameters,
+        bytes=size,
         download_bytes=download,
-    )  # fmt: skip
+    )
 
 
 def _hook_attention(name: str, model) -> None:
@@ -79,9 +87,12 @@ def load(name: str, progress: Progress | None = None) -> RealModel:
 
     try:
         model = AutoModelForCausalLM.from_pretrained(
-            folder, attn_implementation=IMPLEMENTATION, dtype=torch.float32, trust_remote_code=False,
+            folder,
+            attn_implementation=IMPLEMENTATION,
+            dtype=torch.float32,
+            trust_remote_code=False,
             use_safetensors=True,
-        )  # fmt: skip
+        )
         tokenizer = AutoTokenizer.from_pretrained(folder, trust_remote_code=False)
     except Exception as error:  # noqa: BLE001 - an unknown architecture, missing files, remote code
         raise InputError("model_unsupported", name=name, reason=str(error).splitlines()[0][:200]) from error

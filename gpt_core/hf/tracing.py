@@ -29,10 +29,15 @@ def shape_steps(B: int, T: int, description: Description) -> list[ShapeStep]:
     ]
     if h_kv != h:
         steps += [
-            ShapeStep("key/value heads", "k_proj(x).view(B, T, h_kv, d).transpose(1, 2)", (B, T, hidden),
-                      (B, h_kv, T, d), "B h_kv T d"),
+            ShapeStep(
+                "key/value heads",
+                "k_proj(x).view(B, T, h_kv, d).transpose(1, 2)",
+                (B, T, hidden),
+                (B, h_kv, T, d),
+                "B h_kv T d",
+            ),
             ShapeStep("repeat", f"repeat_kv(keys, {h // h_kv})", (B, h_kv, T, d), (B, h, T, d), "B h T d"),
-        ]  # fmt: skip
+        ]
     steps += [
         ShapeStep("scores", "queries @ keys.transpose(-2, -1)", (B, h, T, d), (B, h, T, T), "B h T T"),
         ShapeStep("scale", f"* scaling  (1/√{d})", (B, h, T, T), (B, h, T, T), "B h T T"),
@@ -61,12 +66,23 @@ def layer_trace(record: LayerRecord, description: Description) -> AttentionTrace
     masked = scaled.masked_fill(record.blocked, float("-inf"))
     B, _, T, _ = record.queries.shape
     return AttentionTrace(
-        x=record.x, queries=_flat(record.queries), keys=_flat(record.keys), values=_flat(record.values),
-        queries_heads=record.queries, keys_heads=keys, values_heads=values, scores=scores, scaled_scores=scaled,
-        masked_scores=masked, weights=record.weights, dropped_weights=record.weights,
-        context_heads=record.context_heads, context=_flat(record.context_heads), output=record.output,
+        x=record.x,
+        queries=_flat(record.queries),
+        keys=_flat(record.keys),
+        values=_flat(record.values),
+        queries_heads=record.queries,
+        keys_heads=keys,
+        values_heads=values,
+        scores=scores,
+        scaled_scores=scaled,
+        masked_scores=masked,
+        weights=record.weights,
+        dropped_weights=record.weights,
+        context_heads=record.context_heads,
+        context=_flat(record.context_heads),
+        output=record.output,
         shape_steps=shape_steps(B, T, description),
-    )  # fmt: skip
+    )
 
 
 class LayerTraces(Sequence[AttentionTrace]):
@@ -98,13 +114,27 @@ class RealTrace(Trace):
     logits: torch.Tensor | None = None  # (B, T, vocabulary), when asked for
 
     @classmethod
-    def of(cls, description: Description, pieces: list[Piece], cut: int, text_used: str,
-           records: list[LayerRecord], logits: torch.Tensor | None) -> RealTrace:  # fmt: skip
+    def of(
+        cls,
+        description: Description,
+        pieces: list[Piece],
+        cut: int,
+        text_used: str,
+        records: list[LayerRecord],
+        logits: torch.Tensor | None,
+    ) -> RealTrace:
         return cls(
-            tokens=[piece.text for piece in pieces], labels=[piece.label for piece in pieces], text_used=text_used,
-            layers=LayerTraces(records, description), weights=[r.weights for r in records], cut=cut,
-            token_ids=[piece.token_id for piece in pieces], description=description, pieces=pieces, logits=logits,
-        )  # fmt: skip
+            tokens=[piece.text for piece in pieces],
+            labels=[piece.label for piece in pieces],
+            text_used=text_used,
+            layers=LayerTraces(records, description),
+            weights=[r.weights for r in records],
+            cut=cut,
+            token_ids=[piece.token_id for piece in pieces],
+            description=description,
+            pieces=pieces,
+            logits=logits,
+        )
 
     @property
     def h_kv(self) -> int:
@@ -146,8 +176,9 @@ def trace_ids(loaded: RealModel, ids: list[int], *, logits: bool = False) -> Rea
         raise InputError("empty_text")
     pieces = [piece(loaded, i) for i in ids]
     records, out = run_model(loaded, list(ids), logits, use_cache=False)
-    return RealTrace.of(loaded.description, pieces, 0, loaded.tokenizer.decode(ids), records,
-                        out.logits if logits else None)  # fmt: skip
+    return RealTrace.of(
+        loaded.description, pieces, 0, loaded.tokenizer.decode(ids), records, out.logits if logits else None
+    )
 
 
 def induction_weights(loaded: RealModel, n: int = INDUCTION_TOKENS, seed: int = 0) -> tuple[list[torch.Tensor], int]:

@@ -84,10 +84,16 @@ def _open_at(url: str) -> AppTest:
 
 @pytest.mark.parametrize(
     ("url", "shown"),
-    [("http://localhost:8501/train", True), ("http://127.0.0.1:8501/train", True), ("http://[::1]:8501/train", True),
-     ("http://192.168.1.20:8501/train", False), ("https://attention.school.example/train", False),
-     ("http://localhost.school.example/train", False), (None, False)],
-)  # fmt: skip
+    [
+        ("http://localhost:8501/train", True),
+        ("http://127.0.0.1:8501/train", True),
+        ("http://[::1]:8501/train", True),
+        ("http://192.168.1.20:8501/train", False),
+        ("https://attention.school.example/train", False),
+        ("http://localhost.school.example/train", False),
+        (None, False),
+    ],
+)
 def test_the_servers_cache_folder_is_named_only_to_a_browser_on_the_server(no_corpus, url, shown):
     """A student's browser elsewhere has no use for the server's folders (and should not
     learn them); the teacher at the server itself sees where the download goes."""

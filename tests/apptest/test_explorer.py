@@ -82,8 +82,12 @@ def test_the_view_goes_into_the_url_and_a_link_reproduces_it():
     again = open_page(PAGE, **query)
     assert not again.exception
     assert again.session_state[VIEW_KEY] == "training"  # the link's tab is the open one
-    assert (again.selectbox(key="ex_model").value, again.selectbox(key="ex_block").value,
-            again.selectbox(key="ex_head").value, again.select_slider(key="ex_step").value) == ("h8", 2, 7, 100)  # fmt: skip
+    assert (
+        again.selectbox(key="ex_model").value,
+        again.selectbox(key="ex_block").value,
+        again.selectbox(key="ex_head").value,
+        again.select_slider(key="ex_step").value,
+    ) == ("h8", 2, 7, 100)
     open_tab(again, "metrics", VIEW_KEY)
     assert again.segmented_control(key="ex_metric").value == "entropy"
     assert not again.warning

@@ -158,7 +158,9 @@ def test_a_model_without_next_token_scores_says_so(monkeypatch):
 
     import ui.explorer.odds_view as odds_view
 
-    monkeypatch.setattr(odds_view, "_compute", lambda loaded, prompt: odds_view.NextStep(None, torch.zeros(1, 1, 1), ["a"]))
+    monkeypatch.setattr(
+        odds_view, "_compute", lambda loaded, prompt: odds_view.NextStep(None, torch.zeros(1, 1, 1), ["a"])
+    )
     at = open_page(PAGE, view="odds", model="h4", prompt=PROMPT, lang="zh")
     assert not at.exception, at.exception
     assert t("odds.no_logits", "zh") in [info.value for info in at.info]

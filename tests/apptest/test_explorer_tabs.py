@@ -66,12 +66,18 @@ def test_choosing_another_tab_draws_it_alone_and_writes_it_to_the_link():
 @pytest.mark.parametrize(
     ("lang", "note"),
     [
-        ("en", r"The link's view = \<b\>odds\</b\> can't be used (allowed: detail, lines, metrics, training, generate, "
-               "odds, token, combined); the default detail is shown instead."),
-        ("zh", r"链接中的 view = \<b\>odds\</b\> 无法使用（允许：detail, lines, metrics, training, generate, odds, token, "
-               "combined）；已改用默认值 detail。"),
+        (
+            "en",
+            r"The link's view = \<b\>odds\</b\> can't be used (allowed: detail, lines, metrics, training, generate, "
+            "odds, token, combined); the default detail is shown instead.",
+        ),
+        (
+            "zh",
+            r"链接中的 view = \<b\>odds\</b\> 无法使用（允许：detail, lines, metrics, training, generate, odds, token, "
+            "combined）；已改用默认值 detail。",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_view_the_page_does_not_know_opens_the_first_tab_with_a_note(lang, note):
     """The note shows the link's value literally (its markdown escaped, as every note's)."""
     at = open_page(PAGE, model="h4", view="<b>odds</b>", lang=lang)

@@ -77,19 +77,24 @@ def test_a_click_on_a_grid_panel_opens_that_block_and_head(click):
     assert any(h.value.startswith("Block 2 · head 3") for h in at.subheader), [h.value for h in at.subheader]
     T = len(PROMPT)
     detail = traces_by_name(chart(at, DETAIL_CHART_KEY))
-    np.testing.assert_allclose(decode(detail["softmax weights · head 3"]["z"]).reshape(T, T),
-                               expected_trace(4).layers[1].weights[0, 2].numpy(), atol=1e-6)  # fmt: skip
+    np.testing.assert_allclose(
+        decode(detail["softmax weights · head 3"]["z"]).reshape(T, T),
+        expected_trace(4).layers[1].weights[0, 2].numpy(),
+        atol=1e-6,
+    )
     focus = focused_panel(chart(at, GRID_CHART_KEY))
     assert traces_by_name(chart(at, GRID_CHART_KEY))["block 2 · head 3"]["xaxis"] == focus
 
 
 @pytest.mark.parametrize(
     "payload",
-    [{"chart": "grid", "head": 1, "block": 2, "row": 0, "col": 0},  # a block the model does not have
-     {"chart": "grid", "head": 4, "block": 0, "row": 0, "col": 0},
-     {"chart": "grid", "head": 1, "block": None, "row": 0, "col": 0},
-     {"chart": "grid", "head": 1, "block": 1, "row": len(PROMPT), "col": 0}],
-)  # fmt: skip
+    [
+        {"chart": "grid", "head": 1, "block": 2, "row": 0, "col": 0},  # a block the model does not have
+        {"chart": "grid", "head": 4, "block": 0, "row": 0, "col": 0},
+        {"chart": "grid", "head": 1, "block": None, "row": 0, "col": 0},
+        {"chart": "grid", "head": 1, "block": 1, "row": len(PROMPT), "col": 0},
+    ],
+)
 def test_a_click_that_does_not_fit_the_model_changes_nothing(click, payload):
     at = open_page(PAGE, model="h4", prompt=PROMPT, block="1", head="2")
     click(payload)
@@ -136,8 +141,14 @@ def test_a_links_token_beyond_the_prompt_falls_back_with_a_note():
 def test_the_read_line_gives_the_models_sizes():
     at = open_page(PAGE, model="h4", prompt=PROMPT)
     config = shipped_model(4).model.config
-    line = t("ex.read_line.character", T=len(PROMPT), blocks=config.blocks, heads=config.heads,
-             d=config.embedding_dim // config.heads, context=config.context_length)  # fmt: skip
+    line = t(
+        "ex.read_line.character",
+        T=len(PROMPT),
+        blocks=config.blocks,
+        heads=config.heads,
+        d=config.embedding_dim // config.heads,
+        context=config.context_length,
+    )
     assert line in [m.value for m in at.markdown]
 
 
@@ -154,8 +165,13 @@ def drawn_lines(spec: dict) -> set[tuple[int, int, int, float]]:
 
 
 def lines_of(weights: np.ndarray, heads, queries) -> set[tuple[int, int, int, float]]:
-    return {(head, q, k, round(float(weights[head, q, k]), 5)) for head in heads for q in queries
-            for k in range(q + 1) if weights[head, q, k] >= LINE_THRESHOLD}  # fmt: skip
+    return {
+        (head, q, k, round(float(weights[head, q, k]), 5))
+        for head in heads
+        for q in queries
+        for k in range(q + 1)
+        if weights[head, q, k] >= LINE_THRESHOLD
+    }
 
 
 def test_the_lines_are_the_chosen_heads_weights_over_the_threshold():

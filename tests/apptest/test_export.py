@@ -38,8 +38,11 @@ def choose(at, image_format: str, scale: int):
 def assert_every_chart(at, image_format: str, scale: int, lang: str) -> dict[str, dict]:
     found = configs(at)
     assert found, "the page drew charts"
-    title = t("export.button", lang, format="SVG") if image_format == "svg" else \
-        t("export.button_scaled", lang, format="PNG", scale=scale)  # fmt: skip
+    title = (
+        t("export.button", lang, format="SVG")
+        if image_format == "svg"
+        else t("export.button_scaled", lang, format="PNG", scale=scale)
+    )
     for key, config in found.items():
         options = config["toImageButtonOptions"]
         assert options["format"] == image_format and options["scale"] == scale, key
@@ -138,7 +141,17 @@ def test_every_view_and_compare_mode_name_their_charts_for_what_they_show():
     assert len(names) >= 12, names
     for key, name in names.items():
         assert name != FALLBACK_NAME and key.split(":")[-1] not in name, (key, name)
-    expected = ("qk_head1_q", "token_both_position", "mean_T", "rollout_T", "compare_A_weights", "compare_B_weights",
-                "b_minus_a_weights_T", "odds_h4", "mean_h4_block1", "token_h4")  # fmt: skip
+    expected = (
+        "qk_head1_q",
+        "token_both_position",
+        "mean_T",
+        "rollout_T",
+        "compare_A_weights",
+        "compare_B_weights",
+        "b_minus_a_weights_T",
+        "odds_h4",
+        "mean_h4_block1",
+        "token_h4",
+    )
     for start in expected:
         assert any(start in name for name in names.values()), (start, sorted(names.values()))

@@ -46,8 +46,13 @@ def _answer(at, step: int, value) -> None:
 
 # step -> what answers its question, drawn only once the answer is revealed: chart keys, and
 # text the page must not show before (the traced shapes, the counts, the explanation).
-REVEALED_CHARTS = {1: ("ls_chart_1",), 3: ("ls_chart_3",), 5: ("ls_chart_5",), 6: ("ls_chart_6",),
-                   7: ("ls_chart_7", "ls_chart_7b")}  # fmt: skip
+REVEALED_CHARTS = {
+    1: ("ls_chart_1",),
+    3: ("ls_chart_3",),
+    5: ("ls_chart_5",),
+    6: ("ls_chart_6",),
+    7: ("ls_chart_7", "ls_chart_7b"),
+}
 COUNTS_64 = parameter_counts(64)
 SPOILER_TEXT = {
     1: ("(6, 6)",),
@@ -67,8 +72,11 @@ def _in(spoiler, text: str) -> bool:
 
 def _page_text(at) -> str:
     """Every text the page shows outside the answer's own widget (its options name the answer)."""
-    parts = [element.value for kind in ("markdown", "caption", "code", "subheader", "success", "error", "info",
-                                        "warning") for element in at.get(kind)]  # fmt: skip
+    parts = [
+        element.value
+        for kind in ("markdown", "caption", "code", "subheader", "success", "error", "info", "warning")
+        for element in at.get(kind)
+    ]
     return "\n".join(str(part) for part in parts)
 
 
@@ -144,8 +152,12 @@ def test_step_8_accepts_every_head_count_the_statistics_cannot_tell_from_the_bes
 
 def test_step_1_shows_q_k_and_v_before_the_question():
     at = open_page(PAGE, step="1")
-    names = {name for chart in at.get("plotly_chart") if chart.proto.id.endswith("ls_chart_1_qkv")
-             for name in chart_traces(at)}  # fmt: skip
+    names = {
+        name
+        for chart in at.get("plotly_chart")
+        if chart.proto.id.endswith("ls_chart_1_qkv")
+        for name in chart_traces(at)
+    }
     assert {"Q", "K", "V"} <= names
 
 
@@ -219,7 +231,6 @@ PRESENT_FIGURE_MAX_PX = 560  # 768 less the step's title and the bar of previous
 
 def _has(at, key: str) -> bool:
     return any(getattr(widget, "key", None) == key for widget in at.get("selectbox"))
-
 
 
 def test_presentation_mode_draws_larger_type_and_figures_that_fit_the_screen():

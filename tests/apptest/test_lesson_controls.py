@@ -103,7 +103,7 @@ def test_step_7_quotes_the_spread_at_the_chosen_head_dim():
     at = open_page(PAGE, step="7")
     rows = {row.head_dim: row for row in scaling_table(len(BOOK_TEXT))}
     reveal(at, 7)
-    for d in (rows.keys() - {64}):
+    for d in rows.keys() - {64}:
         at.select_slider(key="ls_d_7").set_value(d).run()
         assert any(f"here {rows[d].score_std:.1f} at d = {d}" in m.value for m in at.markdown), d
 

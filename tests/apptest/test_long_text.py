@@ -105,10 +105,16 @@ def test_no_chart_of_a_long_text_is_taller_than_a_screen(view):
     at = open_page(PAGE, text=text, tok="char", heads="12", row="100", col="40", view=view)
     assert not at.exception, at.exception
     specs = _specs(at)
-    heights = {str(spec["layout"].get("title", {}).get("text", ""))[:40]: spec["layout"].get("height", 0) for spec in specs}
+    heights = {
+        str(spec["layout"].get("title", {}).get("text", ""))[:40]: spec["layout"].get("height", 0) for spec in specs
+    }
     assert max(heights.values()) <= 1100, heights
-    heatmap_cells = sum(len(trace["y"]) * len(trace["x"]) for spec in specs for trace in spec["data"]
-                        if trace.get("type") == "heatmap" and trace.get("x") and trace.get("y"))  # fmt: skip
+    heatmap_cells = sum(
+        len(trace["y"]) * len(trace["x"])
+        for spec in specs
+        for trace in spec["data"]
+        if trace.get("type") == "heatmap" and trace.get("x") and trace.get("y")
+    )
     assert heatmap_cells < 12 * 128 * 128, "fewer cells than the heads in full"
 
 
@@ -141,14 +147,19 @@ def test_compare_mode_of_a_long_text_has_the_map_and_a_click_on_it_moves_both_wi
     weights = trace_attention(text, PlaygroundConfig(tokenizer="char")).trace.weights[0, 1, 100]
     outside = weights[:16].sum().item() + weights[64:].sum().item()  # keys outside 16..63 (query 100 sees 0..100)
     assert [m.value for m in at.markdown if "outside the window" in m.value] == [
-        f"Query 100 gives **{outside:.1%}** of its attention to keys outside the window."]  # fmt: skip
+        f"Query 100 gives **{outside:.1%}** of its attention to keys outside the window."
+    ]
 
     compare_click({"chart": "window", "head": 1, "block": None, "row": 20, "col": 6})
     at.run()
     assert not at.exception, at.exception
     assert (_query(at)["row"], _query(at)["col"]) == ("20", "6")
-    heatmaps = [trace for spec in _specs(at) for trace in spec["data"] if trace.get("type") == "heatmap"
-                and len(trace.get("y", [])) == 48]  # fmt: skip
+    heatmaps = [
+        trace
+        for spec in _specs(at)
+        for trace in spec["data"]
+        if trace.get("type") == "heatmap" and len(trace.get("y", [])) == 48
+    ]
     assert len(heatmaps) >= 3 * 4, "A's heads, B's heads and B − A, all windowed"
     assert all(trace["y"][0].split(" · ")[0] == "0" and trace["x"][0].split(" · ")[0] == "0" for trace in heatmaps)
     rect = _map(at)["layout"]["shapes"][0]
@@ -172,8 +183,9 @@ def test_the_downloads_of_a_long_text_carry_the_whole_matrices(downloads):
     assert len(rows) == 1 + 100 and len(rows[1]) == 1 + 100
     stage = name.split("_head")[0]
     expected = getattr(trace_attention(TEXT, PlaygroundConfig(tokenizer="char")).trace, stage)[0, head - 1].numpy()
-    np.testing.assert_array_equal(np.array([[float(v) for v in row[1:]] for row in rows[1:]], dtype=np.float32),
-                                  expected)  # fmt: skip
+    np.testing.assert_array_equal(
+        np.array([[float(v) for v in row[1:]] for row in rows[1:]], dtype=np.float32), expected
+    )
     with np.load(io.BytesIO(downloads("attention_trace.npz"))) as npz:
         assert npz["weights"].shape[-2:] == (100, 100)
 

@@ -106,8 +106,9 @@ def test_the_lines_of_a_long_text_are_the_windows_and_say_how_many_are_left_out(
     drawn = sum(len([y for y in t["y"] if y is not None]) // 2 for t in spec["data"] if t.get("mode") == "lines")
     assert drawn == len(strong) - outside and outside > 0
     notes = [c.value for c in at.caption if "lines are not drawn" in c.value]
-    assert notes == [f"{outside} lines are not drawn: {outside} go to keys outside the window, 0 are weaker than "
-                     "the ones drawn."]  # fmt: skip
+    assert notes == [
+        f"{outside} lines are not drawn: {outside} go to keys outside the window, 0 are weaker than the ones drawn."
+    ]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -149,8 +150,14 @@ def test_no_chart_of_a_long_text_is_taller_than_a_screen(offered, view):
     at = _open(block="6", head="7", row="100", col="50", view=view, lines="block")
     specs = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
     assert specs
-    heights = {str(spec["layout"].get("title", {}).get("text", ""))[:40]: spec["layout"].get("height", 0) for spec in specs}
+    heights = {
+        str(spec["layout"].get("title", {}).get("text", ""))[:40]: spec["layout"].get("height", 0) for spec in specs
+    }
     assert max(heights.values()) <= 1100, heights
-    heatmap_cells = sum(len(trace["y"]) * len(trace["x"]) for spec in specs for trace in spec["data"]
-                        if trace.get("type") == "heatmap" and trace.get("x") and trace.get("y"))  # fmt: skip
+    heatmap_cells = sum(
+        len(trace["y"]) * len(trace["x"])
+        for spec in specs
+        for trace in spec["data"]
+        if trace.get("type") == "heatmap" and trace.get("x") and trace.get("y")
+    )
     assert heatmap_cells < 12 * 128 * 128, "fewer cells than one layer's heads in full"

@@ -12,7 +12,12 @@ from tests.apptest.conftest import open_page
 from tests.apptest.test_explorer import _tiny_model
 from ui.shared.models import MODEL_STATE
 
-PLAYGROUND, LESSON, TRAIN, EXPLORER = "pages/1_playground.py", "pages/2_lesson.py", "pages/3_train.py", "pages/4_explorer.py"
+PLAYGROUND, LESSON, TRAIN, EXPLORER = (
+    "pages/1_playground.py",
+    "pages/2_lesson.py",
+    "pages/3_train.py",
+    "pages/4_explorer.py",
+)
 
 # The one name of each thing, as a select box shows it.
 SHIPPED_4 = {"en": "Shipped model, h = 4", "zh": "随附模型，h = 4"}

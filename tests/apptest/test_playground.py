@@ -46,9 +46,15 @@ def test_default_page_shows_the_book_example_with_every_view(page):
     assert "masked (−∞ above the diagonal) · head 1" in traces  # detail
     assert traces["softmax weights · head 1"]["x"][0] == "0 · 动"
     assert "T = 6 tokens" in markdown_text(page)
-    assert [tab.label for tab in page.tabs] == ["q·k by hand", "Softmax by hand", "One token, every head",
-                                                "All heads combined", "Shapes: split and merge", "Per-head table",
-                                                "Share and download"]  # fmt: skip
+    assert [tab.label for tab in page.tabs] == [
+        "q·k by hand",
+        "Softmax by hand",
+        "One token, every head",
+        "All heads combined",
+        "Shapes: split and merge",
+        "Per-head table",
+        "Share and download",
+    ]
     assert len(page.dataframe) == 1 and not page.get("code"), "the softmax calculator's tab only: the others wait"
     assert "head 1: channels 0–7" in all_traces(open_tab(page, "shapes"))  # channel map
     assert len(page.get("code")) == 1 and not page.dataframe, "the shape trace"
@@ -125,14 +131,41 @@ def test_page_numbers_equal_gpt_core(page):
 def test_url_holds_every_control(page):
     q = query(page)
     assert q["text"] == PRESETS["book"]
-    assert {"tok", "heads", "head_dim", "input_dim", "seed", "pos", "dropout", "mode", "bias", "scale", "head",
-            "stage", "row", "col"} <= set(q)  # fmt: skip
+    assert {
+        "tok",
+        "heads",
+        "head_dim",
+        "input_dim",
+        "seed",
+        "pos",
+        "dropout",
+        "mode",
+        "bias",
+        "scale",
+        "head",
+        "stage",
+        "row",
+        "col",
+    } <= set(q)
     assert q["row"] == "5", "the calculator starts on the last query"
 
 
 def test_url_parameters_reproduce_the_numbers():
-    at = open_page(PAGE, text="hello there", tok="char", heads="2", head_dim="3", seed="42", pos="0",
-                   bias="1", scale="0", head="2", stage="scores", row="4", col="1")  # fmt: skip
+    at = open_page(
+        PAGE,
+        text="hello there",
+        tok="char",
+        heads="2",
+        head_dim="3",
+        seed="42",
+        pos="0",
+        bias="1",
+        scale="0",
+        head="2",
+        stage="scores",
+        row="4",
+        col="1",
+    )
     assert not at.exception and not at.warning
     config = PlaygroundConfig(heads=2, head_dim=3, seed=42, positional=False, qkv_bias=True, scale=False)
     expected = trace_attention("hello there", config).trace
@@ -145,10 +178,17 @@ def test_url_parameters_reproduce_the_numbers():
 @pytest.mark.parametrize(
     "params",
     [
-        {"heads": "abc"}, {"heads": "0"}, {"head_dim": "100000"}, {"seed": "-5"}, {"dropout": "2"},
-        {"stage": "<b>x</b>"}, {"nonsense": "1"}, {"row": "zz", "col": "[]"}, {"pos": "maybe"},
+        {"heads": "abc"},
+        {"heads": "0"},
+        {"head_dim": "100000"},
+        {"seed": "-5"},
+        {"dropout": "2"},
+        {"stage": "<b>x</b>"},
+        {"nonsense": "1"},
+        {"row": "zz", "col": "[]"},
+        {"pos": "maybe"},
     ],
-)  # fmt: skip
+)
 def test_malformed_url_parameters_fall_back_with_a_visible_note(params):
     at = open_page(PAGE, **params)
     assert not at.exception
@@ -173,9 +213,14 @@ def test_heads_control_changes_the_number_of_heads_and_the_url(page):
 
 @pytest.mark.parametrize(
     ("key", "typed", "used", "allowed"),
-    [("pg_heads", 17, 16, "1–16"), ("pg_heads", 0, 1, "1–16"), ("pg_head_dim", 100, 64, "1–64"),
-     ("pg_input_dim", -3, 0, "0–1024"), ("pg_seed", 2**31, 2**31 - 1, "0–2147483647")],
-)  # fmt: skip
+    [
+        ("pg_heads", 17, 16, "1–16"),
+        ("pg_heads", 0, 1, "1–16"),
+        ("pg_head_dim", 100, 64, "1–64"),
+        ("pg_input_dim", -3, 0, "0–1024"),
+        ("pg_seed", 2**31, 2**31 - 1, "0–2147483647"),
+    ],
+)
 def test_a_number_out_of_range_is_clamped_and_the_box_shows_the_value_used(page, key, typed, used, allowed):
     """A browser keeps an out-of-range number in a box with a max and sends nothing: the
     boxes have no max, and the page clamps what it gets, says so, and computes with it."""

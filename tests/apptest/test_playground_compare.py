@@ -42,8 +42,9 @@ def _stack(spec: dict) -> np.ndarray:
     return np.stack(_values(spec))
 
 
-@pytest.mark.parametrize(("lang", "a_title", "diff_title"), [("en", "Set-up A", "Difference B − A"),
-                                                             ("zh", "设置 A", "差值 B − A")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("lang", "a_title", "diff_title"), [("en", "Set-up A", "Difference B − A"), ("zh", "设置 A", "差值 B − A")]
+)
 def test_compare_mode_shows_two_set_ups_and_their_difference_in_both_languages(lang, a_title, diff_title):
     at = open_page(PAGE, cmp="1", lang=lang)
     assert not at.exception, at.exception
@@ -56,8 +57,19 @@ def test_compare_mode_shows_two_set_ups_and_their_difference_in_both_languages(l
 
 
 def test_the_link_carries_both_set_ups_and_reproduces_both_columns_exactly():
-    at = open_page(PAGE, cmp="1", text=TEXT, heads="2", head_dim="4", seed="5", stage="scaled_scores",
-                   b_heads="3", b_head_dim="6", b_seed="7", b_scale="0")  # fmt: skip
+    at = open_page(
+        PAGE,
+        cmp="1",
+        text=TEXT,
+        heads="2",
+        head_dim="4",
+        seed="5",
+        stage="scaled_scores",
+        b_heads="3",
+        b_head_dim="6",
+        b_seed="7",
+        b_scale="0",
+    )
     assert not at.exception, at.exception
     link = {key: at.query_params[key] for key in at.query_params}
     assert {"b_heads": "3", "b_head_dim": "6", "b_seed": "7", "b_scale": "0", "cmp": "1"}.items() <= link.items()

@@ -24,8 +24,12 @@ BOOK = "动手学大模型"
 
 def charts_z(at) -> list:
     """Every heatmap's numbers on the page, in order."""
-    return [trace.get("z") for chart in at.get("plotly_chart") for trace in json.loads(chart.proto.spec)["data"]
-            if trace.get("type") == "heatmap"]  # fmt: skip
+    return [
+        trace.get("z")
+        for chart in at.get("plotly_chart")
+        for trace in json.loads(chart.proto.spec)["data"]
+        if trace.get("type") == "heatmap"
+    ]
 
 
 def query(at) -> dict[str, str]:
@@ -49,7 +53,10 @@ def test_a_csv_head_beyond_fewer_heads_goes_back_to_head_one(downloads):
     downloads.names.clear()
     at.number_input(key="pg_heads").set_value(2).run()
     assert not at.exception, at.exception
-    assert at.selectbox(key="pg_csv_head").value == 1 and at.selectbox(key="pg_csv_head").options == ["head 1", "head 2"]
+    assert at.selectbox(key="pg_csv_head").value == 1 and at.selectbox(key="pg_csv_head").options == [
+        "head 1",
+        "head 2",
+    ]
     assert f"{at.selectbox(key='pg_csv_stage').value}_head1.csv" in downloads.names
 
 
@@ -102,8 +109,14 @@ def test_a_trained_models_facts_are_the_models():
     at = open_page(PAGE, weights="h4", text="ROMEO:")
     model, vocabulary = shipped_model(4).model, shipped_model(4).vocabulary
     config = model.config
-    facts = t("pg.trained_facts", h=config.heads, d=config.embedding_dim // config.heads, C=config.embedding_dim,
-              context=config.context_length, chars=len(vocabulary.chars))  # fmt: skip
+    facts = t(
+        "pg.trained_facts",
+        h=config.heads,
+        d=config.embedding_dim // config.heads,
+        C=config.embedding_dim,
+        context=config.context_length,
+        chars=len(vocabulary.chars),
+    )
     assert facts in [m.value for m in at.markdown]
 
 

@@ -26,8 +26,19 @@ EXPLORER = "pages/4_explorer.py"
 SP_TEXT = "the cat café 动"
 # Written by hand: the BOS, ▁ as ␣, "café" in pieces the tiny vocabulary has (é a character,
 # not the byte 0xE9), 动 (not in it) as three byte pieces, each with its character.
-SP_AXIS = ["0 · &lt;s&gt;", "1 · ␣the", "2 · ␣cat", "3 · ␣c", "4 · a", "5 · f", "6 · é", "7 · ␣", "8 · ‹e5›动",
-           "9 · ‹8a›动", "10 · ‹a8›动"]  # fmt: skip
+SP_AXIS = [
+    "0 · &lt;s&gt;",
+    "1 · ␣the",
+    "2 · ␣cat",
+    "3 · ␣c",
+    "4 · a",
+    "5 · f",
+    "6 · é",
+    "7 · ␣",
+    "8 · ‹e5›动",
+    "9 · ‹8a›动",
+    "10 · ‹a8›动",
+]
 PADDED_TOKENS = 300  # the padded model's tokenizer (its embedding has 337 rows)
 
 
@@ -70,8 +81,16 @@ def test_the_explorer_opens_every_tab_of_a_padded_model(offered, tiny_models):  
     likeliest next token is one of the ids its tokenizer lacks: generation and odds choose
     among the tokenizer's only."""
     loaded = tiny_models["qwen2-padded"]
-    at = open_page(EXPLORER, model=offered["qwen2-padded"], prompt="the cat", n="4", temp="1.5", seed="2",
-                   odds_temp="2.0", top_k="5")  # fmt: skip
+    at = open_page(
+        EXPLORER,
+        model=offered["qwen2-padded"],
+        prompt="the cat",
+        n="4",
+        temp="1.5",
+        seed="2",
+        odds_temp="2.0",
+        top_k="5",
+    )
     assert not at.exception, at.exception
     assert not at.error, [error.value for error in at.error]
     for name in VIEWS:
@@ -108,7 +127,12 @@ def test_the_playground_opens_a_padded_model(offered):  # noqa: F811
     at = open_page(PLAYGROUND, weights=offered["qwen2-padded"], text="the cat 动", block="1", head="2")
     assert not at.exception, at.exception
     assert at.query_params["weights"] == "tiny-qwen2-padded"
-    assert list(_chart(at, PG_DETAIL_KEY)["softmax weights · head 2"]["x"])[:4] == ["0 · t", "1 · h", "2 · e", "3 · ␣cat"]
+    assert list(_chart(at, PG_DETAIL_KEY)["softmax weights · head 2"]["x"])[:4] == [
+        "0 · t",
+        "1 · h",
+        "2 · e",
+        "3 · ␣cat",
+    ]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -350,7 +350,12 @@ def test_stop_button_without_a_training_does_nothing(page):
 
 @pytest.mark.parametrize(
     ("text", "message"),
-    [("", "corpus is empty"), ("  \n ", "at most 5 MB"), ("abc", "too short"), ("".join(chr(0x4E00 + i) for i in range(400)) * 2, "different characters")],
+    [
+        ("", "corpus is empty"),
+        ("  \n ", "at most 5 MB"),
+        ("abc", "too short"),
+        ("".join(chr(0x4E00 + i) for i in range(400)) * 2, "different characters"),
+    ],
 )
 def test_bad_own_text_gets_a_clear_message_and_keeps_the_previous_model(page, text, message):
     train_quickly(page, steps=10)
@@ -415,8 +420,11 @@ def test_the_written_answer_follows_the_statistics():
     from ui.shared.verdict import answer_text
 
     def runs(losses_by_heads):
-        return [RunSummary(heads, 100, MIN_VERDICT_STEPS, 1.0, 1000.0 / heads, loss, seed=seed)
-                for heads, losses in losses_by_heads.items() for seed, loss in enumerate(losses)]  # fmt: skip
+        return [
+            RunSummary(heads, 100, MIN_VERDICT_STEPS, 1.0, 1000.0 / heads, loss, seed=seed)
+            for heads, losses in losses_by_heads.items()
+            for seed, loss in enumerate(losses)
+        ]
 
     one_seed = answer_text(runs({1: [1.9], 2: [1.8], 4: [1.85]}), "en")
     assert "One seed per head count" in one_seed and "0.010" in one_seed, "the noise it judged by"
@@ -439,14 +447,24 @@ def test_a_short_run_is_too_short_to_tell():
     from gpt_core.experiment import MIN_VERDICT_STEPS
     from ui.shared.verdict import answer_text
 
-    runs = [RunSummary(heads, 100, 20, 0.3, 30000.0 * heads, 3.2 + heads / 100, seed=seed)
-            for heads in (2, 4, 8) for seed in range(3)]  # fmt: skip
+    runs = [
+        RunSummary(heads, 100, 20, 0.3, 30000.0 * heads, 3.2 + heads / 100, seed=seed)
+        for heads in (2, 4, 8)
+        for seed in range(3)
+    ]
     for lang in ("en", "zh"):
         losses = t("list_sep", lang).join(
             t("tr.verdict.loss_item", lang, heads=heads, loss=f"{3.2 + heads / 100:.3f}") for heads in (2, 4, 8)
         )
-        too_short = t("tr.verdict.too_short", lang, steps=20, min_steps=MIN_VERDICT_STEPS, losses=losses,
-                      low="60,000", high="240,000")  # fmt: skip
+        too_short = t(
+            "tr.verdict.too_short",
+            lang,
+            steps=20,
+            min_steps=MIN_VERDICT_STEPS,
+            losses=losses,
+            low="60,000",
+            high="240,000",
+        )
         assert answer_text(runs, lang) == f"{t('tr.verdict.title', lang)} {too_short}", (
             "the numbers it looked at, and no claim about losses, speed or more heads"
         )
@@ -495,14 +513,26 @@ def test_before_it_starts_the_experiment_says_how_long_it_will_take_here(steady_
     assert at.number_input(key="tr_exp_seeds").value == EXPERIMENT_DEFAULT_SEEDS
     defaults = {name: PAGE.by_name[name].default for name in ("corpus", "context", "blocks")}
     corpus = shared_corpus(defaults["corpus"], defaults["context"])
-    plan = experiment_plan(corpus.vocabulary.size, EXPERIMENT_DEFAULT_STEPS, EXPERIMENT_DEFAULT_SEEDS, defaults["context"],
-                           defaults["blocks"])  # fmt: skip
+    plan = experiment_plan(
+        corpus.vocabulary.size,
+        EXPERIMENT_DEFAULT_STEPS,
+        EXPERIMENT_DEFAULT_SEEDS,
+        defaults["context"],
+        defaults["blocks"],
+    )
     seconds = estimate_seconds(dict.fromkeys(HEAD_COUNTS, STEADY), corpus, plan.train, EXPERIMENT_DEFAULT_SEEDS)
     assert 60 < seconds < 600, "minutes, within the cap"
     assert plan_caption(at, lang) == t(
-        "tr.exp_plan", lang, duration=duration_text(seconds, lang), runs=4 * EXPERIMENT_DEFAULT_SEEDS, heads=4,
-        seeds=t("tr.n_seeds", lang, n=EXPERIMENT_DEFAULT_SEEDS), steps=EXPERIMENT_DEFAULT_STEPS, low="50", high="50",
-    )  # fmt: skip
+        "tr.exp_plan",
+        lang,
+        duration=duration_text(seconds, lang),
+        runs=4 * EXPERIMENT_DEFAULT_SEEDS,
+        heads=4,
+        seeds=t("tr.n_seeds", lang, n=EXPERIMENT_DEFAULT_SEEDS),
+        steps=EXPERIMENT_DEFAULT_STEPS,
+        low="50",
+        high="50",
+    )
     assert duration_text(seconds, lang) == t("tr.about_minutes", lang, n=round(seconds / 60))
     at.number_input(key="tr_exp_steps").set_value(20).run()
     at.number_input(key="tr_exp_seeds").set_value(1).run()
@@ -690,10 +720,13 @@ def test_the_snapshot_slider_is_spaced_by_step_and_stops_at_saved_snapshots(page
 
     middle = (saved[-3] + saved[-2]) // 2  # between two saved steps
     moves = [
-        (saved[-1] - slider.step, saved[-2]), (saved[-2] + slider.step, saved[-1]),  # one arrow key: the next one
-        (middle - slider.step, saved[-3]), (middle + slider.step, saved[-2]), (saved[1], saved[1]),  # the nearest
+        (saved[-1] - slider.step, saved[-2]),
+        (saved[-2] + slider.step, saved[-1]),  # one arrow key: the next one
+        (middle - slider.step, saved[-3]),
+        (middle + slider.step, saved[-2]),
+        (saved[1], saved[1]),  # the nearest
         (saved[0], saved[0]),
-    ]  # fmt: skip
+    ]
     for chosen, shown in moves:
         page.slider(key="tr_snap_step").set_value(chosen).run()
         assert not page.exception and not page.warning

@@ -12,10 +12,21 @@ from ui.markdown import literal
 
 PAGE = "pages/3_train.py"
 LINKED = {
-    "corpus": "copy", "heads": "4", "head_dim": "8", "blocks": "3", "context": "24", "budget_kind": "seconds",
-    "seconds": "7", "exp_steps": "60", "exp_seeds": "2", "prompt": "abc", "temperature": "1.25", "top_k": "5", "length": "40",
+    "corpus": "copy",
+    "heads": "4",
+    "head_dim": "8",
+    "blocks": "3",
+    "context": "24",
+    "budget_kind": "seconds",
+    "seconds": "7",
+    "exp_steps": "60",
+    "exp_seeds": "2",
+    "prompt": "abc",
+    "temperature": "1.25",
+    "top_k": "5",
+    "length": "40",
     "gen_seed": "9",
-}  # fmt: skip
+}
 
 
 def warnings(at) -> list[str]:
@@ -49,7 +60,11 @@ def test_the_url_says_what_the_page_shows_and_follows_a_change(page):
     page.selectbox(key="tr_heads").set_value(8).run()
     page.number_input(key="tr_context").set_value(40).run()
     page.radio(key="tr_corpus").set_value("induction").run()
-    assert (page.query_params["heads"], page.query_params["context"], page.query_params["corpus"]) == ("8", "40", "induction")
+    assert (page.query_params["heads"], page.query_params["context"], page.query_params["corpus"]) == (
+        "8",
+        "40",
+        "induction",
+    )
     reopened = open_page(PAGE, **dict(page.query_params.items()))
     assert not reopened.exception, reopened.exception
     assert reopened.selectbox(key="tr_heads").value == 8

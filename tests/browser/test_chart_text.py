@@ -14,7 +14,9 @@ LINK = {"text": "<i>x</i>", "heads": "2"}  # character tokens: <, i, >, x, <, /,
 WEIGHTS = "softmax weights · head 1"
 
 
-def test_the_text_alternative_is_read_not_seen_and_the_table_shows_the_charts_numbers(shared_server, playwright_browser):
+def test_the_text_alternative_is_read_not_seen_and_the_table_shows_the_charts_numbers(
+    shared_server, playwright_browser
+):
     context = new_context(playwright_browser, viewport=PROJECTOR)
     page = context.new_page()
     try:
@@ -26,7 +28,9 @@ def test_the_text_alternative_is_read_not_seen_and_the_table_shows_the_charts_nu
         assert overview.count() == 1, "the chart is a figure named by what it shows"
         sentence = f"{WEIGHTS}: largest 1.0000 (query 0 · <, key 0 · <)"
         hidden = page.locator("[class*='pg_overview_chart__alt_text']")
-        assert hidden.get_by_text(sentence).count() == 1, "the overview's text alternative names head 1's strongest cell"
+        assert hidden.get_by_text(sentence).count() == 1, (
+            "the overview's text alternative names head 1's strongest cell"
+        )
         box = hidden.bounding_box()
         assert box["height"] <= 1 and hidden.evaluate("e => getComputedStyle(e).clipPath") != "none", f"seen: {box}"
         assert sentence in page.locator("[data-testid='stMain']").aria_snapshot(), "in the accessibility tree"

@@ -36,8 +36,16 @@ def _runner(script: Path, patch: str = "") -> str:
     return f"import runpy\n{patch}\nrunpy.run_path({str(script)!r}, run_name='__main__')\n"
 
 
-TABS = ["Stage by stage", "Lines", "What each head does", "During training", "Generate", "Next-token odds",
-        "One token, every head", "Heads and layers combined"]  # fmt: skip
+TABS = [
+    "Stage by stage",
+    "Lines",
+    "What each head does",
+    "During training",
+    "Generate",
+    "Next-token odds",
+    "One token, every head",
+    "Heads and layers combined",
+]
 MESSAGE = (
     "“Next-token odds” could not be drawn: something went wrong on the server (it was logged). "
     "The rest of the page still works: try other settings here, or reload the page."

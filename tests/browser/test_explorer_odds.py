@@ -32,7 +32,7 @@ def test_top_k_of_3_leaves_3_coloured_bars(shared_server, browser_page):
         """name => Array.from(document.querySelectorAll('.js-plotly-plot')).some(plot => (plot._fullData || [])
              .some(trace => trace.name === name && Array.from(trace.x).filter(v => v !== null && v !== undefined).length === 3))""",
         arg=KEPT,
-    )  # fmt: skip
+    )
     traces = read_traces(page)
     assert _coloured(page) == 3 and len(traces[CUT]["x"]) == 20
     assert abs(sum(v for v in traces[KEPT]["x"] if v is not None) - 1) < 1e-6

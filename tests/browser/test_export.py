@@ -89,8 +89,11 @@ def test_the_overview_downloads_as_an_svg_named_for_what_it_shows(shared_server,
     assert "Source Sans" in styles, "the SVG names the chart's font"
     view_width, view_height = (float(n) for n in root.get("viewBox").split()[2:])
     assert (float(root.get("width")), float(root.get("height"))) == (3 * view_width, 3 * view_height)
-    backgrounds = [rect for rect in root.iter(SVG_NS + "rect")
-                   if float(rect.get("width", 0)) == view_width and "fill: rgb(255, 255, 255)" in rect.get("style", "")]  # fmt: skip
+    backgrounds = [
+        rect
+        for rect in root.iter(SVG_NS + "rect")
+        if float(rect.get("width", 0)) == view_width and "fill: rgb(255, 255, 255)" in rect.get("style", "")
+    ]
     assert backgrounds, "a white background, not a transparent one"
     assert exceptions_shown(page) == 0 and not page.console_errors
 

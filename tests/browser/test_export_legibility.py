@@ -116,8 +116,9 @@ def test_a_downloaded_chart_is_legible_on_its_own(shared_server, playwright_brow
             page.get_by_role("tab").nth(tab).click()
             page.wait_for_function(
                 "n => document.querySelectorAll('[role=tab]')[n].getAttribute('aria-selected') === 'true'",
-                arg=tab, timeout=APP_READY_TIMEOUT_MS,
-            )  # fmt: skip
+                arg=tab,
+                timeout=APP_READY_TIMEOUT_MS,
+            )
             wait_for_rerun(page)  # only the open tab is drawn (ui/lazy_tabs.py)
             lines += _check_shown(page, viewers, wanted, done, lang)
         assert done == wanted, f"charts not found: {sorted(wanted - done)}"

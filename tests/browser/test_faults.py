@@ -175,7 +175,7 @@ def _process_of(cluster, route: str) -> int:
     import re
     from pathlib import Path
 
-    line = re.compile(r'route=(?P<route>\S+) upstream=127\.0\.0\.1:(?P<port>\d+)')
+    line = re.compile(r"route=(?P<route>\S+) upstream=127\.0\.0\.1:(?P<port>\d+)")
     for match in map(line.search, Path(cluster.run_dir, "nginx-access.log").read_text().splitlines()):
         if match and match["route"] == route:
             return cluster.app_ports.index(int(match["port"]))
@@ -227,8 +227,9 @@ def test_a_process_killed_under_the_train_page_and_the_explorer(chromium_executa
         assert train.get_by_text(restarted).count() == 0, "a model again: the note has said its piece"
 
         _choose_head(explorer, 3)
-        explorer.wait_for_function("() => new URLSearchParams(location.search).get('head') === '3'",
-                                   timeout=RECONNECT_TIMEOUT_MS)  # fmt: skip
+        explorer.wait_for_function(
+            "() => new URLSearchParams(location.search).get('head') === '3'", timeout=RECONNECT_TIMEOUT_MS
+        )
         wait_for_trace(explorer, "softmax weights · head 3")
         for page in (train, explorer):
             assert exceptions_shown(page) == 0

@@ -20,8 +20,9 @@ def _shown(page, key: str, expected: str) -> str:
     try:
         page.wait_for_function(
             "([key, value]) => document.querySelector(`.st-key-${key} input, .st-key-${key} textarea`)?.value === value",
-            arg=[key, expected], timeout=30_000,
-        )  # fmt: skip
+            arg=[key, expected],
+            timeout=30_000,
+        )
     except Exception:  # noqa: BLE001 - the assertion then shows what is there
         pass
     return page.locator(f".st-key-{key} input, .st-key-{key} textarea").first.input_value()

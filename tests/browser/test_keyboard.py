@@ -69,8 +69,9 @@ def test_the_playground_from_the_keyboard_alone(shared_server, browser_page):
     _replace(page, TEXT)
     page.wait_for_function(
         "([name, n]) => Array.from(document.querySelectorAll('.js-plotly-plot')).flatMap(p => p._fullData || [])"
-        ".some(t => t.name === name && t.x && t.x.length === n)", arg=[SOFTMAX, len(TEXT)],
-    )  # fmt: skip
+        ".some(t => t.name === name && t.x && t.x.length === n)",
+        arg=[SOFTMAX, len(TEXT)],
+    )
     tab_to(page, ".st-key-pg_heads input", unseen=unseen)
     _replace(page, str(HEADS))
     tab_to(page, ".st-key-pg_head_dim input", unseen=unseen)

@@ -204,14 +204,18 @@ def test_every_explorer_chart_is_legible(shared_server, pages, case, width):
     assert checked and drawing >= 6, "the grid and every tab's chart"
     lines = list(dict.fromkeys(lines))
     if lines:
-        pytest.fail(f"{case} at {width}: {len(lines)} legibility problems\n" + "\n".join(lines[:MAX_LINES]), pytrace=False)
+        pytest.fail(
+            f"{case} at {width}: {len(lines)} legibility problems\n" + "\n".join(lines[:MAX_LINES]), pytrace=False
+        )
 
 
 def _fail_on(lines: list[str], case: str) -> None:
     if lines:
         more = f"\n… and {len(lines) - MAX_LINES} more" if len(lines) > MAX_LINES else ""
-        pytest.fail(f"{case} at 1366×768: {len(lines)} legibility problems\n" + "\n".join(lines[:MAX_LINES]) + more,
-                    pytrace=False)  # fmt: skip
+        pytest.fail(
+            f"{case} at 1366×768: {len(lines)} legibility problems\n" + "\n".join(lines[:MAX_LINES]) + more,
+            pytrace=False,
+        )
 
 
 TEN_WORDS = "the cat sat on the mat because it was warm"

@@ -20,7 +20,9 @@ SIDEBAR_VISIBLE_PX = 50  # more of the sidebar than its edge is on screen
 
 
 @pytest.mark.parametrize(("lang", "present"), [("en", False), ("zh", True)])
-def test_a_teachers_deep_link_opens_exactly_that_step_on_a_fresh_server(fresh_server, playwright_browser, lang, present):
+def test_a_teachers_deep_link_opens_exactly_that_step_on_a_fresh_server(
+    fresh_server, playwright_browser, lang, present
+):
     context = new_context(playwright_browser, viewport=PROJECTOR)
     page = context.new_page()
     try:

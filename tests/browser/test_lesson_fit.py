@@ -122,8 +122,10 @@ def _measure(page, lang: str, step: int, state: str, failures: list[str]) -> Non
     extent = page.evaluate(EXTENT_JS)
     where = f"step {step} ({lang}) {state}"
     if extent["bottom"] > extent["barTop"] + 1:
-        failures.append(f"{where}: the step ends at {extent['bottom']:.0f} px, the bar starts at "
-                        f"{extent['barTop']:.0f} px; under it: {extent['below']}")  # fmt: skip
+        failures.append(
+            f"{where}: the step ends at {extent['bottom']:.0f} px, the bar starts at "
+            f"{extent['barTop']:.0f} px; under it: {extent['below']}"
+        )
     if extent["barBottom"] > extent["height"]:
         failures.append(f"{where}: the bar ends below the screen")
     if extent["wide"]:

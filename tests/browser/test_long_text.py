@@ -27,8 +27,11 @@ def test_clicking_the_map_moves_the_window_of_every_stage(shared_server, browser
     x, y = cell_centre(page, "pg_window_map", "", 31, 41)  # tokens 31 and 41: blocks 15 and 20
     page.mouse.click(x, y)
     wait_for_rerun(page)
-    page.wait_for_function(f"name => {{ const f = ({FIRST_QUERY_JS})(name); return f && f[0].startsWith('6 · '); }}",
-                           arg=name, timeout=30_000)  # fmt: skip
+    page.wait_for_function(
+        f"name => {{ const f = ({FIRST_QUERY_JS})(name); return f && f[0].startsWith('6 · '); }}",
+        arg=name,
+        timeout=30_000,
+    )
     assert page.evaluate(FIRST_QUERY_JS, name) == [f"6 · {TEXT[6]}", f"16 · {TEXT[16]}"], "centred on 30 and 40"
     link = parse_qs(urlsplit(page.url).query)
     assert (link["row"], link["col"]) == (["30"], ["40"])

@@ -38,4 +38,3 @@ def test_every_trap_is_shown_as_its_own_text_in_every_element(probe_server, brow
             text = container.inner_text().replace(WORD_JOINER, "")
             assert f"trap{index}: {trap} end" in text, f"{trap!r} shown as {text!r}"
             assert container.locator(INTERPRETED).count() == 0, f"{trap!r} rendered as markup: {container.inner_html()}"
-

@@ -34,8 +34,11 @@ def page(playwright_browser):
 
 @pytest.fixture(scope="module")
 def gqa_server(chromium_executable, tiny_model_folders, tmp_path_factory) -> Iterator[Server]:
-    env = {"ATTENTION_MODELS": str(tiny_model_folders["llama"]), "HF_HUB_CACHE": str(tmp_path_factory.mktemp("cache")),
-           "HF_ENDPOINT": unused_local_url().rsplit("/", 1)[0]}  # fmt: skip
+    env = {
+        "ATTENTION_MODELS": str(tiny_model_folders["llama"]),
+        "HF_HUB_CACHE": str(tmp_path_factory.mktemp("cache")),
+        "HF_ENDPOINT": unused_local_url().rsplit("/", 1)[0],
+    }
     server = start_server("modebar-gqa", env=env)
     yield server
     stop_server(server)
@@ -110,7 +113,9 @@ def test_the_toolbar_covers_no_text_of_a_lesson_chart(shared_server, page, lang)
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_toolbar_covers_no_text_of_a_real_grouped_query_model(gqa_server, page, lang):
-    page.goto(f"{gqa_server.url}/playground?{urlencode({'weights': 'tiny-llama', 'lang': lang, 'text': 'the cat sat'})}")
+    page.goto(
+        f"{gqa_server.url}/playground?{urlencode({'weights': 'tiny-llama', 'lang': lang, 'text': 'the cat sat'})}"
+    )
     wait_for_charts(page)
     wait_for_app(page)
     checked: set[int] = set()

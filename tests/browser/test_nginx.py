@@ -26,7 +26,9 @@ LINK = {"text": "to be or not", "heads": "3", "head_dim": "4", "seed": "11"}
 TRAINING_TIMEOUT_MS = 90_000
 LOG_WAIT_S = 10
 GZIP_MIN_LENGTH = 1024  # deploy/seeing-attention.nginx.conf: gzip_min_length
-LOG_LINE = re.compile(r'"(?P<method>\S+) (?P<path>\S+) [^"]*" (?P<status>\d+) \d+ route=(?P<route>\S+) upstream=(?P<up>\S+)')
+LOG_LINE = re.compile(
+    r'"(?P<method>\S+) (?P<path>\S+) [^"]*" (?P<status>\d+) \d+ route=(?P<route>\S+) upstream=(?P<up>\S+)'
+)
 
 
 def _weights_shown(page, head: int) -> np.ndarray:
@@ -62,8 +64,12 @@ def test_a_session_through_nginx_stays_on_one_process(cluster, playwright_browse
     context = new_context(playwright_browser, viewport=VIEWPORT)
     page = context.new_page()
     encodings: dict[str, tuple[str, int]] = {}  # url -> (Content-Encoding, Content-Length when not chunked)
-    page.on("response", lambda r: encodings.setdefault(
-        r.url, (r.headers.get("content-encoding", ""), int(r.headers.get("content-length", "-1")))))  # fmt: skip
+    page.on(
+        "response",
+        lambda r: encodings.setdefault(
+            r.url, (r.headers.get("content-encoding", ""), int(r.headers.get("content-length", "-1")))
+        ),
+    )
     try:
         # A deep link: the chart holds the numbers gpt_core computes for it.
         page.goto(f"{cluster.url}/playground?{urlencode(LINK)}")
@@ -102,7 +108,9 @@ def test_a_session_through_nginx_stays_on_one_process(cluster, playwright_browse
         except Exception:
             page.screenshot(path=str(ARTIFACTS / "nginx-train-upload-failed.png"))
             shown = page.locator("[data-testid='stAlert'], [data-testid='stException']").all_inner_texts()
-            raise AssertionError(f"no 'Trained 10 steps' within {TRAINING_TIMEOUT_MS} ms; the page shows: {shown}") from None
+            raise AssertionError(
+                f"no 'Trained 10 steps' within {TRAINING_TIMEOUT_MS} ms; the page shows: {shown}"
+            ) from None
         assert exceptions_shown(page) == 0
         page.screenshot(path=str(ARTIFACTS / "nginx-train-upload.png"))
         route = next(c["value"] for c in context.cookies() if c["name"] == "sa_route")

@@ -87,7 +87,12 @@ def test_the_file_draws_every_head_and_asks_the_network_for_nothing(offline_page
     assert asked == [] and errors == []
     charts = page.evaluate(OUTLINES_JS)
     assert sorted(c["head"] for c in charts if c["role"] == "overview") == [0, 1, 2, 3]
-    assert [c["stage"] for c in charts if c["role"] == "detail"] == ["scores", "scaled_scores", "masked_scores", "weights"]
+    assert [c["stage"] for c in charts if c["role"] == "detail"] == [
+        "scores",
+        "scaled_scores",
+        "masked_scores",
+        "weights",
+    ]
     assert page.locator("h1").inner_text() == "多头因果注意力：动手学大模型"
     assert page.locator("#sa-tokens .token").count() == 6
     assert "(B, h, T, T)" in page.locator("#sa-shapes").inner_text()
@@ -98,7 +103,9 @@ def test_a_click_outlines_the_cell_in_every_stage_and_works_out_its_softmax(offl
     head, row, col = 2, 3, 1
     x, y = page.evaluate(CELL_JS, [f".js-plotly-plot[data-role=overview][data-head='{head}']", row, col])
     page.mouse.click(x, y)
-    page.wait_for_function(f"window.seeingAttention.state.row === {row} && window.seeingAttention.state.head === {head}")
+    page.wait_for_function(
+        f"window.seeingAttention.state.row === {row} && window.seeingAttention.state.head === {head}"
+    )
     charts = page.evaluate(OUTLINES_JS)
     outlined = [(c["role"], c["stage"]) for c in charts if c["shapes"] == [[row, col]]]
     assert sorted(outlined) == sorted([("overview", "weights")] + [("detail", s) for s in view.numbers]), charts
@@ -120,7 +127,9 @@ def test_a_click_outlines_the_cell_in_every_stage_and_works_out_its_softmax(offl
 def test_the_stage_switch_redraws_the_heads_and_a_hover_shows_the_cell_in_every_stage(offline_page):
     page, view, asked, errors = offline_page
     page.locator("#sa-stages input[value=masked_scores]").check()
-    page.wait_for_function("[...document.querySelectorAll('[data-role=overview]')].every(p => p.dataset.stage === 'masked_scores')")
+    page.wait_for_function(
+        "[...document.querySelectorAll('[data-role=overview]')].every(p => p.dataset.stage === 'masked_scores')"
+    )
     z = page.evaluate("document.querySelector(\"[data-role=overview][data-head='1']\").data[0].z")
     expected = view.numbers["masked_scores"][1]
     finite = np.isfinite(expected)
@@ -131,7 +140,9 @@ def test_the_stage_switch_redraws_the_heads_and_a_hover_shows_the_cell_in_every_
     x, y = page.evaluate(CELL_JS, [".js-plotly-plot[data-role=detail][data-stage=scores]", 4, 2])
     page.mouse.move(x, y)
     page.wait_for_function("document.querySelectorAll('[data-role=detail] .hoverlayer .hovertext').length === 4")
-    texts = page.evaluate("[...document.querySelectorAll('[data-role=detail] .hoverlayer .hovertext')].map(g => g.textContent)")
+    texts = page.evaluate(
+        "[...document.querySelectorAll('[data-role=detail] .hoverlayer .hovertext')].map(g => g.textContent)"
+    )
     assert all("4 · 模" in text and "2 · 学" in text for text in texts), texts
     assert asked == [] and errors == []
 
@@ -143,9 +154,18 @@ def test_the_playgrounds_download_is_that_page_with_the_views_numbers(shared_ser
 
     from gpt_core import PlaygroundConfig, trace_attention
 
-    link = {"text": "to be or not", "tok": "word", "heads": "3", "head_dim": "4", "seed": "11", "view": "share",
-            "lang": "zh"}
-    name, data = _downloaded_page(browser_page, f"{shared_server.url}/playground?{urlencode(link)}", "下载为网页", tmp_path)
+    link = {
+        "text": "to be or not",
+        "tok": "word",
+        "heads": "3",
+        "head_dim": "4",
+        "seed": "11",
+        "view": "share",
+        "lang": "zh",
+    }
+    name, data = _downloaded_page(
+        browser_page, f"{shared_server.url}/playground?{urlencode(link)}", "下载为网页", tmp_path
+    )
     assert name.endswith(".html") and "h3" in name
     expected = trace_attention("to be or not", PlaygroundConfig(heads=3, head_dim=4, seed=11, tokenizer="word")).trace
     for stage, array in data["layers"][0]["arrays"].items():
@@ -184,8 +204,9 @@ def test_a_trained_models_view_downloads_as_its_page(shared_server, browser_page
 
     prompt = "ROMEO: what light"
     link = {"weights": "h4", "block": "2", "text": prompt, "view": "share"}
-    _, data = _downloaded_page(browser_page, f"{shared_server.url}/playground?{urlencode(link)}", "Download as a page",
-                               tmp_path)
+    _, data = _downloaded_page(
+        browser_page, f"{shared_server.url}/playground?{urlencode(link)}", "Download as a page", tmp_path
+    )
     checkpoint = shipped_model(4)
     expected = trace_model(checkpoint.model, checkpoint.vocabulary, prompt).layers[1]
     for stage, array in data["layers"][0]["arrays"].items():

@@ -48,8 +48,9 @@ def _step_one(browser, server_url: str, lang: str, viewport: dict, **options):
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_on_a_phone_q_k_and_v_stand_one_above_the_other_and_fit_the_screen(shared_server, playwright_browser, lang):
-    context, page = _step_one(playwright_browser, shared_server.url, lang, PHONE, user_agent=PHONE_AGENT,
-                              is_mobile=True, has_touch=True)  # fmt: skip
+    context, page = _step_one(
+        playwright_browser, shared_server.url, lang, PHONE, user_agent=PHONE_AGENT, is_mobile=True, has_touch=True
+    )
     try:
         drawn = page.evaluate(QKV_JS)
         q, k, v = drawn["panels"]

@@ -13,8 +13,12 @@ from harness.browser import exceptions_shown, new_context, wait_for_app, wait_fo
 
 PROJECTOR = {"width": 1366, "height": 768}
 # The widest shape trace: every size at its maximum.
-WIDEST = {"text": "x" * MAX_TOKENS, "heads": str(MAX_HEADS), "head_dim": str(MAX_HEAD_DIM),
-          "input_dim": str(MAX_INPUT_DIM)}  # fmt: skip
+WIDEST = {
+    "text": "x" * MAX_TOKENS,
+    "heads": str(MAX_HEADS),
+    "head_dim": str(MAX_HEAD_DIM),
+    "input_dim": str(MAX_INPUT_DIM),
+}
 SHAPES_TAB = "Shapes: split and merge"
 
 

@@ -24,7 +24,11 @@ UNREACHABLE = "tiny-org/not-downloadable"
 
 def _real_env(folders: dict, cache) -> dict[str, str]:
     offered = ",".join([*(str(folder) for folder in folders.values()), UNREACHABLE])
-    return {"ATTENTION_MODELS": offered, "HF_HUB_CACHE": str(cache), "HF_ENDPOINT": unused_local_url().rsplit("/", 1)[0]}
+    return {
+        "ATTENTION_MODELS": offered,
+        "HF_HUB_CACHE": str(cache),
+        "HF_ENDPOINT": unused_local_url().rsplit("/", 1)[0],
+    }
 
 
 @pytest.fixture
@@ -51,8 +55,9 @@ def _params(page) -> dict[str, str]:
 
 
 @pytest.mark.parametrize(("family", "kv_heads"), [("gpt2", 4), ("llama", 1), ("qwen2", 2)])
-def test_a_deep_link_to_a_real_model_reproduces_its_numbers(family, kv_heads, fresh_real_server, browser_page,
-                                                            tiny_models):  # fmt: skip
+def test_a_deep_link_to_a_real_model_reproduces_its_numbers(
+    family, kv_heads, fresh_real_server, browser_page, tiny_models
+):
     page = browser_page
     query = {"weights": f"tiny-{family}", "block": "2", "head": "3", "text": TEXT}
     page.goto(f"{fresh_real_server.url}/playground?{urlencode(query)}")
@@ -128,8 +133,9 @@ LARGE_CASES = {
 
 
 @pytest.mark.parametrize(("page_name", "query", "width", "lang"), list(LARGE_CASES.values()), ids=list(LARGE_CASES))
-def test_every_layer_and_head_of_a_large_model_is_legible(wide_server, playwright_browser, page_name, query, width,
-                                                          lang):  # fmt: skip
+def test_every_layer_and_head_of_a_large_model_is_legible(
+    wide_server, playwright_browser, page_name, query, width, lang
+):
     from harness.browser import new_context
     from harness.charts import wait_for_charts
     from harness.server import ARTIFACTS

@@ -87,13 +87,15 @@ def test_students_on_both_processes_reach_the_teacher_and_follow_reveal_and_next
         # The teacher touches nothing: the count and the bars come by themselves.
         teacher.get_by_text(t("room.answered", "en", n=3)).wait_for(timeout=LIVE_TIMEOUT_MS)
         teacher.get_by_role("radio", name=t("room.view.answers", "en")).or_(
-            teacher.get_by_role("button", name=t("room.view.answers", "en"))).first.click()  # fmt: skip
+            teacher.get_by_role("button", name=t("room.view.answers", "en"))
+        ).first.click()
         wait_for_rerun(teacher)
         teacher.wait_for_function(
             "name => [...document.querySelectorAll('.js-plotly-plot')].some(p => (p._fullData || [])"
             ".some(t => t.name === name && t.x && t.x.reduce((a, b) => a + b, 0) === 3))",
-            arg=t("rmfig.title", "en"), timeout=LIVE_TIMEOUT_MS,
-        )  # fmt: skip
+            arg=t("rmfig.title", "en"),
+            timeout=LIVE_TIMEOUT_MS,
+        )
         assert _answers_shown(teacher, "en") == {"6 × 6": 2, "6 × 4": 1, "4 × 4": 0}, "unmarked before the reveal"
         teacher.screenshot(path=str(ARTIFACTS / "room-teacher-answers-en-1366.png"))
         _fits(teacher)
@@ -104,8 +106,9 @@ def test_students_on_both_processes_reach_the_teacher_and_follow_reveal_and_next
         teacher.wait_for_function(
             "name => [...document.querySelectorAll('.js-plotly-plot')].some(p => (p._fullData || [])"
             ".some(t => t.name === name && t.y && t.y.some(y => y.endsWith('✓'))))",
-            arg=t("rmfig.title", "en"), timeout=LIVE_TIMEOUT_MS,
-        )  # fmt: skip
+            arg=t("rmfig.title", "en"),
+            timeout=LIVE_TIMEOUT_MS,
+        )
         assert _answers_shown(teacher, "en") == {"6 × 6 ✓": 2, "6 × 4": 1, "4 × 4": 0}
         for page, answer in zip(students, answers, strict=True):
             said = "room.you_were_right" if answer == STEP1_OPTIONS[0] else "room.you_were_wrong"

@@ -63,17 +63,20 @@ def _chart(browser, server, viewport: dict, query: dict, *keys: str) -> list[dic
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("viewport", SCREENS, ids=lambda size: f"{size['width']}x{size['height']}")
-def test_a_fresh_load_shows_every_head_of_the_overview_above_the_fold(shared_server, playwright_browser, viewport,
-                                                                     lang):  # fmt: skip
+def test_a_fresh_load_shows_every_head_of_the_overview_above_the_fold(
+    shared_server, playwright_browser, viewport, lang
+):
     (overview,) = _chart(playwright_browser, shared_server, viewport, {"lang": lang}, OVERVIEW_CHART_KEY)
     assert len(overview["panels"]) == 4, "the default: four heads"
     assert overview["bottom"] <= viewport["height"], (overview["bottom"], viewport)
     assert max(bottom for _, bottom in overview["panels"]) <= viewport["height"]
 
 
-@pytest.mark.parametrize(("query", "tokens"), [({"text": FIFTEEN_WORDS, "tok": "word"}, 15),
-                                               ({"text": FIFTY_CHARACTERS, "tok": "char"}, 50)],
-                         ids=["15-words", "50-tokens"])  # fmt: skip
+@pytest.mark.parametrize(
+    ("query", "tokens"),
+    [({"text": FIFTEEN_WORDS, "tok": "word"}, 15), ({"text": FIFTY_CHARACTERS, "tok": "char"}, 50)],
+    ids=["15-words", "50-tokens"],
+)
 def test_raw_scores_and_softmax_of_one_head_are_on_one_screen(shared_server, playwright_browser, query, tokens):
     (detail,) = _chart(playwright_browser, shared_server, PROJECTOR, query, DETAIL_CHART_KEY)
     assert detail["tokens"] == tokens
@@ -83,8 +86,9 @@ def test_raw_scores_and_softmax_of_one_head_are_on_one_screen(shared_server, pla
     assert softmax[1] - softmax[0] >= tokens * 3, "cells of at least 3 px"
 
 
-def test_a_long_texts_overview_takes_the_pages_width_not_a_column_beside_the_controls(shared_server,
-                                                                                      playwright_browser):  # fmt: skip
+def test_a_long_texts_overview_takes_the_pages_width_not_a_column_beside_the_controls(
+    shared_server, playwright_browser
+):
     query = {"text": FIFTY_CHARACTERS, "tok": "char", "heads": "8"}
     (overview,) = _chart(playwright_browser, shared_server, PROJECTOR, query, OVERVIEW_CHART_KEY)
     assert len(overview["panels"]) == 8 and overview["tokens"] == 50

@@ -35,8 +35,10 @@ def tablet_page(playwright_browser):
 
 def _tap(page, key: str, axis: str, row: int, col: int, expected: dict[str, str]) -> None:
     page.touchscreen.tap(*cell_centre(page, key, axis, row, col))
-    page.wait_for_function("expected => Object.entries(expected).every(([k, v]) => new URLSearchParams(location.search).get(k) === v)",
-                           arg=expected)  # fmt: skip
+    page.wait_for_function(
+        "expected => Object.entries(expected).every(([k, v]) => new URLSearchParams(location.search).get(k) === v)",
+        arg=expected,
+    )
     wait_for_app(page)
 
 
@@ -45,8 +47,11 @@ def _layout_problems(page) -> list[str]:
     lines = [f"the page scrolls sideways: {layout['page']} px wide in {layout['window']}"] * (
         layout["page"] > layout["window"] + 1
     )
-    return lines + [f"a chart spans {left}…{right} px of {layout['window']}" for left, right in layout["charts"]
-                    if left < 0 or right > layout["window"] + 1]  # fmt: skip
+    return lines + [
+        f"a chart spans {left}…{right} px of {layout['window']}"
+        for left, right in layout["charts"]
+        if left < 0 or right > layout["window"] + 1
+    ]
 
 
 def _legibility_problems(page) -> list[str]:

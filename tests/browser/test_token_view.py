@@ -29,7 +29,9 @@ def test_clicking_a_token_in_the_strip_draws_its_row_in_every_head(shared_server
     )
     wait_for_app(page)
     traces = read_traces(page)
-    weights = trace_attention(LINK["text"], PlaygroundConfig(heads=3, head_dim=4, seed=5, tokenizer="word")).trace.weights
+    weights = trace_attention(
+        LINK["text"], PlaygroundConfig(heads=3, head_dim=4, seed=5, tokenizer="word")
+    ).trace.weights
     token = token_attention([weights], 1)
     for head in range(3):
         assert traces[f"head {head + 1} · reads"]["x"] == ["0 · the", "1 · cat"]

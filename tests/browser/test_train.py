@@ -94,8 +94,10 @@ def test_the_experiment_tab_draws_seed_bands_at_projector_size(shared_server, pl
     from harness.charts import read_traces
     from harness.server import ARTIFACTS
 
-    for lang, tab, band in (("en", "The heads experiment", "h = 8: lowest–highest seed"),
-                            ("zh", "多头实验", "h = 8：各种子的最低–最高")):  # fmt: skip
+    for lang, tab, band in (
+        ("en", "The heads experiment", "h = 8: lowest–highest seed"),
+        ("zh", "多头实验", "h = 8：各种子的最低–最高"),
+    ):
         context = new_context(playwright_browser, viewport=PROJECTOR)
         try:
             page = context.new_page()
@@ -138,8 +140,12 @@ def _overlapping(labels: list[dict]) -> list[tuple[str, str]]:
     def overlap(a, b, low, high):
         return min(a[high], b[high]) - max(a[low], b[low]) > OVERLAP_TOLERANCE_PX
 
-    return [(a["text"], b["text"]) for i, a in enumerate(labels) for b in labels[i + 1 :]
-            if overlap(a, b, "x0", "x1") and overlap(a, b, "y0", "y1")]  # fmt: skip
+    return [
+        (a["text"], b["text"])
+        for i, a in enumerate(labels)
+        for b in labels[i + 1 :]
+        if overlap(a, b, "x0", "x1") and overlap(a, b, "y0", "y1")
+    ]
 
 
 def test_the_training_snapshots_show_the_prompt_and_labels_that_never_overlap(shared_server, playwright_browser):

@@ -43,7 +43,9 @@ def test_the_rows_names_are_whole_inside_the_left_margin(lang, heads, kv_heads):
     assert rows == {text["fig.q_row"], text["fig.kv_row"]}, "each row named whole, as the strings say"
     font_px = layout["yaxis"].get("tickfont", {}).get("size") or layout["font"]["size"]
     # A wide (CJK) character is as wide as its type size, no Latin one of these more than 0.7 of it.
-    widest = max(sum(1.0 if unicodedata.east_asian_width(char) in "WF" else 0.7 for char in row) for row in rows) * font_px
+    widest = (
+        max(sum(1.0 if unicodedata.east_asian_width(char) in "WF" else 0.7 for char in row) for row in rows) * font_px
+    )
     standoff = layout["yaxis"].get("ticklabelstandoff", 0)
     assert layout["yaxis"].get("automargin") is not True, "planned, not left to the browser"
     assert layout["margin"]["l"] >= widest + standoff, (layout["margin"], rows, font_px)

@@ -97,8 +97,10 @@ def test_numpy_weights_are_read_too():
     ("weights", "message"),
     [
         ([], r"^attention rollout needs the weights of at least one layer \(got an empty list\)$"),
-        ([torch.ones(2, 3, 3) / 3, torch.ones(2, 4, 4) / 4],
-         "^layer 1 has T = 4 tokens, layer 0 has T = 3: every layer must read the same tokens$"),
+        (
+            [torch.ones(2, 3, 3) / 3, torch.ones(2, 4, 4) / 4],
+            "^layer 1 has T = 4 tokens, layer 0 has T = 3: every layer must read the same tokens$",
+        ),
         ([torch.ones(2, 4, 3, 3) / 3], r"^layer 0: weights \(B, h, T, T\) must hold one sequence, got B = 2$"),
         ([torch.ones(3, 3)], "shape"),
         ([torch.ones(2, 3, 4)], "shape"),
@@ -143,14 +145,19 @@ def test_the_softmax_of_the_scaled_scores_of_a_row_is_the_traces_weights():
     trace = trace_attention("动手学大模型", PlaygroundConfig(seed=4)).trace
     row = 4
     scaled = torch.tensor([qk_products(trace, 2, row, col).scaled for col in range(row + 1)], dtype=torch.float64)
-    torch.testing.assert_close(torch.softmax(scaled, -1), trace.weights[0, 2, row, : row + 1].double(), atol=1e-6, rtol=0)
+    torch.testing.assert_close(
+        torch.softmax(scaled, -1), trace.weights[0, 2, row, : row + 1].double(), atol=1e-6, rtol=0
+    )
 
 
 @pytest.mark.parametrize(
     ("head", "row", "col", "message"),
-    [(4, 0, 0, "head must be between 0 and 3 (got 4)"), (0, 6, 0, "row must be between 0 and 5 (got 6)"),
-     (0, 0, -1, "col must be between 0 and 5 (got -1)")],
-)  # fmt: skip
+    [
+        (4, 0, 0, "head must be between 0 and 3 (got 4)"),
+        (0, 6, 0, "row must be between 0 and 5 (got 6)"),
+        (0, 0, -1, "col must be between 0 and 5 (got -1)"),
+    ],
+)
 def test_a_cell_outside_the_trace_raises_a_clear_error(head, row, col, message):
     trace = trace_attention("动手学大模型", PlaygroundConfig()).trace
     with pytest.raises(ValueError) as raised:

@@ -65,7 +65,10 @@ def test_the_qk_chart_holds_q_k_and_their_products_coloured_by_sign(result):
     products = np.asarray(bars[product_name].y)
     assert abs(products.sum() - result.trace.scores[0, 1, 3, 2].item()) <= 1e-6
     colors = bars[product_name].marker.color
-    assert all(color == (POSITIVE_COLOR if value >= 0 else NEGATIVE_COLOR) for color, value in zip(colors, products, strict=True))
+    assert all(
+        color == (POSITIVE_COLOR if value >= 0 else NEGATIVE_COLOR)
+        for color, value in zip(colors, products, strict=True)
+    )
     assert POSITIVE_COLOR != NEGATIVE_COLOR
     assert "Head 2" in figure.layout.title.text and "&lt;b&gt;" in figure.layout.title.text
     assert trace_name("scores", 1, EN) not in bars, "its own names: no clash with the heatmaps'"

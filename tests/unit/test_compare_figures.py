@@ -121,8 +121,11 @@ def test_labels_are_escaped():
 
 def test_the_chosen_cell_is_outlined_in_every_panel_of_both_figures():
     a, b = _pair(heads_a=2, heads_b=3)
-    diff = _spec(difference_figure(a.trace.weights[0].numpy(), a.trace.weights[0].numpy(), a.labels, "weights", ZH,
-                                   highlight=(3, 1)))  # fmt: skip
+    diff = _spec(
+        difference_figure(
+            a.trace.weights[0].numpy(), a.trace.weights[0].numpy(), a.labels, "weights", ZH, highlight=(3, 1)
+        )
+    )
     overview = _spec(heads_overview_figure(b.trace.weights[0].numpy(), b.labels, "weights", EN, highlight=(3, 1)))
     for spec, panels in ((diff, 2), (overview, 3)):
         cells = [shape for shape in spec["layout"]["shapes"] if shape["line"]["color"] == HIGHLIGHT_COLOR]
@@ -134,7 +137,14 @@ def test_the_chosen_cell_is_outlined_in_every_panel_of_both_figures():
 
 def test_chinese_words_and_valid_plotly():
     a, b = _pair()
-    figure = difference_figure(a.trace.masked_scores[0].numpy(), b.trace.masked_scores[0].numpy(), a.labels,
-                               "masked_scores", ZH, highlight=(1, 0), focus=1)  # fmt: skip
+    figure = difference_figure(
+        a.trace.masked_scores[0].numpy(),
+        b.trace.masked_scores[0].numpy(),
+        a.labels,
+        "masked_scores",
+        ZH,
+        highlight=(1, 0),
+        focus=1,
+    )
     assert "头 1" in json.dumps(_spec(figure), ensure_ascii=False)
     go.Figure(figure.to_dict())  # raises ValueError on any invalid property

@@ -158,8 +158,11 @@ def test_a_wrong_download_says_both_checksums_and_where_it_came_from(served, tmp
     corrupted = (tmp_path / "www" / "corrupted.txt").read_bytes()
     with pytest.raises(InputError) as info:
         download_tiny_shakespeare(tmp_path / "cache", url=f"{url}/corrupted.txt", sha256=digest)
-    assert info.value.params == {"path": f"{url}/corrupted.txt", "expected": digest[:12],
-                                 "actual": hashlib.sha256(corrupted).hexdigest()[:12]}  # fmt: skip
+    assert info.value.params == {
+        "path": f"{url}/corrupted.txt",
+        "expected": digest[:12],
+        "actual": hashlib.sha256(corrupted).hexdigest()[:12],
+    }
 
 
 def test_a_download_reads_at_most_the_corpus_limit(tmp_path, monkeypatch):
@@ -171,8 +174,9 @@ def test_a_download_reads_at_most_the_corpus_limit(tmp_path, monkeypatch):
     (folder / TINY_SHAKESPEARE_FILE).write_bytes(whole)
     monkeypatch.setattr(gpt_core.data, "MAX_CORPUS_BYTES", len(whole) // 2)
     with serve_folder(folder) as url, pytest.raises(InputError) as info:
-        download_tiny_shakespeare(tmp_path / "cache", url=f"{url}/{TINY_SHAKESPEARE_FILE}",
-                                  sha256=hashlib.sha256(whole).hexdigest())  # fmt: skip
+        download_tiny_shakespeare(
+            tmp_path / "cache", url=f"{url}/{TINY_SHAKESPEARE_FILE}", sha256=hashlib.sha256(whole).hexdigest()
+        )
     assert info.value.code == "checksum_mismatch"
     assert info.value.params["actual"] == hashlib.sha256(whole[: len(whole) // 2]).hexdigest()[:12]
 

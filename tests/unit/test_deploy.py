@@ -51,9 +51,16 @@ def test_nginx_accepts_the_longest_link_any_page_writes():
     from ui.lesson.page import PAGE as LESSON
     from ui.train.state import PARAMS as TRAIN
 
-    number, unit = re.search(r"^\s*large_client_header_buffers\s+\d+\s+(\d+)([km]?);", site_config([9101], 9200), re.M).groups()
+    number, unit = re.search(
+        r"^\s*large_client_header_buffers\s+\d+\s+(\d+)([km]?);", site_config([9101], 9200), re.M
+    ).groups()
     buffer = int(number) * {"": 1, "k": 1024, "m": 1024 * 1024}[unit]
-    for page, params in (("playground", PLAYGROUND), ("explorer", EXPLORER), ("train", TRAIN), ("lesson", LESSON.params)):
+    for page, params in (
+        ("playground", PLAYGROUND),
+        ("explorer", EXPLORER),
+        ("train", TRAIN),
+        ("lesson", LESSON.params),
+    ):
         longest = LINK_OVERHEAD_BYTES + sum(len(p.name) + 2 + _longest_value_bytes(p) for p in params if p.in_url)
         assert longest <= buffer, f"{page}: a link of {longest} bytes, nginx takes {buffer}"
 
@@ -63,8 +70,9 @@ def test_nginx_accepts_the_written_configuration(tmp_path):
     (tmp_path / "tmp").mkdir()
     (tmp_path / "site.conf").write_text(site_config([9101, 9102], 9200))
     (tmp_path / "nginx.conf").write_text(MAIN_CONFIG.format(run=tmp_path))
-    check = subprocess.run([nginx_binary(), "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
-                           capture_output=True, text=True)  # fmt: skip
+    check = subprocess.run(
+        [nginx_binary(), "-t", "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")], capture_output=True, text=True
+    )
     assert check.returncode == 0, check.stderr
 
 

@@ -43,8 +43,12 @@ def _masked(seed: int = 0, heads: int = 2) -> np.ndarray:
 
 
 def _top(values: np.ndarray, count: int = 3) -> list[tuple[int, int]]:
-    finite = [(float(values[r, c]), r, c) for r in range(values.shape[0]) for c in range(values.shape[1])
-              if np.isfinite(values[r, c])]  # fmt: skip
+    finite = [
+        (float(values[r, c]), r, c)
+        for r in range(values.shape[0])
+        for c in range(values.shape[1])
+        if np.isfinite(values[r, c])
+    ]
     return [(r, c) for _, r, c in sorted(finite, key=lambda item: (-item[0], item[1], item[2]))[:count]]
 
 
@@ -140,8 +144,12 @@ def test_named_axes_and_numbered_rows():
 
 
 def test_a_loss_curve_says_first_last_lowest_and_highest_and_its_table_has_both_losses():
-    history = [HistoryPoint(step=s, train_loss=4.0 - s / 10, test_loss=(3.5 - s / 10) if s % 5 == 0 else None,
-                            elapsed=s / 10.0) for s in range(11)]  # fmt: skip
+    history = [
+        HistoryPoint(
+            step=s, train_loss=4.0 - s / 10, test_loss=(3.5 - s / 10) if s % 5 == 0 else None, elapsed=s / 10.0
+        )
+        for s in range(11)
+    ]
     data = chart_data(loss_curve_figure(history, EN), EN)
     text = describe(data, EN).text
     assert "train loss: 11 points; first 4.0000 (step 0), last 3.0000 (step 10), lowest 3.0000 (step 10)" in text
@@ -152,7 +160,9 @@ def test_a_loss_curve_says_first_last_lowest_and_highest_and_its_table_has_both_
 
 
 def test_bars_and_single_points():
-    counts = {h: {"query_layer": 10, "key_layer": 10, "value_layer": 10, "output_layer": 12, "total": 42} for h in (1, 2)}
+    counts = {
+        h: {"query_layer": 10, "key_layer": 10, "value_layer": 10, "output_layer": 12, "total": 42} for h in (1, 2)
+    }
     data = chart_data(parameter_figure(counts, EN), EN)
     table = chart_table(data, 0, EN)
     assert len(table_names(data, EN)) == 1 and table.cells == [["10", "10", "10", "12"]] * 2

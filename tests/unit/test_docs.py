@@ -38,7 +38,8 @@ def anchors(path: Path) -> set[str]:
 def test_the_anchor_rule_matches_githubs_on_written_examples():
     assert github_anchor("Installing torch's CPU build") == "installing-torchs-cpu-build"
     assert github_anchor("Keeping a disconnected session: `server.disconnectedSessionTTL`") == (
-        "keeping-a-disconnected-session-serverdisconnectedsessionttl")
+        "keeping-a-disconnected-session-serverdisconnectedsessionttl"
+    )
     assert github_anchor("Seeing Attention · 看见注意力") == "seeing-attention--看见注意力"
 
 

@@ -33,16 +33,27 @@ ASSETS = Path(__file__).resolve().parents[2] / "assets"
 
 
 def _record(heads, loss, speed, params=100, seed=0, history=(), steps=MIN_VERDICT_STEPS):
-    return RunSummary(heads=heads, parameters=params, steps=steps, wall_time=1.0, tokens_per_second=speed,
-                      final_test_loss=loss, seed=seed, history=list(history))  # fmt: skip
+    return RunSummary(
+        heads=heads,
+        parameters=params,
+        steps=steps,
+        wall_time=1.0,
+        tokens_per_second=speed,
+        final_test_loss=loss,
+        seed=seed,
+        history=list(history),
+    )
 
 
 def _seeded(
     losses_by_heads: dict[int, list[float]], speeds: dict[int, float] | None = None, steps: int = MIN_VERDICT_STEPS
 ) -> list[RunSummary]:
     speeds = speeds or {heads: 1000.0 / heads for heads in losses_by_heads}
-    return [_record(heads, loss, speeds[heads], seed=seed, steps=steps)
-            for heads, losses in losses_by_heads.items() for seed, loss in enumerate(losses)]  # fmt: skip
+    return [
+        _record(heads, loss, speeds[heads], seed=seed, steps=steps)
+        for heads, losses in losses_by_heads.items()
+        for seed, loss in enumerate(losses)
+    ]
 
 
 def _jumpy_history(jump: float, points: int = 20) -> list[HistoryPoint]:
@@ -164,8 +175,16 @@ def test_answer_compares_at_equal_wall_time():
 
     def run(heads, seconds_per_step, losses, seed=0):
         history = [HistoryPoint(step, step * seconds_per_step, 9.9, loss) for step, loss in losses]
-        return RunSummary(heads, 100, MIN_VERDICT_STEPS, losses[-1][0] * seconds_per_step, 1.0 / seconds_per_step,
-                          losses[-1][1], history, seed=seed)  # fmt: skip
+        return RunSummary(
+            heads,
+            100,
+            MIN_VERDICT_STEPS,
+            losses[-1][0] * seconds_per_step,
+            1.0 / seconds_per_step,
+            losses[-1][1],
+            history,
+            seed=seed,
+        )
 
     runs = [
         run(1, 1.0, [(10, 2.0), (20, 1.9)]),
@@ -183,8 +202,13 @@ def test_small_experiment_runs_every_head_count_with_equal_parameters_and_snapsh
     corpus = build_corpus("previous", synthetic_text("previous", 4000), context_length=16)
     base = GPTConfig(vocab_size=corpus.vocabulary.size, context_length=16, embedding_dim=16, heads=1, blocks=1)
     seen = []
-    runs = run_heads_experiment(corpus, base, TrainConfig(steps=6, batch_size=8, eval_every=3),
-                                snapshot_steps=(0, 3), on_progress=lambda h, p: seen.append((h, p.step)))  # fmt: skip
+    runs = run_heads_experiment(
+        corpus,
+        base,
+        TrainConfig(steps=6, batch_size=8, eval_every=3),
+        snapshot_steps=(0, 3),
+        on_progress=lambda h, p: seen.append((h, p.step)),
+    )
     assert [run.summary.heads for run in runs] == [1, 2, 4, 8]
     assert len({run.summary.parameters for run in runs}) == 1
     assert seen[:6] == [(1, step) for step in range(1, 7)]
@@ -257,10 +281,19 @@ def test_loss_curve_has_train_and_held_out_lines():
 
 def test_experiment_figure_draws_the_mean_and_a_band_from_lowest_to_highest_seed():
     runs = [
-        RunSummary(h, 100, 20, 2.0, 1000.0, loss, [HistoryPoint(10, 1.0 + seed, 2.5, loss + 0.3),
-                                                  HistoryPoint(20, 2.0 + seed, 2.4, loss)], seed=seed)
-        for h in (1, 2) for seed, loss in enumerate((1.9 + h / 100, 1.8 + h / 100, 2.0 + h / 100))
-    ]  # fmt: skip
+        RunSummary(
+            h,
+            100,
+            20,
+            2.0,
+            1000.0,
+            loss,
+            [HistoryPoint(10, 1.0 + seed, 2.5, loss + 0.3), HistoryPoint(20, 2.0 + seed, 2.4, loss)],
+            seed=seed,
+        )
+        for h in (1, 2)
+        for seed, loss in enumerate((1.9 + h / 100, 1.8 + h / 100, 2.0 + h / 100))
+    ]
     figure = experiment_figure(runs, "step", EN)
     names = [trace.name for trace in figure.data]
     assert names == ["h = 1: lowest–highest seed", "h = 1", "h = 2: lowest–highest seed", "h = 2"]
@@ -284,8 +317,10 @@ def test_final_loss_figure_shows_every_seed_and_the_mean_with_sd():
 
 
 def test_experiment_figure_one_line_per_head_count_in_its_colour():
-    runs = [RunSummary(h, 100, 10, 1.0 * h, 1000.0, 2 - h / 10, [HistoryPoint(10, 1.0 * h, 2.0, 2 - h / 10)])
-            for h in (1, 2, 4, 8)]  # fmt: skip
+    runs = [
+        RunSummary(h, 100, 10, 1.0 * h, 1000.0, 2 - h / 10, [HistoryPoint(10, 1.0 * h, 2.0, 2 - h / 10)])
+        for h in (1, 2, 4, 8)
+    ]
     figure = experiment_figure(runs, "elapsed", EN)
     assert [trace.name for trace in figure.data] == ["h = 1", "h = 2", "h = 4", "h = 8"]
     assert [trace.line.color for trace in figure.data] == [HEAD_COUNT_COLORS[h] for h in (1, 2, 4, 8)]
@@ -325,8 +360,7 @@ def test_a_snapshot_is_drawn_by_the_all_heads_renderer_with_its_own_title():
     renderer per view): every head's weights, keys across and queries down, titled with the
     snapshot's step and block (escaped)."""
     labels = ["R", "<b>", "R", "⏎"]
-    figure = heads_overview_figure(_snapshot(4, 4), labels, "weights", figure_words("en"),
-                                   title="step 300, block <1>")  # fmt: skip
+    figure = heads_overview_figure(_snapshot(4, 4), labels, "weights", figure_words("en"), title="step 300, block <1>")
     heatmaps = [trace for trace in figure.data if trace.type == "heatmap"]
     assert [trace.name for trace in heatmaps] == [f"softmax weights · head {n}" for n in range(1, 5)]
     expected = axis_labels(labels)
@@ -399,7 +433,11 @@ def test_saved_experiment_loads_back_with_first_seed_checkpoints_and_snapshots(t
     loaded = load_experiment(tmp_path)
     assert loaded.runs == stored and loaded.head_counts == [1, 2] and loaded.seeds == [0, 1]
     assert "heads" not in loaded.config and loaded.train == json.loads(json.dumps(asdict(config)))
-    assert (loaded.corpus, loaded.corpus_sha256, loaded.snapshot_prompt) == (corpus.name, corpus.sha256, SNAPSHOT_PROMPT)
+    assert (loaded.corpus, loaded.corpus_sha256, loaded.snapshot_prompt) == (
+        corpus.name,
+        corpus.sha256,
+        SNAPSHOT_PROMPT,
+    )
     with np.load(tmp_path / "snapshots.npz") as archive:
         assert {archive[name].dtype for name in archive.files} == {np.dtype(np.float16)}, "stored small"
         assert sorted(archive.files) == sorted(f"h{h}_step{s}" for h in (1, 2) for s in (0, 2, 4))
@@ -538,8 +576,9 @@ def _untrained_runs(corpus, seeds_and_heads) -> list:
     runs = []
     for seed, heads in seeds_and_heads:
         config = GPTConfig(vocab_size=corpus.vocabulary.size, context_length=8, embedding_dim=8, heads=heads, blocks=1)
-        summary = RunSummary(heads=heads, parameters=1, steps=0, wall_time=0.5, tokens_per_second=1.0,
-                             final_test_loss=3.0, seed=seed)  # fmt: skip
+        summary = RunSummary(
+            heads=heads, parameters=1, steps=0, wall_time=0.5, tokens_per_second=1.0, final_test_loss=3.0, seed=seed
+        )
         runs.append(HeadsRun(summary, GPT(config, seed=seed), {0: torch.full((1, heads, 4, 4), 0.25)}))
     return runs
 
@@ -592,7 +631,9 @@ def test_a_runs_seed_sets_its_first_weights_its_data_and_its_sample():
     from gpt_core import GPT, evaluate, generate, train
     from gpt_core.experiment import SNAPSHOT_PROMPT, attention_snapshot
 
-    corpus = build_corpus("user", ("ROMEO:\nBut soft, what light through yonder window breaks?\n" * 80), context_length=16)
+    corpus = build_corpus(
+        "user", ("ROMEO:\nBut soft, what light through yonder window breaks?\n" * 80), context_length=16
+    )
     base = GPTConfig(vocab_size=corpus.vocabulary.size, context_length=16, embedding_dim=16, heads=1, blocks=1)
     config = TrainConfig(steps=3, batch_size=4, eval_every=2, eval_batches=1, seed=0)
     [run] = run_heads_experiment(corpus, base, config, head_counts=(2,), snapshot_steps=(0,), seeds=(3,))
@@ -603,6 +644,8 @@ def test_a_runs_seed_sets_its_first_weights_its_data_and_its_sample():
     twin = copy.deepcopy(start)
     result = train(twin, corpus, TrainConfig(steps=3, batch_size=4, eval_every=2, eval_batches=1, seed=3))
     assert result.steps == run.summary.steps == 3
-    assert run.summary.final_test_loss == evaluate(twin, corpus, None, 4)  # the whole held-out split, after the same run
+    assert run.summary.final_test_loss == evaluate(
+        twin, corpus, None, 4
+    )  # the whole held-out split, after the same run
     expected = corpus.vocabulary.decode(generate(twin, corpus.vocabulary.encode("ROMEO:\n"), 200, 0.8, 10, seed=3))
     assert run.summary.sample == expected

@@ -103,12 +103,22 @@ def test_step_times_are_the_probes_measured_times_of_a_fresh_model_per_head_coun
 
     for name in calls:
         monkeypatch.setattr(EXPERIMENT, name, spy(name))
-    config = TrainConfig(steps=None, seconds=30.0, max_seconds=20.0, batch_size=4, eval_every=5, eval_batches=6,
-                         seed=5, learning_rate=0.01)  # fmt: skip
+    config = TrainConfig(
+        steps=None,
+        seconds=30.0,
+        max_seconds=20.0,
+        batch_size=4,
+        eval_every=5,
+        eval_batches=6,
+        seed=5,
+        learning_rate=0.01,
+    )
     times = measure_step_times(corpus, _config(corpus, heads=1), config, head_counts=(1, 2))
 
-    assert times == {1: StepTimes(train_step=2.0, forward=0.25, sample_token=0.125),
-                     2: StepTimes(train_step=4.0, forward=0.5, sample_token=0.25)}  # fmt: skip
+    assert times == {
+        1: StepTimes(train_step=2.0, forward=0.25, sample_token=0.125),
+        2: StepTimes(train_step=4.0, forward=0.5, sample_token=0.25),
+    }
     probe = TrainConfig(steps=3, batch_size=4, eval_every=20_000, eval_batches=1, seed=5, learning_rate=0.01)
     assert [call["config"] for call in calls["train"]] == [probe, probe]
     models = [call["model"] for call in calls["train"]]
@@ -124,8 +134,13 @@ def test_step_times_are_the_probes_measured_times_of_a_fresh_model_per_head_coun
     for model, call in zip(models, calls["generate"], strict=True):
         assert call["model"] is model
         assert {key: value for key, value in call.items() if key != "model"} == {
-            "prompt_ids": prompt, "max_new_tokens": 10, "temperature": 0.8, "top_k": 10, "seed": 5,
-            "max_seconds": None}  # fmt: skip
+            "prompt_ids": prompt,
+            "max_new_tokens": 10,
+            "temperature": 0.8,
+            "top_k": 10,
+            "seed": 5,
+            "max_seconds": None,
+        }
 
 
 def test_an_experiments_runs_keep_their_wall_time_speed_and_parameters_and_average_them(corpus, clock, monkeypatch):
@@ -149,8 +164,10 @@ def test_an_experiments_runs_keep_their_wall_time_speed_and_parameters_and_avera
 
     summaries = [run.summary for run in runs]
     parameters = 17 * len(set(TEXT)) + 928
-    assert [(s.seed, s.steps, s.wall_time, s.parameters) for s in summaries] == [(0, 2, 3.0, parameters),
-                                                                                  (1, 2, 5.0, parameters)]  # fmt: skip
+    assert [(s.seed, s.steps, s.wall_time, s.parameters) for s in summaries] == [
+        (0, 2, 3.0, parameters),
+        (1, 2, 5.0, parameters),
+    ]
     assert [s.tokens_per_second for s in summaries] == [64 / 3.0, 12.8]
     assert [[point.elapsed for point in s.history] for s in summaries] == [[3.0], [5.0]], "the evaluated last step"
     [stats] = heads_statistics(summaries)

@@ -79,7 +79,12 @@ def test_metrics_and_kinds_on_hand_made_patterns():
     uniform = uniform / uniform.sum(-1, keepdim=True)
     weights = torch.stack([previous, first, own, uniform])
     metrics = head_metrics(weights)
-    assert metrics["previous"].tolist() == [1.0, 0.25, 0.0, pytest.approx(sum(1 / (i + 1) for i in range(1, T)) / (T - 1))]
+    assert metrics["previous"].tolist() == [
+        1.0,
+        0.25,
+        0.0,
+        pytest.approx(sum(1 / (i + 1) for i in range(1, T)) / (T - 1)),
+    ]
     assert metrics["first"][1].item() == 1.0 and metrics["self"][2].item() == 1.0
     assert metrics["entropy"][:3].tolist() == [0.0, 0.0, 0.0]
     assert metrics["entropy"][3].item() == pytest.approx(sum(math.log(i + 1) for i in range(T)) / T, abs=1e-6)

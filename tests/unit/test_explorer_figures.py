@@ -92,8 +92,11 @@ def test_the_lines_of_a_token_are_exactly_its_weights_above_the_threshold():
     token = 4
     spec = _spec(lines_figure(weights, LABELS, [1], TEXT, token=token))
     lines = _lines(spec, 1)
-    expected = {(token, key): float(weights[1, token, key]) for key in range(token + 1)
-                if weights[1, token, key] >= LINE_THRESHOLD}  # fmt: skip
+    expected = {
+        (token, key): float(weights[1, token, key])
+        for key in range(token + 1)
+        if weights[1, token, key] >= LINE_THRESHOLD
+    }
     assert lines.keys() == expected.keys()
     for pair, weight in expected.items():
         assert lines[pair] == pytest.approx(weight, abs=1e-6)
@@ -112,8 +115,11 @@ def test_all_lines_of_a_block_and_more_weight_is_darker_and_thicker():
         expected = {(q, k) for q in range(len(LABELS)) for k in range(q + 1) if weights[head, q, k] >= LINE_THRESHOLD}
         assert lines.keys() == expected
     for head in range(3):
-        steps = [traces_by_name(spec)[line_name(head, step, TEXT)]["line"] for step in range(LINE_BINS)
-                 if line_name(head, step, TEXT) in traces_by_name(spec)]  # fmt: skip
+        steps = [
+            traces_by_name(spec)[line_name(head, step, TEXT)]["line"]
+            for step in range(LINE_BINS)
+            if line_name(head, step, TEXT) in traces_by_name(spec)
+        ]
         assert len(steps) > 1
         widths, brightness = [line["width"] for line in steps], [_brightness(line["color"]) for line in steps]
         assert widths == sorted(set(widths)) and brightness == sorted(set(brightness), reverse=True)
@@ -151,7 +157,9 @@ def test_every_head_has_its_own_colour_and_dash_in_its_lines_and_legend(heads):
 def test_lines_are_drawn_lightest_first_so_heavy_lines_stay_on_top():
     weights = _weights(1, 4, len(LABELS), seed=6)[0]
     spec = _spec(lines_figure(weights, LABELS, list(range(4)), TEXT))
-    widths = [trace["line"]["width"] for trace in spec["data"] if trace.get("mode") == "lines" and not trace.get("showlegend")]
+    widths = [
+        trace["line"]["width"] for trace in spec["data"] if trace.get("mode") == "lines" and not trace.get("showlegend")
+    ]
     assert widths == sorted(widths)
 
 

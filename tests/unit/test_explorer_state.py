@@ -21,16 +21,54 @@ SHAPE = ModelShape(SHIPPED, blocks=2, heads=4, tokens=32, steps=(0, 25, 50, 100,
 
 
 def test_a_full_link_parses_to_its_values_and_back():
-    query = {"model": "h8", "prompt": "ROMEO:\n<b>x</b>", "block": "2", "head": "7", "token": "5", "lines": "block",
-             "metric": "entropy", "step": "100", "n": "12", "temp": "0.7", "seed": "3", "odds_temp": "1.3", "top_k": "5", "top_p": "0.85",
-             "sample_seed": "9", "combine": "rollout", "token_dir": "read_by", "view": "odds", "row": "400", "col": "3",
-             "lang": "zh", "present": "1"}  # fmt: skip
+    query = {
+        "model": "h8",
+        "prompt": "ROMEO:\n<b>x</b>",
+        "block": "2",
+        "head": "7",
+        "token": "5",
+        "lines": "block",
+        "metric": "entropy",
+        "step": "100",
+        "n": "12",
+        "temp": "0.7",
+        "seed": "3",
+        "odds_temp": "1.3",
+        "top_k": "5",
+        "top_p": "0.85",
+        "sample_seed": "9",
+        "combine": "rollout",
+        "token_dir": "read_by",
+        "view": "odds",
+        "row": "400",
+        "col": "3",
+        "lang": "zh",
+        "present": "1",
+    }
     values, notes = parse_query(query)
     assert notes == []
-    assert values == {"model": "h8", "prompt": "ROMEO:\n<b>x</b>", "block": 2, "head": 7, "token": 5, "lines": "block",
-                      "metric": "entropy", "step": 100, "n": 12, "temp": 0.7, "seed": 3, "odds_temp": 1.3, "top_k": 5,
-                      "top_p": 0.85, "sample_seed": 9, "combine": "rollout", "token_dir": "read_by", "view": "odds",
-                      "row": 400, "col": 3}  # fmt: skip
+    assert values == {
+        "model": "h8",
+        "prompt": "ROMEO:\n<b>x</b>",
+        "block": 2,
+        "head": 7,
+        "token": 5,
+        "lines": "block",
+        "metric": "entropy",
+        "step": 100,
+        "n": 12,
+        "temp": 0.7,
+        "seed": 3,
+        "odds_temp": 1.3,
+        "top_k": 5,
+        "top_p": 0.85,
+        "sample_seed": 9,
+        "combine": "rollout",
+        "token_dir": "read_by",
+        "view": "odds",
+        "row": 400,
+        "col": 3,
+    }
     assert parse_query(to_query(values)) == (values, [])
 
 
@@ -42,9 +80,27 @@ def test_no_link_gives_the_defaults_and_the_models_own_prompt():
 
 @pytest.mark.parametrize(
     ("name", "raw"),
-    [("block", "abc"), ("head", "0"), ("head", "1.5"), ("token", "-2"), ("metric", "<b>"), ("lines", "x"),
-     ("n", "41"), ("temp", "nan"), ("temp", "3"), ("seed", "-1"), ("top_p", "0"), ("top_k", "-1"), ("odds_temp", "-0.5"), ("step", "1e9"), ("prompt", "x" * 200_001), ("row", "-2"), ("col", "-2"), ("row", "4097")],
-)  # fmt: skip
+    [
+        ("block", "abc"),
+        ("head", "0"),
+        ("head", "1.5"),
+        ("token", "-2"),
+        ("metric", "<b>"),
+        ("lines", "x"),
+        ("n", "41"),
+        ("temp", "nan"),
+        ("temp", "3"),
+        ("seed", "-1"),
+        ("top_p", "0"),
+        ("top_k", "-1"),
+        ("odds_temp", "-0.5"),
+        ("step", "1e9"),
+        ("prompt", "x" * 200_001),
+        ("row", "-2"),
+        ("col", "-2"),
+        ("row", "4097"),
+    ],
+)
 def test_odd_values_fall_back_to_the_default_with_a_note(name, raw):
     values, notes = parse_query({name: raw})
     assert values[name] == defaults()[name]

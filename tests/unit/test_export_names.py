@@ -51,7 +51,7 @@ def test_names_say_what_the_chart_shows(args, parts, expected):
         ("你好 world", "world"),
         ("  spaces  and\ttabs\n", "spaces-and-tabs"),
         (".hidden", "hidden"),
-        ("a<b>c:d\"e|f?g*h", "a-b-c-d-e-f-g-h"),
+        ('a<b>c:d"e|f?g*h', "a-b-c-d-e-f-g-h"),
         ("", ""),
         (3.0, "3"),
         (False, "0"),

@@ -72,13 +72,17 @@ def installed_python(tmp_path_factory) -> Path:
     python = venv / "bin" / "python"
     target = subprocess.run(
         [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        capture_output=True, text=True, check=True,
-    ).stdout.strip()  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     (Path(target) / "outer.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     subprocess.run(
         [str(python), "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", "-e", str(ROOT)],
-        check=True, timeout=INSTALL_TIMEOUT_S, cwd=root,
-    )  # fmt: skip
+        check=True,
+        timeout=INSTALL_TIMEOUT_S,
+        cwd=root,
+    )
     return python
 
 
@@ -93,14 +97,19 @@ def _downloaded(tmp_path: Path, text: str, config: PlaygroundConfig) -> Path:
 def test_downloaded_snippet_runs_outside_the_repo_once_gpt_core_is_installed(tmp_path, installed_python):
     env = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}  # the installed copy only
     text = 'the "cat"\nsat'
-    config = PlaygroundConfig(heads=3, head_dim=2, input_dim=5, seed=12, tokenizer="word", dropout=0.3,
-                              training=True, qkv_bias=True)  # fmt: skip
+    config = PlaygroundConfig(
+        heads=3, head_dim=2, input_dim=5, seed=12, tokenizer="word", dropout=0.3, training=True, qkv_bias=True
+    )
     downloads = _downloaded(tmp_path, text, config)
     expected = trace_attention(text, config)
     run = subprocess.run(
-        [str(installed_python), SNIPPET_FILE], capture_output=True, text=True, cwd=downloads, env=env,
+        [str(installed_python), SNIPPET_FILE],
+        capture_output=True,
+        text=True,
+        cwd=downloads,
+        env=env,
         timeout=RUN_TIMEOUT_S,
-    )  # fmt: skip
+    )
     assert run.returncode == 0, run.stderr
     assert run.stdout.splitlines()[0] == repr(expected.tokens)
     subprocess.run([str(installed_python), "-c", SAVE_TRACE], check=True, cwd=downloads, env=env, timeout=RUN_TIMEOUT_S)
@@ -119,7 +128,7 @@ def test_downloaded_snippet_without_gpt_core_says_how_to_install_it(tmp_path):
     # -I -S: no site-packages and no PYTHONPATH, so gpt_core cannot be found.
     run = subprocess.run(
         [sys.executable, "-I", "-S", SNIPPET_FILE], capture_output=True, text=True, cwd=downloads, timeout=RUN_TIMEOUT_S
-    )  # fmt: skip
+    )
     assert run.returncode != 0
     assert "gpt_core" in run.stderr and "pip install -e ." in run.stderr, run.stderr
     assert "Traceback" not in run.stderr, "a plain message, not a traceback"

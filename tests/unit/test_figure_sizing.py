@@ -24,9 +24,9 @@ SENTENCE_40 = " ".join(f"word{i}" for i in range(40))
 
 def _result(text, tokenizer="char", heads=2, dropout=0.0):
     return trace_attention(
-        text, PlaygroundConfig(heads=heads, head_dim=4, seed=3, tokenizer=tokenizer, dropout=dropout,
-                               training=dropout > 0),
-    )  # fmt: skip
+        text,
+        PlaygroundConfig(heads=heads, head_dim=4, seed=3, tokenizer=tokenizer, dropout=dropout, training=dropout > 0),
+    )
 
 
 def _stages(result, head=0, dropout=False):
@@ -46,7 +46,10 @@ def test_every_axis_shows_labels_with_positions_spaced_to_fit(count, cell):
     labels = display_labels(["学" if i % 2 else "because" for i in range(count)])
     for ticks, room in ((key_ticks(labels, cell, FONT), None), (query_ticks(labels, cell, FONT), FONT * LINE_HEIGHT)):
         assert ticks.positions and ticks.positions[0] == 0, "never no label, and the first position is shown"
-        assert all(text.split("<br>")[0].split(" · ")[0] == str(i) for i, text in zip(ticks.positions, ticks.texts, strict=True))
+        assert all(
+            text.split("<br>")[0].split(" · ")[0] == str(i)
+            for i, text in zip(ticks.positions, ticks.texts, strict=True)
+        )
         gaps = {b - a for a, b in zip(ticks.positions, ticks.positions[1:], strict=False)}
         assert gaps <= {ticks.step}
         if room is None:  # key labels: each one's width (flat) or a line (upright) fits its spacing
@@ -123,7 +126,10 @@ def _heatmap(figure, name):
 def test_scaled_and_masked_share_a_range_and_raw_scores_keep_their_own():
     result = _result("to be or not to be")
     figure = head_detail_figure(_stages(result), result.labels, 0, EN)
-    scaled, masked = _heatmap(figure, "scaled ÷ √d · head 1"), _heatmap(figure, "masked (−∞ above the diagonal) · head 1")
+    scaled, masked = (
+        _heatmap(figure, "scaled ÷ √d · head 1"),
+        _heatmap(figure, "masked (−∞ above the diagonal) · head 1"),
+    )
     raw = _heatmap(figure, "raw scores QKᵀ · head 1")
     assert (scaled.zmin, scaled.zmax) == (masked.zmin, masked.zmax)
     scaled_values = result.trace.scaled_scores[0, 0].numpy()
@@ -164,9 +170,10 @@ def test_overview_labels_sit_beside_the_first_column_and_under_the_last_panels()
     for index, (x, y) in enumerate(panels):
         first_column = round(x.domain[0], 6) == lefts[0]
         below = [
-            other for other, (ox, oy) in enumerate(panels)
+            other
+            for other, (ox, oy) in enumerate(panels)
             if round(ox.domain[0], 6) == round(x.domain[0], 6) and oy.domain[1] < y.domain[0]
-        ]  # fmt: skip
+        ]
         assert bool(y.showticklabels) == first_column, index
         assert bool(x.showticklabels) == (not below), index
         if x.showticklabels:
@@ -214,8 +221,9 @@ def test_every_word_of_a_ten_word_sentence_is_labelled_at_a_projectors_width():
     result = _result(TEN_WORDS, tokenizer="word", heads=8)
     assert len(result.labels) == 10
     detail = head_detail_figure(_stages(result), result.labels, 0, EN, width_px=PROJECTOR_WIDTH_PX)
-    overview = heads_overview_figure(result.trace.weights[0].numpy(), result.labels, "weights", EN,
-                                     width_px=PROJECTOR_WIDTH_PX)  # fmt: skip
+    overview = heads_overview_figure(
+        result.trace.weights[0].numpy(), result.labels, "weights", EN, width_px=PROJECTOR_WIDTH_PX
+    )
     expected = [f"{i} · {word}" for i, word in enumerate(TEN_WORDS.split())]
     for figure in (detail, overview):
         labelled = _labelled(figure, "x") + _labelled(figure, "y")
@@ -233,8 +241,9 @@ def test_values_are_written_for_a_few_words_when_the_cells_make_room():
     assert len({round(axis["domain"][0], 6) for axis in _axes(roomy, "y")}) == 2, "two rows of stages"
     compact = head_detail_figure(_stages(result), result.labels, 0, EN, width_px=PROJECTOR_WIDTH_PX)
     assert not any(_texts(compact).values())
-    off = head_detail_figure(_stages(result), result.labels, 0, EN, width_px=PROJECTOR_WIDTH_PX,
-                             show_values=False, room_for_values=True)  # fmt: skip
+    off = head_detail_figure(
+        _stages(result), result.labels, 0, EN, width_px=PROJECTOR_WIDTH_PX, show_values=False, room_for_values=True
+    )
     assert off.layout.height == compact.layout.height and not any(_texts(off).values())
     many = _result("abcdefghij" * 3)
     wide = head_detail_figure(_stages(many), many.labels, 0, EN, width_px=PROJECTOR_WIDTH_PX, room_for_values=True)

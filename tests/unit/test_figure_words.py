@@ -17,8 +17,11 @@ FIGURES = Path(__file__).resolve().parents[2] / "figures"
 # text["fig.head"], text['fig.head'] and the keys built from a name: text[f"stage.{stage}"]
 LITERAL_KEY = re.compile(r"""\btext\[(["'])([a-z_.]+)\1\]""")
 BUILT_KEY = re.compile(r"""\btext\[f(["'])([a-z_.]+)\.\{([a-z_]+)\}\1\]""")
-BUILT = {"stage": STAGE_WORDS, "ex.metric": tuple(f"ex.metric.{m}" for m in METRICS),
-         "lsfig": tuple(f"lsfig.{layer}" for layer in LAYERS)}  # fmt: skip
+BUILT = {
+    "stage": STAGE_WORDS,
+    "ex.metric": tuple(f"ex.metric.{m}" for m in METRICS),
+    "lsfig": tuple(f"lsfig.{layer}" for layer in LAYERS),
+}
 
 
 def _keys_read_by_figures() -> dict[str, set[str]]:

@@ -162,8 +162,11 @@ def test_detail_title_is_in_the_head_colour(result):
 def test_channel_map_gives_each_head_its_channels_in_its_colour():
     figure = channel_map_figure(heads=4, head_dim=8, text=EN)
     assert [trace.name for trace in figure.data] == [
-        "head 1: channels 0–7", "head 2: channels 8–15", "head 3: channels 16–23", "head 4: channels 24–31",
-    ]  # fmt: skip
+        "head 1: channels 0–7",
+        "head 2: channels 8–15",
+        "head 3: channels 16–23",
+        "head 4: channels 24–31",
+    ]
     assert [trace.base[0] for trace in figure.data] == [0, 8, 16, 24]
     assert [trace.marker.color for trace in figure.data] == [head_color(n) for n in range(4)]
     assert "C = 32" in figure.layout.title.text
@@ -184,8 +187,9 @@ def test_shape_trace_code_lists_every_step_with_real_numbers(result):
     assert len(code.splitlines()) == len(result.trace.shape_steps) + 1
 
 
-@pytest.mark.parametrize("config", [PlaygroundConfig(), PlaygroundConfig(heads=MAX_HEADS, head_dim=MAX_HEAD_DIM,
-                                    input_dim=MAX_INPUT_DIM)])  # fmt: skip
+@pytest.mark.parametrize(
+    "config", [PlaygroundConfig(), PlaygroundConfig(heads=MAX_HEADS, head_dim=MAX_HEAD_DIM, input_dim=MAX_INPUT_DIM)]
+)
 def test_shape_trace_lines_are_short_and_their_columns_line_up(config):
     """Long lines were cut off in the playground at 1366 px (the widest case: every size at its maximum)."""
     trace = trace_attention("x" * MAX_TOKENS, config).trace
@@ -219,8 +223,20 @@ def test_page_payload_at_t64_h8_d8_is_under_700_kb():
 
 
 # "to be or not" as the axes label its tokens: position · character, a space shown as ␣.
-TEXT_LABELS = ["0 · t", "1 · o", "2 · ␣", "3 · b", "4 · e", "5 · ␣", "6 · o", "7 · r", "8 · ␣", "9 · n", "10 · o",
-               "11 · t"]  # fmt: skip
+TEXT_LABELS = [
+    "0 · t",
+    "1 · o",
+    "2 · ␣",
+    "3 · b",
+    "4 · e",
+    "5 · ␣",
+    "6 · o",
+    "7 · r",
+    "8 · ␣",
+    "9 · n",
+    "10 · o",
+    "11 · t",
+]
 
 
 def _heatmap(spec: dict, name: str) -> np.ndarray:
@@ -254,8 +270,12 @@ def test_every_figure_is_valid_plotly(result):
     detail, masked, weights, channels, channels_zh = (_spec(figure) for figure in figures)
     trace = result.trace
 
-    stages = {"raw scores QKᵀ": trace.scores, "scaled ÷ √d": trace.scaled_scores,
-              "masked (−∞ above the diagonal)": trace.masked_scores, "softmax weights": trace.weights}  # fmt: skip
+    stages = {
+        "raw scores QKᵀ": trace.scores,
+        "scaled ÷ √d": trace.scaled_scores,
+        "masked (−∞ above the diagonal)": trace.masked_scores,
+        "softmax weights": trace.weights,
+    }
     for stage, values in stages.items():
         np.testing.assert_array_equal(_heatmap(detail, f"{stage} · head 1"), _shown_as(values[0, 0]), stage)
     titles = [annotation["text"].replace("<br>", " ") for annotation in detail["layout"]["annotations"]]
@@ -283,7 +303,10 @@ def test_every_figure_is_valid_plotly(result):
 
     assert channels["layout"]["title"]["text"] == "The C = 12 channels, split into h = 3 heads of d = 4"
     assert [(bar["name"], bar["base"], bar["x"]) for bar in channels["data"]] == [
-        ("head 1: channels 0–3", [0], [4]), ("head 2: channels 4–7", [4], [4]), ("head 3: channels 8–11", [8], [4])]  # fmt: skip
+        ("head 1: channels 0–3", [0], [4]),
+        ("head 2: channels 4–7", [4], [4]),
+        ("head 3: channels 8–11", [8], [4]),
+    ]
     assert channels_zh["layout"]["title"]["text"] == "C = 32 个通道，拆成 h = 16 个头，每个 d = 2"
     assert [bar["base"] for bar in channels_zh["data"]] == [[2 * head] for head in range(16)]
     assert channels_zh["data"][15]["name"] == "头 16：通道 30–31"
@@ -308,4 +331,6 @@ def test_a_long_half_title_goes_on_two_lines_at_its_middle_space_and_a_short_one
 
     assert two_lines("head by head, concatenated", 16) == "head by head,<br>concatenated"
     assert two_lines("all heads at once", 20) == "all heads at once"
-    assert two_lines("逐个头计算再拼接逐个头计算再拼接", 4) == "逐个头计算再拼接逐个头计算再拼接"  # no space to break at
+    assert (
+        two_lines("逐个头计算再拼接逐个头计算再拼接", 4) == "逐个头计算再拼接逐个头计算再拼接"
+    )  # no space to break at

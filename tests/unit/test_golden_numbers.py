@@ -39,7 +39,9 @@ def test_each_golden_link_gives_its_stored_numbers(index):
     numbers = link_numbers(link.query)
     for stage in STORED:
         stored = STORED_NUMBERS[array_name(index, stage)]
-        assert numbers[stage].shape == stored.shape, f"{link.name}: {stage} shape {numbers[stage].shape} != {stored.shape}"
+        assert numbers[stage].shape == stored.shape, (
+            f"{link.name}: {stage} shape {numbers[stage].shape} != {stored.shape}"
+        )
         difference = float(np.max(np.abs(numbers[stage] - stored)))
         limit = allowed_difference(stored)
         assert difference <= limit, f"{link.name}: {stage} moved by {difference:.2e} (> {limit:.1e})"

@@ -52,8 +52,21 @@ ITSELF, PREVIOUS, FIRST = (lambda i: i), (lambda i: i - 1), (lambda i: 0)
         (_uniform(2), "broad"),  # two tokens, even: the previous, the first and itself get 0.5 each
         (_uniform(3), "broad"),
     ],
-    ids=["diagonal", "previous", "first", "uniform", "self-0.6", "previous-0.6", "first-0.6", "self-0.45",
-         "self-0.4", "previous-0.4", "self-0.3", "uniform-T2", "uniform-T3"],  # fmt: skip
+    ids=[
+        "diagonal",
+        "previous",
+        "first",
+        "uniform",
+        "self-0.6",
+        "previous-0.6",
+        "first-0.6",
+        "self-0.45",
+        "self-0.4",
+        "previous-0.4",
+        "self-0.3",
+        "uniform-T2",
+        "uniform-T3",
+    ],
 )
 def test_each_hand_made_pattern_is_named_its_kind(weights, kind):
     assert _kind(weights) == kind

@@ -161,8 +161,10 @@ def test_byte_level_tokens_are_read_through_gpt2s_byte_alphabet(tiny_models):
     assert (first.kind, first.text, first.label) == ("bytes", "e5", "‹e5›动")
 
 
-@pytest.mark.parametrize(("family", "byte_level"), [("gpt2", True), ("llama", True), ("qwen2", True),
-                                                    ("qwen2-padded", True), ("llama-sp", False)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("family", "byte_level"),
+    [("gpt2", True), ("llama", True), ("qwen2", True), ("qwen2-padded", True), ("llama-sp", False)],
+)
 def test_whether_a_tokenizer_is_byte_level_is_read_once_when_it_loads(family, byte_level, tiny_models, monkeypatch):
     loaded = tiny_models[family]
     assert loaded.spelling.byte_level is byte_level
@@ -233,7 +235,9 @@ def test_offered_models_come_from_the_setting(monkeypatch):
 
 
 def test_a_model_that_needs_its_own_code_is_refused(tmp_path):
-    (tmp_path / "config.json").write_text(json.dumps({"model_type": "made_up", "auto_map": {"AutoModelForCausalLM": "x.Y"}}))
+    (tmp_path / "config.json").write_text(
+        json.dumps({"model_type": "made_up", "auto_map": {"AutoModelForCausalLM": "x.Y"}})
+    )
     with pytest.raises(InputError) as caught:
         hf.load(str(tmp_path))
     assert caught.value.code == "model_unsupported" and str(tmp_path) in str(caught.value)
@@ -250,8 +254,19 @@ def test_importing_gpt_core_and_the_pages_loads_no_transformers():
 
 
 def _description(heads: int, kv_heads: int) -> hf.Description:
-    return hf.Description(name="tiny", family="qwen2", layers=2, heads=heads, kv_heads=kv_heads, head_dim=8,
-                               hidden=48, context=64, parameters=1000, bytes=4000, download_bytes=5000)  # fmt: skip
+    return hf.Description(
+        name="tiny",
+        family="qwen2",
+        layers=2,
+        heads=heads,
+        kv_heads=kv_heads,
+        head_dim=8,
+        hidden=48,
+        context=64,
+        parameters=1000,
+        bytes=4000,
+        download_bytes=5000,
+    )
 
 
 def test_a_real_models_shapes_are_the_chapters_split_and_merge():
@@ -278,8 +293,16 @@ def test_grouped_query_attention_adds_the_key_value_heads_and_their_repeat():
         ("key/value heads", "k_proj(x).view(B, T, h_kv, d).transpose(1, 2)", (1, 5, 48), (1, 2, 5, 8), "B h_kv T d"),
         ("repeat", "repeat_kv(keys, 2)", (1, 2, 5, 8), (1, 4, 5, 8), "B h T d"),
     ]
-    assert [s[0] for s in steps[5:]] == ["scores", "scale", "causal mask", "softmax", "context", "tokens first",
-                                          "merge heads", "output projection"]  # fmt: skip
+    assert [s[0] for s in steps[5:]] == [
+        "scores",
+        "scale",
+        "causal mask",
+        "softmax",
+        "context",
+        "tokens first",
+        "merge heads",
+        "output projection",
+    ]
 
 
 def test_a_description_names_its_layers_sizes_as_the_playground_does():
@@ -314,7 +337,7 @@ def test_generation_rows_are_the_attention_that_chose_each_token(family, tiny_mo
         rows = torch.stack([w[0, :, -1, :] for w in full.weights])
         assert torch.allclose(rows, step.rows, atol=1e-6)
         assert len(step.context) == len(ids) and step.rows.shape == (2, 4, len(ids))
-        assert step.context[len(prompt):] == [s.piece.label for s in steps[:k]]
+        assert step.context[len(prompt) :] == [s.piece.label for s in steps[:k]]
 
 
 def test_sampled_generation_follows_its_seed(tiny_models, tiny_model_folders):
@@ -460,8 +483,10 @@ def _copy_model(folder: Path, destination: Path, **config_changes) -> Path:
     return destination
 
 
-@pytest.mark.parametrize(("family", "kv_heads", "byte_level"), [("gpt2", 4, True), ("llama", 1, True),
-                                                                 ("qwen2", 2, True), ("llama-sp", 1, False)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("family", "kv_heads", "byte_level"),
+    [("gpt2", 4, True), ("llama", 1, True), ("qwen2", 2, True), ("llama-sp", 1, False)],
+)
 def test_a_loaded_model_is_described_from_its_config_and_read_only(family, kv_heads, byte_level, tiny_model_folders):
     folder = tiny_model_folders[family]
     loaded = hf.load(str(folder))
@@ -585,12 +610,15 @@ def test_the_attention_modules_are_the_ones_the_registry_is_given_whatever_their
         assert torch.equal(layer.x, seen[index]["x"]) and torch.equal(layer.output, seen[index]["output"])
 
 
-@pytest.mark.parametrize(("failure", "reason"), [
-    (None, "attention not traced"),
-    ("cannot read one token\nsecond line", "cannot read one token"),
-    ("", "RuntimeError"),  # no message: the error's type names it
-    ("x" * 150 + "y" * 100, "x" * 150 + "y" * 50),  # a first line of 250 characters: its first 200
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("failure", "reason"),
+    [
+        (None, "attention not traced"),
+        ("cannot read one token\nsecond line", "cannot read one token"),
+        ("", "RuntimeError"),  # no message: the error's type names it
+        ("x" * 150 + "y" * 100, "x" * 150 + "y" * 50),  # a first line of 250 characters: its first 200
+    ],
+)
 def test_an_attention_that_skips_the_registry_is_refused_in_words(failure, reason, tiny_model_folders, monkeypatch):
     """Layer 1's attention module computes a change of its own (none) and never calls the
     registered function: one module found for two layers, so the model is refused when it is
@@ -816,9 +844,18 @@ def test_a_description_reads_each_number_where_the_config_has_it(tmp_path):
     full = dict(num_attention_heads=4, num_key_value_heads=2, head_dim=16, max_position_embeddings=100, n_positions=7)
     described = loading._describe("fake-model", _described(full), tmp_path)
     assert described == hf.Description(
-        name="fake-model", family="fake", layers=3, heads=4, kv_heads=2, head_dim=16, hidden=32, context=100,
-        parameters=8, bytes=32, download_bytes=5,
-    )  # fmt: skip
+        name="fake-model",
+        family="fake",
+        layers=3,
+        heads=4,
+        kv_heads=2,
+        head_dim=16,
+        hidden=32,
+        context=100,
+        parameters=8,
+        bytes=32,
+        download_bytes=5,
+    )
     gpt2_like = loading._describe("gpt2-like", _described(dict(num_attention_heads=4, n_positions=50)), tmp_path)
     assert (gpt2_like.kv_heads, gpt2_like.head_dim, gpt2_like.context) == (4, 8, 50)
     assert type(gpt2_like.head_dim) is int
@@ -843,8 +880,11 @@ def test_weights_saved_in_bfloat16_are_loaded_in_float32(tiny_model_folders, tmp
 def test_a_models_own_code_is_never_run(tiny_model_folders, tmp_path):
     """A folder whose config and tokenizer name code of their own beside a model transformers
     knows: the known classes are used, and the folder's code is never imported."""
-    folder = _copy_model(tiny_model_folders["gpt2"], tmp_path / "own-code",
-                         auto_map={"AutoConfig": "custom.CustomConfig", "AutoModelForCausalLM": "custom.CustomModel"})  # fmt: skip
+    folder = _copy_model(
+        tiny_model_folders["gpt2"],
+        tmp_path / "own-code",
+        auto_map={"AutoConfig": "custom.CustomConfig", "AutoModelForCausalLM": "custom.CustomModel"},
+    )
     ran = tmp_path / "the folder's code ran"
     (folder / "custom.py").write_text(
         f"from pathlib import Path\nPath({str(ran)!r}).write_text('ran')\n"

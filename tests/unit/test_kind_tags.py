@@ -76,7 +76,7 @@ def test_the_check_finds_each_way_of_asking_a_sources_kind(code):
     [
         "unit = source.words.unit",  # a word to compose a string key with, never compared
         't(f"ex.col.{view.source.words.unit}", lang)',
-        'if source.settings: pass',  # what a source can do: behaviour, not a kind
+        "if source.settings: pass",  # what a source can do: behaviour, not a kind
         "heavy = trace_work(source.description, T) > HEAVY_WORK",
         'if stage == "weights": pass',
     ],

@@ -52,8 +52,9 @@ def gateway_schema(kind: str) -> dict:
 
 
 def check_gateway_api(document: dict) -> None:
-    jsonschema.validate(document, gateway_schema(document["kind"]),
-                        format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+    jsonschema.validate(
+        document, gateway_schema(document["kind"]), format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+    )
 
 
 def _ids():

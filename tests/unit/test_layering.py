@@ -78,7 +78,9 @@ def test_shared_ui_modules_import_no_page_package():
     for path in (ROOT / "ui").rglob("*.py"):
         if path.parent.name in PAGE_PACKAGES:
             continue
-        pages = sorted(name for name in _modules(path) if name.startswith("ui.") and name.split(".")[1] in PAGE_PACKAGES)
+        pages = sorted(
+            name for name in _modules(path) if name.startswith("ui.") and name.split(".")[1] in PAGE_PACKAGES
+        )
         assert not pages, (str(path.relative_to(ROOT)), pages)
 
 
@@ -108,7 +110,9 @@ def test_gpt_core_sources_never_print():
                 raise AssertionError(f"print() in {path.name} line {node.lineno}")
 
 
-@pytest.mark.parametrize(("package", "absent"), [("gpt_core", {"streamlit", "plotly", "ui"}), ("figures", {"streamlit", "ui"})])
+@pytest.mark.parametrize(
+    ("package", "absent"), [("gpt_core", {"streamlit", "plotly", "ui"}), ("figures", {"streamlit", "ui"})]
+)
 def test_importing_a_lower_layer_loads_nothing_above_it(package, absent):
     code = f"import sys, {package}; print(sorted(m for m in {sorted(absent)!r} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT).stdout
@@ -119,11 +123,33 @@ def test_importing_a_lower_layer_loads_nothing_above_it(package, absent):
 # (gpt_core.source, ui/shared/sources.py), the lesson too. The Train page trains the book's GPT
 # itself and keeps this session's trained model (ui/shared/models.py), so it is not in this
 # list; it generates and reads snapshots through sources.
-BACKENDS = ("ui.shared.models", "ui.shared.real_models", "gpt_core.hf", "gpt_core.sources", "gpt_core.explore.trace_model",
-            "gpt_core.explore.generate_characters", "gpt_core.explore.induction_text", "gpt_core.next_token",
-            "gpt_core.odds.next_token", "gpt_core.trace_attention", "gpt_core.playground.trace_attention")  # fmt: skip
-BACKEND_NAMES = ("RealLoaded", "RealTrace", "RealModel", "real_models", "is_real", "LoadedModel", "ModelTrace",
-                 "compute_real", "compute_trained", "TinyGPT", "HubModel", "RandomWeights")  # fmt: skip
+BACKENDS = (
+    "ui.shared.models",
+    "ui.shared.real_models",
+    "gpt_core.hf",
+    "gpt_core.sources",
+    "gpt_core.explore.trace_model",
+    "gpt_core.explore.generate_characters",
+    "gpt_core.explore.induction_text",
+    "gpt_core.next_token",
+    "gpt_core.odds.next_token",
+    "gpt_core.trace_attention",
+    "gpt_core.playground.trace_attention",
+)
+BACKEND_NAMES = (
+    "RealLoaded",
+    "RealTrace",
+    "RealModel",
+    "real_models",
+    "is_real",
+    "LoadedModel",
+    "ModelTrace",
+    "compute_real",
+    "compute_trained",
+    "TinyGPT",
+    "HubModel",
+    "RandomWeights",
+)
 SOURCE_PAGES = ("playground", "explorer", "lesson")
 
 

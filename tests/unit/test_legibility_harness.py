@@ -136,7 +136,10 @@ def test_blank_texts_and_undisplayed_charts_are_left_out():
     raw = [
         {"index": 0, "visible": False, "title": "", "texts": [], "subplots": [], "svg": None},
         {
-            "index": 1, "visible": True, "title": "<b>head 1</b>", "svg": [0, 0, 600, 400],
+            "index": 1,
+            "visible": True,
+            "title": "<b>head 1</b>",
+            "svg": [0, 0, 600, 400],
             "texts": [
                 {"kind": TICK, "text": "0 · a", "box": [100, 300, 130, 319], "axis": "x", "value": 0},
                 {"kind": TICK, "text": "  ", "box": [100, 300, 130, 319], "axis": "x", "value": 1},
@@ -144,7 +147,7 @@ def test_blank_texts_and_undisplayed_charts_are_left_out():
             ],
             "subplots": [{"id": "xy", "xaxis": "x", "yaxis": "y", "box": [100, 100, 300, 300], "tokens": None}],
         },
-    ]  # fmt: skip
+    ]
     [chart] = parse_charts(raw)
     assert chart.name == "chart 2 ('head 1')"
     assert [t.text for t in chart.texts] == ["0 · a"]
@@ -166,5 +169,6 @@ def test_positions_are_counted_along_each_axis_of_a_matrix_that_is_not_square():
     texts = [tick("5 · 型", 60, 280, 98, 299, axis="y", value=5), tick("3", 100, 301, 119, 340, axis="x", value=3)]
     assert label_problems(texts, [queries]) == []
     texts.append(tick("4", 130, 301, 145, 340, axis="x", value=4))
-    assert label_problems(texts, [queries]) == ["tick of axis x '4' [x 130.0–145.0, y 301.0–340.0] on subplot xy "
-                                                "does not start with a position in 0…3"]  # fmt: skip
+    assert label_problems(texts, [queries]) == [
+        "tick of axis x '4' [x 130.0–145.0, y 301.0–340.0] on subplot xy does not start with a position in 0…3"
+    ]

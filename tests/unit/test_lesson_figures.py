@@ -10,15 +10,33 @@ from figures import Words, parameter_figure, qkv_figure, scaling_figure, softmax
 from gpt_core import PlaygroundConfig, build_attention, embed
 from gpt_core.lesson import BOOK_TEXT, example_scores, head_by_head, parameter_counts, scaling_table
 
-TEXT = Words({
-    "lsfig.heads_label": "{heads} heads", "lsfig.heads_axis": "heads", "lsfig.parameters_title": "parameters",
-    "lsfig.parameters_axis": "count", "lsfig.query_layer": "W_q", "lsfig.key_layer": "W_k", "lsfig.value_layer": "W_v",
-    "lsfig.output_layer": "out_proj", "lsfig.scaled": "÷ √d", "lsfig.unscaled": "not scaled",
-    "lsfig.scaling_title": "saturation", "lsfig.head_dim_axis": "head_dim", "lsfig.max_weight_axis": "largest weight",
-    "lsfig.row_title": "one row", "fig.key_axis": "key", "fig.query_axis": "query", "lsfig.weight_axis": "weight",
-    "lsfig.two_ways_title": "two ways", "lsfig.batched": "batched", "lsfig.by_head": "head by head",
-    "lsfig.channel": "channel", "lsfig.qkv_title": "Q, K and V", "lsfig.token_axis": "token",
-})  # fmt: skip
+TEXT = Words(
+    {
+        "lsfig.heads_label": "{heads} heads",
+        "lsfig.heads_axis": "heads",
+        "lsfig.parameters_title": "parameters",
+        "lsfig.parameters_axis": "count",
+        "lsfig.query_layer": "W_q",
+        "lsfig.key_layer": "W_k",
+        "lsfig.value_layer": "W_v",
+        "lsfig.output_layer": "out_proj",
+        "lsfig.scaled": "÷ √d",
+        "lsfig.unscaled": "not scaled",
+        "lsfig.scaling_title": "saturation",
+        "lsfig.head_dim_axis": "head_dim",
+        "lsfig.max_weight_axis": "largest weight",
+        "lsfig.row_title": "one row",
+        "fig.key_axis": "key",
+        "fig.query_axis": "query",
+        "lsfig.weight_axis": "weight",
+        "lsfig.two_ways_title": "two ways",
+        "lsfig.batched": "batched",
+        "lsfig.by_head": "head by head",
+        "lsfig.channel": "channel",
+        "lsfig.qkv_title": "Q, K and V",
+        "lsfig.token_axis": "token",
+    }
+)
 
 
 def _valid(figure: go.Figure) -> dict:
@@ -42,8 +60,11 @@ def test_scaling_lines_are_the_table_and_the_softmax_bars_sum_to_one():
     assert list(unscaled["y"]) == [row.max_weight for row in rows]
     assert list(scaled["y"]) == [row.scaled_max_weight for row in rows]
     scores = example_scores(6, 64)
-    bars = _valid(softmax_bars_figure(torch.softmax(scores, 0).numpy(), torch.softmax(scores / 8, 0).numpy(),
-                                      list(BOOK_TEXT), TEXT))  # fmt: skip
+    bars = _valid(
+        softmax_bars_figure(
+            torch.softmax(scores, 0).numpy(), torch.softmax(scores / 8, 0).numpy(), list(BOOK_TEXT), TEXT
+        )
+    )
     for trace in bars["data"]:
         assert abs(sum(trace["y"]) - 1.0) < 1e-5
 

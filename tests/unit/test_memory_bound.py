@@ -75,8 +75,10 @@ def test_a_model_above_the_budget_is_refused_before_any_step():
     assert caught.value.code == "too_large_for_memory" and params["parameters"] == model.parameter_count()
     assert params["estimate_mb"] > params["budget_mb"] and 0 < params["largest"] < params["parameters"]
     # The largest model said to fit does fit: same heads, blocks and context, a smaller head_dim.
-    shapes = [GPTConfig(vocab_size=corpus.vocabulary.size, context_length=16, embedding_dim=4 * d, heads=4, blocks=4)
-              for d in range(1, 64)]  # fmt: skip
+    shapes = [
+        GPTConfig(vocab_size=corpus.vocabulary.size, context_length=16, embedding_dim=4 * d, heads=4, blocks=4)
+        for d in range(1, 64)
+    ]
     fitting = [shape for shape in shapes if GPT(shape, device="meta").parameter_count() == params["largest"]]
     assert fitting and estimate_training_bytes(fitting[0], 8) <= budget
     assert all(p.grad is None for p in model.parameters()), "no step taken"

@@ -23,14 +23,29 @@ def parameters(config: GPTConfig) -> int:
     ("config", "batch", "activations", "attention", "logits"),
     [
         # positions = batch × context; each term written with the config's numbers
-        (GPTConfig(vocab_size=11, context_length=8, embedding_dim=8, heads=2, blocks=1), 4,
-         32 * 8 * (20 * 1 + 4), 3 * 4 * 2 * 8**2 * 1, 3 * 32 * 11),
-        (GPTConfig(vocab_size=13, context_length=16, embedding_dim=12, heads=4, blocks=3), 3,
-         48 * 12 * (20 * 3 + 4), 3 * 3 * 4 * 16**2 * 3, 3 * 48 * 13),
-        (GPTConfig(vocab_size=5, context_length=4, embedding_dim=6, heads=3, blocks=2), 7,
-         28 * 6 * (20 * 2 + 4), 3 * 7 * 3 * 4**2 * 2, 3 * 28 * 5),
+        (
+            GPTConfig(vocab_size=11, context_length=8, embedding_dim=8, heads=2, blocks=1),
+            4,
+            32 * 8 * (20 * 1 + 4),
+            3 * 4 * 2 * 8**2 * 1,
+            3 * 32 * 11,
+        ),
+        (
+            GPTConfig(vocab_size=13, context_length=16, embedding_dim=12, heads=4, blocks=3),
+            3,
+            48 * 12 * (20 * 3 + 4),
+            3 * 3 * 4 * 16**2 * 3,
+            3 * 48 * 13,
+        ),
+        (
+            GPTConfig(vocab_size=5, context_length=4, embedding_dim=6, heads=3, blocks=2),
+            7,
+            28 * 6 * (20 * 2 + 4),
+            3 * 7 * 3 * 4**2 * 2,
+            3 * 28 * 5,
+        ),
     ],
-)  # fmt: skip
+)
 def test_the_estimate_adds_up_what_a_step_keeps(config, batch, activations, attention, logits):
     numbers = 5 * parameters(config) + activations + attention + logits
     assert estimate_training_bytes(config, batch) == numbers * 4 + 8 * MIB
@@ -56,7 +71,7 @@ def shrunk(head_dim: int, blocks: int = 3) -> GPTConfig:
         (shrunk(1, blocks=2), shrunk(1, blocks=2)),
         (shrunk(1, blocks=1), shrunk(1, blocks=1)),
     ],
-)  # fmt: skip
+)
 def test_the_largest_fitting_model_is_the_first_smaller_one_that_fits(budget_of, expected):
     budget = estimate_training_bytes(budget_of, BATCH)
     assert largest_fitting_parameters(BASE, BATCH, budget) == parameters(expected)

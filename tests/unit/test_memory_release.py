@@ -118,8 +118,9 @@ print(json.dumps({"fixed": fixed, "start": start, "held": held, "after": rss_mb(
 
 @pytest.mark.skipif(not memory.is_glibc() or not Path("/proc/self/status").exists(), reason="glibc on Linux only")
 def test_freed_tensors_go_back_to_the_system():
-    done = subprocess.run([sys.executable, "-c", RSS_PROBE], cwd=ROOT, capture_output=True, text=True, timeout=120,
-                          check=True)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", RSS_PROBE], cwd=ROOT, capture_output=True, text=True, timeout=120, check=True
+    )
     rss = json.loads(done.stdout.strip().splitlines()[-1])
     assert rss["fixed"]
     assert rss["held"] - rss["start"] > 400, rss  # the tensors were really there

@@ -119,8 +119,10 @@ def test_without_targets_there_is_no_loss_and_the_default_seed_is_0(corpus):
     _, loss = model(torch.zeros(1, 5, dtype=torch.long))
     assert loss is None
     config = model.config
-    assert all(torch.equal(a, b) for a, b in zip(GPT(config).state_dict().values(),
-                                                 GPT(config, seed=0).state_dict().values(), strict=True))  # fmt: skip
+    assert all(
+        torch.equal(a, b)
+        for a, b in zip(GPT(config).state_dict().values(), GPT(config, seed=0).state_dict().values(), strict=True)
+    )
     assert not torch.equal(GPT(config).token_embedding.weight, GPT(config, seed=1).token_embedding.weight)
 
 
@@ -161,9 +163,13 @@ def test_vocabulary_round_trip():
 
 @pytest.mark.parametrize(
     ("text", "code"),
-    [("", "empty_text"), ("   \n", "empty_text"), ("abc" * 20, "corpus_too_short"),
-     ("".join(chr(0x4E00 + i) for i in range(600)) * 3, "vocab_too_large")],
-)  # fmt: skip
+    [
+        ("", "empty_text"),
+        ("   \n", "empty_text"),
+        ("abc" * 20, "corpus_too_short"),
+        ("".join(chr(0x4E00 + i) for i in range(600)) * 3, "vocab_too_large"),
+    ],
+)
 def test_bad_corpora_are_refused_with_a_reason(text, code):
     with pytest.raises(InputError) as info:
         build_corpus("user", text, context_length=32)
@@ -316,8 +322,13 @@ def test_training_lowers_the_loss_reports_progress_and_is_reproducible(corpus):
 def test_training_stops_between_steps_when_asked(corpus):
     model = small_model(corpus.vocabulary.size)
     reports: list = []
-    result = train(model, corpus, TrainConfig(steps=500, batch_size=8), on_progress=reports.append,
-                   should_stop=lambda: len(reports) >= 7)  # fmt: skip
+    result = train(
+        model,
+        corpus,
+        TrainConfig(steps=500, batch_size=8),
+        on_progress=reports.append,
+        should_stop=lambda: len(reports) >= 7,
+    )
     assert result.steps == 7 and result.stopped_early
 
 
@@ -330,8 +341,12 @@ def test_time_budget_ends_training(corpus):
     model = small_model(corpus.vocabulary.size)
     ends: list[float] = []
     began = time.perf_counter()
-    result = train(model, corpus, TrainConfig(steps=None, seconds=0.5, batch_size=8),
-                   on_progress=lambda progress: ends.append(time.perf_counter()))  # fmt: skip
+    result = train(
+        model,
+        corpus,
+        TrainConfig(steps=None, seconds=0.5, batch_size=8),
+        on_progress=lambda progress: ends.append(time.perf_counter()),
+    )
     wall = time.perf_counter() - began
     assert result.steps == len(ends) > 0 and not result.stopped_early
     slowest = max(end - start for start, end in zip([began, *ends], ends, strict=False))
@@ -405,8 +420,15 @@ def test_generation_longer_than_the_context_slides_the_window(corpus):
 
 def test_checkpoint_round_trip_with_weights_only(corpus, tmp_path):
     model = small_model(corpus.vocabulary.size).eval()
-    run = RunSummary(heads=2, parameters=model.parameter_count(), steps=3, wall_time=1.0, tokens_per_second=10.0,
-                     final_test_loss=2.5, history=[HistoryPoint(1, 0.5, 3.0), HistoryPoint(3, 1.0, 2.7, 2.5)])  # fmt: skip
+    run = RunSummary(
+        heads=2,
+        parameters=model.parameter_count(),
+        steps=3,
+        wall_time=1.0,
+        tokens_per_second=10.0,
+        final_test_loss=2.5,
+        history=[HistoryPoint(1, 0.5, 3.0), HistoryPoint(3, 1.0, 2.7, 2.5)],
+    )
     meta = CheckpointMeta(corpus="copy", corpus_sha256=corpus.sha256, run=run)
     data = checkpoint_bytes(model, corpus.vocabulary, meta)
     loaded = load_checkpoint(data)
@@ -447,8 +469,9 @@ def test_a_checkpoint_naming_a_far_larger_model_is_refused_before_it_is_built(co
     a small model's. The sizes are compared on the meta device: nothing is allocated."""
     model = small_model(corpus.vocabulary.size)
     run = RunSummary(heads=2, parameters=1, steps=1, wall_time=1.0, tokens_per_second=1.0, final_test_loss=2.0)
-    record = torch.load(io.BytesIO(checkpoint_bytes(model, corpus.vocabulary, CheckpointMeta("copy", "x", run))),
-                        weights_only=True)  # fmt: skip
+    record = torch.load(
+        io.BytesIO(checkpoint_bytes(model, corpus.vocabulary, CheckpointMeta("copy", "x", run))), weights_only=True
+    )
     record["config"]["vocab_size"] = 2**40
     out = io.BytesIO()
     torch.save(record, out)
@@ -491,8 +514,10 @@ def test_a_checkpoint_whose_config_names_a_larger_model_than_its_weights_is_refu
     device, without memory, and refused."""
     model = small_model(corpus.vocabulary.size)
     run = RunSummary(heads=2, parameters=1, steps=1, wall_time=1.0, tokens_per_second=1.0, final_test_loss=2.0)
-    record = torch.load(io.BytesIO(checkpoint_bytes(model, corpus.vocabulary, CheckpointMeta("copy", corpus.sha256, run))),
-                        weights_only=True)  # fmt: skip
+    record = torch.load(
+        io.BytesIO(checkpoint_bytes(model, corpus.vocabulary, CheckpointMeta("copy", corpus.sha256, run))),
+        weights_only=True,
+    )
     record["config"]["embedding_dim"] *= 4096
     out = io.BytesIO()
     torch.save(record, out)
@@ -711,7 +736,10 @@ def test_a_tiny_temperature_samples_the_argmax(corpus):
     model = small_model(corpus.vocabulary.size).eval()
     prompt = corpus.vocabulary.encode("abc=abc.ba")
     greedy = generate(model, prompt, 24, temperature=0)
-    gaps = [(top[0] - top[1]).item() for top in (torch.topk(row, 2).values for row in _replayed_logits(model, prompt, greedy))]
+    gaps = [
+        (top[0] - top[1]).item()
+        for top in (torch.topk(row, 2).values for row in _replayed_logits(model, prompt, greedy))
+    ]
     assert min(gaps) / 1e-4 > 50
     assert generate(model, prompt, 24, temperature=1e-4, seed=1) == greedy
 
@@ -766,8 +794,9 @@ def test_a_tiny_gradient_clip_holds_the_first_step_to_almost_nothing(corpus):
     for clip in (1.0, 1e-12):
         model = small_model(corpus.vocabulary.size)
         before = model.lm_head.bias.detach().clone()
-        config = TrainConfig(steps=1, batch_size=4, warmup_steps=1, learning_rate=1e-2, grad_clip=clip,
-                             eval_every=1, eval_batches=1)  # fmt: skip
+        config = TrainConfig(
+            steps=1, batch_size=4, warmup_steps=1, learning_rate=1e-2, grad_clip=clip, eval_every=1, eval_batches=1
+        )
         train(model, corpus, config)
         moved[clip] = (model.lm_head.bias.detach() - before).abs().max().item()
     assert moved[1.0] > 5e-3 and moved[1e-12] < 1e-5, moved
@@ -792,10 +821,18 @@ def test_the_run_draws_batches_evaluations_and_dropout_from_different_streams():
 
 @pytest.mark.parametrize(
     ("kwargs", "ok"),
-    [(dict(steps=20_000), True), (dict(steps=20_001), False), (dict(steps=0), False), (dict(steps=1), True),
-     (dict(steps=None, seconds=600.0), True), (dict(steps=None, seconds=0.0), False),
-     (dict(steps=None, seconds=600.5), False), (dict(max_seconds=0.0), False), (dict(max_seconds=601.0), False)],
-)  # fmt: skip
+    [
+        (dict(steps=20_000), True),
+        (dict(steps=20_001), False),
+        (dict(steps=0), False),
+        (dict(steps=1), True),
+        (dict(steps=None, seconds=600.0), True),
+        (dict(steps=None, seconds=0.0), False),
+        (dict(steps=None, seconds=600.5), False),
+        (dict(max_seconds=0.0), False),
+        (dict(max_seconds=601.0), False),
+    ],
+)
 def test_training_budgets_are_checked_at_their_bounds(kwargs, ok):
     if ok:
         TrainConfig(**kwargs)
@@ -835,8 +872,9 @@ def test_refusals_of_files_and_bytes_carry_the_numbers_their_message_shows(tmp_p
 
 
 def test_a_training_forward_draws_every_dropout_mask_from_its_generator(corpus):
-    config = GPTConfig(vocab_size=corpus.vocabulary.size, context_length=16, embedding_dim=16, heads=2, blocks=2,
-                       dropout=0.3)  # fmt: skip
+    config = GPTConfig(
+        vocab_size=corpus.vocabulary.size, context_length=16, embedding_dim=16, heads=2, blocks=2, dropout=0.3
+    )
     model = GPT(config, seed=1)
     inputs, targets = corpus.train.batch(torch.arange(2))
     evaluated = model.eval()(inputs)[0]
@@ -874,7 +912,11 @@ def test_progress_reports_are_the_history_with_the_schedule_and_the_budget_used(
     for k, report in enumerate(reports):
         point = result.history[k]
         assert (report.step, report.elapsed, report.train_loss, report.test_loss) == (
-            point.step, point.elapsed, point.train_loss, point.test_loss)  # fmt: skip
+            point.step,
+            point.elapsed,
+            point.train_loss,
+            point.test_loss,
+        )
         assert report.fraction == pytest.approx((k + 1) / 4), "a steps budget: steps done / steps"
         assert report.learning_rate == pytest.approx(learning_rate_at(k / 4, k, config))
     assert [report.learning_rate for report in reports[:2]] == pytest.approx([5e-3, 1e-2]), "warmup"
@@ -906,10 +948,18 @@ def test_run_summary_from_a_result_rounds_only_when_asked():
     from gpt_core import TrainResult
     from gpt_core.runs import HISTORY_EVERY, compact_history
 
-    history = [HistoryPoint(step, step * 0.123456, 3.0 - step * 0.0111111, 2.5 if step == 20 else None)
-               for step in range(1, 26)]  # fmt: skip
-    result = TrainResult(steps=25, elapsed=3.456789, tokens_per_second=1234.56789, final_test_loss=2.345678,
-                         stopped_early=False, history=history)  # fmt: skip
+    history = [
+        HistoryPoint(step, step * 0.123456, 3.0 - step * 0.0111111, 2.5 if step == 20 else None)
+        for step in range(1, 26)
+    ]
+    result = TrainResult(
+        steps=25,
+        elapsed=3.456789,
+        tokens_per_second=1234.56789,
+        final_test_loss=2.345678,
+        stopped_early=False,
+        history=history,
+    )
     summary = RunSummary.from_result(4, 999, result, sample="abc", seed=7)
     assert (summary.heads, summary.parameters, summary.steps, summary.seed, summary.sample) == (4, 999, 25, 7, "abc")
     assert (summary.wall_time, summary.tokens_per_second, summary.final_test_loss) == (3.456789, 1234.56789, 2.345678)
@@ -920,7 +970,9 @@ def test_run_summary_from_a_result_rounds_only_when_asked():
     assert summary.to_dict()["wall_time"] == 3.456789, "no digits: no rounding"
     assert RunSummary.from_dict(summary.to_dict()) == summary
     unevaluated = RunSummary(1, 1, 1, 1.0, 1.0, None)
-    assert unevaluated.to_dict(2)["final_test_loss"] is None and RunSummary.from_dict(unevaluated.to_dict()) == unevaluated
+    assert (
+        unevaluated.to_dict(2)["final_test_loss"] is None and RunSummary.from_dict(unevaluated.to_dict()) == unevaluated
+    )
     kept = [point.step for point in compact_history(history)]
     assert kept == [step for step in range(1, 26) if step % HISTORY_EVERY == 0 or step == 20]
 

@@ -78,8 +78,12 @@ def test_the_books_layer_is_traced_through_its_own_projections():
         torch.testing.assert_close(trace.context_heads, expected_context, rtol=0, atol=1e-6)
         module.eval()
         torch.testing.assert_close(trace.output, module(x), rtol=0, atol=1e-6)
-        by_hand = torch.softmax((q.view(1, 5, 2, 4).transpose(1, 2) @ k.view(1, 5, 2, 4).transpose(1, 2).transpose(-2, -1)
-                                 / 2.0).masked_fill(torch.ones(5, 5, dtype=torch.bool).triu(1), float("-inf")), -1)
+        by_hand = torch.softmax(
+            (
+                q.view(1, 5, 2, 4).transpose(1, 2) @ k.view(1, 5, 2, 4).transpose(1, 2).transpose(-2, -1) / 2.0
+            ).masked_fill(torch.ones(5, 5, dtype=torch.bool).triu(1), float("-inf")),
+            -1,
+        )
     torch.testing.assert_close(trace.weights, by_hand, rtol=0, atol=1e-6)
     assert trace.scores.shape == (1, 2, 5, 5) and trace.queries_heads.shape == (1, 2, 5, 4)
     _laws(trace, 5)

@@ -30,8 +30,9 @@ def test_the_example_notebook_runs_and_renders_the_page(tmp_path, monkeypatch):
     # and it imports the package from the checkout (tests/unit/test_packaging.py installs it).
     monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
-    NotebookClient(notebook, timeout=CELL_TIMEOUT_S, kernel_name="python3",
-                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+    NotebookClient(
+        notebook, timeout=CELL_TIMEOUT_S, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    ).execute()
 
     code = [cell for cell in notebook.cells if cell.cell_type == "code"]
     assert all(o.output_type != "error" for cell in code for o in cell.outputs)

@@ -90,9 +90,10 @@ TEMPERED = torch.tensor([0.0, 2.0, -1.0, 1.0])
     "logits, temperature, top_k, top_p, kept, untempered",
     [(TEMPERED, 0.5, None, 0.9, [1, 3], 3), (LOGITS, 2.0, 3, 0.6, [3, 0], 1), (LOGITS, 0.5, 5, 0.9, [3, 0], 3)],
     ids=["T0.5-p0.9", "T2-k3-p0.6", "T0.5-k5-p0.9"],
-)  # fmt: skip
-def test_top_p_at_another_temperature_cuts_the_tempered_probabilities(logits, temperature, top_k, top_p, kept,
-                                                                      untempered):  # fmt: skip
+)
+def test_top_p_at_another_temperature_cuts_the_tempered_probabilities(
+    logits, temperature, top_k, top_p, kept, untempered
+):
     odds = next_token_odds(logits, temperature, top_k, top_p)
     assert odds.kept == len(kept) and odds.ids[: odds.kept].tolist() == kept
     assert _kept_by_hand(logits, temperature, top_k, top_p) == kept
@@ -172,10 +173,16 @@ def test_greedy_chooses_the_first_of_tied_maxima_as_argmax_does():
 
 @pytest.mark.parametrize(
     "temperature, top_k, top_p, code",
-    [(-0.1, None, None, "temperature_negative"), (float("nan"), None, None, "temperature_negative"),
-     (1.0, 0, None, "top_k_too_small"), (1.0, -3, None, "top_k_too_small"), (1.0, None, 0.0, "top_p_range"),
-     (1.0, None, 1.01, "top_p_range"), (1.0, None, -0.5, "top_p_range")],
-)  # fmt: skip
+    [
+        (-0.1, None, None, "temperature_negative"),
+        (float("nan"), None, None, "temperature_negative"),
+        (1.0, 0, None, "top_k_too_small"),
+        (1.0, -3, None, "top_k_too_small"),
+        (1.0, None, 0.0, "top_p_range"),
+        (1.0, None, 1.01, "top_p_range"),
+        (1.0, None, -0.5, "top_p_range"),
+    ],
+)
 def test_bad_values_raise_an_input_error_with_a_message(temperature, top_k, top_p, code):
     with pytest.raises(InputError) as caught:
         next_token_odds(LOGITS, temperature, top_k, top_p)
@@ -255,10 +262,14 @@ def test_the_bars_need_one_label_per_probability():
 
 @pytest.mark.parametrize(
     "temperature, top_k, top_p, code, value",
-    [(-0.5, None, None, "temperature_negative", -0.5), (1.0, 2.5, None, "top_k_too_small", 2.5),
-     (1.0, True, None, "top_k_too_small", True), (1.0, None, "0.5", "top_p_range", "0.5"),
-     (1.0, None, 1.5, "top_p_range", 1.5)],
-)  # fmt: skip
+    [
+        (-0.5, None, None, "temperature_negative", -0.5),
+        (1.0, 2.5, None, "top_k_too_small", 2.5),
+        (1.0, True, None, "top_k_too_small", True),
+        (1.0, None, "0.5", "top_p_range", "0.5"),
+        (1.0, None, 1.5, "top_p_range", 1.5),
+    ],
+)
 def test_a_bad_value_is_named_in_its_error(temperature, top_k, top_p, code, value):
     """A fractional or boolean top-k and a top-p that is no number are refused as such (not
     a TypeError later), and the message quotes the value the student gave."""

@@ -42,17 +42,30 @@ def read_page(text: str) -> dict:
     data = json.loads(payload)
     T = len(data["tokens"])
     for layer in data["layers"]:
-        layer["arrays"] = {name: np.frombuffer(base64.b64decode(b64), dtype="<f4").reshape(layer["heads"], T, T)
-                           for name, b64 in layer["stages"].items()}
+        layer["arrays"] = {
+            name: np.frombuffer(base64.b64decode(b64), dtype="<f4").reshape(layer["heads"], T, T)
+            for name, b64 in layer["stages"].items()
+        }
     return data
 
 
-@pytest.mark.parametrize("settings", [
-    {},
-    {"text": "the cat sat on the mat", "tokenizer": "word", "heads": 8, "head_dim": 4, "seed": 7, "lang": "zh"},
-    {"text": "abcdefgh", "heads": 2, "head_dim": 16, "scale": False, "qkv_bias": True, "positional": False,
-     "input_dim": 5},
-], ids=["book", "words-8-heads-zh", "unscaled-bias"])
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {},
+        {"text": "the cat sat on the mat", "tokenizer": "word", "heads": 8, "head_dim": 4, "seed": 7, "lang": "zh"},
+        {
+            "text": "abcdefgh",
+            "heads": 2,
+            "head_dim": 16,
+            "scale": False,
+            "qkv_bias": True,
+            "positional": False,
+            "input_dim": 5,
+        },
+    ],
+    ids=["book", "words-8-heads-zh", "unscaled-bias"],
+)
 def test_the_pages_numbers_are_gpt_cores_and_obey_attention(settings, tmp_path):
     settings = dict(settings)
     text = settings.pop("text", BOOK)
@@ -126,7 +139,10 @@ def test_the_page_opens_on_the_chosen_cell_and_says_how_it_was_made():
     data = read_page(view.html)
     assert (data["head"], data["row"], data["col"], data["stage"]) == (1, 3, 1, "masked_scores")
     made = dict(data["made"])
-    assert "seeing-attention export --text abcd --heads 2 --head-dim 4 --seed 5 --tok char --lang zh" in made["重新生成本页的命令"]
+    assert (
+        "seeing-attention export --text abcd --heads 2 --head-dim 4 --seed 5 --tok char --lang zh"
+        in made["重新生成本页的命令"]
+    )
     link = made["在应用中打开同一视图"]
     assert link.startswith("http://localhost:8501/playground?")
     values, notes = _read_by_the_playground(link)
@@ -144,13 +160,36 @@ def _read_by_the_playground(link: str) -> tuple[dict, list]:
 
 
 def test_the_app_link_gives_the_playground_every_setting_that_is_not_a_default():
-    config = PlaygroundConfig(heads=3, head_dim=5, input_dim=12, seed=9, tokenizer="word", positional=False,
-                              dropout=0.25, training=True, qkv_bias=True, scale=False)  # fmt: skip
+    config = PlaygroundConfig(
+        heads=3,
+        head_dim=5,
+        input_dim=12,
+        seed=9,
+        tokenizer="word",
+        positional=False,
+        dropout=0.25,
+        training=True,
+        qkv_bias=True,
+        scale=False,
+    )
     values, notes = _read_by_the_playground(app_link("to be or not", config, "en", "https://class.example/app/"))
     assert notes == []
-    assert values == {**values, "text": "to be or not", "tok": "word", "heads": 3, "head_dim": 5, "input_dim": 12,
-                      "seed": 9, "pos": False, "dropout": 0.25, "mode": "train", "bias": True, "scale": False,
-                      "weights": "random", "lang": "en"}  # fmt: skip
+    assert values == {
+        **values,
+        "text": "to be or not",
+        "tok": "word",
+        "heads": 3,
+        "head_dim": 5,
+        "input_dim": 12,
+        "seed": 9,
+        "pos": False,
+        "dropout": 0.25,
+        "mode": "train",
+        "bias": True,
+        "scale": False,
+        "weights": "random",
+        "lang": "en",
+    }
     link = app_link("动手学 <b>&", PlaygroundConfig(), "zh", "https://class.example/app/")
     assert link.startswith("https://class.example/app/playground?")
     values, notes = _read_by_the_playground(link)
@@ -160,13 +199,23 @@ def test_the_app_link_gives_the_playground_every_setting_that_is_not_a_default()
 def test_a_real_models_app_link_names_the_model_and_its_layer_one_based():
     values, notes = _read_by_the_playground(model_app_link("hello", "Qwen/Qwen2.5-0.5B", 0, "zh"))
     assert notes == [] and (values["weights"], values["block"], values["text"], values["lang"]) == (
-        "Qwen/Qwen2.5-0.5B", 1, "hello", "zh")  # fmt: skip
+        "Qwen/Qwen2.5-0.5B",
+        1,
+        "hello",
+        "zh",
+    )
 
 
 def test_page_data_refuses_what_the_page_cannot_draw():
     square = np.zeros((2, 3, 3), dtype=np.float32)
-    kwargs = {"title": "t", "tokens": ["a", "b", "c"], "stage_titles": {"weights": "w"}, "words": {},
-              "shape_trace": "", "made": []}
+    kwargs = {
+        "title": "t",
+        "tokens": ["a", "b", "c"],
+        "stage_titles": {"weights": "w"},
+        "words": {},
+        "shape_trace": "",
+        "made": [],
+    }
     with pytest.raises(ValueError, match="shape"):
         page_data(layers=[PageLayer("x", {"weights": np.zeros((2, 3, 4))})], **kwargs)
     with pytest.raises(ValueError, match="cell"):
@@ -283,7 +332,10 @@ def test_a_model_and_tokenizer_loaded_with_transformers_give_the_same_page(tiny_
 def test_the_size_said_before_a_download_is_the_pages_own_within_two_percent(text, heads):
     view = sa.show(text, heads=heads, head_dim=8, tokenizer="char")
     actual = len(view.html.encode("utf-8"))
-    assert abs(page_bytes(heads, len(view.tokens)) - actual) <= 0.02 * actual, (page_bytes(heads, len(view.tokens)), actual)
+    assert abs(page_bytes(heads, len(view.tokens)) - actual) <= 0.02 * actual, (
+        page_bytes(heads, len(view.tokens)),
+        actual,
+    )
 
 
 def test_a_long_texts_page_grows_with_the_square_of_its_tokens():

@@ -57,34 +57,49 @@ def test_pip_install_gives_gpt_core_and_figures_outside_the_repo(tmp_path):
     python = venv / "bin" / "python"
     target = subprocess.run(
         [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-        capture_output=True, text=True, check=True,
-    ).stdout.strip()  # fmt: skip
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     (Path(target) / "outer.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     # From a copy of the sources: a setuptools build writes build/ and *.egg-info where it runs.
     source = tmp_path / "source"
-    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
-        ".git", ".venv", "venv", "build", "*.egg-info", "test-artifacts", "mutants", "__pycache__", "data", ".cache"))
+    shutil.copytree(
+        ROOT,
+        source,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", "venv", "build", "*.egg-info", "test-artifacts", "mutants", "__pycache__", "data", ".cache"
+        ),
+    )
     subprocess.run(
         [str(python), "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", str(source)],
-        check=True, timeout=INSTALL_TIMEOUT_S, cwd=tmp_path,
-    )  # fmt: skip
+        check=True,
+        timeout=INSTALL_TIMEOUT_S,
+        cwd=tmp_path,
+    )
     outside = tmp_path / "notebook"
     outside.mkdir()
     out = subprocess.run(
         [str(python), "-c", CHECK], capture_output=True, text=True, check=True, cwd=outside
-    ).stdout.splitlines()  # fmt: skip
+    ).stdout.splitlines()
     core_file, figures_file, hf_file, requires = out
     for path in (core_file, figures_file, hf_file):
         assert path.startswith(target), f"{path} is not the installed copy in {target}"
     pins = dict(re.findall(r"^([A-Za-z0-9_.-]+)==(\S+)$", (ROOT / "requirements.txt").read_text(), re.M))
     assert requires == str(sorted(pins)), "the package's dependencies are the app's tested pins"
 
-    for path in subprocess.run([str(python), "-c", NOTEBOOK], capture_output=True, text=True, check=True,
-                               cwd=outside).stdout.splitlines():
+    for path in subprocess.run(
+        [str(python), "-c", NOTEBOOK], capture_output=True, text=True, check=True, cwd=outside
+    ).stdout.splitlines():
         assert path.startswith(target), f"{path} is not the installed copy in {target}"
     command = venv / "bin" / "seeing-attention"
-    done = subprocess.run([str(command), "export", "--text", "hello", "--heads", "2", "-o", "hello.html"],
-                          capture_output=True, text=True, cwd=outside, timeout=INSTALL_TIMEOUT_S)
+    done = subprocess.run(
+        [str(command), "export", "--text", "hello", "--heads", "2", "-o", "hello.html"],
+        capture_output=True,
+        text=True,
+        cwd=outside,
+        timeout=INSTALL_TIMEOUT_S,
+    )
     assert done.returncode == 0, done.stderr
     page = (outside / "hello.html").read_text(encoding="utf-8")
     assert page.count("<script") == 3 and '"tokens":["h","e","l","l","o"]' in page
@@ -92,8 +107,13 @@ def test_pip_install_gives_gpt_core_and_figures_outside_the_repo(tmp_path):
     assert "seeing-attention export" in said
 
     installed_app = Path(target) / "seeing_attention" / "app"
-    for name in ("app.py", "pages/1_playground.py", "assets/favicon.png", "assets/heads_experiment/results.json",
-                 ".streamlit/config.toml"):
+    for name in (
+        "app.py",
+        "pages/1_playground.py",
+        "assets/favicon.png",
+        "assets/heads_experiment/results.json",
+        ".streamlit/config.toml",
+    ):
         assert (installed_app / name).is_file(), name
     _the_installed_app_serves_every_page(command, outside, tmp_path)
 
@@ -107,9 +127,23 @@ def _the_installed_app_serves_every_page(command: Path, cwd: Path, tmp_path: Pat
 
     port = _free_port()
     log = (tmp_path / "app.log").open("w")
-    process = subprocess.Popen([str(command), "app", "--server.port", str(port), "--server.headless", "true",
-                                "--server.address", "127.0.0.1", "--server.fileWatcherType", "none"],
-                               cwd=cwd, stdout=log, stderr=subprocess.STDOUT)  # fmt: skip
+    process = subprocess.Popen(
+        [
+            str(command),
+            "app",
+            "--server.port",
+            str(port),
+            "--server.headless",
+            "true",
+            "--server.address",
+            "127.0.0.1",
+            "--server.fileWatcherType",
+            "none",
+        ],
+        cwd=cwd,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + SERVER_START_TIMEOUT_S

@@ -77,14 +77,31 @@ def test_choices_are_a_tuple_even_from_a_list_or_a_function_asked_again_each_tim
 @pytest.mark.parametrize(
     ("param", "raw", "expected"),
     [
-        (COUNT, " 7 ", 7), (COUNT, "1", 1), (COUNT, "9", 9),
-        (SHARE, "0.126", 0.13), (SHARE, "0.124", 0.12), (SHARE, " 1 ", 1.0), (SHARE, "0", 0.0), (SHARE, "1.004", 1.0),
-        (SWITCH, "1", True), (SWITCH, "true", True), (SWITCH, "yes", True), (SWITCH, "on", True),
-        (SWITCH, "0", False), (SWITCH, "false", False), (SWITCH, "no", False), (SWITCH, "off", False),
-        (SWITCH, " Yes ", True), (SWITCH, "OFF", False),
-        (PICK, "b", "b"), (HEADS, "4", 4), (WORDS, "abcde", "abcde"), (WORDS, "", ""), (WORDS, " <b> ", " <b> "),
+        (COUNT, " 7 ", 7),
+        (COUNT, "1", 1),
+        (COUNT, "9", 9),
+        (SHARE, "0.126", 0.13),
+        (SHARE, "0.124", 0.12),
+        (SHARE, " 1 ", 1.0),
+        (SHARE, "0", 0.0),
+        (SHARE, "1.004", 1.0),
+        (SWITCH, "1", True),
+        (SWITCH, "true", True),
+        (SWITCH, "yes", True),
+        (SWITCH, "on", True),
+        (SWITCH, "0", False),
+        (SWITCH, "false", False),
+        (SWITCH, "no", False),
+        (SWITCH, "off", False),
+        (SWITCH, " Yes ", True),
+        (SWITCH, "OFF", False),
+        (PICK, "b", "b"),
+        (HEADS, "4", 4),
+        (WORDS, "abcde", "abcde"),
+        (WORDS, "", ""),
+        (WORDS, " <b> ", " <b> "),
     ],
-)  # fmt: skip
+)
 def test_a_good_value_parses_to_its_kind(param, raw, expected):
     value = param.parse(raw)
     assert value == expected and type(value) is type(expected)
@@ -93,12 +110,23 @@ def test_a_good_value_parses_to_its_kind(param, raw, expected):
 @pytest.mark.parametrize(
     ("param", "raw", "reason"),
     [
-        (WORDS, "abcdef", "too_long"), (PICK, "c", "choice"), (PICK, "B", "choice"), (PICK, " b", "choice"),
-        (HEADS, "4.0", "choice"), (SWITCH, "maybe", "bool"), (SWITCH, "", "bool"), (SWITCH, "2", "bool"),
-        (COUNT, "0", "range"), (COUNT, "10", "range"), (SHARE, "1.01", "range"), (SHARE, "-0.01", "range"),
-        (SHARE, "nan", "not_finite"), (SHARE, "inf", "not_finite"), (SHARE, "-inf", "not_finite"),
+        (WORDS, "abcdef", "too_long"),
+        (PICK, "c", "choice"),
+        (PICK, "B", "choice"),
+        (PICK, " b", "choice"),
+        (HEADS, "4.0", "choice"),
+        (SWITCH, "maybe", "bool"),
+        (SWITCH, "", "bool"),
+        (SWITCH, "2", "bool"),
+        (COUNT, "0", "range"),
+        (COUNT, "10", "range"),
+        (SHARE, "1.01", "range"),
+        (SHARE, "-0.01", "range"),
+        (SHARE, "nan", "not_finite"),
+        (SHARE, "inf", "not_finite"),
+        (SHARE, "-inf", "not_finite"),
     ],
-)  # fmt: skip
+)
 def test_a_bad_value_is_refused_with_its_reason(param, raw, reason):
     with pytest.raises(ValueError) as error:
         param.parse(raw)
@@ -115,17 +143,44 @@ def test_a_number_that_is_no_number_is_refused(param, raw):
 @pytest.mark.parametrize(
     ("param", "value", "accepted"),
     [
-        (LATER, None, True), (LATER, "q", True), (LATER, "z", False), (COUNT, None, False), (WORDS, None, False),
-        (WORDS, "abcde", True), (WORDS, "abcdef", False), (WORDS, 5, False),
-        (PICK, "a", True), (PICK, "c", False), (HEADS, 2, True), (HEADS, 2.0, False), (HEADS, True, False),
-        (HEADS, "2", False), (SWITCH, True, True), (SWITCH, False, True), (SWITCH, 1, False), (SWITCH, "1", False),
-        (COUNT, 3, True), (COUNT, 1, True), (COUNT, 9, True), (COUNT, 0, False), (COUNT, 10, False),
-        (COUNT, 3.0, False), (COUNT, True, False), (COUNT, "3", False),
-        (SHARE, 0.5, True), (SHARE, 1, True), (SHARE, 0.0, True), (SHARE, 1.0, True), (SHARE, 1.01, False),
-        (SHARE, -0.01, False), (SHARE, math.nan, False), (SHARE, math.inf, False), (SHARE, True, False),
+        (LATER, None, True),
+        (LATER, "q", True),
+        (LATER, "z", False),
+        (COUNT, None, False),
+        (WORDS, None, False),
+        (WORDS, "abcde", True),
+        (WORDS, "abcdef", False),
+        (WORDS, 5, False),
+        (PICK, "a", True),
+        (PICK, "c", False),
+        (HEADS, 2, True),
+        (HEADS, 2.0, False),
+        (HEADS, True, False),
+        (HEADS, "2", False),
+        (SWITCH, True, True),
+        (SWITCH, False, True),
+        (SWITCH, 1, False),
+        (SWITCH, "1", False),
+        (COUNT, 3, True),
+        (COUNT, 1, True),
+        (COUNT, 9, True),
+        (COUNT, 0, False),
+        (COUNT, 10, False),
+        (COUNT, 3.0, False),
+        (COUNT, True, False),
+        (COUNT, "3", False),
+        (SHARE, 0.5, True),
+        (SHARE, 1, True),
+        (SHARE, 0.0, True),
+        (SHARE, 1.0, True),
+        (SHARE, 1.01, False),
+        (SHARE, -0.01, False),
+        (SHARE, math.nan, False),
+        (SHARE, math.inf, False),
+        (SHARE, True, False),
         (SHARE, "0.5", False),
     ],
-)  # fmt: skip
+)
 def test_a_widget_may_hold_only_a_value_of_its_kind_and_range(param, value, accepted):
     assert param.accepts(value) is accepted
 
@@ -141,19 +196,39 @@ def test_a_number_out_of_range_is_clamped_to_the_nearest_bound_in_its_kind():
 
 @pytest.mark.parametrize(
     ("param", "allowed"),
-    [(COUNT, "1 … 9"), (SHARE, "0 … 1"), (Param("t", "float", 0.25, 0.05, 2.5), "0.05 … 2.5"), (PICK, "a, b"),
-     (HEADS, "1, 2, 4"), (LATER, "p, q"), (SWITCH, "1, 0"), (WORDS, "≤ 5"), (SECRET, "≤ 200000")],
-)  # fmt: skip
+    [
+        (COUNT, "1 … 9"),
+        (SHARE, "0 … 1"),
+        (Param("t", "float", 0.25, 0.05, 2.5), "0.05 … 2.5"),
+        (PICK, "a, b"),
+        (HEADS, "1, 2, 4"),
+        (LATER, "p, q"),
+        (SWITCH, "1, 0"),
+        (WORDS, "≤ 5"),
+        (SECRET, "≤ 200000"),
+    ],
+)
 def test_a_note_says_the_allowed_values_in_the_links_own_words(param, allowed):
     assert param.allowed() == allowed
 
 
 @pytest.mark.parametrize(
     ("param", "value", "written"),
-    [(SWITCH, True, "1"), (SWITCH, False, "0"), (SWITCH, 1, "1"), (SWITCH, "", "0"), (COUNT, 4, "4"), (COUNT, 4.0, "4"),
-     (SHARE, 0.5, "0.5"), (SHARE, 1.0, "1"), (SHARE, 0.25, "0.25"), (PICK, "b", "b"), (HEADS, 4, "4"),
-     (WORDS, "a b&c", "a b&c")],
-)  # fmt: skip
+    [
+        (SWITCH, True, "1"),
+        (SWITCH, False, "0"),
+        (SWITCH, 1, "1"),
+        (SWITCH, "", "0"),
+        (COUNT, 4, "4"),
+        (COUNT, 4.0, "4"),
+        (SHARE, 0.5, "0.5"),
+        (SHARE, 1.0, "1"),
+        (SHARE, 0.25, "0.25"),
+        (PICK, "b", "b"),
+        (HEADS, 4, "4"),
+        (WORDS, "a b&c", "a b&c"),
+    ],
+)
 def test_a_value_is_written_into_the_link_as_the_link_reads_it(param, value, written):
     assert param.to_url(value) == written
 
@@ -192,10 +267,12 @@ def test_a_bad_value_falls_back_to_the_default_with_what_is_allowed():
     values, notes = parse_query(PARAMS, {"n": "12", "x": "nan", "later": "z", "words": "toolong", "on": "maybe"})
     assert values == DEFAULTS
     assert notes == [
-        Note("n", "12", "invalid", "1 … 9", "3"), Note("x", "nan", "invalid", "0 … 1", "0.5"),
-        Note("later", "z", "invalid", "p, q", ""), Note("words", "toolong", "invalid", "≤ 5", "hi"),
+        Note("n", "12", "invalid", "1 … 9", "3"),
+        Note("x", "nan", "invalid", "0 … 1", "0.5"),
+        Note("later", "z", "invalid", "p, q", ""),
+        Note("words", "toolong", "invalid", "≤ 5", "hi"),
         Note("on", "maybe", "invalid", "1, 0", "0"),
-    ]  # fmt: skip
+    ]
 
 
 def test_the_version_key_is_checked_and_reading_goes_on_after_it():
@@ -330,8 +407,21 @@ RUN_TIMEOUT_S = 30
 DEFAULT_URL = {"n": "3", "x": "0.5", "pick": "a", "text": "hi", "later": "p", "v": VERSION}
 
 
-def demo_page(params, widgets=("n", "x", "pick", "text", "secret"), extra=(), late=(), looking=(), omit=(),
-              override=None, lang="en", reread=False, prefix="demo_", fields=None, cap=None, fit_after=None):  # fmt: skip
+def demo_page(
+    params,
+    widgets=("n", "x", "pick", "text", "secret"),
+    extra=(),
+    late=(),
+    looking=(),
+    omit=(),
+    override=None,
+    lang="en",
+    reread=False,
+    prefix="demo_",
+    fields=None,
+    cap=None,
+    fit_after=None,
+):
     """A page as the app's pages are made: restore, draw the widgets, fit what a model allows
     (``cap``: the most ``n`` may be), settle, write the URL, show the notes. What each run saw
     is kept in the session for the test to read."""
@@ -440,9 +530,18 @@ def test_without_a_link_the_page_shows_its_defaults_and_writes_them_all():
 def test_everything_a_page_keeps_in_the_session_is_under_its_prefix():
     at = open_demo()
     assert {key for key in at.session_state if key.startswith("demo_")} == {
-        "demo_n", "demo_x", "demo_pick", "demo_text", "demo_secret", "demo_later", "demo_values", "demo_notes",
-        "demo_from_link", "demo_from_browser", "demo_seen",
-    }  # fmt: skip
+        "demo_n",
+        "demo_x",
+        "demo_pick",
+        "demo_text",
+        "demo_secret",
+        "demo_later",
+        "demo_values",
+        "demo_notes",
+        "demo_from_link",
+        "demo_from_browser",
+        "demo_seen",
+    }
     assert at.session_state["demo_values"] == at.session_state["shown"]
     at.number_input(key="demo_n").set_value(12).run()
     assert at.session_state["demo_clamped"] == {"n": 9}
@@ -456,19 +555,23 @@ def test_a_links_bad_values_fall_back_each_with_a_note_in_the_students_language(
         ("链接中的 x = nan 无法使用（允许：0 … 1）；已改用默认值 0\\.5。", ":material/link_off:"),
         ("链接中的 pick = c 无法使用（允许：a, b）；已改用默认值 a。", ":material/link_off:"),
         ("链接里有本页不认识的设置“utm”，已忽略。", ":material/link_off:"),
-        ("这个链接是用较早版本的应用生成的（数值版本 0；本服务器计算的是版本 1）：数值可能与发送者看到的不同。",
-         ":material/history:"),
-    ]  # fmt: skip
+        (
+            "这个链接是用较早版本的应用生成的（数值版本 0；本服务器计算的是版本 1）：数值可能与发送者看到的不同。",
+            ":material/history:",
+        ),
+    ]
     assert at.query_params == DEFAULT_URL | {"lang": "zh"}
 
 
 def test_a_link_from_a_newer_server_is_noted_with_the_history_icon():
     at = open_demo({"v": str(NUMBERS_VERSION + 1)})
-    assert warnings(at) == [(
-        f"This link was made with a newer version of the app (numbers version {NUMBERS_VERSION + 1}) than this "
-        f"server runs (version {NUMBERS_VERSION}): the numbers may differ from what the sender saw.",
-        ":material/history:",
-    )]  # fmt: skip
+    assert warnings(at) == [
+        (
+            f"This link was made with a newer version of the app (numbers version {NUMBERS_VERSION + 1}) than this "
+            f"server runs (version {NUMBERS_VERSION}): the numbers may differ from what the sender saw.",
+            ":material/history:",
+        )
+    ]
 
 
 def test_the_links_notes_stay_until_the_student_changes_the_view():
@@ -574,8 +677,13 @@ def test_repair_gives_the_default_when_the_last_good_value_is_bad_too_and_skips_
 
 
 def test_a_value_is_read_from_its_widget_else_the_last_good_else_the_default():
-    results, _ = probe(("get", "n"), ("get", "pick"), ("get", "x"), ("get", "later"),
-                       state={"demo_n": 4, "demo_pick": "B", "demo_values": {"pick": "b", "x": 7.0}})  # fmt: skip
+    results, _ = probe(
+        ("get", "n"),
+        ("get", "pick"),
+        ("get", "x"),
+        ("get", "later"),
+        state={"demo_n": 4, "demo_pick": "B", "demo_values": {"pick": "b", "x": 7.0}},
+    )
     assert results == [4, "b", 0.5, None]
     results, _ = probe(("values",), ("last_values",), state={"demo_n": 42, "demo_values": {"n": 8, "x": 0.75}})
     assert results == [{"n": 8, "x": 0.75, "pick": "a", "text": "hi", "secret": "", "later": None}, {"n": 8, "x": 0.75}]
@@ -659,11 +767,13 @@ def test_a_text_too_long_for_a_link_is_left_out_of_it_with_a_note():
     at = open_demo({"text": text})
     assert at.text_input(key="demo_text").value == text
     assert at.query_params == {"n": "3", "x": "0.5", "pick": "a", "later": "p", "v": VERSION}
-    assert [(info.value, info.icon) for info in at.info] == [(
-        "This page's text is too long to share by link (4,001 characters; a link carries at most 4,000), so the "
-        "link in the address bar leaves it out. To share it, send the text itself, or the page's download.",
-        ":material/link_off:",
-    )]  # fmt: skip
+    assert [(info.value, info.icon) for info in at.info] == [
+        (
+            "This page's text is too long to share by link (4,001 characters; a link carries at most 4,000), so the "
+            "link in the address bar leaves it out. To share it, send the text itself, or the page's download.",
+            ":material/link_off:",
+        )
+    ]
     at = open_demo({"text": "x" * LINK_TEXT_CHARS})
     assert at.query_params["text"] == "x" * LINK_TEXT_CHARS and not at.info
 
@@ -747,10 +857,12 @@ def test_fitting_a_drawn_widget_to_the_value_it_holds_leaves_it_alone():
 
 def test_a_pages_own_note_is_shown_with_the_pages_own_slots():
     at = open_demo({"n": "12"}, prefix="ls_", fields={"total": 9})
-    assert warnings(at) == [(
-        "The link asks for step “12”, which is not a step of this lesson (1 to 9): starting at step 1.",
-        ":material/link_off:",
-    )]  # fmt: skip
+    assert warnings(at) == [
+        (
+            "The link asks for step “12”, which is not a step of this lesson (1 to 9): starting at step 1.",
+            ":material/link_off:",
+        )
+    ]
 
 
 def test_a_second_read_is_asked_only_after_a_restart():

@@ -124,7 +124,9 @@ def _ciede2000(lab1, lab2) -> float:
         mean_h = (h1 + h2 + 360) / 2 if h1 + h2 < 360 else (h1 + h2 - 360) / 2
     cos = lambda deg: np.cos(np.radians(deg))  # noqa: E731
     tt = 1 - 0.17 * cos(mean_h - 30) + 0.24 * cos(2 * mean_h) + 0.32 * cos(3 * mean_h + 6) - 0.20 * cos(4 * mean_h - 63)
-    rotation = -np.sin(np.radians(60 * np.exp(-(((mean_h - 275) / 25) ** 2)))) * 2 * np.sqrt(mean_c**7 / (mean_c**7 + 25.0**7))
+    rotation = (
+        -np.sin(np.radians(60 * np.exp(-(((mean_h - 275) / 25) ** 2)))) * 2 * np.sqrt(mean_c**7 / (mean_c**7 + 25.0**7))
+    )
     sl = 1 + 0.015 * (mean_l - 50) ** 2 / np.sqrt(20 + (mean_l - 50) ** 2)
     sc, sh = 1 + 0.045 * mean_c, 1 + 0.015 * mean_c * tt
     dl, dc, dh_term = (L2 - L1) / sl, (c2 - c1) / sc, big_dh / sh
@@ -134,7 +136,9 @@ def _ciede2000(lab1, lab2) -> float:
 def _lab(colors: list[str], vision: str) -> np.ndarray:
     rgb = np.stack([_rgb(color) for color in colors])
     if VISIONS[vision] is not None:
-        rgb = np.clip(cspace_convert(rgb, {"name": "sRGB1+CVD", "cvd_type": VISIONS[vision], "severity": 100}, "sRGB1"), 0, 1)
+        rgb = np.clip(
+            cspace_convert(rgb, {"name": "sRGB1+CVD", "cvd_type": VISIONS[vision], "severity": 100}, "sRGB1"), 0, 1
+        )
     return cspace_convert(rgb, "sRGB1", "CIELab")
 
 
@@ -170,7 +174,9 @@ def test_no_two_of_the_first_eight_heads_are_one_hue_lighter_and_darker():
         if min(seen[i].C, seen[j].C) < CHROMATIC:
             continue  # a grey or black: no hue
         apart = abs((seen[i].h - seen[j].h + 180) % 360 - 180)
-        assert apart >= HUE_APART, f"heads {i + 1} and {j + 1} ({head_color(i)}, {head_color(j)}): hues {apart:.0f}° apart"
+        assert apart >= HUE_APART, (
+            f"heads {i + 1} and {j + 1} ({head_color(i)}, {head_color(j)}): hues {apart:.0f}° apart"
+        )
 
 
 @pytest.mark.parametrize("vision", VISIONS)

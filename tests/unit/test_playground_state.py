@@ -35,10 +35,22 @@ def test_no_parameters_give_the_defaults_and_no_notes():
 
 def test_every_control_round_trips_through_the_url():
     values = defaults() | {
-        "text": "a <b>c</b> 😀", "tok": "word", "heads": 16, "head_dim": 64, "input_dim": 5, "seed": 2**31 - 1,
-        "pos": False, "dropout": 0.35, "mode": "train", "bias": True, "scale": False, "head": 16,
-        "stage": "masked_scores", "row": 3, "col": 2,
-    }  # fmt: skip
+        "text": "a <b>c</b> 😀",
+        "tok": "word",
+        "heads": 16,
+        "head_dim": 64,
+        "input_dim": 5,
+        "seed": 2**31 - 1,
+        "pos": False,
+        "dropout": 0.35,
+        "mode": "train",
+        "bias": True,
+        "scale": False,
+        "head": 16,
+        "stage": "masked_scores",
+        "row": 3,
+        "col": 2,
+    }
     query = to_query(values)
     assert set(query) == {param.name for param in PARAMS} | {VERSION_PARAM}
     parsed, notes = parse_query(query, SETTINGS)
@@ -48,13 +60,27 @@ def test_every_control_round_trips_through_the_url():
 @pytest.mark.parametrize(
     ("name", "raw"),
     [
-        ("heads", "abc"), ("heads", "0"), ("heads", "17"), ("heads", "1.5"), ("heads", ""),
-        ("head_dim", "100000"), ("head_dim", "-3"), ("seed", "99999999999999999999"),
-        ("dropout", "nan"), ("dropout", "0.95"), ("dropout", "inf"), ("pos", "maybe"),
-        ("tok", "bpe"), ("mode", "TRAIN"), ("stage", "<script>"), ("row", "-2"), ("col", "512"), ("row", "512"),
+        ("heads", "abc"),
+        ("heads", "0"),
+        ("heads", "17"),
+        ("heads", "1.5"),
+        ("heads", ""),
+        ("head_dim", "100000"),
+        ("head_dim", "-3"),
+        ("seed", "99999999999999999999"),
+        ("dropout", "nan"),
+        ("dropout", "0.95"),
+        ("dropout", "inf"),
+        ("pos", "maybe"),
+        ("tok", "bpe"),
+        ("mode", "TRAIN"),
+        ("stage", "<script>"),
+        ("row", "-2"),
+        ("col", "512"),
+        ("row", "512"),
         ("text", "x" * (MAX_TEXT_CHARS + 1)),
     ],
-)  # fmt: skip
+)
 def test_malformed_values_fall_back_to_the_default_with_a_note(name, raw):
     values, notes = parse_query({name: raw}, SETTINGS)
     assert values[name] == defaults()[name]
@@ -94,9 +120,19 @@ def test_repeated_keys_use_the_last_value():
 
 @pytest.mark.parametrize(
     ("name", "stale"),
-    [("row", "23 · !"), ("col", "2 · x"), ("head", "头 2"), ("tok", "按词"), ("stage", "softmax 权重"),
-     ("mode", "训练 train"), ("heads", None), ("pos", "1"), ("dropout", "0.1"), ("text", None)],
-)  # fmt: skip
+    [
+        ("row", "23 · !"),
+        ("col", "2 · x"),
+        ("head", "头 2"),
+        ("tok", "按词"),
+        ("stage", "softmax 权重"),
+        ("mode", "训练 train"),
+        ("heads", None),
+        ("pos", "1"),
+        ("dropout", "0.1"),
+        ("text", None),
+    ],
+)
 def test_a_stale_label_is_replaced_by_the_last_good_value(name, stale):
     """Streamlit sends a select box's choice as its label; after the labels change an old
     label arrives as a plain string, and the control must carry on."""
@@ -112,9 +148,18 @@ def test_without_a_good_value_the_default_is_used():
 
 @pytest.mark.parametrize(
     ("name", "value", "expected"),
-    [("heads", 17, 16), ("heads", 0, 1), ("heads", -40, 1), ("heads", 7, 7), ("head_dim", 10**9, 64),
-     ("input_dim", -1, 0), ("seed", 2**40, 2**31 - 1), ("heads", None, 4), ("heads", 3.0, 3)],
-)  # fmt: skip
+    [
+        ("heads", 17, 16),
+        ("heads", 0, 1),
+        ("heads", -40, 1),
+        ("heads", 7, 7),
+        ("head_dim", 10**9, 64),
+        ("input_dim", -1, 0),
+        ("seed", 2**40, 2**31 - 1),
+        ("heads", None, 4),
+        ("heads", 3.0, 3),
+    ],
+)
 def test_clamp_gives_the_nearest_allowed_value(name, value, expected):
     param = PARAMS_BY_NAME[name]
     clamped = param.clamp(value)

@@ -48,14 +48,21 @@ def sources(tmp_path_factory):
     www = tmp_path_factory.mktemp("indexes")
     numpy_pin = _pin("numpy")
     assert numpy_pin != "2.4.5", "the CPU index's numpy must differ from the pin"
-    write_index(www / "whl" / "cpu", [
-        Release.installed("torch", "2.13.0+cpu"),
-        Release.installed("numpy", "2.4.5"),
-        Release.installed("jinja2", "3.1.0"),
-    ])
+    write_index(
+        www / "whl" / "cpu",
+        [
+            Release.installed("torch", "2.13.0+cpu"),
+            Release.installed("numpy", "2.4.5"),
+            Release.installed("jinja2", "3.1.0"),
+        ],
+    )
     cuda_torch = Release.installed("torch", "2.13.0")
-    cuda_torch = Release(cuda_torch.name, "2.13.0", (*cuda_torch.requires, f"{CUDA_ONLY}==9.0.0; platform_system == 'Linux'"),
-                         cuda_torch.requires_python)
+    cuda_torch = Release(
+        cuda_torch.name,
+        "2.13.0",
+        (*cuda_torch.requires, f"{CUDA_ONLY}==9.0.0; platform_system == 'Linux'"),
+        cuda_torch.requires_python,
+    )
     pypi = [r for r in installed_releases(skip={"torch"})] + [cuda_torch, Release(CUDA_ONLY, "9.0.0")]
     write_index(www / "simple", pypi)
     with serve_folder(www) as base:
@@ -72,9 +79,17 @@ def _project(tmp_path: Path, base: str, requirements: str) -> Path:
 def _clean_env(tmp_path: Path) -> dict[str, str]:
     """No pip or uv configuration of this machine: its local wheels and mirrors stay out."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PIP_", "UV_"))}
-    env.update(PIP_CONFIG_FILE=os.devnull, PIP_NO_CACHE_DIR="1", PIP_DISABLE_PIP_VERSION_CHECK="1",
-               UV_CACHE_DIR=str(tmp_path / "uv-cache"), UV_NO_CONFIG="1", UV_PYTHON_DOWNLOADS="never",
-               XDG_CONFIG_HOME=str(tmp_path / "config"), UV_HTTP_RETRIES="0", PIP_RETRIES="0")
+    env.update(
+        PIP_CONFIG_FILE=os.devnull,
+        PIP_NO_CACHE_DIR="1",
+        PIP_DISABLE_PIP_VERSION_CHECK="1",
+        UV_CACHE_DIR=str(tmp_path / "uv-cache"),
+        UV_NO_CONFIG="1",
+        UV_PYTHON_DOWNLOADS="never",
+        XDG_CONFIG_HOME=str(tmp_path / "config"),
+        UV_HTTP_RETRIES="0",
+        PIP_RETRIES="0",
+    )
     return env
 
 
@@ -82,12 +97,32 @@ def uv_resolve(tmp_path: Path, base: str, requirements: str) -> tuple[int, dict[
     """``uv pip install --dry-run`` into a fresh venv: (exit code, {project: version}, output)."""
     env = _clean_env(tmp_path)
     target = tmp_path / "uv-target"
-    subprocess.run([str(UV), "venv", "-q", "--python", sys.executable, str(target)], env=env, check=True,
-                   capture_output=True, timeout=TIMEOUT_S)
+    subprocess.run(
+        [str(UV), "venv", "-q", "--python", sys.executable, str(target)],
+        env=env,
+        check=True,
+        capture_output=True,
+        timeout=TIMEOUT_S,
+    )
     done = subprocess.run(
-        [str(UV), "pip", "install", "--dry-run", "--python", str(target / "bin" / "python"),
-         "--default-index", f"{base}/simple", "-r", str(_project(tmp_path, base, requirements))],
-        env=env, capture_output=True, text=True, timeout=TIMEOUT_S, cwd=tmp_path)
+        [
+            str(UV),
+            "pip",
+            "install",
+            "--dry-run",
+            "--python",
+            str(target / "bin" / "python"),
+            "--default-index",
+            f"{base}/simple",
+            "-r",
+            str(_project(tmp_path, base, requirements)),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+        cwd=tmp_path,
+    )
     output = done.stdout + done.stderr
     versions = {normalized(n): v for n, v in re.findall(r"^ \+ (\S+)==(\S+)$", output, re.M)}
     return done.returncode, versions, output
@@ -97,9 +132,27 @@ def pip_resolve(tmp_path: Path, base: str, requirements: str) -> tuple[int, dict
     """``pip install --dry-run --report``: (exit code, {project: its report entry}, output)."""
     report = tmp_path / "report.json"
     done = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet", "--report", str(report),
-         "--index-url", f"{base}/simple", "-r", str(_project(tmp_path, base, requirements))],
-        env=_clean_env(tmp_path), capture_output=True, text=True, timeout=TIMEOUT_S, cwd=tmp_path)
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--dry-run",
+            "--ignore-installed",
+            "--quiet",
+            "--report",
+            str(report),
+            "--index-url",
+            f"{base}/simple",
+            "-r",
+            str(_project(tmp_path, base, requirements)),
+        ],
+        env=_clean_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+        cwd=tmp_path,
+    )
     items = {}
     if done.returncode == 0:
         for item in json.loads(report.read_text(encoding="utf-8"))["install"]:

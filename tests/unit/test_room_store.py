@@ -35,7 +35,7 @@ from .room_stores import (
     FakeClock,
     reason,
     sid,
-)  # fmt: skip
+)
 
 
 # -- codes -------------------------------------------------------------------------------------
@@ -87,8 +87,16 @@ def test_a_wrong_or_empty_key_can_neither_move_nor_reveal(stores):
     other_code, other_key = store.create()
     before = store.state(code)
     one_changed = key[:-1] + ("A" if key[-1] != "A" else "B")
-    wrong_keys = ["", None, secrets.token_urlsafe(16), other_key, one_changed, key.upper() if key != key.upper() else key.lower(),
-                  hashlib.sha256(key.encode()).hexdigest(), " " + key]  # fmt: skip
+    wrong_keys = [
+        "",
+        None,
+        secrets.token_urlsafe(16),
+        other_key,
+        one_changed,
+        key.upper() if key != key.upper() else key.lower(),
+        hashlib.sha256(key.encode()).hexdigest(),
+        " " + key,
+    ]
     for wrong in wrong_keys:
         assert reason(lambda w=wrong: store.move(code, w, 3)) == "not_teacher", wrong
         assert reason(lambda w=wrong: store.reveal(code, w, 1)) == "not_teacher", wrong
@@ -216,9 +224,28 @@ def test_more_students_than_the_limit_are_refused_and_those_in_stay(stores):
 
 
 BAD_ANSWERS = [
-    "1", "12", b"\x01", 1, None, {1: 1}, {1}, 1.0,
-    [-1], [64], [1, 64], list(range(17)), [True], [False], [1, True], [1.0], [1, 1.0], [None], ["1"], [[1]], [1, "2"],
-]  # fmt: skip
+    "1",
+    "12",
+    b"\x01",
+    1,
+    None,
+    {1: 1},
+    {1},
+    1.0,
+    [-1],
+    [64],
+    [1, 64],
+    list(range(17)),
+    [True],
+    [False],
+    [1, True],
+    [1.0],
+    [1, 1.0],
+    [None],
+    ["1"],
+    [[1]],
+    [1, "2"],
+]
 
 
 def test_answers_that_are_not_option_lists_are_refused_and_leave_no_trace(stores):
@@ -445,8 +472,13 @@ def test_a_room_keeps_only_its_code_steps_student_ids_answers_key_hash_and_count
         return
     room = f"sa:room:{{{code}}}"
     assert set(contents) == {room, *(f"{room}:{part}" for part in ("students", "answers", "changes", "tally"))}
-    assert contents[room] == {"key_hash": digest, "step": "2", "version": "3", "revealed:3": "1",
-                              "expires_at": repr(expires_at)}  # fmt: skip
+    assert contents[room] == {
+        "key_hash": digest,
+        "step": "2",
+        "version": "3",
+        "revealed:3": "1",
+        "expires_at": repr(expires_at),
+    }
     assert contents[f"{room}:students"] == students
     assert {f.split(":", 1)[1] for f in contents[f"{room}:answers"]} == students
     for part in ("answers", "changes", "tally"):

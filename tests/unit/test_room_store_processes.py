@@ -23,7 +23,7 @@ from .room_stores import (
     WORKER_TIMEOUT_S,
     Stores,
     sid,
-)  # fmt: skip
+)
 
 # -- many processes ----------------------------------------------------------------------------
 # A worker opens the store, says "ready", waits for "go" (all start together), then runs its
@@ -64,8 +64,13 @@ class Worker:
         task = {**task, "code": code, "limits": dataclasses.asdict(limits)}
         self.log = log
         with log.open("w") as errors:
-            self.process = subprocess.Popen([sys.executable, "-c", WORKER, stores.spec, json.dumps(task)], cwd=ROOT,
-                                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors)  # fmt: skip
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", WORKER, stores.spec, json.dumps(task)],
+                cwd=ROOT,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=errors,
+            )
         self.buffer = b""
 
     def line(self, timeout_s: float = WORKER_TIMEOUT_S) -> str | None:
@@ -98,8 +103,10 @@ class Worker:
 
 def run_together(stores: Stores, code: str, limits: Limits, op_lists: list[list], folder: Path) -> list[list[str]]:
     """Each op list in its own process, all started at once: each op's outcome."""
-    workers = [Worker(stores, code, limits, {"kind": "ops", "ops": ops}, folder / f"worker-{i}.log")
-               for i, ops in enumerate(op_lists)]  # fmt: skip
+    workers = [
+        Worker(stores, code, limits, {"kind": "ops", "ops": ops}, folder / f"worker-{i}.log")
+        for i, ops in enumerate(op_lists)
+    ]
     try:
         for worker in workers:
             assert worker.line() == "ready", worker.log.read_text()[-2000:]

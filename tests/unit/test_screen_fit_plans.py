@@ -46,8 +46,9 @@ def test_one_heads_stages_stay_side_by_side_on_one_screen(text, tokenizer, T):
     result = _result(text, tokenizer)
     assert len(result.labels) == T
     stages = {stage: getattr(result.trace, stage)[0, 0].numpy() for stage in STAGES}
-    figure = head_detail_figure(stages, result.labels, 0, EN, width_px=PAGE_1366, room_for_values=True,
-                                max_height_px=SCREEN)  # fmt: skip
+    figure = head_detail_figure(
+        stages, result.labels, 0, EN, width_px=PAGE_1366, room_for_values=True, max_height_px=SCREEN
+    )
     assert figure.layout.height <= SCREEN
     panels = _panels(figure)
     assert len(panels) == 4 and len({y for _, y in panels}) == 1, "raw scores … softmax in one row"
@@ -72,8 +73,9 @@ def test_without_a_height_limit_the_long_words_take_one_column_as_before():
 def test_a_few_tokens_keep_their_values_under_the_limit():
     result = _result("动手学大模型")
     stages = {stage: getattr(result.trace, stage)[0, 0].numpy() for stage in STAGES}
-    figure = head_detail_figure(stages, result.labels, 0, EN, width_px=PAGE_1366, room_for_values=True,
-                                max_height_px=SCREEN)  # fmt: skip
+    figure = head_detail_figure(
+        stages, result.labels, 0, EN, width_px=PAGE_1366, room_for_values=True, max_height_px=SCREEN
+    )
     assert figure.layout.height <= SCREEN
     assert all(trace.texttemplate for trace in figure.data if trace.type == "heatmap")
 
@@ -82,8 +84,9 @@ def test_a_few_tokens_keep_their_values_under_the_limit():
 def test_the_default_overview_holds_every_head_within_the_first_screen(width, rows):
     result = _result("动手学大模型")
     budget = 768 - ABOVE_CHART
-    figure = heads_overview_figure(result.trace.weights[0].numpy(), result.labels, "weights", EN, width_px=width,
-                                   max_height_px=budget)  # fmt: skip
+    figure = heads_overview_figure(
+        result.trace.weights[0].numpy(), result.labels, "weights", EN, width_px=width, max_height_px=budget
+    )
     assert figure.layout.height <= budget
     panels = _panels(figure)
     assert len(panels) == 4 and len({y for _, y in panels}) == rows
@@ -94,8 +97,9 @@ def test_the_default_overview_holds_every_head_within_the_first_screen(width, ro
 def test_a_long_texts_overview_cannot_fit_beside_the_controls_and_fits_the_page():
     result = _result(FIFTY_CHARACTERS, heads=8)
     weights = result.trace.weights[0].numpy()
-    beside = heads_overview_figure(weights, result.labels, "weights", EN, width_px=CHART_1366,
-                                   max_height_px=768 - ABOVE_CHART)  # fmt: skip
+    beside = heads_overview_figure(
+        weights, result.labels, "weights", EN, width_px=CHART_1366, max_height_px=768 - ABOVE_CHART
+    )
     assert beside.layout.height > 768 - ABOVE_CHART, "too tall for the first screen beside the controls"
     under = heads_overview_figure(weights, result.labels, "weights", EN, width_px=PAGE_1366, max_height_px=SCREEN)
     assert under.layout.height <= SCREEN

@@ -41,8 +41,9 @@ def corpus():
 
 
 def _train_tiny(corpus, seed: int) -> dict[str, torch.Tensor]:
-    config = GPTConfig(vocab_size=corpus.vocabulary.size, context_length=8, embedding_dim=8, heads=2, blocks=1,
-                       dropout=0.1)  # fmt: skip
+    config = GPTConfig(
+        vocab_size=corpus.vocabulary.size, context_length=8, embedding_dim=8, heads=2, blocks=1, dropout=0.1
+    )
     model = GPT(config, seed=seed)
     train(model, corpus, TrainConfig(steps=3, batch_size=4, eval_every=3, eval_batches=1, seed=seed))
     return {name: tensor.clone() for name, tensor in model.state_dict().items()}

@@ -48,7 +48,7 @@ def _figures():
         "overview_zh": lambda: heads_overview_figure(weights, labels, "weights", ZH, width_px=600, scale=1.35),
         "detail": lambda: head_detail_figure(
             stages, labels, 1, EN, highlight=(3, 2), show_values=True, room_for_values=True
-        ),  # fmt: skip
+        ),
         "channels": lambda: channel_map_figure(4, 8, ZH, kv_heads=2),
         "grid": lambda: grid_figure(grid, labels, EN, focus=(1, 2)),
         "metric": lambda: metric_figure(metric, "entropy", EN),
@@ -56,9 +56,13 @@ def _figures():
         "softmax_bars": lambda: softmax_bars_figure(weights[0, -1], weights[1, -1], labels, EN),
         "qkv": lambda: qkv_figure(*qkv, labels, EN),
         "generation": lambda: generation_figure(
-            [weights[0, -1, : T - 2 + i] for i in range(3)], ["a", "<b>", "猫"],
-            [labels[: T - 2 + i] for i in range(3)], 0, 1, ZH,
-        ),  # fmt: skip
+            [weights[0, -1, : T - 2 + i] for i in range(3)],
+            ["a", "<b>", "猫"],
+            [labels[: T - 2 + i] for i in range(3)],
+            0,
+            1,
+            ZH,
+        ),
     }
 
 

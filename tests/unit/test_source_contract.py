@@ -73,8 +73,9 @@ def _tiny_gpt(variant: int, request) -> AttentionSource:
     # Its weights in a file, as a trained model's are (the Train page downloads it): the
     # reproduction reads them from there.
     path = request.getfixturevalue("tmp_path") / f"tiny-{variant}.pt"
-    run = RunSummary(heads=2, parameters=model.parameter_count(), steps=0, wall_time=0.0, tokens_per_second=0.0,
-                     final_test_loss=None)  # fmt: skip
+    run = RunSummary(
+        heads=2, parameters=model.parameter_count(), steps=0, wall_time=0.0, tokens_per_second=0.0, final_test_loss=None
+    )
     save_checkpoint(path, model, vocabulary, CheckpointMeta("made in the test", "", run))
     return TinyGPT(model, vocabulary, "tiny", "the cat", serial=variant, checkpoint=str(path))
 

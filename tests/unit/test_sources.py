@@ -152,8 +152,13 @@ def test_a_hub_model_describes_its_config(family, hub, tiny_models):
     config, model, tokenizer = real.model.config, real.model, real.tokenizer
     d = hub(family).description
     if family == "gpt2":
-        layers, heads, kv_heads, hidden, context = (config.n_layer, config.n_head, config.n_head, config.n_embd,
-                                                    config.n_positions)  # fmt: skip
+        layers, heads, kv_heads, hidden, context = (
+            config.n_layer,
+            config.n_head,
+            config.n_head,
+            config.n_embd,
+            config.n_positions,
+        )
         head_dim = hidden // heads
     else:
         layers, heads, kv_heads = config.num_hidden_layers, config.num_attention_heads, config.num_key_value_heads
@@ -162,7 +167,13 @@ def test_a_hub_model_describes_its_config(family, hub, tiny_models):
         head_dim = attention.q_proj.weight.shape[0] // heads  # from the weights' shapes
         assert attention.k_proj.weight.shape[0] == kv_heads * head_dim
     assert (d.layers, d.heads, d.kv_heads, d.head_dim, d.hidden, d.context) == (
-        layers, heads, kv_heads, head_dim, hidden, context)  # fmt: skip
+        layers,
+        heads,
+        kv_heads,
+        head_dim,
+        hidden,
+        context,
+    )
     assert d.groups == heads // kv_heads
     assert d.reads == min(context, 512) == 64
     assert d.parameters == sum(p.numel() for p in model.parameters())
@@ -203,8 +214,13 @@ def test_identity_names_the_numbers(hub):
 
 def test_random_weights_have_no_vocabulary():
     source = RandomWeights(PlaygroundConfig())
-    for call in (lambda: source.next_step("a"), lambda: source.generate("a", 2), lambda: source.token(0),
-                 lambda: source.decode([0]), source.induction_weights):  # fmt: skip
+    for call in (
+        lambda: source.next_step("a"),
+        lambda: source.generate("a", 2),
+        lambda: source.token(0),
+        lambda: source.decode([0]),
+        source.induction_weights,
+    ):
         with pytest.raises(NotImplementedError):
             call()
 
@@ -653,12 +669,14 @@ def test_the_hooked_model_called_directly_gives_the_traced_logits(hub, tiny_mode
 
 @pytest.mark.parametrize(
     ("call", "message"),
-    [(lambda s: s.decode([1]), "random weights have no vocabulary"),
-     (lambda s: s.token(1), "random weights have no vocabulary"),
-     (lambda s: s.next_step("a"), "random weights have no vocabulary to predict from"),
-     (lambda s: s.generate("a", 2), "random weights have no vocabulary to generate from"),
-     (lambda s: s.induction_weights(), "random weights read no token ids")],
-)  # fmt: skip
+    [
+        (lambda s: s.decode([1]), "random weights have no vocabulary"),
+        (lambda s: s.token(1), "random weights have no vocabulary"),
+        (lambda s: s.next_step("a"), "random weights have no vocabulary to predict from"),
+        (lambda s: s.generate("a", 2), "random weights have no vocabulary to generate from"),
+        (lambda s: s.induction_weights(), "random weights read no token ids"),
+    ],
+)
 def test_random_weights_say_why_they_cannot(call, message):
     with pytest.raises(NotImplementedError) as caught:
         call(RandomWeights(PlaygroundConfig()))
@@ -741,8 +759,9 @@ def test_generation_defaults_to_greedy_and_seed_zero(hub):
     sampled = [step.token.token_id for step in generate_with_attention(source, "the ca", 8, 2.0)]
     assert sampled == [step.token.token_id for step in source.generate("the ca", 8, 2.0, 0)]
     real = hub("gpt2")
-    assert [s.token.token_id for s in real.generate("the cat", 4)] == \
-        [s.token.token_id for s in real.generate("the cat", 4, 0.0, 0)]  # fmt: skip
+    assert [s.token.token_id for s in real.generate("the cat", 4)] == [
+        s.token.token_id for s in real.generate("the cat", 4, 0.0, 0)
+    ]
     hot = [s.token.token_id for s in real.generate("the cat", 6, 2.0, 0)]
     assert hot == [s.token.token_id for s in generate_with_attention(real, "the cat", 6, 2.0)]
     assert hot != [s.token.token_id for s in real.generate("the cat", 6)], "a temperature of 2 samples"

@@ -38,7 +38,9 @@ def test_the_image_runs_as_the_user_a_space_runs_and_bakes_models_from_a_build_a
     assert user and user.group(1) == "1000"
     assert re.search(rf"^USER {user.group(2)}$", DOCKERFILE, re.M)
     assert re.search(r"^ARG BAKE_MODELS=", DOCKERFILE, re.M)
-    assert re.search(r'^RUN if \[ -n "\$BAKE_MODELS" \]; then python scripts/fetch_models.py \$BAKE_MODELS; fi$', DOCKERFILE, re.M)
+    assert re.search(
+        r'^RUN if \[ -n "\$BAKE_MODELS" \]; then python scripts/fetch_models.py \$BAKE_MODELS; fi$', DOCKERFILE, re.M
+    )
     assert (ROOT / "scripts" / "fetch_models.py").exists()
 
 

@@ -15,10 +15,11 @@ from gpt_core.token_view import Link
 def layers() -> list[torch.Tensor]:
     """Two layers of real softmax weights, (1, h, T, T) each: 3 heads, 7 tokens."""
     return [
-        trace_attention("the cat sat on the mat today", PlaygroundConfig(heads=3, head_dim=4, seed=seed, tokenizer="word"))
-        .trace.weights
+        trace_attention(
+            "the cat sat on the mat today", PlaygroundConfig(heads=3, head_dim=4, seed=seed, tokenizer="word")
+        ).trace.weights
         for seed in (1, 2)
-    ]  # fmt: skip
+    ]
 
 
 @pytest.mark.parametrize("position", [0, 3, 6])
@@ -86,11 +87,19 @@ def test_links_never_name_a_masked_entry_and_ties_come_in_order():
     weights = torch.tensor([[[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.25, 0.5, 0.25]]]).repeat(2, 1, 1)  # 2 equal heads
     token = token_attention([weights], 1)
     links = strongest_links(token, "reads", n=10)
-    assert links == [Link(0, 0, 0, 0.5, "reads"), Link(0, 0, 1, 0.5, "reads"), Link(0, 1, 0, 0.5, "reads"),
-                     Link(0, 1, 1, 0.5, "reads")]  # fmt: skip
+    assert links == [
+        Link(0, 0, 0, 0.5, "reads"),
+        Link(0, 0, 1, 0.5, "reads"),
+        Link(0, 1, 0, 0.5, "reads"),
+        Link(0, 1, 1, 0.5, "reads"),
+    ]
     read_by = strongest_links(token, "read_by", n=10)
-    assert [(link.head, link.other, link.weight) for link in read_by] == [(0, 1, 0.5), (0, 2, 0.5), (1, 1, 0.5),
-                                                                          (1, 2, 0.5)]  # fmt: skip
+    assert [(link.head, link.other, link.weight) for link in read_by] == [
+        (0, 1, 0.5),
+        (0, 2, 0.5),
+        (1, 1, 0.5),
+        (1, 2, 0.5),
+    ]
     assert strongest_links(token, "reads", n=0) == []
     with pytest.raises(ValueError, match=r"^direction 'sideways': one of \('reads', 'read_by'\)$"):
         strongest_links(token, "sideways")
@@ -100,14 +109,20 @@ def test_the_default_links_are_the_five_the_token_reads(layers):
     """strongest_links(token): direction "reads" (its rows: the keys it reads), five links."""
     first = token_attention(layers, -7)  # the first token reads only itself, with weight 1, in every head
     assert first.position == 0
-    assert strongest_links(first) == [Link(0, 0, 0, 1.0, "reads"), Link(0, 1, 0, 1.0, "reads"),
-                                      Link(0, 2, 0, 1.0, "reads"), Link(1, 0, 0, 1.0, "reads"),
-                                      Link(1, 1, 0, 1.0, "reads")]  # fmt: skip
+    assert strongest_links(first) == [
+        Link(0, 0, 0, 1.0, "reads"),
+        Link(0, 1, 0, 1.0, "reads"),
+        Link(0, 2, 0, 1.0, "reads"),
+        Link(1, 0, 0, 1.0, "reads"),
+        Link(1, 1, 0, 1.0, "reads"),
+    ]
     middle = token_attention(layers, 3)
     links = strongest_links(middle)
     assert len(links) == 5 and all(link.direction == "reads" and link.other <= 3 for link in links)
-    reads = sorted(((float(w[0, h, 3, k]), -layer, -h, -k) for layer, w in enumerate(layers) for h in range(3)
-                    for k in range(4)), reverse=True)[:5]  # fmt: skip
+    reads = sorted(
+        ((float(w[0, h, 3, k]), -layer, -h, -k) for layer, w in enumerate(layers) for h in range(3) for k in range(4)),
+        reverse=True,
+    )[:5]
     assert [(link.weight, link.layer, link.head, link.other) for link in links] == [
         (weight, -layer, -h, -k) for weight, layer, h, k in reads
     ]

@@ -51,7 +51,9 @@ def test_every_head_of_every_layer_has_its_row_and_column_as_bars():
             row = bars[f"block {layer + 1} · head {head + 1} · reads"]
             column = bars[f"block {layer + 1} · head {head + 1} · is read by"]
             np.testing.assert_array_equal(decode(row["y"]).astype(np.float32), token.rows[layer, head, :3].numpy())
-            np.testing.assert_array_equal(decode(column["y"]).astype(np.float32), token.columns[layer, head, 2:].numpy())
+            np.testing.assert_array_equal(
+                decode(column["y"]).astype(np.float32), token.columns[layer, head, 2:].numpy()
+            )
             assert row["xaxis"] == column["xaxis"], "one panel per head"
     assert len({trace["xaxis"] for trace in spec["data"]}) == 6
 
@@ -92,16 +94,21 @@ def test_one_direction_draws_only_its_bars():
 
 def _domains(spec: dict) -> list[tuple[tuple[float, float], tuple[float, float]]]:
     layout = spec["layout"]
-    return [(tuple(layout[f"xaxis{s}"]["domain"]), tuple(layout[f"yaxis{s}"]["domain"]))
-            for s in [""] + [str(i) for i in range(2, 100) if f"xaxis{i}" in layout]]  # fmt: skip
+    return [
+        (tuple(layout[f"xaxis{s}"]["domain"]), tuple(layout[f"yaxis{s}"]["domain"]))
+        for s in [""] + [str(i) for i in range(2, 100) if f"xaxis{i}" in layout]
+    ]
 
 
 @pytest.mark.parametrize(("heads", "T"), [(4, 6), (16, 60), (12, 128)])
 def test_panels_never_overlap_and_keep_their_width_by_taking_rows(heads, T):
     token = _token(1, heads, T, T // 2)
     width = 870
-    spec = _spec(token_view_figure(token.rows.numpy(), token.columns.numpy(), T // 2, [f"t{i}" for i in range(T)], EN,
-                                   width_px=width))  # fmt: skip
+    spec = _spec(
+        token_view_figure(
+            token.rows.numpy(), token.columns.numpy(), T // 2, [f"t{i}" for i in range(T)], EN, width_px=width
+        )
+    )
     domains = _domains(spec)
     assert len(domains) == heads
     for i, (x, y) in enumerate(domains):
@@ -142,8 +149,15 @@ def test_the_figure_is_valid_plotly():
     weights = result.trace.weights[0].numpy()  # (h, T, T): query (row) reads key (column)
     labels = ["0 · 动", "1 · 手", "2 · 学", "3 · 大", "4 · 模", "5 · 型"]
     for direction in ("reads", "read_by", "both"):
-        figure = token_view_figure(token.rows.numpy(), token.columns.numpy(), 3, result.labels, ZH,
-                                   direction=direction, layer_word="ex.col.layer")  # fmt: skip
+        figure = token_view_figure(
+            token.rows.numpy(),
+            token.columns.numpy(),
+            3,
+            result.labels,
+            ZH,
+            direction=direction,
+            layer_word="ex.col.layer",
+        )
         go.Figure(figure.to_dict())
         spec = _spec(figure)
         bars = _bars(spec)
@@ -172,7 +186,9 @@ def test_link_words_name_layer_head_token_and_weight():
     links = [Link(0, 2, 1, 0.7149, "reads"), Link(1, 0, 2, 0.25, "read_by")]
     words = link_words(links, labels)
     assert [(w.layer, w.head, w.position, w.token, w.weight, w.direction) for w in words] == [
-        (1, 3, 1, "cat", "0.71", "reads"), (2, 1, 2, "sat", "0.25", "read_by")]  # fmt: skip
+        (1, 3, 1, "cat", "0.71", "reads"),
+        (2, 1, 2, "sat", "0.25", "read_by"),
+    ]
     assert link_words(links, labels, one_layer=True)[0].layer is None
     token = _token(1, 2, 3, 1)
     strongest = link_words(strongest_links(token, "reads", 2), labels)
@@ -182,10 +198,19 @@ def test_link_words_name_layer_head_token_and_weight():
 @pytest.mark.parametrize(("T", "direction"), [(5, "both"), (128, "reads"), (128, "both")])
 def test_one_weight_scale_for_every_panel_holds_every_bar(T, direction):
     token = _token(2, 3, T, T - 1 if direction == "reads" else T // 2)
-    spec = _spec(token_view_figure(token.rows.numpy(), token.columns.numpy(), token.position,
-                                   [f"t{i}" for i in range(T)], EN, direction=direction, layer_word="ex.col.block"))  # fmt: skip
+    spec = _spec(
+        token_view_figure(
+            token.rows.numpy(),
+            token.columns.numpy(),
+            token.position,
+            [f"t{i}" for i in range(T)],
+            EN,
+            direction=direction,
+            layer_word="ex.col.block",
+        )
+    )
     ranges = {tuple(axis["range"]) for name, axis in spec["layout"].items() if name.startswith("yaxis")}
     assert len(ranges) == 1, "every panel on one scale"
-    (low, high), = ranges
+    ((low, high),) = ranges
     tallest = max(max(decode(trace["y"])) for trace in spec["data"])
     assert low == 0 and tallest <= high and tallest > high / 1.1 / 2.5, "the scale fits the bars"

@@ -88,8 +88,7 @@ def test_a_steps_budget_under_a_cap_reports_the_share_of_the_cap_gone_and_follow
     the same share (no warmup: a cosine from 0.01 down to 0.001 over the budget)."""
     machine.step_seconds = [1.0, 1.0, 1.0]
     seen = []
-    config = TrainConfig(steps=100, max_seconds=4.0, batch_size=4, eval_batches=1, warmup_steps=0,
-                         learning_rate=0.01)  # fmt: skip
+    config = TrainConfig(steps=100, max_seconds=4.0, batch_size=4, eval_batches=1, warmup_steps=0, learning_rate=0.01)
     result = TRAINING.train(_model(corpus), corpus, config, on_progress=seen.append)
     assert machine.forward_calls == [4], "a capped run times one batch's forward pass, once"
     assert [progress.fraction for progress in seen] == [0.25, 0.5, 0.75]

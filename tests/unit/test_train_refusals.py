@@ -52,8 +52,13 @@ def test_a_cap_too_short_for_three_steps_is_refused_with_the_numbers_of_the_mess
         _check_speed(model, 3.94, Measures(1.26, 2, 0.1))
     error = caught.value
     assert error.code == "too_slow_for_cap"
-    assert error.params == {"step": 1.3, "steps": 3, "cap": 3.9, "parameters": parameters(model),
-                            "largest": int(parameters(model) * 3.94 / 3.98)}  # fmt: skip
+    assert error.params == {
+        "step": 1.3,
+        "steps": 3,
+        "cap": 3.9,
+        "parameters": parameters(model),
+        "largest": int(parameters(model) * 3.94 / 3.98),
+    }
 
 
 def test_blocks_too_slow_for_stop_to_be_heard_are_refused(model):
@@ -62,8 +67,12 @@ def test_blocks_too_slow_for_stop_to_be_heard_are_refused(model):
         _check_speed(model, 600.0, Measures(1.26, 1, 0.01))
     error = caught.value
     assert error.code == "too_slow_to_stop"
-    assert error.params == {"block": 0.8, "limit": 0.5, "parameters": parameters(model),
-                            "largest": int(parameters(model) * 0.5 / 0.84)}  # fmt: skip
+    assert error.params == {
+        "block": 0.8,
+        "limit": 0.5,
+        "parameters": parameters(model),
+        "largest": int(parameters(model) * 0.5 / 0.84),
+    }
 
 
 def test_blocks_heard_within_exactly_the_limit_are_accepted(model):
@@ -93,7 +102,7 @@ def _clock(eval_batches: int | None, eval_batch_seconds: float) -> _Clock:
         (None, 0.1, True, 1),  # the whole split is too much after Stop: one batch
         (8, 0.0, True, 8),  # no measure of a batch (an uncapped run): as configured
     ],
-)  # fmt: skip
+)
 def test_the_final_evaluation_is_a_quick_look_after_stop(eval_batches, batch_seconds, stopped, expected):
     config = TrainConfig(steps=10, eval_batches=eval_batches)
     assert _final_batches(config, _clock(eval_batches, batch_seconds), stopped) == expected
@@ -111,8 +120,12 @@ def test_a_budget_of_both_kinds_is_refused_naming_both():
 def test_the_last_test_loss_is_the_latest_of_several():
     from gpt_core.train import HistoryPoint, last_test_loss
 
-    history = [HistoryPoint(1, 0.1, 3.0, 2.9), HistoryPoint(2, 0.2, 2.5), HistoryPoint(3, 0.3, 2.0, 1.9),
-               HistoryPoint(4, 0.4, 1.5, 1.2)]  # fmt: skip
+    history = [
+        HistoryPoint(1, 0.1, 3.0, 2.9),
+        HistoryPoint(2, 0.2, 2.5),
+        HistoryPoint(3, 0.3, 2.0, 1.9),
+        HistoryPoint(4, 0.4, 1.5, 1.2),
+    ]
     assert last_test_loss(history) == 1.2
 
 
@@ -149,7 +162,9 @@ def test_a_budget_of_exactly_the_estimate_is_enough_and_one_byte_less_is_refused
         _check_memory(model, TrainConfig(steps=10, batch_size=4, max_bytes=estimate - 1))
     params = caught.value.params
     assert caught.value.code == "too_large_for_memory"
-    assert params["estimate_mb"] == round(estimate / 1_048_576) and params["budget_mb"] == round((estimate - 1) / 1_048_576)
+    assert params["estimate_mb"] == round(estimate / 1_048_576) and params["budget_mb"] == round(
+        (estimate - 1) / 1_048_576
+    )
     assert params["parameters"] == parameters(model)
 
 
@@ -218,8 +233,12 @@ def test_stop_is_asked_before_each_step_and_each_blocks_passes_never_during_eval
         calls.append(1)
         return False
 
-    train(_small(corpus), corpus, TrainConfig(steps=2, batch_size=2, eval_every=1, eval_batches=1),
-          should_stop=should_stop)  # fmt: skip
+    train(
+        _small(corpus),
+        corpus,
+        TrainConfig(steps=2, batch_size=2, eval_every=1, eval_batches=1),
+        should_stop=should_stop,
+    )
     # per step: once before it, once before the block's forward, once before its backward;
     # the evaluation after each step asks nothing
     assert len(calls) == 2 * 3
@@ -236,8 +255,17 @@ def test_the_first_step_is_one_adamw_step_at_the_warmup_rate(corpus):
 
     model = _small(corpus)
     twin = copy.deepcopy(model)
-    config = TrainConfig(steps=1, batch_size=4, learning_rate=0.01, warmup_steps=10, weight_decay=0.1, grad_clip=1.0,
-                         eval_every=100, eval_batches=1, seed=3)  # fmt: skip
+    config = TrainConfig(
+        steps=1,
+        batch_size=4,
+        learning_rate=0.01,
+        warmup_steps=10,
+        weight_decay=0.1,
+        grad_clip=1.0,
+        eval_every=100,
+        eval_batches=1,
+        seed=3,
+    )
     train(model, corpus, config)
     indices = torch.randint(len(corpus.train), (4,), generator=torch.Generator().manual_seed(3))
     inputs, targets = corpus.train.batch(indices)
@@ -247,8 +275,9 @@ def test_the_first_step_is_one_adamw_step_at_the_warmup_rate(corpus):
     torch.nn.utils.clip_grad_norm_(twin.parameters(), 1.0)
     matrices = [p for p in twin.parameters() if p.dim() >= 2]
     others = [p for p in twin.parameters() if p.dim() < 2]
-    torch.optim.AdamW([{"params": matrices, "weight_decay": 0.1}, {"params": others, "weight_decay": 0.0}],
-                      lr=0.01 / 10).step()  # fmt: skip
+    torch.optim.AdamW(
+        [{"params": matrices, "weight_decay": 0.1}, {"params": others, "weight_decay": 0.0}], lr=0.01 / 10
+    ).step()
     for (name, trained), (_, by_hand) in zip(model.state_dict().items(), twin.state_dict().items(), strict=True):
         torch.testing.assert_close(trained, by_hand, rtol=0, atol=1e-7, msg=name)
 
@@ -292,7 +321,10 @@ def test_the_final_evaluation_takes_its_configured_batches_from_the_runs_stream(
     result = train(model, corpus, TrainConfig(steps=2, batch_size=4, eval_every=100, eval_batches=3, seed=2))
     trained = copy.deepcopy(model)
     expected = evaluate(trained, corpus, 3, 4, torch.Generator().manual_seed(3))  # no evaluation before: first draws
-    assert result.history[-1].test_loss == pytest.approx(expected, abs=1e-6) and result.final_test_loss == result.history[-1].test_loss
+    assert (
+        result.history[-1].test_loss == pytest.approx(expected, abs=1e-6)
+        and result.final_test_loss == result.history[-1].test_loss
+    )
 
 
 def test_a_stopped_uncapped_run_still_evaluates_its_configured_batches(corpus):
@@ -306,8 +338,12 @@ def test_a_stopped_uncapped_run_still_evaluates_its_configured_batches(corpus):
 
     asked = []
     model = _small(corpus)
-    result = train(model, corpus, TrainConfig(steps=50, batch_size=4, eval_every=100, eval_batches=3, seed=2),
-                   should_stop=lambda: asked.append(1) or len(asked) > 3)  # stops between its first two steps' checks
+    result = train(
+        model,
+        corpus,
+        TrainConfig(steps=50, batch_size=4, eval_every=100, eval_batches=3, seed=2),
+        should_stop=lambda: asked.append(1) or len(asked) > 3,
+    )  # stops between its first two steps' checks
     assert result.stopped_early and result.steps >= 1
     expected = evaluate(copy.deepcopy(model), corpus, 3, 4, torch.Generator().manual_seed(3))
     assert result.history[-1].test_loss == pytest.approx(expected, abs=1e-6)
@@ -319,8 +355,9 @@ def test_a_runs_times_are_its_own_and_a_roomy_cap_takes_every_step(corpus):
     from gpt_core import train
 
     started = time.perf_counter()
-    result = train(_small(corpus), corpus, TrainConfig(steps=4, batch_size=4, eval_every=100, eval_batches=1,
-                                                       max_seconds=120.0))  # fmt: skip
+    result = train(
+        _small(corpus), corpus, TrainConfig(steps=4, batch_size=4, eval_every=100, eval_batches=1, max_seconds=120.0)
+    )
     wall = time.perf_counter() - started
     assert result.steps == 4, "a cap far beyond four steps ends none early"
     assert all(0 <= p.elapsed <= wall for p in result.history)

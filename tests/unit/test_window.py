@@ -133,8 +133,15 @@ def test_a_windowed_detail_draws_only_the_windows_cells_with_their_positions():
     masked = np.where(np.triu(np.ones((T, T), bool), 1), -np.inf, scores).astype(np.float32)
     window = window_around(T, 250, 240)
     assert window == Window(T, 226, 216, 48)
-    figure = head_detail_figure({"scores": scores, "masked_scores": masked}, _labels(T), 0, WORDS,
-                                highlight=(250, 240), window=window, max_height_px=700)  # fmt: skip
+    figure = head_detail_figure(
+        {"scores": scores, "masked_scores": masked},
+        _labels(T),
+        0,
+        WORDS,
+        highlight=(250, 240),
+        window=window,
+        max_height_px=700,
+    )
     spec = json.loads(figure.to_json())
     values = next(trace for trace in spec["data"] if trace["name"] == "raw scores QKᵀ · head 1")
     assert values["y"][0] == "226 · t226" and values["y"][-1] == "273 · t273"
@@ -191,11 +198,18 @@ def test_the_lines_chosen_are_the_windows_strongest_and_the_rest_are_counted():
     choice = choose_lines(weights, heads=[0, 1], queries=[4, 5], keys=range(2, 6), threshold=0.02, max_lines=100)
     # Keys 0 and 1 lie outside: head 1 has (4, 0), (4, 1), (5, 0); head 2 has (5, 1).
     assert choice.outside == 4 and choice.cut == 0
-    assert sorted(choice.lines) == sorted([
-        (0, 4, 2, pytest.approx(0.2)), (0, 4, 3, pytest.approx(0.2)), (0, 4, 4, pytest.approx(0.2)),
-        (0, 5, 2, pytest.approx(0.1)), (0, 5, 3, pytest.approx(0.1)), (0, 5, 5, pytest.approx(0.3)),
-        (1, 5, 4, pytest.approx(0.05)), (1, 5, 5, pytest.approx(0.05)),
-    ])  # fmt: skip
+    assert sorted(choice.lines) == sorted(
+        [
+            (0, 4, 2, pytest.approx(0.2)),
+            (0, 4, 3, pytest.approx(0.2)),
+            (0, 4, 4, pytest.approx(0.2)),
+            (0, 5, 2, pytest.approx(0.1)),
+            (0, 5, 3, pytest.approx(0.1)),
+            (0, 5, 5, pytest.approx(0.3)),
+            (1, 5, 4, pytest.approx(0.05)),
+            (1, 5, 5, pytest.approx(0.05)),
+        ]
+    )
     capped = choose_lines(weights, heads=[0, 1], queries=[4, 5], keys=range(2, 6), threshold=0.02, max_lines=2)
     assert [line[:3] for line in capped.lines] == [(0, 5, 5), (0, 4, 2)] and capped.cut == 6, "the 0.3, then a 0.2"
 
@@ -243,8 +257,9 @@ def test_the_generation_chart_of_a_long_context_draws_its_last_positions():
 
     context = [f"t{i}" for i in range(200)]
     row = np.full(200, 1 / 200, dtype=np.float32)
-    figure = generation_figure([row, np.append(row * 200 / 201, 1 / 201)], ["a", "b"], [context, [*context, "a"]],
-                               0, 0, WORDS)  # fmt: skip
+    figure = generation_figure(
+        [row, np.append(row * 200 / 201, 1 / 201)], ["a", "b"], [context, [*context, "a"]], 0, 0, WORDS
+    )
     trace = figure.data[0]
     assert GENERATION_POSITIONS == 64
     assert list(trace.x) == list(range(201 - 64, 201)), "the longest context's last 64 positions"

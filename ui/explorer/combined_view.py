@@ -23,12 +23,22 @@ def combined(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     """A choice (in the link: ``combine``) of the chosen block's mean over heads or the
     rollout through all blocks, one T × T heatmap, and a note on what rollout assumes."""
     unit, units = t(f"ex.col.{view.source.words.unit}", lang), t(f"cb.{view.source.words.unit}s", lang)
-    st.segmented_control(t("ex.combine", lang), COMBINE_KINDS, key=key("combine"), required=True,
-                         format_func=lambda kind: t(f"ex.combine.{kind}", lang, unit=unit, units=units))  # fmt: skip
+    st.segmented_control(
+        t("ex.combine", lang),
+        COMBINE_KINDS,
+        key=key("combine"),
+        required=True,
+        format_func=lambda kind: t(f"ex.combine.{kind}", lang, unit=unit, units=units),
+    )
     kind = st.session_state[key("combine")]
     blocks, heads = view.weights.shape[:2]
     if kind == "mean":
-        title = t("ex.combined_mean_title", lang, heads=heads, where=t(f"ex.{view.source.words.unit}_n", lang, n=view.block + 1))
+        title = t(
+            "ex.combined_mean_title",
+            lang,
+            heads=heads,
+            where=t(f"ex.{view.source.words.unit}_n", lang, n=view.block + 1),
+        )
         which = view.block
     else:
         title = t("ex.combined_rollout_title", lang, blocks=blocks, units=units)
@@ -38,12 +48,17 @@ def combined(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     def build():
         weights = view.weights
         matrix = mean_over_heads([weights[which]])[0] if kind == "mean" else attention_rollout(list(weights))
-        return combined_figure(matrix.numpy(), view.trace.labels, kind, figure_words(lang), title=title,
-                               window=window, **sized)  # fmt: skip
+        return combined_figure(
+            matrix.numpy(), view.trace.labels, kind, figure_words(lang), title=title, window=window, **sized
+        )
 
     window = view.window
-    show_chart(build, COMBINED_CHART_KEY, sized=True,
-               share=view.shared("combined", kind, which, tuple(sized.items()), window),
-               file_name=file_name(view, kind, block=view.block + 1 if kind == "mean" else None))  # fmt: skip
+    show_chart(
+        build,
+        COMBINED_CHART_KEY,
+        sized=True,
+        share=view.shared("combined", kind, which, tuple(sized.items()), window),
+        file_name=file_name(view, kind, block=view.block + 1 if kind == "mean" else None),
+    )
     st.caption(t("ex.combined_help", lang, unit=unit))
     st.markdown(t("cb.rollout_note", lang))

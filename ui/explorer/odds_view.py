@@ -58,8 +58,9 @@ def _controls(lang: str, key: Callable[[str], str], vocab: int) -> tuple[float, 
         ss[key("top_k")] = vocab  # a link's k beyond this vocabulary keeps every token: the same odds
     temp_col, k_col, p_col, seed_col = st.columns(4)
     temp_col.slider(t("odds.temperature", lang), 0.0, MAX_TEMPERATURE, step=TEMPERATURE_STEP, key=key("odds_temp"))
-    k_col.number_input(t("odds.top_k", lang), 0, vocab, step=1, key=key("top_k"),
-                       help=t("odds.top_k_help", lang, vocab=vocab))  # fmt: skip
+    k_col.number_input(
+        t("odds.top_k", lang), 0, vocab, step=1, key=key("top_k"), help=t("odds.top_k_help", lang, vocab=vocab)
+    )
     p_col.slider(t("odds.top_p", lang), MIN_TOP_P, 1.0, step=TOP_P_STEP, key=key("top_p"))
     seed_col.number_input(t("odds.seed", lang), 0, MAX_SEED, step=1, key=key("sample_seed"))
     temperature = round(float(ss[key("odds_temp")]), 2)
@@ -86,8 +87,9 @@ def odds(view: views.ExplorerView, lang: str, key: Callable[[str], str]) -> None
         return
     vocab = int(step.logits.numel())
     if step.padding:
-        st.info(t("odds.padded", lang, rows=vocab + step.padding, vocab=vocab, extra=step.padding),
-                icon=":material/info:")  # fmt: skip
+        st.info(
+            t("odds.padded", lang, rows=vocab + step.padding, vocab=vocab, extra=step.padding), icon=":material/info:"
+        )
     temperature, top_k, top_p, seed = _controls(lang, key, vocab)
     try:
         found = next_token_odds(step.logits, temperature, top_k, top_p)
@@ -106,7 +108,9 @@ def odds(view: views.ExplorerView, lang: str, key: Callable[[str], str]) -> None
     def build():
         return odds_figure(labels, before, after, found.kept, figure_words(lang), title=title, scale=scale)
 
-    show_chart(build, ODDS_CHART_KEY, sized=True, file_name=views.file_name(view, "odds", temp=temperature, k=top_k, p=top_p))
+    show_chart(
+        build, ODDS_CHART_KEY, sized=True, file_name=views.file_name(view, "odds", temp=temperature, k=top_k, p=top_p)
+    )
     st.caption(t("odds.kept", lang, kept=found.kept, vocab=vocab, shown=shown))
     _sample(found, seed, source, prompt, lang, key)
     _row(view, step, lang)
@@ -124,8 +128,13 @@ def _sample(found, seed: int, source: AttentionSource, prompt: str, lang: str, k
     if len(longer) > MAX_PROMPT_CHARS:
         st.info(t("odds.prompt_full", lang, limit=MAX_PROMPT_CHARS), icon=":material/info:")
         return
-    st.button(t("odds.sample", lang), key="ex_odds_sample", help=t("odds.sample_help", lang), on_click=_append,
-              args=(key("prompt"), longer))  # fmt: skip
+    st.button(
+        t("odds.sample", lang),
+        key="ex_odds_sample",
+        help=t("odds.sample_help", lang),
+        on_click=_append,
+        args=(key("prompt"), longer),
+    )
 
 
 def _row(view: views.ExplorerView, step: NextStep, lang: str) -> None:
@@ -137,11 +146,25 @@ def _row(view: views.ExplorerView, step: NextStep, lang: str) -> None:
     last = step.context[-1] if step.context else ""
     first = generation_window(len(row))
     if first:
-        st.caption(t("ex.generation_window", lang, first=first, last=len(row) - 1, share=f"{float(row[:first].sum()):.1%}"))
+        st.caption(
+            t("ex.generation_window", lang, first=first, last=len(row) - 1, share=f"{float(row[:first].sum()):.1%}")
+        )
 
     def build():
-        return generation_figure([row], [last], [step.context], view.head, view.block, figure_words(lang),
-                                 unit_word=f"ex.col.{view.source.words.unit}", **sized)  # fmt: skip
+        return generation_figure(
+            [row],
+            [last],
+            [step.context],
+            view.head,
+            view.block,
+            figure_words(lang),
+            unit_word=f"ex.col.{view.source.words.unit}",
+            **sized,
+        )
 
-    show_chart(build, ODDS_ROW_CHART_KEY, sized=True,
-               file_name=views.file_name(view, "odds_row", block=view.block + 1, head=view.head + 1))  # fmt: skip
+    show_chart(
+        build,
+        ODDS_ROW_CHART_KEY,
+        sized=True,
+        file_name=views.file_name(view, "odds_row", block=view.block + 1, head=view.head + 1),
+    )

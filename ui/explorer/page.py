@@ -34,8 +34,12 @@ CLICKS_KEY = "ex_chart_clicks"
 # it again reads kept traces and shared figures (light).
 DRAWN_PAGES: SharedResults[bool] = SharedResults(max_entries=1024)
 FELL_BACK_STATE = "ex_fell_back"  # a real model the link named that could not be had (the shipped one is shown)
-CLICK_CHARTS = {views.GRID_CHART_KEY: "grid", views.MAP_CHART_KEY: "map", views.LAYER_CHART_KEY: "layer",
-                views.WINDOW_MAP_KEY: "window"}  # fmt: skip
+CLICK_CHARTS = {
+    views.GRID_CHART_KEY: "grid",
+    views.MAP_CHART_KEY: "map",
+    views.LAYER_CHART_KEY: "layer",
+    views.WINDOW_MAP_KEY: "window",
+}
 widget_key = PAGE.key
 
 
@@ -121,10 +125,20 @@ def render() -> None:
     notes_slot = st.container()
     model_col, prompt_col = st.columns([2, 3], vertical_alignment="top")
     keys = sources.model_names()
-    model_col.selectbox(t("ex.model", lang), keys, key=widget_key("model"),
-                        format_func=lambda key: sources.label(key, lang), on_change=_on_model_change)  # fmt: skip
-    prompt_col.text_area(t("ex.prompt", lang), key=widget_key("prompt"), height=68, max_chars=state.MAX_PROMPT_CHARS,
-                         help=t("ex.prompt_help", lang))  # fmt: skip
+    model_col.selectbox(
+        t("ex.model", lang),
+        keys,
+        key=widget_key("model"),
+        format_func=lambda key: sources.label(key, lang),
+        on_change=_on_model_change,
+    )
+    prompt_col.text_area(
+        t("ex.prompt", lang),
+        key=widget_key("prompt"),
+        height=68,
+        max_chars=state.MAX_PROMPT_CHARS,
+        help=t("ex.prompt_help", lang),
+    )
     prompt = PAGE.get("prompt")
     clicked = listen(CLICK_CHARTS, CLICKS_KEY)
     identity = (source.identity, prompt)
@@ -146,8 +160,9 @@ def render() -> None:
     PAGE.reread_after_restart()
 
 
-def _first_screen(lang: str, source: AttentionSource, prompt: str, identity: tuple, clicked, keys: list[str],
-                  notes_slot) -> views.ExplorerView | None:  # fmt: skip
+def _first_screen(
+    lang: str, source: AttentionSource, prompt: str, identity: tuple, clicked, keys: list[str], notes_slot
+) -> views.ExplorerView | None:
     """The trace's notes and the grid of every head; None after a message (a prompt the
     model cannot read)."""
     try:
@@ -169,8 +184,9 @@ def _first_screen(lang: str, source: AttentionSource, prompt: str, identity: tup
     with notes_slot:
         _show_notes(lang, source)
     views.read_notes(source, trace, lang)
-    view = views.ExplorerView(source, trace, values["block"] - 1, values["head"] - 1, identity, steps, values["row"],
-                              values["col"])  # fmt: skip
+    view = views.ExplorerView(
+        source, trace, values["block"] - 1, values["head"] - 1, identity, steps, values["row"], values["col"]
+    )
     views.grid(view, lang, widget_key)
     views.model_lines(source, trace, lang)
     return view
@@ -182,8 +198,9 @@ TABS_KEY = "ex_tab"
 def _rest(view, lang: str) -> None:
     """Below the grid: the tabs, of which only the open one is drawn (ui/lazy_tabs.py; the
     link's ``view`` says which). A view that fails says so in its tab; the page stays."""
-    open_tab, tabs = lazy_tabs(state.VIEWS, TABS_KEY, lang, "ex.tab", chosen=PAGE.get("view"),
-                               on_choose=lambda name: PAGE.set("view", name))  # fmt: skip
+    open_tab, tabs = lazy_tabs(
+        state.VIEWS, TABS_KEY, lang, "ex.tab", chosen=PAGE.get("view"), on_choose=lambda name: PAGE.set("view", name)
+    )
     with tabs[open_tab], contained(t(f"ex.tab.{open_tab}", lang), lang):
         if open_tab == "detail":
             views.detail(view, lang)

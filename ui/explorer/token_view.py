@@ -57,12 +57,26 @@ def token_view(view, lang: str, key: Callable[[str], str]) -> None:
     window = token_window(len(labels), position, lang)
 
     def build():
-        return token_view_figure(rows, columns, position, labels, words, direction=direction, layer_word=word,
-                                 first_layer=first, window=window, **sized)  # fmt: skip
+        return token_view_figure(
+            rows,
+            columns,
+            position,
+            labels,
+            words,
+            direction=direction,
+            layer_word=word,
+            first_layer=first,
+            window=window,
+            **sized,
+        )
 
-    show_chart(build, CHART_KEY, sized=True,
-               share=view.shared("token", position, direction, first, one_layer, tuple(sized.items()), window),
-               file_name=file_name(view, "token", direction, position=position))  # fmt: skip
+    show_chart(
+        build,
+        CHART_KEY,
+        sized=True,
+        share=view.shared("token", position, direction, first, one_layer, tuple(sized.items()), window),
+        file_name=file_name(view, "token", direction, position=position),
+    )
     st.caption(t("tv.help", lang))
     shown_directions = ("reads", "read_by") if direction == "both" else (direction,)
     link_sentences(token, labels, shown_directions, lang, unit)

@@ -77,8 +77,9 @@ def has_map(view: ExplorerView) -> bool:
 # Generations by (source, prompt, n, temperature, seed): the same for everyone.
 SHARED_GENERATIONS: SharedResults[tuple] = SharedResults(max_entries=64)
 # Every layer's weights and every head's metrics of a (source, prompt), for everyone.
-SHARED_NUMBERS: SharedResults[tuple] = SharedResults(SHARED_NUMBER_ENTRIES, SHARED_NUMBER_MB * 2**20,
-                                                     lambda numbers: numbers[0].nbytes)  # fmt: skip
+SHARED_NUMBERS: SharedResults[tuple] = SharedResults(
+    SHARED_NUMBER_ENTRIES, SHARED_NUMBER_MB * 2**20, lambda numbers: numbers[0].nbytes
+)
 
 
 @dataclass
@@ -186,9 +187,17 @@ def layer_map(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     )
     metric = st.session_state[key("metric")]
     title = t("ex.map_title", lang, metric=t(f"ex.metric.{metric}", lang))
-    figure = metric_figure(_metric_values(view, metric), metric, figure_words(lang), limit=_entropy_limit(view),
-                           scale=type_scale(), cell_px=map_cell_px(view.about.layers), title=title,
-                           focus=(view.block, view.head), rows_word=f"ex.col.{view.source.words.unit}")  # fmt: skip
+    figure = metric_figure(
+        _metric_values(view, metric),
+        metric,
+        figure_words(lang),
+        limit=_entropy_limit(view),
+        scale=type_scale(),
+        cell_px=map_cell_px(view.about.layers),
+        title=title,
+        focus=(view.block, view.head),
+        rows_word=f"ex.col.{view.source.words.unit}",
+    )
     show_chart(figure, MAP_CHART_KEY, sized=True, file_name=file_name(view, "map", metric))
     st.caption(t("ex.map_help", lang, layers=view.about.layers, heads=view.about.heads))
     block_col, head_col, _ = st.columns([1, 1, 3])
@@ -199,11 +208,22 @@ def layer_map(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
         key=key("block"),
         format_func=lambda n: t(f"ex.{unit}_n", lang, n=n),
     )
-    head_col.selectbox(t("ex.head", lang), list(range(1, view.about.heads + 1)), key=key("head"),
-                       format_func=lambda n: t("ex.head_n", lang, n=n))  # fmt: skip
+    head_col.selectbox(
+        t("ex.head", lang),
+        list(range(1, view.about.heads + 1)),
+        key=key("head"),
+        format_func=lambda n: t("ex.head_n", lang, n=n),
+    )
     st.subheader(t("ex.layer_heads_title", lang, layer=view.block + 1))
-    figure = heads_overview_figure(view.weights[view.block], view.trace.labels, "weights", figure_words(lang),
-                                   focus=view.head, window=view.window, **sized_for_page())  # fmt: skip
+    figure = heads_overview_figure(
+        view.weights[view.block],
+        view.trace.labels,
+        "weights",
+        figure_words(lang),
+        focus=view.head,
+        window=view.window,
+        **sized_for_page(),
+    )
     show_chart(figure, LAYER_CHART_KEY, sized=True, file_name=file_name(view, "layer", layer=view.block + 1))
     _window_map(view, lang)
 
@@ -212,9 +232,16 @@ def _window_map(view: ExplorerView, lang: str) -> None:
     """A long text: the chosen head's whole matrix, small, the window outlined."""
     if view.window.whole:
         return
-    window_map(view.weights[view.block, view.head], view.window, view.head, view.chosen_row, lang, WINDOW_MAP_KEY,
-               view.shared("window", view.block, view.head, view.window, type_scale()),
-               file_name(view, "whole", block=view.block + 1, head=view.head + 1))  # fmt: skip
+    window_map(
+        view.weights[view.block, view.head],
+        view.window,
+        view.head,
+        view.chosen_row,
+        lang,
+        WINDOW_MAP_KEY,
+        view.shared("window", view.block, view.head, view.window, type_scale()),
+        file_name(view, "whole", block=view.block + 1, head=view.head + 1),
+    )
 
 
 def grid(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
@@ -229,16 +256,24 @@ def grid(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
         key=key("block"),
         format_func=lambda n: t(f"ex.{unit}_n", lang, n=n),
     )
-    head_col.selectbox(t("ex.head", lang), list(range(1, view.about.heads + 1)), key=key("head"),
-                       format_func=lambda n: t("ex.head_n", lang, n=n))  # fmt: skip
+    head_col.selectbox(
+        t("ex.head", lang),
+        list(range(1, view.about.heads + 1)),
+        key=key("head"),
+        format_func=lambda n: t("ex.head_n", lang, n=n),
+    )
     sized = sized_for_page()
     focus, window = (view.block, view.head), view.window
     words = figure_words(lang)
     # Its rows are blocks or layers: the grid's words for them.
     words = {**words, "ex.col.block": words[f"ex.col.{unit}"], "ex.grid_title": t(f"ex.grid_title.{unit}", lang)}
-    show_chart(lambda: grid_figure(view.weights, view.trace.labels, words, focus=focus, window=window, **sized),
-               GRID_CHART_KEY, sized=True, share=view.shared("grid", focus, tuple(sized.items()), window),
-               file_name=file_name(view, "grid", block=view.block + 1, head=view.head + 1))  # fmt: skip
+    show_chart(
+        lambda: grid_figure(view.weights, view.trace.labels, words, focus=focus, window=window, **sized),
+        GRID_CHART_KEY,
+        sized=True,
+        share=view.shared("grid", focus, tuple(sized.items()), window),
+        file_name=file_name(view, "grid", block=view.block + 1, head=view.head + 1),
+    )
     st.caption(t(f"ex.grid_help.{unit}", lang))
     _window_map(view, lang)
 
@@ -247,7 +282,9 @@ def detail(view: ExplorerView, lang: str) -> None:
     """The chosen head stage by stage: the playground's own renderer."""
     layer = view.trace.layers[view.block]
     kind = t(f"ex.kind.{view.kind(view.block, view.head)}", lang)
-    st.subheader(t(f"ex.detail_title.{view.source.words.unit}", lang, block=view.block + 1, head=view.head + 1, kind=kind))
+    st.subheader(
+        t(f"ex.detail_title.{view.source.words.unit}", lang, block=view.block + 1, head=view.head + 1, kind=kind)
+    )
     st.caption(t("ex.detail_help", lang))
     sized = sized_for_page()
 
@@ -255,49 +292,94 @@ def detail(view: ExplorerView, lang: str) -> None:
 
     def build():
         stages = {stage: getattr(layer, stage)[0, view.head].numpy() for stage in STAGES}
-        return head_detail_figure(stages, view.trace.labels, view.head, figure_words(lang), window=window,
-                                  max_height_px=SCREEN_CHART_PX, **sized)  # fmt: skip
+        return head_detail_figure(
+            stages,
+            view.trace.labels,
+            view.head,
+            figure_words(lang),
+            window=window,
+            max_height_px=SCREEN_CHART_PX,
+            **sized,
+        )
 
-    show_chart(build, DETAIL_CHART_KEY, sized=True, share=view.shared("detail", view.block, view.head,
-                                                                       tuple(sized.items()), window),
-               file_name=file_name(view, "detail", block=view.block + 1, head=view.head + 1))  # fmt: skip
+    show_chart(
+        build,
+        DETAIL_CHART_KEY,
+        sized=True,
+        share=view.shared("detail", view.block, view.head, tuple(sized.items()), window),
+        file_name=file_name(view, "detail", block=view.block + 1, head=view.head + 1),
+    )
 
 
 def lines(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     labels = view.trace.labels
     unit = t(f"ex.col.{view.source.words.unit}", lang)
     mode_col, token_col = st.columns(2)
-    mode_col.segmented_control(t("ex.lines_mode", lang), LINE_MODES, key=key("lines"), required=True,
-                               format_func=lambda mode: t(f"ex.lines_mode.{mode}", lang, unit=unit))  # fmt: skip
-    token_col.selectbox(t("ex.token", lang), [ALL_TOKENS, *range(len(labels))], key=key("token"),
-                        format_func=lambda i: t("ex.all_tokens", lang) if i == ALL_TOKENS else position_label(i, labels[i]))  # fmt: skip
+    mode_col.segmented_control(
+        t("ex.lines_mode", lang),
+        LINE_MODES,
+        key=key("lines"),
+        required=True,
+        format_func=lambda mode: t(f"ex.lines_mode.{mode}", lang, unit=unit),
+    )
+    token_col.selectbox(
+        t("ex.token", lang),
+        [ALL_TOKENS, *range(len(labels))],
+        key=key("token"),
+        format_func=lambda i: t("ex.all_tokens", lang) if i == ALL_TOKENS else position_label(i, labels[i]),
+    )
     mode, token = st.session_state[key("lines")], st.session_state[key("token")]
     heads = [view.head] if mode == "head" else list(range(view.about.heads))
     st.caption(t("ex.lines_help", lang, threshold=LINE_THRESHOLD))
     chosen, scale = None if token == ALL_TOKENS else token, type_scale()
     centre = view.chosen_row if chosen is None else chosen
-    window = window_around(len(labels), centre, view.chosen_col if chosen is None else max(0, chosen - LINES_WINDOW // 2 + 1),
-                           size=LINES_WINDOW)  # fmt: skip
+    window = window_around(
+        len(labels),
+        centre,
+        view.chosen_col if chosen is None else max(0, chosen - LINES_WINDOW // 2 + 1),
+        size=LINES_WINDOW,
+    )
 
     def build():
-        return lines_figure(view.weights[view.block], labels, heads, figure_words(lang), token=chosen, scale=scale,
-                            window=window)  # fmt: skip
+        return lines_figure(
+            view.weights[view.block], labels, heads, figure_words(lang), token=chosen, scale=scale, window=window
+        )
 
     drawn = prepared(build, sized=True, share=view.shared("lines", view.block, tuple(heads), chosen, scale, window))
     left_out = drawn.meta.get(LINES_OUTSIDE, 0) + drawn.meta.get(LINES_CUT, 0)
     if not window.whole:
-        st.caption(t("ex.lines_window", lang, q0=window.first_query, q1=window.first_query + window.size - 1,
-                     k0=window.first_key, k1=window.first_key + window.size - 1, T=window.tokens))  # fmt: skip
+        st.caption(
+            t(
+                "ex.lines_window",
+                lang,
+                q0=window.first_query,
+                q1=window.first_query + window.size - 1,
+                k0=window.first_key,
+                k1=window.first_key + window.size - 1,
+                T=window.tokens,
+            )
+        )
     if left_out:
-        st.caption(t("ex.lines_left_out", lang, n=left_out, outside=drawn.meta.get(LINES_OUTSIDE, 0),
-                     cut=drawn.meta.get(LINES_CUT, 0)))  # fmt: skip
+        st.caption(
+            t(
+                "ex.lines_left_out",
+                lang,
+                n=left_out,
+                outside=drawn.meta.get(LINES_OUTSIDE, 0),
+                cut=drawn.meta.get(LINES_CUT, 0),
+            )
+        )
     if not drawn.meta.get(LINES_DRAWN, 1):  # an empty figure says why
         _no_lines(drawn.meta, lang)
     chart_col, _ = st.columns(LINES_SHARE)
     with chart_col:
-        show_chart(drawn, LINES_CHART_KEY,
-                   file_name=file_name(view, "lines", block=view.block + 1,
-                                       head=view.head + 1 if mode == "head" else "all", token=chosen))  # fmt: skip
+        show_chart(
+            drawn,
+            LINES_CHART_KEY,
+            file_name=file_name(
+                view, "lines", block=view.block + 1, head=view.head + 1 if mode == "head" else "all", token=chosen
+            ),
+        )
 
 
 def _no_lines(meta: dict, lang: str) -> None:
@@ -311,9 +393,11 @@ def metrics_table(view: ExplorerView, lang: str) -> pd.DataFrame:
     rows = []
     for block, values in enumerate(view.metrics):
         for head in range(view.about.heads):
-            row = {t(f"ex.col.{view.source.words.unit}", lang): block + 1,
-                   t("ex.col.head", lang): head + 1,
-                   t("ex.col.kind", lang): t(f"ex.kind.{view.kind(block, head)}", lang)}  # fmt: skip
+            row = {
+                t(f"ex.col.{view.source.words.unit}", lang): block + 1,
+                t("ex.col.head", lang): head + 1,
+                t("ex.col.kind", lang): t(f"ex.kind.{view.kind(block, head)}", lang),
+            }
             row.update({t(f"ex.metric_short.{metric}", lang): float(values[metric][head]) for metric in METRICS})
             rows.append(row)
     return pd.DataFrame(rows)
@@ -323,23 +407,32 @@ def metrics(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     st.caption(t("ex.metrics_intro", lang))
     st.markdown(t("ex.kinds_help", lang))
     if not has_map(view):  # a real model's map, above, is this chart (its buttons choose the metric)
-        st.segmented_control(t("ex.metric", lang), METRICS, key=key("metric"), required=True,
-                             format_func=lambda metric: t(f"ex.metric.{metric}", lang))  # fmt: skip
+        st.segmented_control(
+            t("ex.metric", lang),
+            METRICS,
+            key=key("metric"),
+            required=True,
+            format_func=lambda metric: t(f"ex.metric.{metric}", lang),
+        )
     metric = st.session_state[key("metric")]
     T, limit = len(view.trace.labels), _entropy_limit(view)
     if not has_map(view):
         scale = type_scale()
-        show_chart(lambda: metric_figure(_metric_values(view, metric), metric, figure_words(lang), limit=limit,
-                                         scale=scale),
-                   METRIC_CHART_KEY, sized=True, share=view.shared("metric", metric, scale),
-                   file_name=file_name(view, "metric", metric))  # fmt: skip
+        show_chart(
+            lambda: metric_figure(_metric_values(view, metric), metric, figure_words(lang), limit=limit, scale=scale),
+            METRIC_CHART_KEY,
+            sized=True,
+            share=view.shared("metric", metric, scale),
+            file_name=file_name(view, "metric", metric),
+        )
     if metric == "entropy":
         st.caption(t("ex.entropy_limit", lang, limit=f"{limit:.2f}", T=T))
     if metric == "induction":
         st.caption(t("ex.induction_help", lang, n=INDUCTION_TOKENS))
     table = metrics_table(view, lang)
-    config = {t(f"ex.metric_short.{m}", lang): st.column_config.NumberColumn(format=f"%.{METRIC_DECIMALS}f")
-              for m in METRICS}  # fmt: skip
+    config = {
+        t(f"ex.metric_short.{m}", lang): st.column_config.NumberColumn(format=f"%.{METRIC_DECIMALS}f") for m in METRICS
+    }
     st.dataframe(table, hide_index=True, column_config=config, key="ex_metrics_table")
 
 
@@ -354,13 +447,19 @@ def training(view: ExplorerView, lang: str, key: Callable[[str], str], steps: tu
     sized = sized_for_page()
 
     def build():
-        return heads_overview_figure(snapshot[view.block], display_labels(list(prompt)), "weights",
-                                     figure_words(lang), focus=view.head, **sized)  # fmt: skip
+        return heads_overview_figure(
+            snapshot[view.block], display_labels(list(prompt)), "weights", figure_words(lang), focus=view.head, **sized
+        )
 
     # The same for every prompt: shared by the model's snapshot, not by the view.
     shared = ("snapshot", view.about.name, step, view.block, view.head, tuple(sized.items()))
-    show_chart(build, TRAINING_CHART_KEY, sized=True, share=shared,
-               file_name=export_name("snapshot", view.about.name, step=step, block=view.block + 1, head=view.head + 1))
+    show_chart(
+        build,
+        TRAINING_CHART_KEY,
+        sized=True,
+        share=shared,
+        file_name=export_name("snapshot", view.about.name, step=step, block=view.block + 1, head=view.head + 1),
+    )
     st.caption(t("ex.snapshot_prompt", lang))
     st.code(prompt, language=None)
 
@@ -370,8 +469,12 @@ def _generate(view: ExplorerView, n: int, temperature: float, seed: int) -> tupl
     prompt = view.trace.text_used
     steps = generate_with_attention(view.source, prompt, n, temperature, seed)
     new = view.source.decode([step.token.token_id for step in steps])
-    return (prompt + new, [step.rows for step in steps], [step.token.label for step in steps],
-            [step.context for step in steps])  # fmt: skip
+    return (
+        prompt + new,
+        [step.rows for step in steps],
+        [step.token.label for step in steps],
+        [step.context for step in steps],
+    )
 
 
 def generation(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
@@ -403,13 +506,33 @@ def generation(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None
     first = generation_window(max(len(row) for row in head_rows))
     if first:
         before = max(float(row[:first].sum()) for row in head_rows)
-        st.caption(t("ex.generation_window", lang, first=first, last=max(len(row) for row in head_rows) - 1,
-                     share=f"{before:.1%}"))  # fmt: skip
+        st.caption(
+            t(
+                "ex.generation_window",
+                lang,
+                first=first,
+                last=max(len(row) for row in head_rows) - 1,
+                share=f"{before:.1%}",
+            )
+        )
 
     def build():
-        return generation_figure(head_rows, chars, contexts, view.head, view.block, figure_words(lang),
-                                 unit_word=f"ex.col.{view.source.words.unit}", **sized)  # fmt: skip
+        return generation_figure(
+            head_rows,
+            chars,
+            contexts,
+            view.head,
+            view.block,
+            figure_words(lang),
+            unit_word=f"ex.col.{view.source.words.unit}",
+            **sized,
+        )
 
     shared = ("generation", settings, view.block, view.head, tuple(sized.items()))
-    show_chart(build, GENERATION_CHART_KEY, sized=True, share=shared,
-               file_name=file_name(view, "generation", block=view.block + 1, head=view.head + 1, n=n, seed=seed))
+    show_chart(
+        build,
+        GENERATION_CHART_KEY,
+        sized=True,
+        share=shared,
+        file_name=file_name(view, "generation", block=view.block + 1, head=view.head + 1, n=n, seed=seed),
+    )

@@ -54,8 +54,15 @@ def _navigation(step: int, lang: str, presenting: bool, bottom: bool = False, se
         vertical_alignment="center",
     )
     suffix = "_bottom" if bottom else ""
-    back.button(t("ls.previous", lang), key=f"ls_prev_{STEP_STATE}{suffix}", on_click=_go, args=(step - 1,),
-                disabled=step == 1, icon=":material/arrow_back:", width="stretch")  # fmt: skip
+    back.button(
+        t("ls.previous", lang),
+        key=f"ls_prev_{STEP_STATE}{suffix}",
+        on_click=_go,
+        args=(step - 1,),
+        disabled=step == 1,
+        icon=":material/arrow_back:",
+        width="stretch",
+    )
     if bottom:
         where.caption(t("ls.keys_help", lang))
     elif presenting and seat is not None and seat.teacher:  # the room's code, its count, what is shown
@@ -65,10 +72,23 @@ def _navigation(step: int, lang: str, presenting: bool, bottom: bool = False, se
         where.markdown(f"**{t('ls.step_of', lang, n=step, total=total)}**")
     else:
         st.session_state[PICK_KEY] = step
-        where.selectbox(t("ls.steps", lang), list(range(1, total + 1)), key=PICK_KEY, on_change=_on_pick,
-                        format_func=lambda n: f"{n}. {t(f'ls.{n}.title', lang)}", label_visibility="collapsed")  # fmt: skip
-    forward.button(t("ls.next", lang), key=f"ls_next_{STEP_STATE}{suffix}", on_click=_go, args=(step + 1,),
-                   disabled=step == total, icon=":material/arrow_forward:", width="stretch")  # fmt: skip
+        where.selectbox(
+            t("ls.steps", lang),
+            list(range(1, total + 1)),
+            key=PICK_KEY,
+            on_change=_on_pick,
+            format_func=lambda n: f"{n}. {t(f'ls.{n}.title', lang)}",
+            label_visibility="collapsed",
+        )
+    forward.button(
+        t("ls.next", lang),
+        key=f"ls_next_{STEP_STATE}{suffix}",
+        on_click=_go,
+        args=(step + 1,),
+        disabled=step == total,
+        icon=":material/arrow_forward:",
+        width="stretch",
+    )
 
 
 def _on_pick() -> None:

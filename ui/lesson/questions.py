@@ -56,8 +56,12 @@ def is_retrying(step: int) -> bool:
     not revealed: a wrong answer, its hint on screen (or a right one about to be revealed)."""
     checked_key = CHECKED_PREFIX + str(step)
     checked = st.session_state.get(checked_key)
-    return (checked_key in st.session_state and checked is not None and not is_revealed(step)
-            and checked == st.session_state.get(answer_key(step)))  # fmt: skip
+    return (
+        checked_key in st.session_state
+        and checked is not None
+        and not is_revealed(step)
+        and checked == st.session_state.get(answer_key(step))
+    )
 
 
 def _on_reveal(step: int) -> None:
@@ -93,8 +97,14 @@ def ask(
             _answered(question, lang)
         teacher_question(seat, question, lang, REVEALED_PREFIX + str(question.step), compact, presenting)
     elif seat is not None:
-        student_question(seat, question, lang, lambda: _the_answer(question, lang),
-                         lambda chosen: _chosen_label(question, chosen, lang), lambda q, a: is_right(q, a))  # fmt: skip
+        student_question(
+            seat,
+            question,
+            lang,
+            lambda: _the_answer(question, lang),
+            lambda chosen: _chosen_label(question, chosen, lang),
+            lambda q, a: is_right(q, a),
+        )
     elif compact:
         _answered(question, lang)
     else:
@@ -102,15 +112,34 @@ def ask(
         st.markdown(f"**{t('ls.predict', lang)}:** {question.prompt}")
         if question.many:
             # No "Select all": Streamlit writes it in English whatever the page's language.
-            st.multiselect(question.prompt, question.options, key=key, format_func=question.label,
-                           label_visibility="collapsed", placeholder=t("ls.none", lang), select_all=False)  # fmt: skip
+            st.multiselect(
+                question.prompt,
+                question.options,
+                key=key,
+                format_func=question.label,
+                label_visibility="collapsed",
+                placeholder=t("ls.none", lang),
+                select_all=False,
+            )
         else:
-            st.radio(question.prompt, question.options, key=key, index=None, format_func=question.label,
-                     label_visibility="collapsed", horizontal=True)  # fmt: skip
+            st.radio(
+                question.prompt,
+                question.options,
+                key=key,
+                index=None,
+                format_func=question.label,
+                label_visibility="collapsed",
+                horizontal=True,
+            )
         # Presenting: "show the answer" beside the check button, so a wrong answer still fits.
         buttons = st.container(horizontal=True) if presenting else st.container()
-        buttons.button(t("ls.check", lang), key=f"ls_check_{question.step}", on_click=_on_check, args=(question.step,),
-                       icon=":material/fact_check:")  # fmt: skip
+        buttons.button(
+            t("ls.check", lang),
+            key=f"ls_check_{question.step}",
+            on_click=_on_check,
+            args=(question.step,),
+            icon=":material/fact_check:",
+        )
         _verdict(question, lang, presenting, buttons)
     if is_revealed(question.step):
         if question.reveal is not None:
@@ -155,7 +184,12 @@ def _verdict(question: Question, lang: str, presenting: bool, buttons) -> None:
             if not is_revealed(step):
                 if not presenting:  # presenting: the buttons say it, and the screen has no room
                     st.caption(t("ls.try_again", lang))
-                (buttons if presenting else st).button(t("ls.show_answer", lang), key=f"ls_show_{step}",
-                                                       on_click=_on_reveal, args=(step,), icon=":material/visibility:")  # fmt: skip
+                (buttons if presenting else st).button(
+                    t("ls.show_answer", lang),
+                    key=f"ls_show_{step}",
+                    on_click=_on_reveal,
+                    args=(step,),
+                    icon=":material/visibility:",
+                )
     if is_revealed(step):
         _the_answer(question, lang)

@@ -79,7 +79,9 @@ def one_head(lang: str, layout: StepLayout) -> Question:
     text = st.text_input(
         t("ls.text", lang), BOOK_TEXT, key="ls_text_1", disabled=layout.locked, max_chars=MAX_LESSON_CHARS
     ).strip()
-    d = st.select_slider(t("ls.head_dim", lang), HEAD_DIM_CHOICES, value=FIRST_HEAD_DIM, key="ls_d_1", disabled=layout.locked)
+    d = st.select_slider(
+        t("ls.head_dim", lang), HEAD_DIM_CHOICES, value=FIRST_HEAD_DIM, key="ls_d_1", disabled=layout.locked
+    )
     result = traced(text or BOOK_TEXT, 1, d, lang)
     trace, T = result.layers[0], len(result.tokens)
     layout.lead(t("ls.1.lead", lang, T=T, d=d))
@@ -90,21 +92,38 @@ def one_head(lang: str, layout: StepLayout) -> Question:
     def reveal() -> None:  # the scores are T × T: their picture is the answer
         st.markdown(t("ls.1.body", lang, T=T, d=d))
         with layout.figure():
-            layout.chart(head_detail_figure(layout.stages(_stages(trace, 0), ONE_HEAD_SHOWN), result.labels, 0,
-                                          figure_words(lang), **layout.sized()),
-                       "ls_chart_1", sized=True)  # fmt: skip
+            layout.chart(
+                head_detail_figure(
+                    layout.stages(_stages(trace, 0), ONE_HEAD_SHOWN),
+                    result.labels,
+                    0,
+                    figure_words(lang),
+                    **layout.sized(),
+                ),
+                "ls_chart_1",
+                sized=True,
+            )
             st.caption(t("ls.1.output", lang, shape=_shape(trace.context_heads.shape)))
 
     shape = tuple(trace.scores.shape[-2:])
     options = [f"{T} × {T}", f"{T} × {d}", f"{d} × {d}"]
-    return Question(1, t("ls.1.q", lang), options, f"{shape[0]} × {shape[1]}", t("ls.1.why", lang, shape=_shape(shape)),
-                    hint=t("ls.1.hint", lang), reveal=reveal)  # fmt: skip
+    return Question(
+        1,
+        t("ls.1.q", lang),
+        options,
+        f"{shape[0]} × {shape[1]}",
+        t("ls.1.why", lang, shape=_shape(shape)),
+        hint=t("ls.1.hint", lang),
+        reveal=reveal,
+    )
 
 
 def split(lang: str, layout: StepLayout) -> Question:
     left, right = st.columns(2)
     h = left.select_slider(t("ls.heads", lang), HEAD_CHOICES, value=LESSON_HEADS, key="ls_h_2", disabled=layout.locked)
-    d = right.select_slider(t("ls.head_dim", lang), HEAD_DIM_CHOICES, value=LESSON_HEAD_DIM, key="ls_d_2", disabled=layout.locked)
+    d = right.select_slider(
+        t("ls.head_dim", lang), HEAD_DIM_CHOICES, value=LESSON_HEAD_DIM, key="ls_d_2", disabled=layout.locked
+    )
     trace = traced(BOOK_TEXT, h, d, lang).layers[0]
     channels = head_channels(h, d, min(2, h))
     layout.lead(t("ls.2.lead", lang, h=h, C=h * d))
@@ -114,14 +133,22 @@ def split(lang: str, layout: StepLayout) -> Question:
     def reveal() -> None:  # the traced shapes name the answer
         st.markdown(t("ls.2.body", lang, C=h * d, first=channels[0], last=channels[-1]))
         with layout.figure():
-            st.code(shape_trace_code(trace.shape_steps, tuple(trace.x.shape), names=not layout.presenting),
-                    language="python")  # fmt: skip
+            st.code(
+                shape_trace_code(trace.shape_steps, tuple(trace.x.shape), names=not layout.presenting),
+                language="python",
+            )
 
     B, T = trace.x.shape[:2]
     options = [_shape((B, T, h, d)), _shape((B, h, T, d)), _shape((B, T, h * d))]
-    return Question(2, t("ls.2.q", lang), options, _shape(trace.queries_heads.shape),
-                    t("ls.2.why", lang, shape=_shape(trace.queries_heads.shape)), hint=t("ls.2.hint", lang),
-                    reveal=reveal)  # fmt: skip
+    return Question(
+        2,
+        t("ls.2.q", lang),
+        options,
+        _shape(trace.queries_heads.shape),
+        t("ls.2.why", lang, shape=_shape(trace.queries_heads.shape)),
+        hint=t("ls.2.hint", lang),
+        reveal=reveal,
+    )
 
 
 def mask(lang: str, layout: StepLayout) -> Question:
@@ -134,22 +161,43 @@ def mask(lang: str, layout: StepLayout) -> Question:
     before = {stage: stages[stage] for stage in ("scores", "scaled_scores")}  # no −∞ yet: the mask is the answer
     words = figure_words(lang)
     with layout.figure():
-        layout.chart(head_detail_figure(before, result.labels, head - 1, words, highlight=(MASK_ROW, MASK_ROW),
-                                      **layout.sized()), "ls_chart_3_before", sized=True)  # fmt: skip
+        layout.chart(
+            head_detail_figure(
+                before, result.labels, head - 1, words, highlight=(MASK_ROW, MASK_ROW), **layout.sized()
+            ),
+            "ls_chart_3_before",
+            sized=True,
+        )
 
     def reveal() -> None:
         st.markdown(t("ls.3.body", lang))
         with layout.figure():
-            layout.chart(head_detail_figure(layout.stages(stages, MASK_SHOWN), result.labels, head - 1, words,
-                                          highlight=(MASK_ROW, MASK_ROW),
-                                          **layout.sized()), "ls_chart_3", sized=True)  # fmt: skip
+            layout.chart(
+                head_detail_figure(
+                    layout.stages(stages, MASK_SHOWN),
+                    result.labels,
+                    head - 1,
+                    words,
+                    highlight=(MASK_ROW, MASK_ROW),
+                    **layout.sized(),
+                ),
+                "ls_chart_3",
+                sized=True,
+            )
 
     zeros = zero_columns(result.weights[0][0, head - 1, MASK_ROW])
     labels = result.labels
-    return Question(3, t("ls.3.q", lang), list(range(len(labels))), zeros,
-                    t("ls.3.why", lang, zeros=", ".join(str(j) for j in zeros) or t("ls.none", lang)),
-                    label=lambda j: position_label(j, labels[j]), many=True, hint=t("ls.3.hint", lang),
-                    reveal=reveal)  # fmt: skip
+    return Question(
+        3,
+        t("ls.3.q", lang),
+        list(range(len(labels))),
+        zeros,
+        t("ls.3.why", lang, zeros=", ".join(str(j) for j in zeros) or t("ls.none", lang)),
+        label=lambda j: position_label(j, labels[j]),
+        many=True,
+        hint=t("ls.3.hint", lang),
+        reveal=reveal,
+    )
 
 
 def merge(lang: str, layout: StepLayout) -> Question:
@@ -160,22 +208,33 @@ def merge(lang: str, layout: StepLayout) -> Question:
     layout.lead(t("ls.4.lead", lang, h=h))
     with layout.figure():
         sized = layout.overview(h, result.labels)
-        layout.chart(heads_overview_figure(trace.weights[0].numpy(), result.labels, "weights", figure_words(lang), **sized),
-                     "ls_chart_4", sized=True, width_px=sized["width_px"])  # fmt: skip
+        layout.chart(
+            heads_overview_figure(trace.weights[0].numpy(), result.labels, "weights", figure_words(lang), **sized),
+            "ls_chart_4",
+            sized=True,
+            width_px=sized["width_px"],
+        )
 
     def reveal() -> None:  # the merge's traced shapes, starting from the weights that go in
         st.markdown(t("ls.4.body", lang, C=h * d))
         merge_steps = trace.shape_steps[[step.name for step in trace.shape_steps].index("context") :]
-        code = shape_trace_code(merge_steps, tuple(merge_steps[0].before), "weights", "B h T T",
-                                names=not layout.presenting)  # fmt: skip
+        code = shape_trace_code(
+            merge_steps, tuple(merge_steps[0].before), "weights", "B h T T", names=not layout.presenting
+        )
         with layout.figure():
             st.code(code, language="python")
 
     B, T = trace.x.shape[:2]
     options = [_shape((B, h, T, d)), _shape((B, T, h * d)), _shape((B, T, d))]
-    return Question(4, t("ls.4.q", lang), options, _shape(trace.context.shape),
-                    t("ls.4.why", lang, shape=_shape(trace.context.shape)), hint=t("ls.4.hint", lang),
-                    reveal=reveal)  # fmt: skip
+    return Question(
+        4,
+        t("ls.4.q", lang),
+        options,
+        _shape(trace.context.shape),
+        t("ls.4.why", lang, shape=_shape(trace.context.shape)),
+        hint=t("ls.4.hint", lang),
+        reveal=reveal,
+    )
 
 
 def parameters(lang: str, layout: StepLayout) -> Question:
@@ -194,8 +253,16 @@ def parameters(lang: str, layout: StepLayout) -> Question:
 
     one, eight = counts[1]["total"], counts[8]["total"]
     correct = "same" if one == eight else ("more" if eight > one else "fewer")
-    return Question(5, t("ls.5.q", lang), ["more", "same", "fewer"], correct, t("ls.5.why", lang, one=one, eight=eight),
-                    label=lambda key: t(f"ls.5.{key}", lang), hint=t("ls.5.hint", lang), reveal=reveal)  # fmt: skip
+    return Question(
+        5,
+        t("ls.5.q", lang),
+        ["more", "same", "fewer"],
+        correct,
+        t("ls.5.why", lang, one=one, eight=eight),
+        label=lambda key: t(f"ls.5.{key}", lang),
+        hint=t("ls.5.hint", lang),
+        reveal=reveal,
+    )
 
 
 def parallel(lang: str, layout: StepLayout) -> Question:
@@ -210,12 +277,21 @@ def parallel(lang: str, layout: StepLayout) -> Question:
     def reveal() -> None:  # the difference, and the two pictures side by side
         st.markdown(t("ls.6.body", lang, diff=diff))
         with layout.figure():
-            layout.chart(two_ways_figure(batched.numpy(), by_head.numpy(), display_labels(tokens), h, figure_words(lang)),
-                       "ls_chart_6")  # fmt: skip
+            layout.chart(
+                two_ways_figure(batched.numpy(), by_head.numpy(), display_labels(tokens), h, figure_words(lang)),
+                "ls_chart_6",
+            )
 
-    return Question(6, t("ls.6.q", lang), ["same", "different"], "same" if largest < SAME_TOLERANCE else "different",
-                    t("ls.6.why", lang, diff=diff), label=lambda key: t(f"ls.6.{key}", lang),
-                    hint=t("ls.6.hint", lang), reveal=reveal)  # fmt: skip
+    return Question(
+        6,
+        t("ls.6.q", lang),
+        ["same", "different"],
+        "same" if largest < SAME_TOLERANCE else "different",
+        t("ls.6.why", lang, diff=diff),
+        label=lambda key: t(f"ls.6.{key}", lang),
+        hint=t("ls.6.hint", lang),
+        reveal=reveal,
+    )
 
 
 @st.cache_data(max_entries=4)
@@ -231,8 +307,9 @@ def scaling(lang: str, layout: StepLayout) -> Question:
     layout.lead(t("ls.7.lead", lang))
     scores = example_scores(tokens, d)
     with layout.figure():  # the raw scores only: what the softmax makes of them is the answer
-        layout.chart(row_scores_figure(scores.numpy(), display_labels(list(BOOK_TEXT)), figure_words(lang)),
-                     "ls_chart_7_scores")  # fmt: skip
+        layout.chart(
+            row_scores_figure(scores.numpy(), display_labels(list(BOOK_TEXT)), figure_words(lang)), "ls_chart_7_scores"
+        )
 
     def reveal() -> None:  # the measured spreads and largest weights are the answer
         body = t("ls.7.body", lang, spread=f"{row.score_std:.1f}", d=d, scaled=f"{row.scaled_std:.2f}")
@@ -253,10 +330,24 @@ def scaling(lang: str, layout: StepLayout) -> Question:
 
     low, high = rows[0], rows[-1]
     correct = "one" if high.max_weight > low.max_weight else "uniform"
-    why = t("ls.7.why", lang, low=f"{low.max_weight:.2f}", d_low=low.head_dim, high=f"{high.max_weight:.2f}",
-            d_high=high.head_dim)  # fmt: skip
-    return Question(7, t("ls.7.q", lang), ["one", "uniform", "zero"], correct, why,
-                    label=lambda key: t(f"ls.7.{key}", lang), hint=t("ls.7.hint", lang), reveal=reveal)  # fmt: skip
+    why = t(
+        "ls.7.why",
+        lang,
+        low=f"{low.max_weight:.2f}",
+        d_low=low.head_dim,
+        high=f"{high.max_weight:.2f}",
+        d_high=high.head_dim,
+    )
+    return Question(
+        7,
+        t("ls.7.q", lang),
+        ["one", "uniform", "zero"],
+        correct,
+        why,
+        label=lambda key: t(f"ls.7.{key}", lang),
+        hint=t("ls.7.hint", lang),
+        reveal=reveal,
+    )
 
 
 def trained(lang: str, layout: StepLayout) -> Question | None:
@@ -292,9 +383,18 @@ def trained(lang: str, layout: StepLayout) -> Question | None:
 
     # Presenting, the chart takes the figure's place, which a paragraph would take again.
     after = "" if layout.presenting else answer_text(experiment.runs, lang)
-    return Question(8, t("ls.8.q", lang), experiment.head_counts, verdict.at_steps.best, _trained_why(verdict, lang),
-                    label=lambda h: f"h = {h}", after=after, hint=t("ls.8.hint", lang, C=C), reveal=reveal,
-                    accepted=accepted)  # fmt: skip
+    return Question(
+        8,
+        t("ls.8.q", lang),
+        experiment.head_counts,
+        verdict.at_steps.best,
+        _trained_why(verdict, lang),
+        label=lambda h: f"h = {h}",
+        after=after,
+        hint=t("ls.8.hint", lang, C=C),
+        reveal=reveal,
+        accepted=accepted,
+    )
 
 
 def _trained_why(verdict, lang: str) -> str:

@@ -61,7 +61,11 @@ class PageState:
     the values last shown under ``prefix + "values"``, the link's notes under ``prefix + "notes"``."""
 
     def __init__(
-        self, prefix: str, params: Sequence[Param], extra_widgets: Sequence[str] = (), note_chars: int = NOTE_VALUE_CHARS,
+        self,
+        prefix: str,
+        params: Sequence[Param],
+        extra_widgets: Sequence[str] = (),
+        note_chars: int = NOTE_VALUE_CHARS,
         parse: Callable[[Mapping[str, str | list[str]]], tuple[dict[str, Any], list[Note]]] | None = None,
     ) -> None:
         self.prefix = prefix
@@ -201,10 +205,12 @@ class PageState:
         ss = st.session_state
         last = ss.get(self.values_key, {})
         changed = [
-            name for name in values
-            if name not in looking and values[name] != last.get(name)
+            name
+            for name in values
+            if name not in looking
+            and values[name] != last.get(name)
             and not (last.get(name) is None and self.by_name[name].optional)
-        ]  # fmt: skip
+        ]
         if not ss.get(self.fresh_key) and changed:
             self.clear_notes()
         ss[self.fresh_key] = False
@@ -225,9 +231,15 @@ class PageState:
         own = f"{self.prefix.rstrip('_')}.note_{note.reason}"
         key = own if has_text(own) else f"note.{note.reason}"
         return t(
-            key, lang, name=literal(note.name), value=shown_value(note.value, self.note_chars), allowed=literal(note.allowed),
-            default=literal(note.default) or "—", current=note.default, **fields,
-        )  # fmt: skip
+            key,
+            lang,
+            name=literal(note.name),
+            value=shown_value(note.value, self.note_chars),
+            allowed=literal(note.allowed),
+            default=literal(note.default) or "—",
+            current=note.default,
+            **fields,
+        )
 
     # -- the URL -----------------------------------------------------------------------------
     def write_url(
@@ -241,8 +253,16 @@ class PageState:
         query.update(override)
         language = lang or st.session_state.get(LANGUAGE_STATE, DEFAULT_LANGUAGE)
         for name in too_long_for_a_link(query):  # a link the proxy would refuse: the download shares it
-            st.info(t("note.too_long_for_link", language, name=literal(name), chars=f"{len(query[name]):,}",
-                      limit=f"{LINK_TEXT_CHARS:,}"), icon=":material/link_off:")  # fmt: skip
+            st.info(
+                t(
+                    "note.too_long_for_link",
+                    language,
+                    name=literal(name),
+                    chars=f"{len(query[name]):,}",
+                    limit=f"{LINK_TEXT_CHARS:,}",
+                ),
+                icon=":material/link_off:",
+            )
             del query[name]
         query.update(carried_params(language))
         if st.query_params.to_dict() != query:
@@ -263,8 +283,9 @@ class PageState:
             ss[self.key(name)] = used
             clamped[name] = used
 
-    def number_input(self, column: Any, name: str, label: str, lang: str, help_text: str | None = None,
-                     step: int | float = 1) -> None:  # fmt: skip
+    def number_input(
+        self, column: Any, name: str, label: str, lang: str, help_text: str | None = None, step: int | float = 1
+    ) -> None:
         """A number box that takes any number; one out of range is clamped with a visible note."""
         param = self.by_name[name]
         value = column.number_input(
@@ -275,7 +296,13 @@ class PageState:
             del clamped[name]  # changed since: the note is old news
         if name in clamped:
             column.warning(
-                t("note.box_clamped", lang, name=label, low=param.to_url(param.low), high=param.to_url(param.high),
-                  used=param.to_url(value)),
+                t(
+                    "note.box_clamped",
+                    lang,
+                    name=label,
+                    low=param.to_url(param.low),
+                    high=param.to_url(param.high),
+                    used=param.to_url(value),
+                ),
                 icon=":material/straighten:",
-            )  # fmt: skip
+            )

@@ -34,17 +34,34 @@ def combined(view: View, lang: str) -> None:
     mean = mean_over_heads([weights])[0].numpy()
     mean_title = t("cb.mean_title", lang, heads=heads)
     window = chosen_window(view)
-    show_chart(lambda: combined_figure(mean, labels, "mean", figure_words(lang), title=mean_title, width_px=width,
-                                       scale=scale, window=window),
-               MEAN_CHART_KEY, sized=True, share=shared_key(view, "combined", "mean", width, scale, window),
-               file_name=file_name(view, "mean"))  # fmt: skip
+    show_chart(
+        lambda: combined_figure(
+            mean, labels, "mean", figure_words(lang), title=mean_title, width_px=width, scale=scale, window=window
+        ),
+        MEAN_CHART_KEY,
+        sized=True,
+        share=shared_key(view, "combined", "mean", width, scale, window),
+        file_name=file_name(view, "mean"),
+    )
     st.markdown(t("cb.pg_rollout", lang))
     rollout = attention_rollout([weights]).numpy()
     rollout_title = t("cb.one_layer_title", lang)
-    show_chart(lambda: combined_figure(rollout, labels, "rollout", figure_words(lang), title=rollout_title,
-                                       width_px=width, scale=scale, window=window),
-               ROLLOUT_CHART_KEY, sized=True, share=shared_key(view, "combined", "rollout", width, scale, window),
-               file_name=file_name(view, "rollout"))  # fmt: skip
+    show_chart(
+        lambda: combined_figure(
+            rollout,
+            labels,
+            "rollout",
+            figure_words(lang),
+            title=rollout_title,
+            width_px=width,
+            scale=scale,
+            window=window,
+        ),
+        ROLLOUT_CHART_KEY,
+        sized=True,
+        share=shared_key(view, "combined", "rollout", width, scale, window),
+        file_name=file_name(view, "rollout"),
+    )
     with st.expander(t("cbfig.rollout", lang)):
         st.markdown(t("cb.rollout_note", lang))
 
@@ -75,9 +92,12 @@ def qk(view: View, lang: str) -> None:
         st.info(t("qk.masked", lang, row=row, col=col), icon=":material/block:")
     q, k, products = (values.numpy() for values in (numbers.q, numbers.k, numbers.products))
     scale = type_scale()
-    show_chart(lambda: qk_figure(q, k, products, head, query, key, figure_words(lang), scale=scale), QK_CHART_KEY,
-               share=shared_key(view, "qk", head, row, col, scale),
-               file_name=file_name(view, "qk", head=head + 1, q=row, k=col))  # fmt: skip
+    show_chart(
+        lambda: qk_figure(q, k, products, head, query, key, figure_words(lang), scale=scale),
+        QK_CHART_KEY,
+        share=shared_key(view, "qk", head, row, col, scale),
+        file_name=file_name(view, "qk", head=head + 1, q=row, k=col),
+    )
     total, scaled = _number(numbers.total), _number(numbers.scaled)
     st.markdown(t("qk.sum", lang, terms=_terms(numbers.products.tolist(), lang), total=total))
     if numbers.divisor == 1.0:

@@ -66,9 +66,14 @@ def toggle(lang: str) -> bool:
 def config_b(values: dict[str, Any]) -> PlaygroundConfig:
     """Set-up B's computation: A's with B's own heads, head_dim, seed, scaling and dropout."""
     both = {
-        **values, "heads": values["b_heads"], "head_dim": values["b_head_dim"], "seed": values["b_seed"],
-        "scale": values["b_scale"], "dropout": values["b_dropout"], "mode": values["b_mode"],
-    }  # fmt: skip
+        **values,
+        "heads": values["b_heads"],
+        "head_dim": values["b_head_dim"],
+        "seed": values["b_seed"],
+        "scale": values["b_scale"],
+        "dropout": values["b_dropout"],
+        "mode": values["b_mode"],
+    }
     return state.config_of(both)
 
 
@@ -89,9 +94,12 @@ def resolve_b_weights() -> None:
 def _b_controls(lang: str, config: PlaygroundConfig) -> AttentionSource | None:
     k = widget_key
     st.selectbox(
-        t("pg.weights", lang), b_weights_options(), key=k("b_weights"), help=t("cmp.b_weights_real", lang),
+        t("pg.weights", lang),
+        b_weights_options(),
+        key=k("b_weights"),
+        help=t("cmp.b_weights_real", lang),
         format_func=lambda key: sources.label(key, lang),
-    )  # fmt: skip
+    )
     source = sources.load(PAGE.get("b_weights"), lang, config)
     if source is not None and not source.settings:  # a model: its sizes are its own
         block_choice(source, "b_block", lang)
@@ -103,9 +111,13 @@ def _b_controls(lang: str, config: PlaygroundConfig) -> AttentionSource | None:
         seed_col, mode_col = st.columns(2)
         PAGE.number_input(seed_col, "b_seed", t("pg.seed", lang), lang, t("pg.seed_help", lang))
         mode_col.radio(
-            t("pg.mode", lang), state.MODES, key=k("b_mode"), horizontal=True,
-            format_func=lambda name: t(f"pg.mode.{name}", lang), help=t("pg.mode_help", lang),
-        )  # fmt: skip
+            t("pg.mode", lang),
+            state.MODES,
+            key=k("b_mode"),
+            horizontal=True,
+            format_func=lambda name: t(f"pg.mode.{name}", lang),
+            help=t("pg.mode_help", lang),
+        )
         st.toggle(t("pg.scale", lang), key=k("b_scale"), help=t("pg.scale_help", lang))
         st.slider(t("pg.dropout", lang), 0.0, state.MAX_DROPOUT, step=state.DROPOUT_STEP, key=k("b_dropout"))
     st.caption(t("cmp.shared_note", lang))
@@ -154,12 +166,25 @@ def _column(view: View, name: str, key: str, stage: str, cell: tuple[int, int], 
     window = window_around(T, *(cell if highlight else (T - 1, 0)))
 
     def build():
-        return heads_overview_figure(view.stages[stage], labels, stage, figure_words(lang), focus=focus,
-                                     width_px=width, scale=scale, highlight=highlight, window=window)  # fmt: skip
+        return heads_overview_figure(
+            view.stages[stage],
+            labels,
+            stage,
+            figure_words(lang),
+            focus=focus,
+            width_px=width,
+            scale=scale,
+            highlight=highlight,
+            window=window,
+        )
 
-    show_chart(build, key, sized=True,
-               share=shared_key(view, "compare", stage, focus, width, scale, highlight, window),
-               file_name=file_name(view, "compare", "A" if key == A_CHART_KEY else "B", stage))  # fmt: skip
+    show_chart(
+        build,
+        key,
+        sized=True,
+        share=shared_key(view, "compare", stage, focus, width, scale, highlight, window),
+        file_name=file_name(view, "compare", "A" if key == A_CHART_KEY else "B", stage),
+    )
     if highlight is None:
         st.caption(t("cmp.cell_outside", lang, row=cell[0], col=cell[1], T=T))
 
@@ -174,8 +199,16 @@ def long_text_map(view: View, cell: tuple[int, int], lang: str) -> None:
     if window.whole:
         return
     head = min(st.session_state[widget_key("head")], view.result.config.heads) - 1
-    window_map(view.stages["weights"][head], window, head, cell[0], lang, MAP_CHART_KEY,
-               shared_key(view, "window", head, window, type_scale()), file_name(view, "map", head=head + 1))  # fmt: skip
+    window_map(
+        view.stages["weights"][head],
+        window,
+        head,
+        cell[0],
+        lang,
+        MAP_CHART_KEY,
+        shared_key(view, "window", head, window, type_scale()),
+        file_name(view, "map", head=head + 1),
+    )
     st.caption(t("cmp.map_head", lang, head=head + 1))
 
 
@@ -203,9 +236,19 @@ def difference(view_a: View, view_b: View, stage: str, cell: tuple[int, int], la
     window = window_around(len(labels), *cell)
 
     def build():
-        return difference_figure(a, b, labels, stage, figure_words(lang), highlight=cell,
-                                 focus=None if of_means else head, of_means=of_means, width_px=width,
-                                 scale=scale, window=window)  # fmt: skip
+        return difference_figure(
+            a,
+            b,
+            labels,
+            stage,
+            figure_words(lang),
+            highlight=cell,
+            focus=None if of_means else head,
+            of_means=of_means,
+            width_px=width,
+            scale=scale,
+            window=window,
+        )
 
     share = None
     if view_a.identity and view_b.identity:
@@ -221,8 +264,12 @@ def _focus_controls(view_a: View, lang: str) -> None:
     T = len(labels)
     stage_col, row_col, col_col = st.columns([4, 3, 3], vertical_alignment="bottom")
     stage_col.segmented_control(
-        t("pg.stage", lang), STAGES, key=k("stage"), format_func=lambda s: t(f"stage_short.{s}", lang), required=True,
-    )  # fmt: skip
+        t("pg.stage", lang),
+        STAGES,
+        key=k("stage"),
+        format_func=lambda s: t(f"stage_short.{s}", lang),
+        required=True,
+    )
     row_col.selectbox(t("pg.query_row", lang), list(range(T)), key=k("row"), format_func=position_labels(labels))
     col_col.selectbox(t("pg.key_col", lang), list(range(T)), key=k("col"), format_func=position_labels(labels))
     st.caption(t("cmp.focus_help", lang))

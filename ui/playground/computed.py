@@ -109,7 +109,9 @@ def readable_view(source: AttentionSource, text: str, layer: int, lang: str) -> 
 
 
 def _view_in_turn(source: AttentionSource, text: str, layer: int, lang: str) -> View:
-    heavy = trace_work(source.description, source.description.reads) > HEAVY_WORK and not sources.is_traced(source, text)
+    heavy = trace_work(source.description, source.description.reads) > HEAVY_WORK and not sources.is_traced(
+        source, text
+    )
     with heavy_turn(lang) if heavy else nullcontext():
         return compute(source, text, layer)
 

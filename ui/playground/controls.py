@@ -107,20 +107,29 @@ def _text_controls(lang: str) -> None:
     k = widget_key
     presets = [*state.PRESETS, state.CUSTOM_PRESET]
     st.selectbox(
-        t("pg.preset", lang), presets, key=k("preset"), on_change=_on_preset,
+        t("pg.preset", lang),
+        presets,
+        key=k("preset"),
+        on_change=_on_preset,
         format_func=lambda name: t(f"pg.preset.{name}", lang),
-    )  # fmt: skip
+    )
     st.text_area(
-        t("pg.text", lang), key=k("text"), max_chars=state.MAX_PASTE_CHARS, height=TEXT_BOX_PX,
+        t("pg.text", lang),
+        key=k("text"),
+        max_chars=state.MAX_PASTE_CHARS,
+        height=TEXT_BOX_PX,
         help=t("pg.text_help", lang, max_tokens=MAX_TOKENS),
-    )  # fmt: skip
+    )
 
 
 def _tokenizer_control(lang: str) -> None:
     st.radio(
-        t("pg.tokenizer", lang), state.PARAMS_BY_NAME["tok"].choices, key=widget_key("tok"), horizontal=True,
+        t("pg.tokenizer", lang),
+        state.PARAMS_BY_NAME["tok"].choices,
+        key=widget_key("tok"),
+        horizontal=True,
         format_func=lambda name: t(f"pg.tokenizer.{name}", lang),
-    )  # fmt: skip
+    )
 
 
 def resolve_weights() -> None:
@@ -159,9 +168,12 @@ def block_choice(source: AttentionSource, block_name: str, lang: str) -> None:
 
 def _weights_control(lang: str) -> AttentionSource | None:
     st.selectbox(
-        t("pg.weights", lang), sources.names(), key=widget_key("weights"),
-        help=t("pg.weights_help", lang), format_func=lambda key: sources.label(key, lang),
-    )  # fmt: skip
+        t("pg.weights", lang),
+        sources.names(),
+        key=widget_key("weights"),
+        help=t("pg.weights_help", lang),
+        format_func=lambda key: sources.label(key, lang),
+    )
     source = chosen_source(lang)
     if source is not None and source.description.layers > 1:
         block_choice(source, "block", lang)
@@ -196,9 +208,13 @@ def _size_controls(lang: str) -> None:
         st.toggle(t("pg.bias", lang), key=k("bias"))
         st.slider(t("pg.dropout", lang), 0.0, state.MAX_DROPOUT, step=state.DROPOUT_STEP, key=k("dropout"))
         st.radio(
-            t("pg.mode", lang), state.MODES, key=k("mode"), horizontal=True,
-            format_func=lambda name: t(f"pg.mode.{name}", lang), help=t("pg.mode_help", lang),
-        )  # fmt: skip
+            t("pg.mode", lang),
+            state.MODES,
+            key=k("mode"),
+            horizontal=True,
+            format_func=lambda name: t(f"pg.mode.{name}", lang),
+            help=t("pg.mode_help", lang),
+        )
 
 
 def draw_controls(lang: str) -> AttentionSource | None:

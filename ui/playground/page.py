@@ -61,8 +61,9 @@ def _below(view: View, query: dict[str, str], text: str, lang: str) -> None:
     fails says so in its place (ui/contained.py); the rest of the page stays."""
     with contained(t("pg.detail_title", lang), lang):
         views.detail(view, lang)
-    open_tab, tabs = lazy_tabs(state.VIEWS, TABS_KEY, lang, "pg.tab", chosen=PAGE.get("view"),
-                               on_choose=lambda name: PAGE.set("view", name))  # fmt: skip
+    open_tab, tabs = lazy_tabs(
+        state.VIEWS, TABS_KEY, lang, "pg.tab", chosen=PAGE.get("view"), on_choose=lambda name: PAGE.set("view", name)
+    )
     with tabs[open_tab], contained(t(f"pg.tab.{open_tab}", lang), lang):
         if open_tab == "softmax":
             views.softmax_calculator(view, lang)

@@ -60,12 +60,14 @@ def token_view(view: View, text: str, lang: str) -> None:
     window = token_window(len(labels), chosen, lang)
 
     def build():
-        return token_view_figure(rows, columns, chosen, labels, words, direction=direction, width_px=width, scale=scale,
-                                 window=window)  # fmt: skip
+        return token_view_figure(
+            rows, columns, chosen, labels, words, direction=direction, width_px=width, scale=scale, window=window
+        )
 
     share = (view.identity, "token", chosen, direction, width, scale, window) if view.identity else None
-    show_chart(build, CHART_KEY, sized=True, share=share,
-               file_name=file_name(view, "token", direction, position=chosen))  # fmt: skip
+    show_chart(
+        build, CHART_KEY, sized=True, share=share, file_name=file_name(view, "token", direction, position=chosen)
+    )
     st.caption(t("tv.help", lang))
     shown = ("reads", "read_by") if direction == "both" else (direction,)
     link_sentences(token, labels, shown, lang, None)

@@ -92,8 +92,9 @@ def overview_size(beside: bool, long: bool = False) -> tuple[float, float]:
 def chosen_window(view: View) -> Window:
     """The queries and keys the views show: all of a short text's, else a window around the
     chosen cell (``gpt_core.window``)."""
-    return window_around(len(view.result.labels), st.session_state[widget_key("row")],
-                         st.session_state[widget_key("col")])  # fmt: skip
+    return window_around(
+        len(view.result.labels), st.session_state[widget_key("row")], st.session_state[widget_key("col")]
+    )
 
 
 def overview_fits_beside(view: View) -> bool:
@@ -105,8 +106,9 @@ def overview_fits_beside(view: View) -> bool:
     cut; ``first_screen_map`` stands there when even one screen is too little)."""
     window = chosen_window(view)
     width, height = overview_size(beside=True, long=not window.whole)
-    plan = plan_overview(view.result.config.heads, view.result.labels, width, type_scale(), max_height_px=height,
-                         window=window)  # fmt: skip
+    plan = plan_overview(
+        view.result.config.heads, view.result.labels, width, type_scale(), max_height_px=height, window=window
+    )
     return plan.frame.height <= height + 0.5
 
 
@@ -135,20 +137,41 @@ def overview(view: View, lang: str, beside: bool = True) -> None:
     """All heads of the chosen stage, beside the controls or under them (``overview_fits_beside``)."""
     k = widget_key
     st.segmented_control(
-        t("pg.stage", lang), STAGES, key=k("stage"), format_func=lambda s: t(f"stage_short.{s}", lang),
-        required=True, label_visibility="collapsed",
-    )  # fmt: skip
+        t("pg.stage", lang),
+        STAGES,
+        key=k("stage"),
+        format_func=lambda s: t(f"stage_short.{s}", lang),
+        required=True,
+        label_visibility="collapsed",
+    )
     stage = st.session_state[k("stage")]
     window = chosen_window(view)
-    focus, (width, height), scale = st.session_state[k("head")] - 1, overview_size(beside, not window.whole), type_scale()
+    focus, (width, height), scale = (
+        st.session_state[k("head")] - 1,
+        overview_size(beside, not window.whole),
+        type_scale(),
+    )
 
     def build():
-        return heads_overview_figure(view.stages[stage], view.result.labels, stage, figure_words(lang), focus=focus,
-                                     width_px=width, scale=scale, max_height_px=height, window=window)  # fmt: skip
+        return heads_overview_figure(
+            view.stages[stage],
+            view.result.labels,
+            stage,
+            figure_words(lang),
+            focus=focus,
+            width_px=width,
+            scale=scale,
+            max_height_px=height,
+            window=window,
+        )
 
-    show_chart(build, OVERVIEW_CHART_KEY, sized=True,
-               share=shared_key(view, "overview", stage, focus, width, height, scale, window),
-               file_name=file_name(view, "heads", stage))  # fmt: skip
+    show_chart(
+        build,
+        OVERVIEW_CHART_KEY,
+        sized=True,
+        share=shared_key(view, "overview", stage, focus, width, height, scale, window),
+        file_name=file_name(view, "heads", stage),
+    )
     st.caption(t("pg.overview_help", lang, head=st.session_state[k("head")]))
 
 
@@ -160,8 +183,9 @@ def detail(view: View, lang: str) -> None:
     st.subheader(t("pg.detail_title", lang))
     st.caption(t("pg.detail_help", lang))
     head_col, row_col, col_col, values_col = st.columns([3, 3, 3, 2], vertical_alignment="bottom")
-    head_col.selectbox(t("pg.focus_head", lang), list(range(1, config.heads + 1)), key=k("head"),
-                       format_func=_head_label(lang))  # fmt: skip
+    head_col.selectbox(
+        t("pg.focus_head", lang), list(range(1, config.heads + 1)), key=k("head"), format_func=_head_label(lang)
+    )
     row_col.selectbox(t("pg.query_row", lang), list(range(T)), key=k("row"), format_func=position_labels(labels))
     col_col.selectbox(t("pg.key_col", lang), list(range(T)), key=k("col"), format_func=position_labels(labels))
     values_col.toggle(t("pg.values", lang), key=k("cells"), help=t("pg.values_help", lang))
@@ -174,13 +198,32 @@ def detail(view: View, lang: str) -> None:
     width, scale, values = page_width(), type_scale(), st.session_state[k("cells")]
     window = chosen_window(view)
     if not window.whole:
-        window_map(view.stages["weights"][head], window, head, highlight[0], lang, WINDOW_MAP_KEY,
-                   shared_key(view, "window", head, window, type_scale()), file_name(view, "map", head=head + 1))
+        window_map(
+            view.stages["weights"][head],
+            window,
+            head,
+            highlight[0],
+            lang,
+            WINDOW_MAP_KEY,
+            shared_key(view, "window", head, window, type_scale()),
+            file_name(view, "map", head=head + 1),
+        )
 
     def build():
-        return head_detail_figure(stages, labels, head, figure_words(lang), highlight=highlight, scaled=config.scale,
-                                  width_px=width, scale=scale, show_values=values, room_for_values=True,
-                                  max_height_px=SCREEN_CHART_PX, window=window)  # fmt: skip
+        return head_detail_figure(
+            stages,
+            labels,
+            head,
+            figure_words(lang),
+            highlight=highlight,
+            scaled=config.scale,
+            width_px=width,
+            scale=scale,
+            show_values=values,
+            room_for_values=True,
+            max_height_px=SCREEN_CHART_PX,
+            window=window,
+        )
 
     drawn = prepared(build, sized=True, share=shared_key(view, "detail", head, highlight, values, width, scale, window))
     name = file_name(view, "detail", head=head + 1, q=highlight[0], k=highlight[1])
@@ -239,9 +282,12 @@ def shapes(view: View, lang: str) -> None:
     st.markdown(t("pg.shapes_intro", lang))
     # Wrapped, not cut, where a window is narrower still (the lines are kept short: figures/shapes.py).
     st.code(shape_trace_code(trace.shape_steps, tuple(trace.x.shape)), language="python", wrap_lines=True)
-    show_chart(lambda: channel_map_figure(config.heads, config.head_dim, figure_words(lang), kv_heads=view.kv_heads),
-               "pg_channel_chart", share=("channels", config.heads, config.head_dim, view.kv_heads),
-               file_name=export_name("channels", h=config.heads, d=config.head_dim, kv=view.kv_heads))  # fmt: skip
+    show_chart(
+        lambda: channel_map_figure(config.heads, config.head_dim, figure_words(lang), kv_heads=view.kv_heads),
+        "pg_channel_chart",
+        share=("channels", config.heads, config.head_dim, view.kv_heads),
+        file_name=export_name("channels", h=config.heads, d=config.head_dim, kv=view.kv_heads),
+    )
 
 
 def statistics(view: View, lang: str) -> None:
@@ -265,10 +311,12 @@ def share(view: View, query: dict[str, str], text: str, lang: str) -> None:
     result = view.result
     stage_col, head_col = st.columns(2)
     share_choices(result.config.heads)
-    stage = stage_col.selectbox(t("pg.csv_stage", lang), DETAIL_STAGES, key=CSV_STAGE,
-                                format_func=lambda s: t(f"stage.{s}", lang))  # fmt: skip
-    head = head_col.selectbox(t("pg.csv_head", lang), list(range(1, result.config.heads + 1)), key=CSV_HEAD,
-                              format_func=_head_label(lang))  # fmt: skip
+    stage = stage_col.selectbox(
+        t("pg.csv_stage", lang), DETAIL_STAGES, key=CSV_STAGE, format_func=lambda s: t(f"stage.{s}", lang)
+    )
+    head = head_col.selectbox(
+        t("pg.csv_head", lang), list(range(1, result.config.heads + 1)), key=CSV_HEAD, format_func=_head_label(lang)
+    )
     keep_share_choices()
     matrix = getattr(result.trace, stage)[0, head - 1].numpy()
     buttons = st.columns(3)
@@ -276,21 +324,42 @@ def share(view: View, query: dict[str, str], text: str, lang: str) -> None:
     page_stage = stage if stage in STAGES else "weights"
     st.download_button(
         t("pg.download_page", lang),
-        lambda: playground_page_html(text=text, result=result, stages=view.stages, source=view.source, lang=lang,
-                                     link=link, block=int(query.get("block", 1)), stage=page_stage, head=head - 1),
-        file_name=export_name("attention_page", view.about.name, h=result.config.heads, d=result.config.head_dim) + ".html",
-        mime="text/html", key="pg_download_page", icon=":material/web:", help=t("pg.download_page_help", lang),
-    )  # fmt: skip
+        lambda: playground_page_html(
+            text=text,
+            result=result,
+            stages=view.stages,
+            source=view.source,
+            lang=lang,
+            link=link,
+            block=int(query.get("block", 1)),
+            stage=page_stage,
+            head=head - 1,
+        ),
+        file_name=export_name("attention_page", view.about.name, h=result.config.heads, d=result.config.head_dim)
+        + ".html",
+        mime="text/html",
+        key="pg_download_page",
+        icon=":material/web:",
+        help=t("pg.download_page_help", lang),
+    )
     heads, tokens = view.stages["weights"].shape[0], view.stages["weights"].shape[-1]
     st.caption(t("pg.download_page_size", lang, mb=f"{page_bytes(heads, tokens) / 1e6:.1f}"))
     buttons[0].download_button(
-        t("pg.download_csv", lang), lambda: matrix_csv(matrix, result.labels), file_name=f"{stage}_head{head}.csv",
-        mime=CSV_MIME, key="pg_download_csv", icon=":material/table:",
-    )  # fmt: skip
+        t("pg.download_csv", lang),
+        lambda: matrix_csv(matrix, result.labels),
+        file_name=f"{stage}_head{head}.csv",
+        mime=CSV_MIME,
+        key="pg_download_csv",
+        icon=":material/table:",
+    )
     buttons[1].download_button(
-        t("pg.download_npz", lang), lambda: trace_npz(result), file_name="attention_trace.npz",
-        mime="application/octet-stream", key="pg_download_npz", icon=":material/data_array:",
-    )  # fmt: skip
+        t("pg.download_npz", lang),
+        lambda: trace_npz(result),
+        file_name="attention_trace.npz",
+        mime="application/octet-stream",
+        key="pg_download_npz",
+        icon=":material/data_array:",
+    )
     reproduction = view.source.reproduction(text, int(query.get("block", 1)) - 1)
     st.caption(t("pg.snippet_help", lang))
     buttons[2].download_button(
@@ -302,4 +371,3 @@ def share(view: View, query: dict[str, str], text: str, lang: str) -> None:
         icon=":material/code:",
     )
     st.code(reproduction.code, language="python")
-

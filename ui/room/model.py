@@ -171,8 +171,11 @@ def new_student_id() -> str:
 
 
 def is_student_id(raw: object) -> bool:
-    return (isinstance(raw, str) and len(raw) == STUDENT_ID_CHARS
-            and all(ch.isascii() and (ch.isalnum() or ch in "-_") for ch in raw))  # fmt: skip
+    return (
+        isinstance(raw, str)
+        and len(raw) == STUDENT_ID_CHARS
+        and all(ch.isascii() and (ch.isalnum() or ch in "-_") for ch in raw)
+    )
 
 
 def client_hash(address: str) -> str:

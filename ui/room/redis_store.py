@@ -194,8 +194,14 @@ class RedisStore:
         self.limits = limits or Limits.from_env()
         self.clock = clock
         retry = Retry(NoBackoff(), RECONNECT_TRIES, supported_errors=(redis.exceptions.ConnectionError,))
-        self._redis = redis.Redis.from_url(url, decode_responses=True, socket_connect_timeout=CONNECT_TIMEOUT_S,
-                                           socket_timeout=SOCKET_TIMEOUT_S, retry=retry, retry_on_timeout=False)  # fmt: skip
+        self._redis = redis.Redis.from_url(
+            url,
+            decode_responses=True,
+            socket_connect_timeout=CONNECT_TIMEOUT_S,
+            socket_timeout=SOCKET_TIMEOUT_S,
+            retry=retry,
+            retry_on_timeout=False,
+        )
         script = self._redis.register_script
         self._create, self._move, self._reveal = script(_CREATE), script(_MOVE), script(_REVEAL)
         self._join, self._answer, self._end = script(_JOIN), script(_ANSWER), script(_END)
@@ -224,8 +230,7 @@ class RedisStore:
         if not isinstance(key, str) or not key or not _is_code(code):
             return False
         stored, expires_at = self._redis.hmget(room_keys(code)[0], ["key_hash", "expires_at"])
-        return (stored is not None and self._live(expires_at)
-                and hmac.compare_digest(stored, key_hash(key)))  # fmt: skip
+        return stored is not None and self._live(expires_at) and hmac.compare_digest(stored, key_hash(key))
 
     def move(self, code: str, key: str, step: int) -> RoomState:
         return self._teacher(self._move, code, key, step)
@@ -255,8 +260,14 @@ class RedisStore:
             raise RoomError("bad_answer")
         if not _is_code(code):
             raise RoomError("no_room")
-        args = [repr(self._now()), student, self.limits.students, step, _answer_text(picked),
-                self.limits.changes_per_step]  # fmt: skip
+        args = [
+            repr(self._now()),
+            student,
+            self.limits.students,
+            step,
+            _answer_text(picked),
+            self.limits.changes_per_step,
+        ]
         self._outcome(self._answer(keys=room_keys(code), args=args))
 
     def answer_of(self, code: str, step: int, student: str) -> tuple[int, ...] | None:
@@ -276,8 +287,11 @@ class RedisStore:
         if not self._live(expires_at):
             return Tally(0, {})
         prefix = f"{step}:"
-        by_answer = {_answer_tuple(field.removeprefix(prefix)): int(n)
-                     for field, n in counts.items() if field.startswith(prefix) and int(n) > 0}  # fmt: skip
+        by_answer = {
+            _answer_tuple(field.removeprefix(prefix)): int(n)
+            for field, n in counts.items()
+            if field.startswith(prefix) and int(n) > 0
+        }
         return Tally(sum(by_answer.values()), by_answer)
 
     def students(self, code: str) -> int:

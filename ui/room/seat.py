@@ -71,7 +71,7 @@ class Seat:
 
     def query(self) -> dict[str, str]:
         """What the link keeps of the room: the code, and the teacher's key (a student is a
-    browser, not a link)."""
+        browser, not a link)."""
         return {ROOM_PARAM: self.code, **({KEY_PARAM: self.key} if self.teacher else {})}
 
 
@@ -88,8 +88,9 @@ def store_failed(lang: str, error: Exception) -> None:
 
 def refused(error: RoomError, lang: str) -> None:
     hours = f"{store().limits.ttl_s / 3600:g}"
-    st.warning(t(f"room.error.{error.reason}", lang, n=store().limits.students, hours=hours, code=""),
-               icon=":material/info:")  # fmt: skip
+    st.warning(
+        t(f"room.error.{error.reason}", lang, n=store().limits.students, hours=hours, code=""), icon=":material/info:"
+    )
 
 
 def _lesson_alone(lang: str) -> None:

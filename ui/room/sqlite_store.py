@@ -62,8 +62,9 @@ class SQLiteStore:
     writers wait for each other (``busy_timeout``), readers never wait. One connection per
     thread (Streamlit runs each session's script in its own thread)."""
 
-    def __init__(self, path: Path | str | None = None, limits: Limits | None = None,
-                 clock: Callable[[], float] = time.time) -> None:  # fmt: skip
+    def __init__(
+        self, path: Path | str | None = None, limits: Limits | None = None, clock: Callable[[], float] = time.time
+    ) -> None:
         self.path = Path(path) if path is not None else default_sqlite_path()
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.limits = limits or Limits.from_env()
@@ -136,8 +137,10 @@ class SQLiteStore:
                 code = _model.new_code()  # read at call time (the tests choose codes)
                 if db.execute("SELECT 1 FROM rooms WHERE code = ?", (code,)).fetchone() is None:
                     break
-            db.execute("INSERT INTO rooms VALUES (?, ?, ?, '[]', 1, ?, ?)",
-                       (code, key_hash(key), step, now, now + self.limits.ttl_s))  # fmt: skip
+            db.execute(
+                "INSERT INTO rooms VALUES (?, ?, ?, '[]', 1, ?, ?)",
+                (code, key_hash(key), step, now, now + self.limits.ttl_s),
+            )
         if forgot:
             self._compact()
         return code, key
@@ -181,8 +184,10 @@ class SQLiteStore:
             row = db.execute("SELECT revealed FROM rooms WHERE code = ?", (code,)).fetchone()
             revealed = set(json.loads(row[0])) if row else set()
             if step not in revealed:
-                db.execute("UPDATE rooms SET revealed = ?, version = version + 1 WHERE code = ?",
-                           (json.dumps(sorted(revealed | {step})), code))  # fmt: skip
+                db.execute(
+                    "UPDATE rooms SET revealed = ?, version = version + 1 WHERE code = ?",
+                    (json.dumps(sorted(revealed | {step})), code),
+                )
         return self._existing(code)
 
     def end(self, code: str, key: str) -> None:
@@ -212,15 +217,18 @@ class SQLiteStore:
             revealed = self._live(db, code)
             if step in revealed:
                 raise RoomError("revealed")
-            row = db.execute("SELECT answer, changes FROM answers WHERE code = ? AND step = ? AND student = ?",
-                             (code, step, student)).fetchone()  # fmt: skip
+            row = db.execute(
+                "SELECT answer, changes FROM answers WHERE code = ? AND step = ? AND student = ?", (code, step, student)
+            ).fetchone()
             if row is None:
                 db.execute("INSERT INTO answers VALUES (?, ?, ?, ?, 0)", (code, step, student, picked))
             elif row[0] != picked:
                 if row[1] >= self.limits.changes_per_step:
                     raise RoomError("too_many_changes")
-                db.execute("UPDATE answers SET answer = ?, changes = changes + 1 WHERE code = ? AND step = ? AND student = ?",
-                           (picked, code, step, student))  # fmt: skip
+                db.execute(
+                    "UPDATE answers SET answer = ?, changes = changes + 1 WHERE code = ? AND step = ? AND student = ?",
+                    (picked, code, step, student),
+                )
 
     # Reads see a live room's rows only: an expired room's rows may wait for the next cleanup.
     _LIVE = "code IN (SELECT code FROM rooms WHERE code = ? AND expires_at > ?)"
@@ -231,7 +239,7 @@ class SQLiteStore:
             .execute(
                 f"SELECT answer FROM answers WHERE {self._LIVE} AND step = ? AND student = ?",
                 (code, self.clock(), step, student),
-            )  # fmt: skip
+            )
             .fetchone()
         )
         return tuple(json.loads(row[0])) if row else None
@@ -242,7 +250,7 @@ class SQLiteStore:
             .execute(
                 f"SELECT answer, COUNT(*) FROM answers WHERE {self._LIVE} AND step = ? GROUP BY answer",
                 (code, self.clock(), step),
-            )  # fmt: skip
+            )
             .fetchall()
         )
         by_answer = {tuple(json.loads(answer)): n for answer, n in rows}

@@ -95,12 +95,30 @@ def student_question(seat: Seat, question: Question, lang: str, the_answer, labe
     # Once revealed, the answering is over: the question without its lead asking to predict.
     st.markdown(question.prompt if revealed else f"**{t('ls.predict', lang)}:** {question.prompt}")
     if question.many:
-        st.multiselect(question.prompt, question.options, key=key, format_func=question.label, disabled=revealed,
-                       label_visibility="collapsed", placeholder=t("ls.none", lang), select_all=False,
-                       on_change=_send, args=(seat, question, key))  # fmt: skip
+        st.multiselect(
+            question.prompt,
+            question.options,
+            key=key,
+            format_func=question.label,
+            disabled=revealed,
+            label_visibility="collapsed",
+            placeholder=t("ls.none", lang),
+            select_all=False,
+            on_change=_send,
+            args=(seat, question, key),
+        )
     else:
-        st.radio(question.prompt, question.options, key=key, format_func=question.label, disabled=revealed,
-                 label_visibility="collapsed", horizontal=True, on_change=_send, args=(seat, question, key))  # fmt: skip
+        st.radio(
+            question.prompt,
+            question.options,
+            key=key,
+            format_func=question.label,
+            disabled=revealed,
+            label_visibility="collapsed",
+            horizontal=True,
+            on_change=_send,
+            args=(seat, question, key),
+        )
     error = st.session_state.pop(SENT_ERROR, None)
     if error == "store":
         st.error(t("room.error.store", lang), icon=":material/cloud_off:")
@@ -125,5 +143,10 @@ def back_to_teacher(seat: Seat, lang: str, step: int, go) -> None:
     """At one's own pace, on another step than the teacher's: a button back to it."""
     if seat.teacher or seat.follows or step == seat.state.step:
         return
-    st.button(t("room.back_to_teacher", lang, n=seat.state.step), key="rm_back", on_click=go, args=(seat.state.step,),
-              icon=":material/groups:")  # fmt: skip
+    st.button(
+        t("room.back_to_teacher", lang, n=seat.state.step),
+        key="rm_back",
+        on_click=go,
+        args=(seat.state.step,),
+        icon=":material/groups:",
+    )

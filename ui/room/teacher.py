@@ -215,8 +215,9 @@ def view_query(seat: Seat | None) -> dict[str, str]:
     return {VIEW_PARAM: shown_view()} if seat.teacher else {}
 
 
-def teacher_question(seat: Seat, question: Question, lang: str, revealed_key: str, compact: bool,
-                     presenting: bool = False) -> None:  # fmt: skip
+def teacher_question(
+    seat: Seat, question: Question, lang: str, revealed_key: str, compact: bool, presenting: bool = False
+) -> None:
     """The question as the class sees it, their answers live, and Reveal (which sets
     ``revealed_key``, the lesson's own mark of a revealed step, as the room's). Presenting,
     the answers' bars go in the figure's place when the teacher chooses (``projected``)."""
@@ -231,8 +232,14 @@ def teacher_question(seat: Seat, question: Question, lang: str, revealed_key: st
     if not presenting:  # presenting, the count is in the bar (teacher_bar) and the bars where chosen
         live_answers(seat, question, lang, revealed)
     if not revealed:
-        st.button(t("room.reveal", lang), key=REVEAL_KEY, on_click=_reveal, icon=":material/visibility:", type="primary",
-                  args=(seat, question.step, revealed_key, lang))  # fmt: skip
+        st.button(
+            t("room.reveal", lang),
+            key=REVEAL_KEY,
+            on_click=_reveal,
+            icon=":material/visibility:",
+            type="primary",
+            args=(seat, question.step, revealed_key, lang),
+        )
 
 
 def teacher_bar(seat: Seat, step: int, total: int, lang: str) -> None:
@@ -243,8 +250,14 @@ def teacher_bar(seat: Seat, step: int, total: int, lang: str) -> None:
     with row:
         st.markdown(f"**{t('ls.step_of', lang, n=step, total=total)}** · {code_text(seat.code)}")
         live_count(seat, step, lang)
-    row.segmented_control(t("room.show", lang), VIEWS, key=VIEW_KEY, format_func=lambda v: t(f"room.view.{v}", lang),
-                          label_visibility="collapsed", on_change=_on_view_change)  # fmt: skip
+    row.segmented_control(
+        t("room.show", lang),
+        VIEWS,
+        key=VIEW_KEY,
+        format_func=lambda v: t(f"room.view.{v}", lang),
+        label_visibility="collapsed",
+        on_change=_on_view_change,
+    )
 
 
 def projected(seat: Seat, question: Question | None, lang: str, revealed: bool, presenting: bool) -> None:

@@ -100,8 +100,9 @@ def generation_lane() -> Lane:
 
 
 @contextmanager
-def heavy_turn(lang: str, lane: Lane | None = None, priority: int = FIRST_SCREEN,
-               message: str = "lane.ahead") -> Iterator[None]:  # fmt: skip
+def heavy_turn(
+    lang: str, lane: Lane | None = None, priority: int = FIRST_SCREEN, message: str = "lane.ahead"
+) -> Iterator[None]:
     """Do the block's heavy work in the lane: at once when a place is free, else after a
     visible wait ("3 students ahead of you") that a rerun can interrupt."""
     lane = lane or heavy_lane()

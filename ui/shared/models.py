@@ -79,8 +79,9 @@ def load(key: str) -> TinyGPT | None:
         if trained is None:
             return None
         context = trained.model.config.context_length
-        return TinyGPT(trained.model, trained.vocabulary, key, (trained.prompt_hint or "")[:context],
-                       serial=trained.serial)  # fmt: skip
+        return TinyGPT(
+            trained.model, trained.vocabulary, key, (trained.prompt_hint or "")[:context], serial=trained.serial
+        )
     if key not in shipped_keys():
         return None
     heads = int(key.removeprefix(SHIPPED_PREFIX))

@@ -57,7 +57,7 @@ def is_here(key: str) -> bool:
 
 
 def label_note(key: str) -> Note:
-    """"gpt2 (real model)" for a select box; one not on this computer says so, with the
+    """ "gpt2 (real model)" for a select box; one not on this computer says so, with the
     command that fetches it ahead (a server without the network cannot)."""
     if is_here(key):
         return Note("models.real", {"name": key})

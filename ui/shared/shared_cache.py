@@ -27,8 +27,9 @@ class SharedResults(Generic[Value]):
     """A bounded, thread-safe memo: at most ``max_entries`` values and ``max_bytes`` of
     them (as ``size`` counts one; no byte bound without it)."""
 
-    def __init__(self, max_entries: int, max_bytes: int | None = None,
-                 size: Callable[[Value], int] | None = None) -> None:  # fmt: skip
+    def __init__(
+        self, max_entries: int, max_bytes: int | None = None, size: Callable[[Value], int] | None = None
+    ) -> None:
         self.max_entries = max_entries
         self.max_bytes = max_bytes
         self._size = size or (lambda value: 0)

@@ -19,8 +19,14 @@ def token_strip(labels: list[str], chosen: int, key: str, on_change, lang: str) 
     """One pill per position, labelled as the charts are ("2 · cat"), the chosen one selected
     (a pill's label is Markdown: the token is quoted literally)."""
     st.session_state[key] = chosen
-    st.pills(t("tv.token", lang), list(range(len(labels))), key=key, selection_mode="single", on_change=on_change,
-             format_func=lambda i: literal(position_label(i, labels[i])))  # fmt: skip
+    st.pills(
+        t("tv.token", lang),
+        list(range(len(labels))),
+        key=key,
+        selection_mode="single",
+        on_change=on_change,
+        format_func=lambda i: literal(position_label(i, labels[i])),
+    )
 
 
 def link_sentences(token, labels: list[str], directions: tuple[str, ...], lang: str, where_word: str | None) -> None:
@@ -31,18 +37,28 @@ def link_sentences(token, labels: list[str], directions: tuple[str, ...], lang: 
         words = link_words(strongest_links(token, direction, LINKS), labels, one_layer=where_word is None)
         lines = []
         for link in words:
-            where = (t("tv.where.head", lang, head=link.head) if link.layer is None
-                     else t(f"tv.where.{where_word}", lang, layer=link.layer, head=link.head))  # fmt: skip
-            sentence = t(f"tv.sentence.{direction}", lang, where=where, token=literal(link.token),
-                         position=link.position, weight=link.weight)  # fmt: skip
+            where = (
+                t("tv.where.head", lang, head=link.head)
+                if link.layer is None
+                else t(f"tv.where.{where_word}", lang, layer=link.layer, head=link.head)
+            )
+            sentence = t(
+                f"tv.sentence.{direction}",
+                lang,
+                where=where,
+                token=literal(link.token),
+                position=link.position,
+                weight=link.weight,
+            )
             lines.append(f"- {sentence}")
         column.markdown(t(f"tv.links_{direction}", lang) + "\n\n" + "\n".join(lines))
 
 
 def direction_choice(key: str, directions: tuple[str, ...], lang: str) -> str:
     """Reads, is read by, or both: what the figure draws of the token."""
-    st.segmented_control(t("tv.direction", lang), directions, key=key, required=True,
-                         format_func=lambda d: t(f"tv.dir.{d}", lang))  # fmt: skip
+    st.segmented_control(
+        t("tv.direction", lang), directions, key=key, required=True, format_func=lambda d: t(f"tv.dir.{d}", lang)
+    )
     return st.session_state[key]
 
 

@@ -54,8 +54,16 @@ def _comparison_sentences(verdict: Verdict, lang: str) -> list[str]:
     best = next(item for item in verdict.stats if item.heads == steps.best)
     suffix = "" if verdict.noise_known else "_one_seed"
     if verdict.noise_known:
-        said = [t("tr.verdict.seeds", lang, seeds=verdict.seeds, best=best.heads, mean=f"{best.mean:.3f}",
-                  sd=f"{best.sd:.3f}")]  # fmt: skip
+        said = [
+            t(
+                "tr.verdict.seeds",
+                lang,
+                seeds=verdict.seeds,
+                best=best.heads,
+                mean=f"{best.mean:.3f}",
+                sd=f"{best.sd:.3f}",
+            )
+        ]
     else:
         said = [t("tr.verdict.one_seed", lang, noise=f"{verdict.noise:.3f}", best=best.heads, loss=f"{best.mean:.3f}")]
     if steps.ties:
@@ -89,13 +97,30 @@ def answer_text(runs: list[RunSummary], lang: str) -> str:
     said = [t("tr.verdict.title", lang)]
     if verdict.reading == "too_short":
         low, high = _speed_range(verdict)
-        said.append(t("tr.verdict.too_short", lang, steps=verdict.steps, min_steps=MIN_VERDICT_STEPS,
-                      losses=losses, low=low, high=high))  # fmt: skip
+        said.append(
+            t(
+                "tr.verdict.too_short",
+                lang,
+                steps=verdict.steps,
+                min_steps=MIN_VERDICT_STEPS,
+                losses=losses,
+                low=low,
+                high=high,
+            )
+        )
         return " ".join(said)
     if verdict.reading == "within_noise":
         key = "tr.verdict.too_close_seeds" if verdict.noise_known else "tr.verdict.too_close_one_seed"
-        said.append(t(key, lang, seeds=verdict.seeds, losses=losses, gap=f"{verdict.largest_gap:.3f}",
-                      noise=f"{verdict.noise:.3f}"))  # fmt: skip
+        said.append(
+            t(
+                key,
+                lang,
+                seeds=verdict.seeds,
+                losses=losses,
+                gap=f"{verdict.largest_gap:.3f}",
+                noise=f"{verdict.noise:.3f}",
+            )
+        )
     else:
         said += _comparison_sentences(verdict, lang)
     said.append(_speed_sentence(verdict, lang))

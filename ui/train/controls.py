@@ -45,9 +45,12 @@ OWN_TEXT_PX = 120
 
 def corpus_controls(lang: str) -> None:
     st.radio(
-        t("tr.corpus", lang), CORPORA, key=key("corpus"), horizontal=True,
+        t("tr.corpus", lang),
+        CORPORA,
+        key=key("corpus"),
+        horizontal=True,
         format_func=lambda name: t(f"tr.corpus.{name}", lang),
-    )  # fmt: skip
+    )
     choice = PAGE.get("corpus")
     if choice == "tinyshakespeare" and tiny_shakespeare() is None:
         corpus_download(lang)
@@ -56,8 +59,12 @@ def corpus_controls(lang: str) -> None:
         st.code(synthetic_text(choice, SAMPLE_PREVIEW_CHARS), language=None)
     elif choice == "own":
         st.text_area(t("tr.own_text", lang), key=key("own_text"), height=OWN_TEXT_PX, max_chars=OWN_TEXT_MAX_CHARS)
-        st.file_uploader(t("tr.upload", lang), type=["txt", "md", "csv"], key="tr_upload",
-                         help=t("tr.upload_help", lang, limit_mb=upload_limit_mb()))  # fmt: skip
+        st.file_uploader(
+            t("tr.upload", lang),
+            type=["txt", "md", "csv"],
+            key="tr_upload",
+            help=t("tr.upload_help", lang, limit_mb=upload_limit_mb()),
+        )
 
 
 def upload_limit_mb() -> int:
@@ -93,9 +100,12 @@ def model_controls(lang: str) -> None:
     st.markdown(t("tr.embedding", lang, h=h, d=d, C=h * d))
     budget = st.columns(2)
     budget[0].radio(
-        t("tr.budget", lang), BUDGET_KINDS, key=key("budget_kind"), horizontal=True,
+        t("tr.budget", lang),
+        BUDGET_KINDS,
+        key=key("budget_kind"),
+        horizontal=True,
         format_func=lambda kind: t(f"tr.budget.{kind}", lang),
-    )  # fmt: skip
+    )
     if PAGE.get("budget_kind") == "steps":
         budget[1].number_input(t("tr.steps", lang), RUN_MIN_STEPS, RUN_MAX_STEPS, step=STEPS_STEP, key=key("steps"))
     else:
@@ -129,8 +139,10 @@ def gpt_config(corpus: Corpus) -> GPTConfig:
 def train_config() -> TrainConfig:
     if PAGE.get("budget_kind") == "steps":
         steps = min(PAGE.get("steps"), RUN_MAX_STEPS)
-        return TrainConfig(steps=steps, eval_every=EVAL_EVERY, max_seconds=RUN_MAX_SECONDS,
-                           max_bytes=TRAINING_MAX_BYTES)  # fmt: skip
+        return TrainConfig(
+            steps=steps, eval_every=EVAL_EVERY, max_seconds=RUN_MAX_SECONDS, max_bytes=TRAINING_MAX_BYTES
+        )
     seconds = min(float(PAGE.get("seconds")), RUN_MAX_SECONDS)
-    return TrainConfig(steps=None, seconds=seconds, eval_every=EVAL_EVERY, max_seconds=RUN_MAX_SECONDS,
-                       max_bytes=TRAINING_MAX_BYTES)  # fmt: skip
+    return TrainConfig(
+        steps=None, seconds=seconds, eval_every=EVAL_EVERY, max_seconds=RUN_MAX_SECONDS, max_bytes=TRAINING_MAX_BYTES
+    )

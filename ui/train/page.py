@@ -75,8 +75,14 @@ def _train_tab(lang: str) -> None:
     corpus_controls(lang)
     model_controls(lang)
     buttons = st.columns([1, 1, 4])
-    buttons[0].button(t("tr.start", lang), key="tr_start", type="primary", icon=":material/play_arrow:",
-                      on_click=_request, args=(START_REQUESTED,))  # fmt: skip
+    buttons[0].button(
+        t("tr.start", lang),
+        key="tr_start",
+        type="primary",
+        icon=":material/play_arrow:",
+        on_click=_request,
+        args=(START_REQUESTED,),
+    )
     buttons[1].button(t("tr.stop", lang), key="tr_stop_button", icon=":material/stop:", on_click=_on_stop)
     if st.session_state.pop(START_REQUESTED, False):
         try:
@@ -92,13 +98,24 @@ def _train_tab(lang: str) -> None:
 def _experiment_tab(lang: str) -> None:
     st.markdown(t("tr.experiment_intro", lang))
     cols = st.columns([2, 2, 2, 3], vertical_alignment="bottom")
-    cols[0].number_input(t("tr.exp_steps", lang), EXPERIMENT_MIN_STEPS, EXPERIMENT_MAX_STEPS,
-                         step=EXPERIMENT_MIN_STEPS, key=key("exp_steps"))  # fmt: skip
+    cols[0].number_input(
+        t("tr.exp_steps", lang),
+        EXPERIMENT_MIN_STEPS,
+        EXPERIMENT_MAX_STEPS,
+        step=EXPERIMENT_MIN_STEPS,
+        key=key("exp_steps"),
+    )
     cols[1].number_input(t("tr.exp_seeds_input", lang), 1, EXPERIMENT_MAX_SEEDS, key=key("exp_seeds"))
-    cols[2].button(t("tr.exp_run", lang), key="tr_exp_start", icon=":material/science:",
-                   on_click=_request, args=(EXPERIMENT_REQUESTED,))  # fmt: skip
-    cols[3].caption(t("tr.exp_run_help", lang, steps=EXPERIMENT_DEFAULT_STEPS,
-                      seeds=seeds_text(EXPERIMENT_DEFAULT_SEEDS, lang)))  # fmt: skip
+    cols[2].button(
+        t("tr.exp_run", lang),
+        key="tr_exp_start",
+        icon=":material/science:",
+        on_click=_request,
+        args=(EXPERIMENT_REQUESTED,),
+    )
+    cols[3].caption(
+        t("tr.exp_run_help", lang, steps=EXPERIMENT_DEFAULT_STEPS, seeds=seeds_text(EXPERIMENT_DEFAULT_SEEDS, lang))
+    )
     corpus, missing = None, None
     try:
         corpus = chosen_corpus()

@@ -40,12 +40,14 @@ class ExperimentPlan:
 def experiment_plan(vocab_size: int, steps: int, seeds: int, context: int, blocks: int) -> ExperimentPlan:
     """``steps`` per run, ``seeds`` seeds per head count, each run capped at its share of
     EXPERIMENT_MAX_SECONDS, for a corpus of ``vocab_size`` characters."""
-    base = GPTConfig(vocab_size=vocab_size, context_length=context, embedding_dim=EXPERIMENT_EMBEDDING,
-                     heads=1, blocks=blocks)  # fmt: skip
+    base = GPTConfig(
+        vocab_size=vocab_size, context_length=context, embedding_dim=EXPERIMENT_EMBEDDING, heads=1, blocks=blocks
+    )
     runs = len(HEAD_COUNTS) * seeds
     eval_every = max(EXPERIMENT_MIN_STEPS, steps // EXPERIMENT_EVALUATIONS)
-    train = TrainConfig(steps=steps, eval_every=eval_every, max_seconds=EXPERIMENT_MAX_SECONDS / runs,
-                        max_bytes=TRAINING_MAX_BYTES)  # fmt: skip
+    train = TrainConfig(
+        steps=steps, eval_every=eval_every, max_seconds=EXPERIMENT_MAX_SECONDS / runs, max_bytes=TRAINING_MAX_BYTES
+    )
     return ExperimentPlan(base, train, tuple(range(seeds)))
 
 
@@ -88,9 +90,27 @@ def show_estimate(lang: str, corpus: Corpus, plan: ExperimentPlan) -> None:
     times = step_times(corpus, plan, corpus.sha256, plan.base.context_length, plan.base.blocks)
     seconds = estimate_seconds(times, corpus, plan.train, len(plan.seeds))
     step_ms = [item.train_step * 1000 for item in times.values()]
-    st.caption(t("tr.exp_plan", lang, duration=duration_text(seconds, lang), runs=plan.runs, heads=len(HEAD_COUNTS),
-                 seeds=seeds_text(len(plan.seeds), lang), steps=plan.train.steps, low=f"{min(step_ms):.0f}",
-                 high=f"{max(step_ms):.0f}"))  # fmt: skip
+    st.caption(
+        t(
+            "tr.exp_plan",
+            lang,
+            duration=duration_text(seconds, lang),
+            runs=plan.runs,
+            heads=len(HEAD_COUNTS),
+            seeds=seeds_text(len(plan.seeds), lang),
+            steps=plan.train.steps,
+            low=f"{min(step_ms):.0f}",
+            high=f"{max(step_ms):.0f}",
+        )
+    )
     if seconds > EXPERIMENT_MAX_SECONDS:
-        st.warning(t("tr.exp_too_long", lang, minutes=EXPERIMENT_MAX_SECONDS // 60, steps=plan.train.steps,
-                     run_cap=f"{plan.train.max_seconds:.0f}"), icon=":material/timer:")  # fmt: skip
+        st.warning(
+            t(
+                "tr.exp_too_long",
+                lang,
+                minutes=EXPERIMENT_MAX_SECONDS // 60,
+                steps=plan.train.steps,
+                run_cap=f"{plan.train.max_seconds:.0f}",
+            ),
+            icon=":material/timer:",
+        )

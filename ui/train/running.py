@@ -70,13 +70,23 @@ class Screen:
         self.status.info(label, icon=":material/model_training:")
         self.bar.progress(min(1.0, progress.fraction))
         self.numbers.markdown(
-            t("tr.live", self.lang, step=progress.step, loss=f"{progress.train_loss:.3f}",
-              speed=f"{progress.tokens_per_second:,.0f}", elapsed=f"{progress.elapsed:.1f}")
-        )  # fmt: skip
+            t(
+                "tr.live",
+                self.lang,
+                step=progress.step,
+                loss=f"{progress.train_loss:.3f}",
+                speed=f"{progress.tokens_per_second:,.0f}",
+                elapsed=f"{progress.elapsed:.1f}",
+            )
+        )
         self.draws += 1
         with self.curve.container():
-            show_chart(loss_curve_figure(history, figure_words(self.lang)), f"tr_live_curve_{self.draws}", table=False,
-                       file_name=export_name("loss", "training", step=progress.step))
+            show_chart(
+                loss_curve_figure(history, figure_words(self.lang)),
+                f"tr_live_curve_{self.draws}",
+                table=False,
+                file_name=export_name("loss", "training", step=progress.step),
+            )
 
     def clear(self) -> None:
         """Remove the live progress (status, bar, numbers, curve) once the run has ended: the
@@ -124,14 +134,23 @@ def _trained(model: GPT, corpus: Corpus, history: list[HistoryPoint], stopped: b
         run = RunSummary.from_result(model.config.heads, model.parameter_count(), result)
     else:
         run = RunSummary(
-            heads=model.config.heads, parameters=model.parameter_count(), steps=len(history),
-            wall_time=history[-1].elapsed if history else 0.0, tokens_per_second=0.0,
-            final_test_loss=last_test_loss(history), history=list(history),
-        )  # fmt: skip
+            heads=model.config.heads,
+            parameters=model.parameter_count(),
+            steps=len(history),
+            wall_time=history[-1].elapsed if history else 0.0,
+            tokens_per_second=0.0,
+            final_test_loss=last_test_loss(history),
+            history=list(history),
+        )
     return TrainedModel(
-        model=model.eval(), vocabulary=corpus.vocabulary, corpus=corpus.name, corpus_sha256=corpus.sha256,
-        run=run, stopped=stopped, prompt_hint=corpus.text[:PROMPT_HINT_CHARS],
-    )  # fmt: skip
+        model=model.eval(),
+        vocabulary=corpus.vocabulary,
+        corpus=corpus.name,
+        corpus_sha256=corpus.sha256,
+        run=run,
+        stopped=stopped,
+        prompt_hint=corpus.text[:PROMPT_HINT_CHARS],
+    )
 
 
 def run_training(lang: str, corpus: Corpus, config: GPTConfig, train_config: TrainConfig) -> None:

@@ -26,8 +26,12 @@ def _prompt_hint(chars: tuple[str, ...]) -> str:
 def model_upload(lang: str) -> None:
     """A box for a model file (.pt, weights only, at most the server's upload size); a
     readable one becomes this session's model, an unreadable one says why."""
-    upload = st.file_uploader(t("tr.upload_model", lang), type=["pt"], key=UPLOAD_KEY,
-                              help=t("tr.upload_model_help", lang, limit_mb=upload_limit_mb()))  # fmt: skip
+    upload = st.file_uploader(
+        t("tr.upload_model", lang),
+        type=["pt"],
+        key=UPLOAD_KEY,
+        help=t("tr.upload_model_help", lang, limit_mb=upload_limit_mb()),
+    )
     if upload is None or st.session_state.get(LOADED_STATE) == upload.file_id:
         return
     st.session_state[LOADED_STATE] = upload.file_id
@@ -37,8 +41,14 @@ def model_upload(lang: str) -> None:
         st.error(error_text(error, lang), icon=":material/error:")
         return
     meta = checkpoint.meta
-    use_model(TrainedModel(
-        model=checkpoint.model, vocabulary=checkpoint.vocabulary, corpus=meta.corpus, corpus_sha256=meta.corpus_sha256,
-        run=meta.run, prompt_hint=_prompt_hint(checkpoint.vocabulary.chars),
-    ))  # fmt: skip
+    use_model(
+        TrainedModel(
+            model=checkpoint.model,
+            vocabulary=checkpoint.vocabulary,
+            corpus=meta.corpus,
+            corpus_sha256=meta.corpus_sha256,
+            run=meta.run,
+            prompt_hint=_prompt_hint(checkpoint.vocabulary.chars),
+        )
+    )
     st.rerun()  # the model's summary above the box, and every page's choice of weights, follow

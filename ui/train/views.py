@@ -53,13 +53,20 @@ def model_summary(lang: str) -> None:
         said = f"{t('tr.done', lang, steps=run.steps, loss=loss)} {t('tr.model_ready', lang, heads=run.heads, params=params)}"
     st.success(said, icon=":material/check_circle:")
     if run.history:
-        show_chart(loss_curve_figure(run.history, figure_words(lang)), "tr_curve",
-                   file_name=export_name("loss", trained.corpus, h=run.heads, steps=run.steps))
+        show_chart(
+            loss_curve_figure(run.history, figure_words(lang)),
+            "tr_curve",
+            file_name=export_name("loss", trained.corpus, h=run.heads, steps=run.steps),
+        )
     st.download_button(
-        t("tr.download_model", lang), lambda: checkpoint_of(trained), file_name=f"gpt_{trained.corpus}.pt",
-        mime="application/octet-stream", key="tr_download_model", icon=":material/download:",
+        t("tr.download_model", lang),
+        lambda: checkpoint_of(trained),
+        file_name=f"gpt_{trained.corpus}.pt",
+        mime="application/octet-stream",
+        key="tr_download_model",
+        icon=":material/download:",
         help=t("tr.download_model_help", lang),
-    )  # fmt: skip
+    )
 
 
 def generation_length(wanted: int, parameters: int) -> int:
@@ -152,16 +159,25 @@ def experiment_view(lang: str, runs: list[RunSummary], embedding_dim: int, sourc
     text = figure_words(lang)
     left, right = st.columns(2)
     with left:
-        show_chart(experiment_figure(runs, "step", text), f"tr_{key}_steps_chart",
-                   file_name=export_name("experiment", key, "loss_by_step"))
+        show_chart(
+            experiment_figure(runs, "step", text),
+            f"tr_{key}_steps_chart",
+            file_name=export_name("experiment", key, "loss_by_step"),
+        )
     with right:
-        show_chart(experiment_figure(runs, "elapsed", text), f"tr_{key}_time_chart",
-                   file_name=export_name("experiment", key, "loss_by_time"))
+        show_chart(
+            experiment_figure(runs, "elapsed", text),
+            f"tr_{key}_time_chart",
+            file_name=export_name("experiment", key, "loss_by_time"),
+        )
     st.dataframe(_results_table(runs, embedding_dim, lang), hide_index=True, key=f"tr_{key}_table")
     points, said = st.columns([2, 3])
     with points:
-        show_chart(final_loss_figure(runs, text), f"tr_{key}_final_chart",
-                   file_name=export_name("experiment", key, "final_loss"))
+        show_chart(
+            final_loss_figure(runs, text),
+            f"tr_{key}_final_chart",
+            file_name=export_name("experiment", key, "final_loss"),
+        )
         st.caption(t("tr.final_help", lang))
     with said:
         if len({run.parameters for run in runs}) == 1:
@@ -199,9 +215,11 @@ def snapshots_view(lang: str, experiment: ShippedExperiment) -> None:
     cols = st.columns(3)
     head_counts = experiment.head_counts
     heads = cols[0].selectbox(
-        t("tr.heads", lang), head_counts, index=min(DEFAULT_SNAPSHOT_HEADS_INDEX, len(head_counts) - 1),
+        t("tr.heads", lang),
+        head_counts,
+        index=min(DEFAULT_SNAPSHOT_HEADS_INDEX, len(head_counts) - 1),
         key="tr_snap_heads",
-    )  # fmt: skip
+    )
     source = sources.load(sources.shipped_model_name(heads), lang)  # the shipped model keeps its snapshots
     if source is None:
         st.warning(t("ls.8.no_model", lang))
@@ -212,10 +230,19 @@ def snapshots_view(lang: str, experiment: ShippedExperiment) -> None:
         st.session_state[SNAPSHOT_STEP] = steps[-1]  # first visit: the trained model
     # Spaced by step, not by snapshot: the early snapshots lie close together on the track,
     # as they do in training; a step between two snapshots moves to one of them (saved_step).
-    step = steps[0] if len(steps) == 1 else cols[1].slider(
-        t("tr.snap_step", lang), steps[0], steps[-1], step=math.gcd(*steps) or 1, key=SNAPSHOT_STEP,
-        on_change=_snap_to_saved, args=(steps,),
-    )  # fmt: skip
+    step = (
+        steps[0]
+        if len(steps) == 1
+        else cols[1].slider(
+            t("tr.snap_step", lang),
+            steps[0],
+            steps[-1],
+            step=math.gcd(*steps) or 1,
+            key=SNAPSHOT_STEP,
+            on_change=_snap_to_saved,
+            args=(steps,),
+        )
+    )
     st.session_state[SNAPSHOT_SHOWN] = step
     kept, prompt = source.snapshot(step)  # (blocks, h, T, T) and the T characters it was taken on
     blocks = kept.shape[0]
@@ -225,7 +252,14 @@ def snapshots_view(lang: str, experiment: ShippedExperiment) -> None:
     st.code(prompt, language=None, wrap_lines=True)  # shown literally, never as Markdown or HTML
     title = t("tr.snap_title", lang, step=step, block=block)
     # The same renderer as every other page's "all heads" view, sized for the page.
-    figure = heads_overview_figure(kept[block - 1].numpy(), display_labels(list(prompt)), "weights",
-                                   figure_words(lang), title=title, **sized_for_page())  # fmt: skip
-    show_chart(figure, "tr_snap_chart", sized=True,
-               file_name=export_name("snapshot", h=heads, step=step, block=block, T=T))
+    figure = heads_overview_figure(
+        kept[block - 1].numpy(),
+        display_labels(list(prompt)),
+        "weights",
+        figure_words(lang),
+        title=title,
+        **sized_for_page(),
+    )
+    show_chart(
+        figure, "tr_snap_chart", sized=True, file_name=export_name("snapshot", h=heads, step=step, block=block, T=T)
+    )
