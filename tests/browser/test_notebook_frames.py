@@ -69,9 +69,13 @@ def test_plotly_is_held_once_and_every_frame_draws_and_fits_its_content(playwrig
         browser_page.on("pageerror", lambda error: errors.append(str(error)))
         browser_page.goto(page.as_uri())
         browser_page.wait_for_function(f"({FRAMES_JS})().every(f => f.ready)")
-        browser_page.wait_for_function(f"({FRAMES_JS})().every(f => Math.abs(f.frame - f.content) <= 2)")
+        # Every chart drawn first (a frame's content grows as its charts are drawn, and the frame
+        # follows it a frame later), then every frame fitted to its content.
+        charts = [4 + 4, 2 + 4, 1 + 4]
+        browser_page.wait_for_function(f"({FRAMES_JS})().map(f => f.charts).join() === {','.join(map(str, charts))!r}")
+        browser_page.wait_for_function(f"({FRAMES_JS})().every(f => Math.abs(f.frame - f.content) <= 2 && !f.scrolls)")
         frames = browser_page.evaluate(FRAMES_JS)
-        assert [frame["charts"] for frame in frames] == [4 + 4, 2 + 4, 1 + 4], frames
+        assert [frame["charts"] for frame in frames] == charts, frames
         for frame in frames:
             assert frame["frame"] > 768 and not frame["scrolls"], frame
         assert errors == []
