@@ -108,6 +108,27 @@ def test_the_model_trained_in_this_session_can_be_chosen_and_random_weights_come
     assert "softmax weights · head 3" not in _traces(at)
 
 
+def test_this_sessions_models_snippet_loads_the_file_the_train_page_downloads(tmp_path, monkeypatch):
+    """The snippet names the file the Train page's "Download your model" writes (gpt_mine.pt
+    for a model of the corpus "mine"): saved there, it recomputes the block's numbers."""
+    from ui.shared.models import checkpoint_of
+
+    at = open_page(PAGE, text="abcdefgh", block="2")
+    trained = _tiny_model()
+    at.session_state[MODEL_STATE] = trained
+    at.run()
+    at.selectbox(key="pg_weights").set_value("session").run()
+    open_tab(at, "share")
+    code = next(block.value for block in at.code if "load_checkpoint" in block.value)
+    assert "load_checkpoint('gpt_mine.pt')" in code, code
+    (tmp_path / "gpt_mine.pt").write_bytes(checkpoint_of(trained))
+    monkeypatch.chdir(tmp_path)
+    namespace: dict = {"print": lambda *args: None}
+    exec(code, namespace)
+    expected = trace_model(trained.model, trained.vocabulary, "abcdefgh").layers[1].weights
+    assert torch.equal(namespace["trace"].weights, expected)
+
+
 def test_a_shipped_models_snippet_loads_its_checkpoint_and_recomputes_the_blocks_numbers(monkeypatch):
     at = open_tab(open_page(PAGE, weights="h2", text=PROMPT, block="2"), "share")
     keys = {button.key for button in at.get("download_button")}

@@ -47,6 +47,11 @@ class TrainedModel:
         JANITOR.watch(self)
 
 
+def checkpoint_file_name(trained: TrainedModel) -> str:
+    """The name the Train page downloads this session's model as (its snippet loads that file)."""
+    return f"gpt_{trained.corpus}.pt"
+
+
 def checkpoint_of(trained: TrainedModel) -> bytes:
     """The model as a checkpoint file (gpt_core.load_checkpoint reads it, weights only)."""
     meta = CheckpointMeta(corpus=trained.corpus, corpus_sha256=trained.corpus_sha256, run=trained.run)
@@ -80,7 +85,12 @@ def load(key: str) -> TinyGPT | None:
             return None
         context = trained.model.config.context_length
         return TinyGPT(
-            trained.model, trained.vocabulary, key, (trained.prompt_hint or "")[:context], serial=trained.serial
+            trained.model,
+            trained.vocabulary,
+            key,
+            (trained.prompt_hint or "")[:context],
+            serial=trained.serial,
+            checkpoint=checkpoint_file_name(trained),  # the file the Train page's download writes
         )
     if key not in shipped_keys():
         return None

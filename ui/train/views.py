@@ -21,7 +21,7 @@ from ..charts import show_chart, sized_for_page
 from ..markdown import literal
 from ..shared import sources
 from ..shared.lanes import generation_lane, heavy_turn
-from ..shared.models import MODEL_STATE, TrainedModel, checkpoint_of
+from ..shared.models import MODEL_STATE, TrainedModel, checkpoint_file_name, checkpoint_of
 from ..shared.verdict import answer_text
 from .state import GENERATE_MAX, PAGE, PROMPT_MAX_CHARS, TEMPERATURE_RANGE, TOP_K_RANGE, key
 
@@ -61,7 +61,7 @@ def model_summary(lang: str) -> None:
     st.download_button(
         t("tr.download_model", lang),
         lambda: checkpoint_of(trained),
-        file_name=f"gpt_{trained.corpus}.pt",
+        file_name=checkpoint_file_name(trained),
         mime="application/octet-stream",
         key="tr_download_model",
         icon=":material/download:",
