@@ -25,7 +25,7 @@ import torch
 
 from .attention import AttentionTrace, Trace
 from .errors import InputError
-from .source import Capabilities, Description, GeneratedToken, NextStep, Note, Reproduction, Token, Words
+from .source import Capabilities, Description, Note, NoVocabulary, Reproduction, Words
 from .tokens import display_labels
 
 ROW_SUM = 1e-3  # how far a row may sum from 1 (float16 and bfloat16 models' weights included)
@@ -95,12 +95,14 @@ def _check(layers: list[np.ndarray], tokens: Sequence[str]) -> None:
             )
 
 
-class GivenWeights:
+class GivenWeights(NoVocabulary):
     """Softmax weights of every layer a learner already has, over ``tokens``: a source of the
     weights stage alone, with no vocabulary (it neither predicts nor generates)."""
 
     capabilities = Capabilities(generates=False, stages=("weights",))
     words = Words(unit="layer", token="token")
+    no_vocabulary = "given weights have no vocabulary"
+    no_token_ids = "given weights were computed for their own tokens only"
     settings: dict[str, Any] = {}
 
     def __init__(self, attentions: Any, tokens: Sequence[str], name: str = "given") -> None:
@@ -174,26 +176,3 @@ class GivenWeights:
 
     def snapshot(self, step: int) -> tuple[torch.Tensor, str]:
         raise NotImplementedError("given weights keep no snapshots of a training")
-
-    def decode(self, token_ids: list[int]) -> str:
-        raise NotImplementedError("given weights have no vocabulary")
-
-    def next_step(self, text: str) -> NextStep:
-        raise NotImplementedError("given weights have no vocabulary to predict from")
-
-    def generate(
-        self,
-        text: str,
-        n: int,
-        temperature: float = 0.0,
-        seed: int = 0,
-        top_k: int | None = None,
-        max_seconds: float | None = None,
-    ) -> list[GeneratedToken]:
-        raise NotImplementedError("given weights have no vocabulary to generate from")
-
-    def token(self, token_id: int) -> Token:
-        raise NotImplementedError("given weights have no vocabulary")
-
-    def induction_weights(self) -> tuple[list[torch.Tensor], int, int]:
-        raise NotImplementedError("given weights were computed for their own tokens only")

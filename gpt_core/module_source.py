@@ -28,7 +28,7 @@ from .attention import STAGES, MultiHeadAttention, Trace
 from .errors import InputError
 from .given import FIXED
 from .modules import trace_module
-from .source import Capabilities, Description, GeneratedToken, NextStep, Note, Reproduction, Token, Words
+from .source import Capabilities, Description, Note, NoVocabulary, Reproduction, Words
 from .tokens import display_labels
 
 FLOAT_BYTES = 4
@@ -46,11 +46,13 @@ def _dropout(module: nn.Module) -> float:
     return max(rates, default=0.0)
 
 
-class ModuleSource:
+class ModuleSource(NoVocabulary):
     """One attention module on one input: a source of one layer, with no vocabulary."""
 
     capabilities = Capabilities(generates=False, stages=STAGES)
     words = Words(unit="block", token="token")
+    no_vocabulary = "a module has no vocabulary"
+    no_token_ids = "a module reads vectors, not token ids"
     settings: dict = {}
 
     def __init__(
@@ -161,29 +163,6 @@ class ModuleSource:
 
     def snapshot(self, step: int) -> tuple[torch.Tensor, str]:
         raise NotImplementedError("a module keeps no snapshots of a training")
-
-    def decode(self, token_ids: list[int]) -> str:
-        raise NotImplementedError("a module has no vocabulary")
-
-    def next_step(self, text: str) -> NextStep:
-        raise NotImplementedError("a module has no vocabulary to predict from")
-
-    def generate(
-        self,
-        text: str,
-        n: int,
-        temperature: float = 0.0,
-        seed: int = 0,
-        top_k: int | None = None,
-        max_seconds: float | None = None,
-    ) -> list[GeneratedToken]:
-        raise NotImplementedError("a module has no vocabulary to generate from")
-
-    def token(self, token_id: int) -> Token:
-        raise NotImplementedError("a module has no vocabulary")
-
-    def induction_weights(self) -> tuple[list[torch.Tensor], int, int]:
-        raise NotImplementedError("a module reads vectors, not token ids")
 
 
 def _rebuild_lines(module: nn.Module, tokens: int) -> str:

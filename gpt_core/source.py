@@ -219,6 +219,37 @@ class AttentionSource(Protocol):
         ...
 
 
+class NoVocabulary:
+    """The refusals of a source with no vocabulary and no output head (random weights, a
+    module, given weights): ``generates`` is False, and each call that needs one says why."""
+
+    no_vocabulary: str  # "random weights have no vocabulary": the words every refusal starts from
+    no_token_ids: str  # why it cannot run the induction test on token ids
+
+    def decode(self, token_ids: list[int]) -> str:
+        raise NotImplementedError(self.no_vocabulary)
+
+    def token(self, token_id: int) -> Token:
+        raise NotImplementedError(self.no_vocabulary)
+
+    def next_step(self, text: str) -> NextStep:
+        raise NotImplementedError(f"{self.no_vocabulary} to predict from")
+
+    def generate(
+        self,
+        text: str,
+        n: int,
+        temperature: float = 0.0,
+        seed: int = 0,
+        top_k: int | None = None,
+        max_seconds: float | None = None,
+    ) -> list[GeneratedToken]:
+        raise NotImplementedError(f"{self.no_vocabulary} to generate from")
+
+    def induction_weights(self) -> tuple[list[torch.Tensor], int, int]:
+        raise NotImplementedError(self.no_token_ids)
+
+
 def generate_with_attention(
     source: AttentionSource, text: str, n: int, temperature: float = 0.0, seed: int = 0
 ) -> list[GeneratedToken]:

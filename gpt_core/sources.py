@@ -37,6 +37,7 @@ from .source import (
     GeneratedToken,
     NextStep,
     Note,
+    NoVocabulary,
     Reproduction,
     Token,
     Words,
@@ -78,12 +79,14 @@ class NoSnapshots:
         raise InputError("no_snapshot", step=step)
 
 
-class RandomWeights(NoSnapshots):
+class RandomWeights(NoSnapshots, NoVocabulary):
     """One attention layer whose weights follow a seed: the reader chooses every setting."""
 
     capabilities = Capabilities(generates=False)
     words = Words(unit="block", token="token")
     default_prompt = "the cat sat on the mat"
+    no_vocabulary = "random weights have no vocabulary"
+    no_token_ids = "random weights read no token ids"
 
     def __init__(self, config: PlaygroundConfig, name: str = "random") -> None:
         self.config, self.name = config, name
@@ -135,29 +138,6 @@ class RandomWeights(NoSnapshots):
 
     def reproduction(self, text: str, layer: int) -> Reproduction:
         return Reproduction(random_code(text, self.config), random_command(text, self.config))
-
-    def decode(self, token_ids: list[int]) -> str:
-        raise NotImplementedError("random weights have no vocabulary")
-
-    def next_step(self, text: str) -> NextStep:
-        raise NotImplementedError("random weights have no vocabulary to predict from")
-
-    def generate(
-        self,
-        text: str,
-        n: int,
-        temperature: float = 0.0,
-        seed: int = 0,
-        top_k: int | None = None,
-        max_seconds: float | None = None,
-    ) -> list[GeneratedToken]:
-        raise NotImplementedError("random weights have no vocabulary to generate from")
-
-    def token(self, token_id: int) -> Token:
-        raise NotImplementedError("random weights have no vocabulary")
-
-    def induction_weights(self) -> tuple[list[torch.Tensor], int, int]:
-        raise NotImplementedError("random weights read no token ids")
 
 
 class TinyGPT:
