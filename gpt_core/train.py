@@ -19,7 +19,7 @@ from .data import Corpus
 from .errors import InputError
 from .model import GPT
 from .train_records import MAX_SECONDS, MAX_STEPS, HistoryPoint, Progress, TrainConfig, TrainResult, last_test_loss
-from .train_step import Generators, _check_memory, _optimizer, _training_step, evaluate, learning_rate_at
+from .train_step import Generators, check_memory, evaluate, learning_rate_at, optimizer_for, training_step
 
 __all__ = [  # the records and the step's helpers, importable from here as before the split
     "MAX_SECONDS",
@@ -189,7 +189,7 @@ def _steps(
         began = time.perf_counter()
         checks.active = True
         try:
-            train_loss = _training_step(model, corpus, config, optimizer, generators)
+            train_loss = training_step(model, corpus, config, optimizer, generators)
         except _Stopped:
             optimizer.zero_grad(set_to_none=True)
             return True
@@ -223,9 +223,9 @@ def train(
     blocks are too slow for Stop to be heard within about STOP_CHECK_SECONDS with
     InputError("too_slow_to_stop"). ``should_stop`` is asked between steps and before every
     block's forward and backward inside one (a step it interrupts is dropped)."""
-    _check_memory(model, config)
+    check_memory(model, config)
     generators = Generators.from_seed(config.seed)
-    optimizer = _optimizer(model, config)
+    optimizer = optimizer_for(model, config)
     model.train()
     tokens_per_step = config.batch_size * corpus.train.context_length
     history: list[HistoryPoint] = []

@@ -58,7 +58,7 @@ class Generators:
         return cls(seeded_generator(seed), seeded_generator(seed + 1), seeded_generator(seed + 2))
 
 
-def _optimizer(model: GPT, config: TrainConfig) -> torch.optim.AdamW:
+def optimizer_for(model: GPT, config: TrainConfig) -> torch.optim.AdamW:
     """AdamW with weight decay on the matrices only (not on biases and LayerNorm gains)."""
     decay = [p for p in model.parameters() if p.dim() >= 2]
     no_decay = [p for p in model.parameters() if p.dim() < 2]
@@ -68,7 +68,7 @@ def _optimizer(model: GPT, config: TrainConfig) -> torch.optim.AdamW:
     )
 
 
-def _training_step(
+def training_step(
     model: GPT, corpus: Corpus, config: TrainConfig, optimizer: torch.optim.Optimizer, generators: Generators
 ) -> float:
     """One optimizer step on a random batch of the train split; returns its loss."""
@@ -82,7 +82,7 @@ def _training_step(
     return loss.item()
 
 
-def _check_memory(model: GPT, config: TrainConfig) -> None:
+def check_memory(model: GPT, config: TrainConfig) -> None:
     """Refuse, before any step, a run whose estimated peak is above ``config.max_bytes``."""
     if config.max_bytes is None:
         return

@@ -59,7 +59,7 @@ def clock(monkeypatch) -> FakeClock:
 
 def _steps_take(monkeypatch, clock: FakeClock, seconds) -> None:
     """The i-th training step of a model takes ``seconds(model, i)`` on the clock."""
-    real_step = TRAINING._training_step
+    real_step = TRAINING.training_step
     taken: dict[GPT, int] = {}
 
     def step(model, *args, **kwargs):
@@ -68,7 +68,7 @@ def _steps_take(monkeypatch, clock: FakeClock, seconds) -> None:
         clock.now += seconds(model, index)
         return real_step(model, *args, **kwargs)
 
-    monkeypatch.setattr(TRAINING, "_training_step", step)
+    monkeypatch.setattr(TRAINING, "training_step", step)
 
 
 def _arguments(function, args, kwargs) -> dict:
