@@ -2,6 +2,8 @@
 
 The trainer knows nothing of the UI: it reports through a callback and stops when
 ``should_stop()`` says so (checked between steps and between blocks inside a step). Seeded, so a run is reproducible.
+This module is the loop and its clock against a wall-time cap; the run's records are in
+``train_records``, one step and held-out evaluation in ``train_step`` (both exported here too).
 """
 
 from __future__ import annotations
@@ -9,18 +11,32 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 import torch
 
 from .data import Corpus
 from .errors import InputError
-from .memory import estimate_training_bytes, largest_fitting_parameters
 from .model import GPT
-from .seeding import seeded_generator
+from .train_records import MAX_SECONDS, MAX_STEPS, HistoryPoint, Progress, TrainConfig, TrainResult, last_test_loss
+from .train_step import Generators, check_memory, evaluate, learning_rate_at, optimizer_for, training_step
 
-MAX_STEPS = 20_000  # the most steps a TrainConfig accepts (the app caps its runs lower)
-MAX_SECONDS = 600.0  # the longest wall-time budget a TrainConfig accepts
+__all__ = [  # the records and the step's helpers, importable from here as before the split
+    "MAX_SECONDS",
+    "MAX_STEPS",
+    "Generators",
+    "HistoryPoint",
+    "Progress",
+    "TrainConfig",
+    "TrainResult",
+    "evaluate",
+    "forward_seconds",
+    "last_test_loss",
+    "learning_rate_at",
+    "stop_interval",
+    "train",
+]
+
 # Under a wall-time cap, a model must be able to take at least this many steps (and its
 # final evaluation) inside it, judged before the first step; else the run is refused.
 MIN_STEPS_IN_CAP = 3
@@ -31,167 +47,6 @@ PROBE_PASSES = 2  # forward passes timed before a capped run (the faster one cou
 # Stop is checked before each block's forward and backward inside a step, so a run ends
 # within about this long of the press; a capped run whose blocks take longer is refused.
 STOP_CHECK_SECONDS = 0.5
-
-
-@dataclass(frozen=True)
-class TrainConfig:
-    """How to train. A budget in steps, or in seconds of wall time (whichever is set)."""
-
-    steps: int | None = 1000  # optimizer steps; None when the budget is in seconds
-    seconds: float | None = None  # wall-time budget; the schedule then follows elapsed time
-    batch_size: int = 64
-    learning_rate: float = 5e-3  # measured best of a small sweep at the book's size (docs/benchmarks.md)
-    min_learning_rate_ratio: float = 0.1  # cosine decays to this fraction of learning_rate
-    warmup_steps: int = 50
-    weight_decay: float = 0.1
-    grad_clip: float = 1.0  # max global gradient norm
-    eval_every: int = 100  # steps between held-out evaluations (and one at the end)
-    eval_batches: int | None = 8  # random test batches per evaluation; None: the whole split
-    seed: int = 0
-    max_seconds: float | None = None  # a wall-time cap whatever the budget (a steps budget too)
-    max_bytes: int | None = None  # refuse a run whose estimated peak memory is above this
-
-    def __post_init__(self) -> None:
-        if (self.steps is None) == (self.seconds is None):
-            raise InputError("budget_kind", steps=self.steps, seconds=self.seconds)
-        if self.steps is not None and not 1 <= self.steps <= MAX_STEPS:
-            raise InputError("steps_range", low=1, high=MAX_STEPS, unit="steps", value=self.steps)
-        for seconds in (self.seconds, self.max_seconds):
-            if seconds is not None and not 0 < seconds <= MAX_SECONDS:
-                raise InputError("steps_range", low=0, high=MAX_SECONDS, unit="seconds", value=seconds)
-
-
-@dataclass(frozen=True)
-class HistoryPoint:
-    """One step of a run's history: the train loss, and the held-out loss where evaluated."""
-
-    step: int
-    elapsed: float  # seconds since training started
-    train_loss: float
-    test_loss: float | None = None  # set on evaluation steps
-
-    def to_dict(self, digits: int | None = None) -> dict:
-        """A plain record (no test_loss key when not evaluated), numbers rounded to ``digits``."""
-        record = {"step": self.step, "elapsed": self.elapsed, "train_loss": self.train_loss}
-        if self.test_loss is not None:
-            record["test_loss"] = self.test_loss
-        if digits is not None:
-            record = {
-                name: round(value, digits) if isinstance(value, float) else value for name, value in record.items()
-            }
-        return record
-
-    @classmethod
-    def from_dict(cls, record: dict) -> HistoryPoint:
-        return cls(int(record["step"]), record["elapsed"], record["train_loss"], record.get("test_loss"))
-
-
-@dataclass(frozen=True)
-class Progress:
-    """What the trainer reports after each step."""
-
-    point: HistoryPoint  # the step's entry of the history
-    learning_rate: float
-    tokens_per_second: float
-    fraction: float  # of the budget done, 0..1
-
-    @property
-    def step(self) -> int:
-        return self.point.step
-
-    @property
-    def train_loss(self) -> float:
-        return self.point.train_loss
-
-    @property
-    def test_loss(self) -> float | None:
-        return self.point.test_loss
-
-    @property
-    def elapsed(self) -> float:
-        return self.point.elapsed
-
-
-@dataclass
-class TrainResult:
-    steps: int
-    elapsed: float
-    tokens_per_second: float
-    final_test_loss: float
-    stopped_early: bool
-    history: list[HistoryPoint] = field(default_factory=list)
-
-
-def last_test_loss(history: list[HistoryPoint]) -> float | None:
-    """The latest held-out loss of a history, or None when it was never evaluated."""
-    evaluated = [point.test_loss for point in history if point.test_loss is not None]
-    return evaluated[-1] if evaluated else None
-
-
-def learning_rate_at(fraction: float, step: int, config: TrainConfig) -> float:
-    """Linear warmup over warmup_steps, then cosine from learning_rate to its min ratio."""
-    if step < config.warmup_steps:
-        return config.learning_rate * (step + 1) / config.warmup_steps
-    floor = config.learning_rate * config.min_learning_rate_ratio
-    return floor + 0.5 * (config.learning_rate - floor) * (1 + math.cos(math.pi * min(1.0, fraction)))
-
-
-@torch.no_grad()
-def evaluate(
-    model: GPT, corpus: Corpus, batches: int | None, batch_size: int, generator: torch.Generator | None = None
-) -> float:
-    """Mean held-out loss: over ``batches`` random batches of the test split, or over every
-    window of it in order when ``batches`` is None."""
-    was_training = model.training
-    model.eval()
-    if batches is None:
-        chunks = torch.arange(len(corpus.test)).split(batch_size)
-    else:
-        chunks = [torch.randint(len(corpus.test), (batch_size,), generator=generator) for _ in range(batches)]
-    total, count = 0.0, 0
-    for indices in chunks:
-        inputs, targets = corpus.test.batch(indices)
-        total += model(inputs, targets)[1].item() * len(indices)
-        count += len(indices)
-    model.train(was_training)
-    return total / count
-
-
-@dataclass
-class Generators:
-    """The run's own random streams, one per use, all from its seed (never the global state)."""
-
-    batches: torch.Generator  # which windows form each training batch
-    evaluation: torch.Generator  # which test windows each evaluation reads
-    dropout: torch.Generator  # dropout masks, when the model has dropout
-
-    @classmethod
-    def from_seed(cls, seed: int) -> Generators:
-        return cls(seeded_generator(seed), seeded_generator(seed + 1), seeded_generator(seed + 2))
-
-
-def _optimizer(model: GPT, config: TrainConfig) -> torch.optim.AdamW:
-    """AdamW with weight decay on the matrices only (not on biases and LayerNorm gains)."""
-    decay = [p for p in model.parameters() if p.dim() >= 2]
-    no_decay = [p for p in model.parameters() if p.dim() < 2]
-    return torch.optim.AdamW(
-        [{"params": decay, "weight_decay": config.weight_decay}, {"params": no_decay, "weight_decay": 0.0}],
-        lr=config.learning_rate,
-    )
-
-
-def _training_step(
-    model: GPT, corpus: Corpus, config: TrainConfig, optimizer: torch.optim.Optimizer, generators: Generators
-) -> float:
-    """One optimizer step on a random batch of the train split; returns its loss."""
-    indices = torch.randint(len(corpus.train), (config.batch_size,), generator=generators.batches)
-    inputs, targets = corpus.train.batch(indices)
-    _, loss = model(inputs, targets, generator=generators.dropout)
-    optimizer.zero_grad(set_to_none=True)
-    loss.backward()
-    torch.nn.utils.clip_grad_norm_(model.parameters(), config.grad_clip)
-    optimizer.step()
-    return loss.item()
 
 
 @torch.no_grad()
@@ -208,21 +63,6 @@ def forward_seconds(model: GPT, corpus: Corpus, batch_size: int) -> float:
         timings.append(time.perf_counter() - start)
     model.train(was_training)
     return min(timings) * batch_size
-
-
-def _check_memory(model: GPT, config: TrainConfig) -> None:
-    """Refuse, before any step, a run whose estimated peak is above ``config.max_bytes``."""
-    if config.max_bytes is None:
-        return
-    estimate = estimate_training_bytes(model, config.batch_size)
-    if estimate > config.max_bytes:
-        raise InputError(
-            "too_large_for_memory",
-            estimate_mb=round(estimate / 2**20),
-            budget_mb=round(config.max_bytes / 2**20),
-            parameters=model.parameter_count(),
-            largest=largest_fitting_parameters(model.config, config.batch_size, config.max_bytes),
-        )
 
 
 class _Stopped(Exception):
@@ -349,7 +189,7 @@ def _steps(
         began = time.perf_counter()
         checks.active = True
         try:
-            train_loss = _training_step(model, corpus, config, optimizer, generators)
+            train_loss = training_step(model, corpus, config, optimizer, generators)
         except _Stopped:
             optimizer.zero_grad(set_to_none=True)
             return True
@@ -383,9 +223,9 @@ def train(
     blocks are too slow for Stop to be heard within about STOP_CHECK_SECONDS with
     InputError("too_slow_to_stop"). ``should_stop`` is asked between steps and before every
     block's forward and backward inside one (a step it interrupts is dropped)."""
-    _check_memory(model, config)
+    check_memory(model, config)
     generators = Generators.from_seed(config.seed)
-    optimizer = _optimizer(model, config)
+    optimizer = optimizer_for(model, config)
     model.train()
     tokens_per_step = config.batch_size * corpus.train.context_length
     history: list[HistoryPoint] = []

@@ -1,6 +1,7 @@
 """What every page of this package is made of: the ``View`` a call returns, the page's words
-in the chosen language, its title, the layers chosen, and the version that made it. The
-engine (random weights, a model) and ``source_view`` (any source) both build on these."""
+in the chosen language, its title, the layers chosen, and the version that made it.
+``offline_page`` (random weights), ``model_view`` (a model) and ``source_view`` (any source)
+build on these."""
 
 from __future__ import annotations
 

@@ -60,6 +60,34 @@ def _served(cluster: Cluster, route: str) -> list[dict[str, str]]:
         time.sleep(0.2)
 
 
+def _train_on_an_upload(page, tmp_path) -> None:
+    """On the Train page: upload a text of one's own, set context 16 and 10 steps (they must
+    stay as typed), start, and wait until the page says the 10 steps are trained."""
+    page.get_by_text(t("tr.corpus.own"), exact=True).click()
+    wait_for_rerun(page)
+    corpus = tmp_path / "hamlet.txt"
+    corpus.write_text("To be, or not to be, that is the question.\n" * 40, encoding="utf-8")
+    page.locator(".st-key-tr_upload input[type='file']").set_input_files(str(corpus))
+    page.get_by_text("hamlet.txt").first.wait_for()
+    wait_for_rerun(page)
+    for name, value in (("context", 16), ("steps", 10)):
+        field = page.get_by_role("spinbutton", name=name).first
+        field.fill(str(value))
+        field.press("Enter")
+        wait_for_rerun(page)
+    values = {name: page.get_by_role("spinbutton", name=name).first.input_value() for name in ("context", "steps")}
+    assert values == {"context": "16", "steps": "10"}, f"the typed settings did not stay: {values}"
+    page.get_by_role("button", name=t("tr.start")).click()
+    try:
+        page.get_by_text("Trained 10 steps").wait_for(timeout=TRAINING_TIMEOUT_MS)
+    except Exception:
+        page.screenshot(path=str(ARTIFACTS / "nginx-train-upload-failed.png"))
+        shown = page.locator("[data-testid='stAlert'], [data-testid='stException']").all_inner_texts()
+        raise AssertionError(
+            f"no 'Trained 10 steps' within {TRAINING_TIMEOUT_MS} ms; the page shows: {shown}"
+        ) from None
+
+
 def test_a_session_through_nginx_stays_on_one_process(cluster, playwright_browser, tmp_path):
     context = new_context(playwright_browser, viewport=VIEWPORT)
     page = context.new_page()
@@ -88,29 +116,7 @@ def test_a_session_through_nginx_stays_on_one_process(cluster, playwright_browse
         page.wait_for_url(re.compile(r"/train"))
         wait_for_app(page)
         # An upload, then a training on it (the upload must reach the session's process).
-        page.get_by_text(t("tr.corpus.own"), exact=True).click()
-        wait_for_rerun(page)
-        corpus = tmp_path / "hamlet.txt"
-        corpus.write_text("To be, or not to be, that is the question.\n" * 40, encoding="utf-8")
-        page.locator(".st-key-tr_upload input[type='file']").set_input_files(str(corpus))
-        page.get_by_text("hamlet.txt").first.wait_for()
-        wait_for_rerun(page)
-        for name, value in (("context", 16), ("steps", 10)):
-            field = page.get_by_role("spinbutton", name=name).first
-            field.fill(str(value))
-            field.press("Enter")
-            wait_for_rerun(page)
-        values = {name: page.get_by_role("spinbutton", name=name).first.input_value() for name in ("context", "steps")}
-        assert values == {"context": "16", "steps": "10"}, f"the typed settings did not stay: {values}"
-        page.get_by_role("button", name=t("tr.start")).click()
-        try:
-            page.get_by_text("Trained 10 steps").wait_for(timeout=TRAINING_TIMEOUT_MS)
-        except Exception:
-            page.screenshot(path=str(ARTIFACTS / "nginx-train-upload-failed.png"))
-            shown = page.locator("[data-testid='stAlert'], [data-testid='stException']").all_inner_texts()
-            raise AssertionError(
-                f"no 'Trained 10 steps' within {TRAINING_TIMEOUT_MS} ms; the page shows: {shown}"
-            ) from None
+        _train_on_an_upload(page, tmp_path)
         assert exceptions_shown(page) == 0
         page.screenshot(path=str(ARTIFACTS / "nginx-train-upload.png"))
         route = next(c["value"] for c in context.cookies() if c["name"] == "sa_route")

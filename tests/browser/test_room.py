@@ -69,19 +69,38 @@ def _answers_shown(page, lang: str) -> dict[str, int]:
     return dict(zip(labels, counts, strict=True))
 
 
+def _students_join(browser, cluster: Cluster, code: str, contexts: list) -> list:
+    """Three students join room ``code`` from the student link: through nginx (on a phone),
+    then on each process directly; each page says it follows the teacher. Their contexts are
+    added to ``contexts`` (closed by the caller)."""
+    student_bases = [cluster.url, *cluster.app_urls]  # through nginx, then each process directly
+    students = []
+    for index, base in enumerate(student_bases):
+        context, page = _page(browser, PHONE if index == 0 else PROJECTOR, f"{base}/lesson?room={code}")
+        contexts.append(context)
+        page.get_by_text(t("room.following", "en")).wait_for(timeout=APP_READY_TIMEOUT_MS)
+        students.append(page)
+    return students
+
+
+def _wait_for_answer_bars(teacher, condition: str) -> None:
+    """Until Plotly has drawn the answers' bars (English) with ``condition`` true of their
+    trace ``t``, a JavaScript expression."""
+    teacher.wait_for_function(
+        "name => [...document.querySelectorAll('.js-plotly-plot')].some(p => (p._fullData || [])"
+        f".some(t => t.name === name && {condition}))",
+        arg=t("rmfig.title", "en"),
+        timeout=LIVE_TIMEOUT_MS,
+    )
+
+
 def test_students_on_both_processes_reach_the_teacher_and_follow_reveal_and_next(cluster, playwright_browser):
     browser = playwright_browser
     contexts = []
     try:
         context, teacher, code = _teacher(browser, cluster, "en")
         contexts.append(context)
-        student_bases = [cluster.url, *cluster.app_urls]  # through nginx, then each process directly
-        students = []
-        for index, base in enumerate(student_bases):
-            context, page = _page(browser, PHONE if index == 0 else PROJECTOR, f"{base}/lesson?room={code}")
-            contexts.append(context)
-            page.get_by_text(t("room.following", "en")).wait_for(timeout=APP_READY_TIMEOUT_MS)
-            students.append(page)
+        students = _students_join(browser, cluster, code, contexts)
         answers = [STEP1_OPTIONS[0], STEP1_OPTIONS[0], STEP1_OPTIONS[1]]
         _answer(students, answers)
         # The teacher touches nothing: the count and the bars come by themselves.
@@ -90,12 +109,7 @@ def test_students_on_both_processes_reach_the_teacher_and_follow_reveal_and_next
             teacher.get_by_role("button", name=t("room.view.answers", "en"))
         ).first.click()
         wait_for_rerun(teacher)
-        teacher.wait_for_function(
-            "name => [...document.querySelectorAll('.js-plotly-plot')].some(p => (p._fullData || [])"
-            ".some(t => t.name === name && t.x && t.x.reduce((a, b) => a + b, 0) === 3))",
-            arg=t("rmfig.title", "en"),
-            timeout=LIVE_TIMEOUT_MS,
-        )
+        _wait_for_answer_bars(teacher, "t.x && t.x.reduce((a, b) => a + b, 0) === 3")
         assert _answers_shown(teacher, "en") == {"6 × 6": 2, "6 × 4": 1, "4 × 4": 0}, "unmarked before the reveal"
         teacher.screenshot(path=str(ARTIFACTS / "room-teacher-answers-en-1366.png"))
         _fits(teacher)
@@ -103,12 +117,7 @@ def test_students_on_both_processes_reach_the_teacher_and_follow_reveal_and_next
 
         teacher.get_by_role("button", name=t("room.reveal", "en")).click()
         wait_for_rerun(teacher)
-        teacher.wait_for_function(
-            "name => [...document.querySelectorAll('.js-plotly-plot')].some(p => (p._fullData || [])"
-            ".some(t => t.name === name && t.y && t.y.some(y => y.endsWith('✓'))))",
-            arg=t("rmfig.title", "en"),
-            timeout=LIVE_TIMEOUT_MS,
-        )
+        _wait_for_answer_bars(teacher, "t.y && t.y.some(y => y.endsWith('✓'))")
         assert _answers_shown(teacher, "en") == {"6 × 6 ✓": 2, "6 × 4": 1, "4 × 4": 0}
         for page, answer in zip(students, answers, strict=True):
             said = "room.you_were_right" if answer == STEP1_OPTIONS[0] else "room.you_were_wrong"

@@ -80,13 +80,13 @@ def test_steps_slower_than_measured_still_end_inside_the_cap(monkeypatch):
     """Each step takes 0.3 s (a large model): the run stops before a step that would not
     fit with the final evaluation, and evaluates on fewer batches when time is short."""
     training = importlib.import_module("gpt_core.train")  # the module (gpt_core.train is the function)
-    real_step = training._training_step
+    real_step = training.training_step
 
     def slow_step(*args):
         time.sleep(0.3)
         return real_step(*args)
 
-    monkeypatch.setattr(training, "_training_step", slow_step)
+    monkeypatch.setattr(training, "training_step", slow_step)
     model, corpus = _tiny_run()
     config = TrainConfig(steps=100, batch_size=4, eval_every=10_000, max_seconds=2.0)
     began = time.perf_counter()

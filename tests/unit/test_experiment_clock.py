@@ -59,7 +59,7 @@ def clock(monkeypatch) -> FakeClock:
 
 def _steps_take(monkeypatch, clock: FakeClock, seconds) -> None:
     """The i-th training step of a model takes ``seconds(model, i)`` on the clock."""
-    real_step = TRAINING._training_step
+    real_step = TRAINING.training_step
     taken: dict[GPT, int] = {}
 
     def step(model, *args, **kwargs):
@@ -68,7 +68,7 @@ def _steps_take(monkeypatch, clock: FakeClock, seconds) -> None:
         clock.now += seconds(model, index)
         return real_step(model, *args, **kwargs)
 
-    monkeypatch.setattr(TRAINING, "_training_step", step)
+    monkeypatch.setattr(TRAINING, "training_step", step)
 
 
 def _arguments(function, args, kwargs) -> dict:
@@ -78,15 +78,12 @@ def _arguments(function, args, kwargs) -> dict:
     return dict(bound.arguments)
 
 
-def test_step_times_are_the_probes_measured_times_of_a_fresh_model_per_head_count(corpus, clock, monkeypatch):
-    """h heads: the warm-up step takes 7 s, the timed ones 1.5 h and 2.5 h s (a step: 2 h s),
-    the held-out batch 0.25 h s, the 10 sampled characters 1.25 h s (0.125 h s each). The
-    probe trains 3 steps of a steps budget with no cap and no evaluation but the final one
-    (one batch), whatever the experiment's budget; it samples from "ROMEO:\\n"."""
-    _steps_take(monkeypatch, clock, lambda model, i: [7.0, 1.5, 2.5][i] * (model.config.heads if i else 1))
+def _calls_recorded(monkeypatch, clock: FakeClock, took: dict[str, float]) -> dict[str, list[dict]]:
+    """The experiment's calls of ``train``, ``evaluate`` and ``generate``, each recorded by its
+    arguments' names (``train``'s with the model's first weights, as ``first_weights``), then
+    run for real; ``evaluate`` and ``generate`` take ``took[name]`` × the model's heads seconds."""
     calls = {"train": [], "evaluate": [], "generate": []}
     real = {name: getattr(EXPERIMENT, name) for name in calls}
-    took = {"evaluate": 0.25, "generate": 1.25}
 
     def spy(name):
         def call(*args, **kwargs):
@@ -103,6 +100,16 @@ def test_step_times_are_the_probes_measured_times_of_a_fresh_model_per_head_coun
 
     for name in calls:
         monkeypatch.setattr(EXPERIMENT, name, spy(name))
+    return calls
+
+
+def test_step_times_are_the_probes_measured_times_of_a_fresh_model_per_head_count(corpus, clock, monkeypatch):
+    """h heads: the warm-up step takes 7 s, the timed ones 1.5 h and 2.5 h s (a step: 2 h s),
+    the held-out batch 0.25 h s, the 10 sampled characters 1.25 h s (0.125 h s each). The
+    probe trains 3 steps of a steps budget with no cap and no evaluation but the final one
+    (one batch), whatever the experiment's budget; it samples from "ROMEO:\\n"."""
+    _steps_take(monkeypatch, clock, lambda model, i: [7.0, 1.5, 2.5][i] * (model.config.heads if i else 1))
+    calls = _calls_recorded(monkeypatch, clock, took={"evaluate": 0.25, "generate": 1.25})
     config = TrainConfig(
         steps=None,
         seconds=30.0,

@@ -766,10 +766,10 @@ def test_evaluation_over_the_whole_split_is_the_mean_loss_over_every_window(corp
 
 
 def test_weight_decay_applies_to_every_matrix_and_to_no_bias_or_norm(corpus):
-    from gpt_core.train import _optimizer
+    from gpt_core.train_step import optimizer_for
 
     model = small_model(corpus.vocabulary.size)
-    groups = _optimizer(model, TrainConfig(weight_decay=0.25)).param_groups
+    groups = optimizer_for(model, TrainConfig(weight_decay=0.25)).param_groups
     decayed = {id(p) for group in groups if group["weight_decay"] == 0.25 for p in group["params"]}
     plain = {id(p) for group in groups if group["weight_decay"] == 0.0 for p in group["params"]}
     for name, parameter in model.named_parameters():

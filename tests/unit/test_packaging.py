@@ -51,7 +51,9 @@ print(sa.__file__, figures.page.__file__, sep="\\n")
 """
 
 
-def test_pip_install_gives_gpt_core_and_figures_outside_the_repo(tmp_path):
+def _install_a_copy(tmp_path: Path) -> tuple[Path, Path, str]:
+    """``pip install`` of a copy of the sources into a fresh venv that sees this one's packages
+    (the requirements): the venv, its python and its site-packages folder."""
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
@@ -77,6 +79,11 @@ def test_pip_install_gives_gpt_core_and_figures_outside_the_repo(tmp_path):
         timeout=INSTALL_TIMEOUT_S,
         cwd=tmp_path,
     )
+    return venv, python, target
+
+
+def test_pip_install_gives_gpt_core_and_figures_outside_the_repo(tmp_path):
+    venv, python, target = _install_a_copy(tmp_path)
     outside = tmp_path / "notebook"
     outside.mkdir()
     out = subprocess.run(

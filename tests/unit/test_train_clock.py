@@ -61,7 +61,7 @@ def machine(monkeypatch, clock):
     ``machine.evaluations``."""
     torch.set_num_threads(1)
     state = SimpleNamespace(step_seconds=[], forward=0.0625, forward_calls=[], evaluations=[], clock=clock)
-    real_step, real_evaluate = TRAINING._training_step, TRAINING.evaluate
+    real_step, real_evaluate = TRAINING.training_step, TRAINING.evaluate
 
     def step(*args, **kwargs):
         clock.now += state.step_seconds.pop(0)
@@ -75,7 +75,7 @@ def machine(monkeypatch, clock):
         state.evaluations.append(batches)
         return real_evaluate(model, corpus, batches, batch_size, generator)
 
-    monkeypatch.setattr(TRAINING, "_training_step", step)
+    monkeypatch.setattr(TRAINING, "training_step", step)
     monkeypatch.setattr(TRAINING, "forward_seconds", forward_seconds)
     monkeypatch.setattr(TRAINING, "evaluate", evaluate)
     return state

@@ -143,9 +143,9 @@ def test_the_runs_streams_are_those_of_its_seed_plus_zero_one_and_two():
 
 
 def test_the_optimizer_starts_at_the_configured_rate_with_decay_on_matrices_only(model):
-    from gpt_core.train import _optimizer
+    from gpt_core.train_step import optimizer_for
 
-    optimizer = _optimizer(model, TrainConfig(steps=10, learning_rate=0.02, weight_decay=0.3))
+    optimizer = optimizer_for(model, TrainConfig(steps=10, learning_rate=0.02, weight_decay=0.3))
     decay, no_decay = optimizer.param_groups
     assert decay["lr"] == no_decay["lr"] == 0.02
     assert decay["weight_decay"] == 0.3 and no_decay["weight_decay"] == 0.0
@@ -154,12 +154,12 @@ def test_the_optimizer_starts_at_the_configured_rate_with_decay_on_matrices_only
 
 def test_a_budget_of_exactly_the_estimate_is_enough_and_one_byte_less_is_refused(model):
     from gpt_core.memory import estimate_training_bytes
-    from gpt_core.train import _check_memory
+    from gpt_core.train_step import check_memory
 
     estimate = estimate_training_bytes(model, 4)
-    _check_memory(model, TrainConfig(steps=10, batch_size=4, max_bytes=estimate))
+    check_memory(model, TrainConfig(steps=10, batch_size=4, max_bytes=estimate))
     with pytest.raises(InputError) as caught:
-        _check_memory(model, TrainConfig(steps=10, batch_size=4, max_bytes=estimate - 1))
+        check_memory(model, TrainConfig(steps=10, batch_size=4, max_bytes=estimate - 1))
     params = caught.value.params
     assert caught.value.code == "too_large_for_memory"
     assert params["estimate_mb"] == round(estimate / 1_048_576) and params["budget_mb"] == round(
@@ -169,10 +169,10 @@ def test_a_budget_of_exactly_the_estimate_is_enough_and_one_byte_less_is_refused
 
 
 def test_a_budget_in_megabytes_is_named_in_megabytes(model):
-    from gpt_core.train import _check_memory
+    from gpt_core.train_step import check_memory
 
     with pytest.raises(InputError) as caught:
-        _check_memory(model, TrainConfig(steps=10, batch_size=4, max_bytes=5 * 1_048_576))  # the model needs ~8 MiB
+        check_memory(model, TrainConfig(steps=10, batch_size=4, max_bytes=5 * 1_048_576))  # the model needs ~8 MiB
     assert caught.value.params["budget_mb"] == 5 and caught.value.params["estimate_mb"] >= 8
 
 

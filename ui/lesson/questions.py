@@ -108,44 +108,49 @@ def ask(
     elif compact:
         _answered(question, lang)
     else:
-        key = answer_key(question.step)
-        st.markdown(f"**{t('ls.predict', lang)}:** {question.prompt}")
-        if question.many:
-            # No "Select all": Streamlit writes it in English whatever the page's language.
-            st.multiselect(
-                question.prompt,
-                question.options,
-                key=key,
-                format_func=question.label,
-                label_visibility="collapsed",
-                placeholder=t("ls.none", lang),
-                select_all=False,
-            )
-        else:
-            st.radio(
-                question.prompt,
-                question.options,
-                key=key,
-                index=None,
-                format_func=question.label,
-                label_visibility="collapsed",
-                horizontal=True,
-            )
-        # Presenting: "show the answer" beside the check button, so a wrong answer still fits.
-        buttons = st.container(horizontal=True) if presenting else st.container()
-        buttons.button(
-            t("ls.check", lang),
-            key=f"ls_check_{question.step}",
-            on_click=_on_check,
-            args=(question.step,),
-            icon=":material/fact_check:",
-        )
-        _verdict(question, lang, presenting, buttons)
+        _own_answer(question, lang, presenting)
     if is_revealed(question.step):
         if question.reveal is not None:
             question.reveal()
         if question.after:
             (answer_text or st.markdown)(question.after)
+
+
+def _own_answer(question: Question, lang: str, presenting: bool) -> None:
+    """A learner on their own: the question, their choice, the check button and its verdict."""
+    key = answer_key(question.step)
+    st.markdown(f"**{t('ls.predict', lang)}:** {question.prompt}")
+    if question.many:
+        # No "Select all": Streamlit writes it in English whatever the page's language.
+        st.multiselect(
+            question.prompt,
+            question.options,
+            key=key,
+            format_func=question.label,
+            label_visibility="collapsed",
+            placeholder=t("ls.none", lang),
+            select_all=False,
+        )
+    else:
+        st.radio(
+            question.prompt,
+            question.options,
+            key=key,
+            index=None,
+            format_func=question.label,
+            label_visibility="collapsed",
+            horizontal=True,
+        )
+    # Presenting: "show the answer" beside the check button, so a wrong answer still fits.
+    buttons = st.container(horizontal=True) if presenting else st.container()
+    buttons.button(
+        t("ls.check", lang),
+        key=f"ls_check_{question.step}",
+        on_click=_on_check,
+        args=(question.step,),
+        icon=":material/fact_check:",
+    )
+    _verdict(question, lang, presenting, buttons)
 
 
 def _chosen_label(question: Question, chosen: Any, lang: str) -> str:
