@@ -14,7 +14,7 @@ from string_table.figure_words import figure_words
 
 from ..charts import show_chart, sized_for_page
 from .state import COMBINE_KINDS
-from .views import ExplorerView, file_name
+from .views import ExplorerView
 
 COMBINED_CHART_KEY = "ex_combined_chart"
 
@@ -37,9 +37,9 @@ def combined(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
             "ex.combined_mean_title",
             lang,
             heads=heads,
-            where=t(f"ex.{view.source.words.unit}_n", lang, n=view.block + 1),
+            where=t(f"ex.{view.source.words.unit}_n", lang, n=view.layer + 1),
         )
-        which = view.block
+        which = view.layer
     else:
         title = t("ex.combined_rollout_title", lang, blocks=blocks, units=units)
         which = None
@@ -58,7 +58,7 @@ def combined(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
         COMBINED_CHART_KEY,
         sized=True,
         share=view.shared("combined", kind, which, tuple(sized.items()), window),
-        file_name=file_name(view, kind, block=view.block + 1 if kind == "mean" else None),
+        file_name=view.file_name(kind, block=view.layer + 1 if kind == "mean" else None),
     )
     st.caption(t("ex.combined_help", lang, unit=unit))
     st.markdown(t("cb.rollout_note", lang))

@@ -185,7 +185,15 @@ def _first_screen(
         _show_notes(lang, source)
     views.read_notes(source, trace, lang)
     view = views.ExplorerView(
-        source, trace, values["block"] - 1, values["head"] - 1, identity, steps, values["row"], values["col"]
+        source=source,
+        labels=trace.labels,
+        layer=values["block"] - 1,
+        identity=identity,
+        trace=trace,
+        head=values["head"] - 1,
+        steps=steps,
+        row=values["row"],
+        col=values["col"],
     )
     views.grid(view, lang, widget_key)
     views.model_lines(source, trace, lang)

@@ -21,7 +21,6 @@ from string_table.figure_words import figure_words
 from ..charts import show_chart, sized_for_page
 from ..shared.token_strip import direction_choice, link_sentences, token_strip, token_window
 from .state import ALL_TOKENS, TOKEN_DIRECTIONS
-from .views import file_name
 
 STRIP_KEY = "ex_tv_strip"  # the strip's own key: the lines view draws the "token" parameter's widget
 CHART_KEY = "ex_token_chart"
@@ -46,7 +45,7 @@ def token_view(view, lang: str, key: Callable[[str], str]) -> None:
     blocks = view.weights.shape[0]
     unit = view.source.words.unit  # "block" (the book's GPT) or "layer"
     one_layer = blocks * view.weights.shape[1] > MAX_PANELS
-    first = view.block if one_layer else 0
+    first = view.layer if one_layer else 0
     shown = slice(first, first + 1) if one_layer else slice(0, blocks)
     rows, columns = token.rows.numpy()[shown], token.columns.numpy()[shown]
     word = f"ex.col.{unit}"
@@ -75,7 +74,7 @@ def token_view(view, lang: str, key: Callable[[str], str]) -> None:
         CHART_KEY,
         sized=True,
         share=view.shared("token", position, direction, first, one_layer, tuple(sized.items()), window),
-        file_name=file_name(view, "token", direction, position=position),
+        file_name=view.file_name("token", direction, position=position),
     )
     st.caption(t("tv.help", lang))
     shown_directions = ("reads", "read_by") if direction == "both" else (direction,)

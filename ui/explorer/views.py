@@ -31,7 +31,6 @@ from gpt_core.playground import MAX_SEED
 from gpt_core.source import (
     INDUCTION_TOKENS,
     AttentionSource,
-    Description,
     generate_with_attention,
     grid_fits,
     layer_metrics,
@@ -43,6 +42,7 @@ from string_table.figure_words import figure_words
 from ..charts import prepared, show_chart, sized_for_page, type_scale
 from ..shared import sources
 from ..shared.shared_cache import SharedResults
+from ..views.model import SCREEN_CHART_PX, SourceView
 from ..window_map import window_map
 from .layer_weights import LayerWeights
 from .state import ALL_TOKENS, LINE_MODES, MAX_GENERATE, MAX_TEMPERATURE, METRICS
@@ -51,7 +51,6 @@ GRID_CHART_KEY = "ex_grid_chart"
 WINDOW_MAP_KEY = "ex_window_map"
 MAP_CHART_KEY = "ex_map_chart"
 LAYER_CHART_KEY = "ex_layer_chart"
-SCREEN_CHART_PX = 700  # a chart seen whole once scrolled to (the playground's too)
 MAP_CELL_PX = 30  # the layer × head map's cells, at most
 MAP_GRID_PX = 540  # and all its rows together, at most: the map within a screen, presenting too
 DETAIL_CHART_KEY = "ex_detail_chart"
@@ -82,15 +81,14 @@ SHARED_NUMBERS: SharedResults[tuple] = SharedResults(
 )
 
 
-@dataclass
-class ExplorerView:
-    """One trace and the head looked at (0-based), with the numbers every view reads."""
+@dataclass(kw_only=True)
+class ExplorerView(SourceView):
+    """The shared view model (``ui.views.model``) of one trace, with what the explorer adds:
+    the head looked at (0-based), the chosen cell of a long text, the training snapshots, and
+    every layer's weights and metrics."""
 
-    source: AttentionSource
     trace: Trace
-    block: int
     head: int
-    identity: tuple = ()  # (the source's identity, prompt): the view's figures are shared under it (ui/charts.py)
     steps: tuple[int, ...] = ()  # the shipped model's training snapshots
     row: int = -1  # a long text: the query the window is centred on (-1: the last)
     col: int = -1  # and the key (-1: chosen with the row, gpt_core.window.first_key)
@@ -105,6 +103,9 @@ class ExplorerView:
         weights = LayerWeights([weights[0].numpy() for weights in self.trace.weights])
         return weights, layer_metrics(self.trace, sources.induction(self.source))
 
+    def every_layer(self) -> LayerWeights:
+        return self.weights
+
     @property
     def window(self) -> Window:
         """The queries and keys the views draw: all of a short text's, else a window around
@@ -118,15 +119,6 @@ class ExplorerView:
     @property
     def chosen_col(self) -> int:
         return self.col if self.col >= 0 else first_key(len(self.trace.labels), self.chosen_row)
-
-    @property
-    def about(self) -> Description:
-        """What the source is: its sizes, and what its layers are called."""
-        return self.source.description
-
-    def shared(self, *what) -> tuple | None:
-        """The key under which every session shares one of this view's figures."""
-        return (self.identity, *what) if self.identity else None
 
     def kind(self, block: int, head: int) -> str:
         return head_kind(self.metrics[block], head)
@@ -152,11 +144,6 @@ def model_lines(source: AttentionSource, trace: Trace, lang: str) -> None:
         st.caption(gqa)
     values = dict(T=len(trace.labels), blocks=d.layers, heads=d.heads, d=d.head_dim, context=d.reads)
     st.markdown(t(f"ex.read_line.{source.words.token}", lang, **values))
-
-
-def file_name(view: ExplorerView, kind: str, *words, **parts) -> str:
-    """A chart's download name: what it shows, the model's name and the tokens' number."""
-    return export_name(kind, view.about.name, *words, **parts, T=len(view.trace.labels))
 
 
 def _metric_values(view: ExplorerView, metric: str) -> np.ndarray:
@@ -195,10 +182,10 @@ def layer_map(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
         scale=type_scale(),
         cell_px=map_cell_px(view.about.layers),
         title=title,
-        focus=(view.block, view.head),
+        focus=(view.layer, view.head),
         rows_word=f"ex.col.{view.source.words.unit}",
     )
-    show_chart(figure, MAP_CHART_KEY, sized=True, file_name=file_name(view, "map", metric))
+    show_chart(figure, MAP_CHART_KEY, sized=True, file_name=view.file_name("map", metric))
     st.caption(t("ex.map_help", lang, layers=view.about.layers, heads=view.about.heads))
     block_col, head_col, _ = st.columns([1, 1, 3])
     unit = view.source.words.unit
@@ -214,9 +201,9 @@ def layer_map(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
         key=key("head"),
         format_func=lambda n: t("ex.head_n", lang, n=n),
     )
-    st.subheader(t("ex.layer_heads_title", lang, layer=view.block + 1))
+    st.subheader(t("ex.layer_heads_title", lang, layer=view.layer + 1))
     figure = heads_overview_figure(
-        view.weights[view.block],
+        view.weights[view.layer],
         view.trace.labels,
         "weights",
         figure_words(lang),
@@ -224,7 +211,7 @@ def layer_map(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
         window=view.window,
         **sized_for_page(),
     )
-    show_chart(figure, LAYER_CHART_KEY, sized=True, file_name=file_name(view, "layer", layer=view.block + 1))
+    show_chart(figure, LAYER_CHART_KEY, sized=True, file_name=view.file_name("layer", layer=view.layer + 1))
     _window_map(view, lang)
 
 
@@ -233,14 +220,14 @@ def _window_map(view: ExplorerView, lang: str) -> None:
     if view.window.whole:
         return
     window_map(
-        view.weights[view.block, view.head],
+        view.weights[view.layer, view.head],
         view.window,
         view.head,
         view.chosen_row,
         lang,
         WINDOW_MAP_KEY,
-        view.shared("window", view.block, view.head, view.window, type_scale()),
-        file_name(view, "whole", block=view.block + 1, head=view.head + 1),
+        view.shared("window", view.layer, view.head, view.window, type_scale()),
+        view.file_name("whole", block=view.layer + 1, head=view.head + 1),
     )
 
 
@@ -263,7 +250,7 @@ def grid(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
         format_func=lambda n: t("ex.head_n", lang, n=n),
     )
     sized = sized_for_page()
-    focus, window = (view.block, view.head), view.window
+    focus, window = (view.layer, view.head), view.window
     words = figure_words(lang)
     # Its rows are blocks or layers: the grid's words for them.
     words = {**words, "ex.col.block": words[f"ex.col.{unit}"], "ex.grid_title": t(f"ex.grid_title.{unit}", lang)}
@@ -272,7 +259,7 @@ def grid(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
         GRID_CHART_KEY,
         sized=True,
         share=view.shared("grid", focus, tuple(sized.items()), window),
-        file_name=file_name(view, "grid", block=view.block + 1, head=view.head + 1),
+        file_name=view.file_name("grid", block=view.layer + 1, head=view.head + 1),
     )
     st.caption(t(f"ex.grid_help.{unit}", lang))
     _window_map(view, lang)
@@ -280,10 +267,10 @@ def grid(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
 
 def detail(view: ExplorerView, lang: str) -> None:
     """The chosen head stage by stage: the playground's own renderer."""
-    layer = view.trace.layers[view.block]
-    kind = t(f"ex.kind.{view.kind(view.block, view.head)}", lang)
+    layer = view.trace.layers[view.layer]
+    kind = t(f"ex.kind.{view.kind(view.layer, view.head)}", lang)
     st.subheader(
-        t(f"ex.detail_title.{view.source.words.unit}", lang, block=view.block + 1, head=view.head + 1, kind=kind)
+        t(f"ex.detail_title.{view.source.words.unit}", lang, block=view.layer + 1, head=view.head + 1, kind=kind)
     )
     st.caption(t("ex.detail_help", lang))
     sized = sized_for_page()
@@ -306,8 +293,8 @@ def detail(view: ExplorerView, lang: str) -> None:
         build,
         DETAIL_CHART_KEY,
         sized=True,
-        share=view.shared("detail", view.block, view.head, tuple(sized.items()), window),
-        file_name=file_name(view, "detail", block=view.block + 1, head=view.head + 1),
+        share=view.shared("detail", view.layer, view.head, tuple(sized.items()), window),
+        file_name=view.file_name("detail", block=view.layer + 1, head=view.head + 1),
     )
 
 
@@ -342,10 +329,10 @@ def lines(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
 
     def build():
         return lines_figure(
-            view.weights[view.block], labels, heads, figure_words(lang), token=chosen, scale=scale, window=window
+            view.weights[view.layer], labels, heads, figure_words(lang), token=chosen, scale=scale, window=window
         )
 
-    drawn = prepared(build, sized=True, share=view.shared("lines", view.block, tuple(heads), chosen, scale, window))
+    drawn = prepared(build, sized=True, share=view.shared("lines", view.layer, tuple(heads), chosen, scale, window))
     left_out = drawn.meta.get(LINES_OUTSIDE, 0) + drawn.meta.get(LINES_CUT, 0)
     if not window.whole:
         st.caption(
@@ -376,8 +363,8 @@ def lines(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
         show_chart(
             drawn,
             LINES_CHART_KEY,
-            file_name=file_name(
-                view, "lines", block=view.block + 1, head=view.head + 1 if mode == "head" else "all", token=chosen
+            file_name=view.file_name(
+                "lines", block=view.layer + 1, head=view.head + 1 if mode == "head" else "all", token=chosen
             ),
         )
 
@@ -423,7 +410,7 @@ def metrics(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
             METRIC_CHART_KEY,
             sized=True,
             share=view.shared("metric", metric, scale),
-            file_name=file_name(view, "metric", metric),
+            file_name=view.file_name("metric", metric),
         )
     if metric == "entropy":
         st.caption(t("ex.entropy_limit", lang, limit=f"{limit:.2f}", T=T))
@@ -440,7 +427,7 @@ def training(view: ExplorerView, lang: str, key: Callable[[str], str], steps: tu
     if not steps:
         st.info(t("ex.no_snapshots", lang), icon=":material/history:")
         return
-    st.caption(t("ex.training_intro", lang, heads=view.about.heads, block=view.block + 1))
+    st.caption(t("ex.training_intro", lang, heads=view.about.heads, block=view.layer + 1))
     st.select_slider(t("ex.training_step", lang), steps, key=key("step"))
     step = st.session_state[key("step")]
     snapshot, prompt = view.source.snapshot(step)  # (blocks, h, T, T), the prompt it was taken on
@@ -448,17 +435,17 @@ def training(view: ExplorerView, lang: str, key: Callable[[str], str], steps: tu
 
     def build():
         return heads_overview_figure(
-            snapshot[view.block], display_labels(list(prompt)), "weights", figure_words(lang), focus=view.head, **sized
+            snapshot[view.layer], display_labels(list(prompt)), "weights", figure_words(lang), focus=view.head, **sized
         )
 
     # The same for every prompt: shared by the model's snapshot, not by the view.
-    shared = ("snapshot", view.about.name, step, view.block, view.head, tuple(sized.items()))
+    shared = ("snapshot", view.about.name, step, view.layer, view.head, tuple(sized.items()))
     show_chart(
         build,
         TRAINING_CHART_KEY,
         sized=True,
         share=shared,
-        file_name=export_name("snapshot", view.about.name, step=step, block=view.block + 1, head=view.head + 1),
+        file_name=export_name("snapshot", view.about.name, step=step, block=view.layer + 1, head=view.head + 1),
     )
     st.caption(t("ex.snapshot_prompt", lang))
     st.code(prompt, language=None)
@@ -502,7 +489,7 @@ def generation(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None
     if not rows:
         return
     sized = sized_for_page()
-    head_rows = [row[view.block, view.head].numpy() for row in rows]
+    head_rows = [row[view.layer, view.head].numpy() for row in rows]
     first = generation_window(max(len(row) for row in head_rows))
     if first:
         before = max(float(row[:first].sum()) for row in head_rows)
@@ -522,17 +509,17 @@ def generation(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None
             chars,
             contexts,
             view.head,
-            view.block,
+            view.layer,
             figure_words(lang),
             unit_word=f"ex.col.{view.source.words.unit}",
             **sized,
         )
 
-    shared = ("generation", settings, view.block, view.head, tuple(sized.items()))
+    shared = ("generation", settings, view.layer, view.head, tuple(sized.items()))
     show_chart(
         build,
         GENERATION_CHART_KEY,
         sized=True,
         share=shared,
-        file_name=file_name(view, "generation", block=view.block + 1, head=view.head + 1, n=n, seed=seed),
+        file_name=view.file_name("generation", block=view.layer + 1, head=view.head + 1, n=n, seed=seed),
     )

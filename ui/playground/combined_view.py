@@ -17,7 +17,7 @@ from string_table.figure_words import figure_words
 from ..charts import page_width, show_chart, type_scale
 from ..markdown import literal
 from .controls import widget_key
-from .views import SCORE_DECIMALS, View, chosen_window, file_name, shared_key
+from .views import SCORE_DECIMALS, View, chosen_window
 
 MEAN_CHART_KEY = "pg_combined_mean_chart"
 ROLLOUT_CHART_KEY = "pg_combined_rollout_chart"
@@ -40,8 +40,8 @@ def combined(view: View, lang: str) -> None:
         ),
         MEAN_CHART_KEY,
         sized=True,
-        share=shared_key(view, "combined", "mean", width, scale, window),
-        file_name=file_name(view, "mean"),
+        share=view.shared("combined", "mean", width, scale, window),
+        file_name=view.file_name("mean"),
     )
     st.markdown(t("cb.pg_rollout", lang))
     rollout = attention_rollout([weights]).numpy()
@@ -59,8 +59,8 @@ def combined(view: View, lang: str) -> None:
         ),
         ROLLOUT_CHART_KEY,
         sized=True,
-        share=shared_key(view, "combined", "rollout", width, scale, window),
-        file_name=file_name(view, "rollout"),
+        share=view.shared("combined", "rollout", width, scale, window),
+        file_name=view.file_name("rollout"),
     )
     with st.expander(t("cbfig.rollout", lang)):
         st.markdown(t("cb.rollout_note", lang))
@@ -95,8 +95,8 @@ def qk(view: View, lang: str) -> None:
     show_chart(
         lambda: qk_figure(q, k, products, head, query, key, figure_words(lang), scale=scale),
         QK_CHART_KEY,
-        share=shared_key(view, "qk", head, row, col, scale),
-        file_name=file_name(view, "qk", head=head + 1, q=row, k=col),
+        share=view.shared("qk", head, row, col, scale),
+        file_name=view.file_name("qk", head=head + 1, q=row, k=col),
     )
     total, scaled = _number(numbers.total), _number(numbers.scaled)
     st.markdown(t("qk.sum", lang, terms=_terms(numbers.products.tolist(), lang), total=total))

@@ -45,7 +45,7 @@ from .controls import (
     widget_key,
     write_url,
 )
-from .views import COLUMN_GAP_REM, PRESENT_ROOT_FONT_PX, ROOT_FONT_PX, View, file_name, position_labels, shared_key
+from .views import COLUMN_GAP_REM, PRESENT_ROOT_FONT_PX, ROOT_FONT_PX, View, position_labels
 
 A_CHART_KEY = "pg_cmp_a_chart"
 B_CHART_KEY = "pg_cmp_b_chart"
@@ -182,8 +182,8 @@ def _column(view: View, name: str, key: str, stage: str, cell: tuple[int, int], 
         build,
         key,
         sized=True,
-        share=shared_key(view, "compare", stage, focus, width, scale, highlight, window),
-        file_name=file_name(view, "compare", "A" if key == A_CHART_KEY else "B", stage),
+        share=view.shared("compare", stage, focus, width, scale, highlight, window),
+        file_name=view.file_name("compare", "A" if key == A_CHART_KEY else "B", stage),
     )
     if highlight is None:
         st.caption(t("cmp.cell_outside", lang, row=cell[0], col=cell[1], T=T))
@@ -206,8 +206,8 @@ def long_text_map(view: View, cell: tuple[int, int], lang: str) -> None:
         cell[0],
         lang,
         MAP_CHART_KEY,
-        shared_key(view, "window", head, window, type_scale()),
-        file_name(view, "map", head=head + 1),
+        view.shared("window", head, window, type_scale()),
+        view.file_name("map", head=head + 1),
     )
     st.caption(t("cmp.map_head", lang, head=head + 1))
 

@@ -17,7 +17,7 @@ from ..charts import page_width, show_chart, type_scale
 from ..markdown import literal
 from ..shared.token_strip import direction_choice, link_sentences, token_strip, token_window
 from .controls import PAGE, current_values, write_url
-from .views import View, file_name
+from .views import View
 
 STRIP_KEY = "pg_tv_strip"  # the token strip (the link's value is PAGE's "token": -1, the last)
 CHART_KEY = "pg_token_chart"
@@ -65,9 +65,7 @@ def token_view(view: View, text: str, lang: str) -> None:
         )
 
     share = (view.identity, "token", chosen, direction, width, scale, window) if view.identity else None
-    show_chart(
-        build, CHART_KEY, sized=True, share=share, file_name=file_name(view, "token", direction, position=chosen)
-    )
+    show_chart(build, CHART_KEY, sized=True, share=share, file_name=view.file_name("token", direction, position=chosen))
     st.caption(t("tv.help", lang))
     shown = ("reads", "read_by") if direction == "both" else (direction,)
     link_sentences(token, labels, shown, lang, None)

@@ -15,14 +15,16 @@ from figures.events import MIN_WIDTH
 from figures.export import export_name
 from figures.overview import plan_overview
 from gpt_core import DETAIL_STAGES, STAGES, PlaygroundTrace, position_label, softmax_steps
-from gpt_core.source import AttentionSource, Description, Note
+from gpt_core.source import Note
 from gpt_core.window import Window, window_around
 from seeing_attention.engine import page_bytes, playground_page_html
 from string_table import t
 from string_table.figure_words import figure_words
 
 from ..charts import page_width, prepared, show_chart, type_scale
+from ..shared import sources
 from ..shell import is_presenting
+from ..views.model import SCREEN_CHART_PX, SourceView
 from ..window_map import window_map
 from .controls import CSV_HEAD, CSV_STAGE, keep_share_choices, share_choices, widget_key
 from .exports import matrix_csv, trace_npz
@@ -40,30 +42,33 @@ PRESENT_ROOT_FONT_PX = 21  # ui/shell.py PRESENT_CSS
 # the overview starts this far down (the page's title, the compare switch, the stage buttons).
 FIRST_SCREEN_PX = 768
 ABOVE_OVERVIEW_PX = 340  # at 1366×768, the chart's toolbar strip (30 px) included, a little room kept
-SCREEN_CHART_PX = 700  # a chart seen whole once scrolled to: the screen less the app's header bar
 
 
-@dataclass
-class View:
-    """What one computation gives the page: numpy arrays, ready for the figures."""
+@dataclass(kw_only=True)
+class View(SourceView):
+    """One layer of a source's trace as the playground reads it: numpy arrays, ready for the
+    figures, on the shared view model (``ui.views.model``)."""
 
     result: PlaygroundTrace
     stages: dict[str, np.ndarray]  # stage -> (h, T, T) float32
     dropped_weights: np.ndarray  # (h, T, T)
     statistics: dict[str, np.ndarray]  # name -> (h,)
-    about: Description  # the source of the numbers: random weights, a trained or a real model
+    text: str = ""  # the text put through the source (the shared trace's key)
     text_used: str = ""  # the text the tokens cover
     left_out: tuple[str, ...] = ()  # characters of the text the source cannot read
-    # What the numbers are of, in full (text, config, model): every session showing the same
-    # identity shares its figures (ui/charts.py); empty: never shared.
-    identity: tuple = ()
     notes: list[Note] = field(default_factory=list)  # what the source says of the text it read
-    source: AttentionSource | None = None  # what computed the numbers (its reproduction, its name)
 
     @property
     def kv_heads(self) -> int | None:
         """The key/value heads where fewer than the query heads (grouped-query attention)."""
         return self.about.kv_heads if self.about.kv_heads != self.about.heads else None
+
+    def every_layer(self) -> list[np.ndarray]:
+        """Every layer of the source's trace (read again from the shared traces: the view
+        keeps one layer); a source of one layer (random weights) is this one."""
+        if self.about.layers == 1:
+            return [self.stages["weights"]]
+        return [weights[0].numpy() for weights in sources.trace(self.source, self.text).weights]
 
 
 def position_labels(labels: list[str]):
@@ -119,20 +124,6 @@ DETAIL_SCROLL_KEY = "pg_detail_scroll"
 SCROLL_CSS = "<style>.st-key-{outer} {{ overflow-x: auto; }} .st-key-{inner} {{ min-width: {width}px; }}</style>"
 
 
-def shared_key(view: View, *what) -> tuple | None:
-    """The key under which every session shares one of the view's figures, or None (not shared)."""
-    return (view.identity, *what) if view.identity else None
-
-
-def file_name(view: View, kind: str, *words, **parts) -> str:
-    """A chart's download name: what it shows, then the computation's sizes (and the model
-    whose weights these are, where not random ones)."""
-    config = view.result.config
-    # A source the reader sets up is named by its settings (h, d below); a model by its name.
-    model = None if view.source is None or view.source.settings else view.about.name
-    return export_name(kind, *words, model, **parts, T=len(view.result.labels), h=config.heads, d=config.head_dim)
-
-
 def overview(view: View, lang: str, beside: bool = True) -> None:
     """All heads of the chosen stage, beside the controls or under them (``overview_fits_beside``)."""
     k = widget_key
@@ -169,8 +160,8 @@ def overview(view: View, lang: str, beside: bool = True) -> None:
         build,
         OVERVIEW_CHART_KEY,
         sized=True,
-        share=shared_key(view, "overview", stage, focus, width, height, scale, window),
-        file_name=file_name(view, "heads", stage),
+        share=view.shared("overview", stage, focus, width, height, scale, window),
+        file_name=view.file_name("heads", stage),
     )
     st.caption(t("pg.overview_help", lang, head=st.session_state[k("head")]))
 
@@ -205,8 +196,8 @@ def detail(view: View, lang: str) -> None:
             highlight[0],
             lang,
             WINDOW_MAP_KEY,
-            shared_key(view, "window", head, window, type_scale()),
-            file_name(view, "map", head=head + 1),
+            view.shared("window", head, window, type_scale()),
+            view.file_name("map", head=head + 1),
         )
 
     def build():
@@ -225,8 +216,8 @@ def detail(view: View, lang: str) -> None:
             window=window,
         )
 
-    drawn = prepared(build, sized=True, share=shared_key(view, "detail", head, highlight, values, width, scale, window))
-    name = file_name(view, "detail", head=head + 1, q=highlight[0], k=highlight[1])
+    drawn = prepared(build, sized=True, share=view.shared("detail", head, highlight, values, width, scale, window))
+    name = view.file_name("detail", head=head + 1, q=highlight[0], k=highlight[1])
     wider = drawn.meta[MIN_WIDTH]
     if wider > page_width() + 1:  # legible cells need more than the page: the chart scrolls sideways
         st.html(SCROLL_CSS.format(outer=DETAIL_SCROLL_KEY, inner=DETAIL_CHART_KEY, width=int(wider)))
@@ -250,7 +241,7 @@ def first_screen_map(view: View, lang: str) -> None:
     note that the text was cut."""
     head, window = st.session_state[widget_key("head")] - 1, chosen_window(view)
     weights, row = view.stages["weights"][head], st.session_state[widget_key("row")]
-    shared, name = shared_key(view, "window", head, window, type_scale()), file_name(view, "map", head=head + 1)
+    shared, name = view.shared("window", head, window, type_scale()), view.file_name("map", head=head + 1)
     window_map(weights, window, head, row, lang, FIRST_MAP_KEY, shared, name, shares=FIRST_MAP_SHARES)
 
 
