@@ -4,6 +4,7 @@ softmax by hand, the shapes, the per-head table, and the link and downloads."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 from urllib.parse import urlencode
 
 import numpy as np
@@ -57,11 +58,15 @@ class View(SourceView):
     text_used: str = ""  # the text the tokens cover
     left_out: tuple[str, ...] = ()  # characters of the text the source cannot read
     notes: list[Note] = field(default_factory=list)  # what the source says of the text it read
+    one_layer_page: ClassVar[bool] = True
 
     @property
     def kv_heads(self) -> int | None:
         """The key/value heads where fewer than the query heads (grouped-query attention)."""
         return self.about.kv_heads if self.about.kv_heads != self.about.heads else None
+
+    def layer_weights(self) -> np.ndarray:
+        return self.stages["weights"]
 
     def every_layer(self) -> list[np.ndarray]:
         """Every layer of the source's trace (read again from the shared traces: the view

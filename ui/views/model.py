@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
@@ -27,6 +28,8 @@ class SourceView:
     labels: list[str]
     layer: int = 0
     identity: tuple = ()
+    # A page that looks at one layer (the playground: its views are of the layer computed).
+    one_layer_page: ClassVar[bool] = False
 
     @property
     def about(self) -> Description:
@@ -41,6 +44,10 @@ class SourceView:
     def every_layer(self) -> Sequence[np.ndarray]:
         """Every layer's softmax weights, (h, T, T) each, from the first layer up."""
         raise NotImplementedError
+
+    def layer_weights(self) -> np.ndarray:
+        """The softmax weights (h, T, T) of the layer looked at."""
+        return self.every_layer()[self.layer]
 
     def shared(self, *what) -> tuple | None:
         """The key under which every session shares one of this view's figures, or None."""
