@@ -23,6 +23,7 @@ from ..shared import sources
 from ..shared.lanes import FIRST_SCREEN, REST_OF_PAGE, heavy_turn
 from ..shared.shared_cache import MISSING, SharedResults
 from ..shell import page_title, setup_page
+from ..views import notes
 from . import combined_view, odds_view, state, token_view, views
 from .state import PARAMS, ModelShape
 
@@ -183,7 +184,7 @@ def _first_screen(
     PAGE.write_url(values, lang)
     with notes_slot:
         _show_notes(lang, source)
-    views.read_notes(source, trace, lang)
+    notes.warnings(source.notes(trace), lang)
     view = views.ExplorerView(
         source=source,
         labels=trace.labels,

@@ -42,6 +42,7 @@ from string_table.figure_words import figure_words
 from ..charts import prepared, show_chart, sized_for_page, type_scale
 from ..shared import sources
 from ..shared.shared_cache import SharedResults
+from ..views import notes
 from ..views.model import SCREEN_CHART_PX, SourceView
 from ..window_map import window_map
 from .layer_weights import LayerWeights
@@ -124,24 +125,10 @@ class ExplorerView(SourceView):
         return head_kind(self.metrics[block], head)
 
 
-def read_notes(source: AttentionSource, trace: Trace, lang: str) -> None:
-    """What the model did not read of the prompt (characters left out, text cut): above the
-    first chart."""
-    sources.show_notes([note for note in source.notes(trace) if note.level == "warning"], lang)
-
-
 def model_lines(source: AttentionSource, trace: Trace, lang: str) -> None:
-    """How the model reads (its remarks), its facts and its sizes: under the first chart, so
-    that a long text's first screen holds the chart (a real model's facts and notes would push
-    it below the screen)."""
+    """Under the first chart: the source's notes below it (``ui.views.notes``) and its sizes."""
     d = source.description
-    sources.show_notes([note for note in source.notes(trace) if note.level != "warning"], lang)
-    facts = sources.facts(source, lang)
-    if facts:
-        st.markdown(facts)
-    gqa = sources.gqa_note(source, lang)
-    if gqa:
-        st.caption(gqa)
+    notes.below(source, source.notes(trace), lang)
     values = dict(T=len(trace.labels), blocks=d.layers, heads=d.heads, d=d.head_dim, context=d.reads)
     st.markdown(t(f"ex.read_line.{source.words.token}", lang, **values))
 

@@ -116,9 +116,3 @@ def _view_in_turn(source: AttentionSource, text: str, layer: int, lang: str) -> 
     )
     with heavy_turn(lang) if heavy else nullcontext():
         return compute(source, text, layer)
-
-
-def read_notes(view: View, lang: str) -> None:
-    """What the source says of the text it read: characters it lacks, tokens past its reach,
-    how it reads."""
-    sources.show_notes(view.notes, lang)

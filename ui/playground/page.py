@@ -15,6 +15,7 @@ from ..contained import contained
 from ..first_screen import ask_for_the_rest, is_first_screen
 from ..lazy_tabs import lazy_tabs
 from ..shell import page_title, setup_page
+from ..views import notes
 from . import chosen_view, combined_view, compare, token_view, views
 from .controls import (
     LOOKING,
@@ -123,10 +124,12 @@ def render() -> None:
         beside = views.overview_fits_beside(view)
         if beside:
             views.overview(view, lang)
+            notes.remarks(view.notes, lang)  # the source's notes under the first chart (its warnings above)
         elif not views.chosen_window(view).whole:  # a long text's heads under the controls: its map here
             views.first_screen_map(view, lang)
     if not beside:  # too tall beside the controls: the page's width under them
         views.overview(view, lang, beside=False)
+        notes.remarks(view.notes, lang)
     if first_screen:
         ask_for_the_rest(PAGE_KEY)
         return
