@@ -23,7 +23,7 @@ from ..shared.shared_cache import MISSING, SharedResults
 from ..shell import page_title, setup_page
 from ..views import notes
 from ..views.tabs import draw_open_tab
-from . import combined_view, odds_view, state, token_view, views
+from . import combined_view, detail, generation, grid, lines, metrics, odds_view, state, token_view, training, views
 from .state import PARAMS, ModelShape
 
 PAGE_KEY = "explorer"
@@ -195,7 +195,7 @@ def _first_screen(
         row=values["row"],
         col=values["col"],
     )
-    views.grid(view, lang, widget_key)
+    grid.grid(view, lang, widget_key)
     views.model_lines(source, trace, lang)
     return view
 
@@ -207,11 +207,11 @@ def tab_views(view: views.ExplorerView, lang: str) -> dict:
     """Each tab's view of ``view``: the table the tabs draw from (ui/views/tabs.py)."""
     key = widget_key
     return {
-        "detail": lambda: views.detail(view, lang),
-        "lines": lambda: views.lines(view, lang, key),
-        "metrics": lambda: views.metrics(view, lang, key),
-        "training": lambda: views.training(view, lang, key, view.steps),
-        "generate": lambda: views.generation(view, lang, key),
+        "detail": lambda: detail.detail(view, lang),
+        "lines": lambda: lines.lines(view, lang, key),
+        "metrics": lambda: metrics.metrics(view, lang, key),
+        "training": lambda: training.training(view, lang, key, view.steps),
+        "generate": lambda: generation.generation(view, lang, key),
         "odds": lambda: odds_view.odds(view, lang, key),
         "token": lambda: token_view.token_view(view, lang, key),
         "combined": lambda: combined_view.combined(view, lang, key),

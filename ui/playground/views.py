@@ -171,20 +171,25 @@ def overview(view: View, lang: str, beside: bool = True) -> None:
     st.caption(t("pg.overview_help", lang, head=st.session_state[k("head")]))
 
 
-def detail(view: View, lang: str) -> None:
-    k = widget_key
-    labels = view.result.labels
+def _detail_controls(view: View, lang: str) -> None:
+    """The head, the query row and key column, and whether the cells show their values."""
+    k, labels = widget_key, view.result.labels
     T = len(labels)
-    config = view.result.config
-    st.subheader(t("pg.detail_title", lang))
-    st.caption(t("pg.detail_help", lang))
     head_col, row_col, col_col, values_col = st.columns([3, 3, 3, 2], vertical_alignment="bottom")
     head_col.selectbox(
-        t("pg.focus_head", lang), list(range(1, config.heads + 1)), key=k("head"), format_func=_head_label(lang)
+        t("pg.focus_head", lang), list(range(1, view.about.heads + 1)), key=k("head"), format_func=_head_label(lang)
     )
     row_col.selectbox(t("pg.query_row", lang), list(range(T)), key=k("row"), format_func=position_labels(labels))
     col_col.selectbox(t("pg.key_col", lang), list(range(T)), key=k("col"), format_func=position_labels(labels))
     values_col.toggle(t("pg.values", lang), key=k("cells"), help=t("pg.values_help", lang))
+
+
+def detail(view: View, lang: str) -> None:
+    k = widget_key
+    labels, config = view.result.labels, view.result.config
+    st.subheader(t("pg.detail_title", lang))
+    st.caption(t("pg.detail_help", lang))
+    _detail_controls(view, lang)
     head = st.session_state[k("head")] - 1
     stages = {stage: view.stages[stage][head] for stage in STAGES}
     dropout = config.training and config.dropout > 0
@@ -302,8 +307,9 @@ def share(view: View, query: dict[str, str], text: str, lang: str) -> None:
     """The link (``query``: a text too long for a link is not in it) and the downloads,
     which carry ``text``, the text shown, whatever its length."""
     base = (st.context.url or "").split("?")[0]
+    link = f"{base}?{urlencode(query)}"
     st.markdown(t("pg.share_intro", lang))
-    st.code(f"{base}?{urlencode(query)}", language=None, wrap_lines=True)
+    st.code(link, language=None, wrap_lines=True)
     result = view.result
     stage_col, head_col = st.columns(2)
     share_choices(result.config.heads)
@@ -314,9 +320,15 @@ def share(view: View, query: dict[str, str], text: str, lang: str) -> None:
         t("pg.csv_head", lang), list(range(1, result.config.heads + 1)), key=CSV_HEAD, format_func=_head_label(lang)
     )
     keep_share_choices()
-    matrix = getattr(result.trace, stage)[0, head - 1].numpy()
     buttons = st.columns(3)
-    link = f"{base}?{urlencode(query)}"
+    block = int(query.get("block", 1))
+    _page_download(view, text, link, block, stage, head, lang)
+    _file_downloads(view, text, block, stage, head, buttons, lang)
+
+
+def _page_download(view: View, text: str, link: str, block: int, stage: str, head: int, lang: str) -> None:
+    """The whole view as one offline page (``seeing_attention.engine``), with its size."""
+    result = view.result
     page_stage = stage if stage in STAGES else "weights"
     st.download_button(
         t("pg.download_page", lang),
@@ -327,7 +339,7 @@ def share(view: View, query: dict[str, str], text: str, lang: str) -> None:
             source=view.source,
             lang=lang,
             link=link,
-            block=int(query.get("block", 1)),
+            block=block,
             stage=page_stage,
             head=head - 1,
         ),
@@ -340,6 +352,12 @@ def share(view: View, query: dict[str, str], text: str, lang: str) -> None:
     )
     heads, tokens = view.stages["weights"].shape[0], view.stages["weights"].shape[-1]
     st.caption(t("pg.download_page_size", lang, mb=f"{page_bytes(heads, tokens) / 1e6:.1f}"))
+
+
+def _file_downloads(view: View, text: str, block: int, stage: str, head: int, buttons, lang: str) -> None:
+    """The chosen stage's matrix (CSV), the whole trace (NumPy) and the code that computes it."""
+    result = view.result
+    matrix = getattr(result.trace, stage)[0, head - 1].numpy()
     buttons[0].download_button(
         t("pg.download_csv", lang),
         lambda: matrix_csv(matrix, result.labels),
@@ -356,7 +374,7 @@ def share(view: View, query: dict[str, str], text: str, lang: str) -> None:
         key="pg_download_npz",
         icon=":material/data_array:",
     )
-    reproduction = view.source.reproduction(text, int(query.get("block", 1)) - 1)
+    reproduction = view.source.reproduction(text, block - 1)
     st.caption(t("pg.snippet_help", lang))
     buttons[2].download_button(
         t("pg.download_py", lang),
