@@ -47,12 +47,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": (
             "This model has {blocks} {units}, so its rollout runs through all of them, from the first up: in each, "
             "½ × its heads' mean + ½ × the identity (the residual stream: each token keeps half of itself), rows "
-            "renormalised to sum 1, and the {units}' maps multiplied one after the other. The mean above is of the "
-            "chosen one, number {layer}, alone."
+            "renormalised to sum 1, and the {units}' maps multiplied one after the other. The mean above is "
+            "{where}'s alone."
         ),
         "zh": (
             "这个模型有 {blocks} 个{units}，所以展开贯穿全部{units}，从第一个起：每一个都取其各头平均的 ½ 加单位矩阵的 ½"
-            "（残差流：每个词元保留一半的自己），每行归一化为 1，再把各{units}的图依次相乘。上面的平均只属于所选的第 {layer} 个。"
+            "（残差流：每个词元保留一半的自己），每行归一化为 1，再把各{units}的图依次相乘。上面的平均只属于{where}。"
         ),
     },
     # The explorer.

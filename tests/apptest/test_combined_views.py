@@ -208,7 +208,8 @@ def test_the_playgrounds_rollout_of_a_two_layer_model_runs_through_both_layers(
     title = chart(at, ROLLOUT_CHART_KEY)["layout"]["title"]["text"]
     assert t("ex.combined_rollout_title", lang, blocks=2, units=t("cb.layers", lang)) in title
     text_shown = "\n".join(element.value for element in at.markdown)
-    assert t("cb.pg_rollout_layers", lang, blocks=2, units=t("cb.layers", lang), layer=1) in text_shown
+    where = t("ex.layer_n", lang, n=1)
+    assert t("cb.pg_rollout_layers", lang, blocks=2, units=t("cb.layers", lang), where=where) in text_shown
 
 
 def test_a_long_sum_is_written_out_for_its_first_channels_and_counts_the_rest():

@@ -35,7 +35,8 @@ def combined(view: View, lang: str) -> None:
     if layers == 1:
         st.markdown(t("cb.pg_rollout", lang))
     else:
-        st.markdown(t("cb.pg_rollout_layers", lang, blocks=layers, units=units(view, lang), layer=view.layer + 1))
+        where = t(f"ex.{view.unit}_n", lang, n=view.layer + 1)
+        st.markdown(t("cb.pg_rollout_layers", lang, blocks=layers, units=units(view, lang), where=where))
     combined_chart(view, "rollout", ROLLOUT_CHART_KEY, window, lang)
     with st.expander(t("cbfig.rollout", lang)):
         st.markdown(t("cb.rollout_note", lang))
