@@ -43,6 +43,18 @@ STRINGS: dict[str, dict[str, str]] = {
             "再把每行归一化为 1。多层时，展开把这些图相乘：探索器的“头与层合并”标签页对训练好的模型的所有块这样做。"
         ),
     },
+    "cb.pg_rollout_layers": {
+        "en": (
+            "This model has {blocks} {units}, so its rollout runs through all of them, from the first up: in each, "
+            "½ × its heads' mean + ½ × the identity (the residual stream: each token keeps half of itself), rows "
+            "renormalised to sum 1, and the {units}' maps multiplied one after the other. The mean above is "
+            "{where}'s alone."
+        ),
+        "zh": (
+            "这个模型有 {blocks} 个{units}，所以展开贯穿全部{units}，从第一个起：每一个都取其各头平均的 ½ 加单位矩阵的 ½"
+            "（残差流：每个词元保留一半的自己），每行归一化为 1，再把各{units}的图依次相乘。上面的平均只属于{where}。"
+        ),
+    },
     # The explorer.
     "cb.blocks": {"en": "blocks", "zh": "块"},
     "cb.layers": {"en": "layers", "zh": "层"},

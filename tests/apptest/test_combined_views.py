@@ -16,6 +16,7 @@ from string_table import t
 from tests.apptest.conftest import chart_traces, open_page, open_tab
 from tests.apptest.test_explorer_views import PROMPT, chart, expected_trace
 from ui.explorer.combined_view import COMBINED_CHART_KEY
+from ui.playground.combined_view import ROLLOUT_CHART_KEY
 
 PLAYGROUND = "pages/1_playground.py"
 EXPLORER = "pages/4_explorer.py"  # opened on its combined tab (view=combined): only the open tab is drawn
@@ -186,6 +187,29 @@ def test_a_real_models_qk_and_rollout_are_its_own(family, tiny_model_folders, ti
     rollout = chart(explorer, COMBINED_CHART_KEY)["data"][0]
     np.testing.assert_allclose(square(rollout), rollout_by_hand(list(expected.weights)), atol=1e-6)
     assert "layers" in chart(explorer, COMBINED_CHART_KEY)["layout"]["title"]["text"], "a real model has layers"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_playgrounds_rollout_of_a_two_layer_model_runs_through_both_layers(
+    lang, tiny_model_folders, tiny_models, monkeypatch
+):
+    from gpt_core import hf
+
+    monkeypatch.setenv("ATTENTION_MODELS", ",".join(str(folder) for folder in tiny_model_folders.values()))
+    text = "the cat sat on the mat"
+    layers = list(hf.trace(tiny_models["gpt2"], text).weights)
+    assert len(layers) == 2, "the tiny GPT-2 has two layers"
+    assert not np.allclose(rollout_by_hand(layers), rollout_by_hand(layers[:1]), atol=1e-4), "the second layer counts"
+    at = open_page(PLAYGROUND, weights="tiny-gpt2", block="1", text=text, view="combined", lang=lang)
+    assert not at.exception, at.exception
+    traces = chart_traces(at)
+    np.testing.assert_allclose(square(traces[t("cbfig.mean", lang)]), heads_mean(layers[0]), atol=1e-6)
+    np.testing.assert_allclose(square(traces[t("cbfig.rollout", lang)]), rollout_by_hand(layers), atol=1e-6)
+    title = chart(at, ROLLOUT_CHART_KEY)["layout"]["title"]["text"]
+    assert t("ex.combined_rollout_title", lang, blocks=2, units=t("cb.layers", lang)) in title
+    text_shown = "\n".join(element.value for element in at.markdown)
+    where = t("ex.layer_n", lang, n=1)
+    assert t("cb.pg_rollout_layers", lang, blocks=2, units=t("cb.layers", lang), where=where) in text_shown
 
 
 def test_a_long_sum_is_written_out_for_its_first_channels_and_counts_the_rest():

@@ -9,7 +9,7 @@ import re
 import numpy as np
 import pytest
 
-import ui.explorer.token_view
+import ui.views.token_view
 from gpt_core import PlaygroundConfig, display_labels, hf, position_label, token_attention, tokenize, trace_attention
 from gpt_core.explore import trace_model
 from harness.charts import decode
@@ -172,7 +172,7 @@ def test_a_real_models_token_view_names_layers_and_links_every_layer(offered, ti
             np.testing.assert_array_equal(_values(row), token.rows[layer, h, :4].numpy())
     sentences = " ".join(md.value for md in at.markdown)
     assert "layer " in sentences and " reads '" in sentences
-    monkeypatch.setattr(ui.explorer.token_view, "MAX_PANELS", token.heads)  # too many panels: the chosen layer only
+    monkeypatch.setattr(ui.views.token_view, "MAX_PANELS", token.heads)  # too many panels: the chosen layer only
     at.run()
     names = set(chart_traces(at))
     assert "layer 2 · head 1 · reads" in names and "layer 1 · head 1 · reads" not in names

@@ -33,9 +33,12 @@ PAGE_SCRIPTS = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))]
 MAX_PAGE_SCRIPT_LINES = 25  # a page script only hands over to its ui module
 
 
-# Page packages of ui/: each page's own code. They share through ui/shared and the other
-# modules of ui/, never through each other.
+# Page packages of ui/: each page's own code. They share through the shared packages and the
+# other modules of ui/, never through each other.
 PAGE_PACKAGES = {"playground", "explorer", "lesson", "train"}
+# Shared packages of ui/: what several pages use (ui/shared: sources, models, lanes), the views
+# by concept that the playground and the explorer both draw (ui/views), each page's view state.
+SHARED_PACKAGES = {"shared", "views", "page_state", "room"}
 
 
 def _modules(path: Path) -> set[str]:
@@ -82,6 +85,11 @@ def test_shared_ui_modules_import_no_page_package():
             name for name in _modules(path) if name.startswith("ui.") and name.split(".")[1] in PAGE_PACKAGES
         )
         assert not pages, (str(path.relative_to(ROOT)), pages)
+
+
+def test_every_package_of_ui_is_a_page_or_a_shared_one():
+    packages = {path.parent.name for path in (ROOT / "ui").glob("*/__init__.py")}
+    assert packages == PAGE_PACKAGES | SHARED_PACKAGES, "a ui package without its place: name it above"
 
 
 def test_every_package_of_the_app_is_a_named_layer():

@@ -108,9 +108,7 @@ def odds(view: views.ExplorerView, lang: str, key: Callable[[str], str]) -> None
     def build():
         return odds_figure(labels, before, after, found.kept, figure_words(lang), title=title, scale=scale)
 
-    show_chart(
-        build, ODDS_CHART_KEY, sized=True, file_name=views.file_name(view, "odds", temp=temperature, k=top_k, p=top_p)
-    )
+    show_chart(build, ODDS_CHART_KEY, sized=True, file_name=view.file_name("odds", temp=temperature, k=top_k, p=top_p))
     st.caption(t("odds.kept", lang, kept=found.kept, vocab=vocab, shown=shown))
     _sample(found, seed, source, prompt, lang, key)
     _row(view, step, lang)
@@ -139,9 +137,9 @@ def _sample(found, seed: int, source: AttentionSource, prompt: str, lang: str, k
 
 def _row(view: views.ExplorerView, step: NextStep, lang: str) -> None:
     """The last query's attention over the context in the chosen block and head."""
-    st.subheader(t(f"odds.row_title.{view.source.words.unit}", lang, block=view.block + 1, head=view.head + 1))
+    st.subheader(t(f"odds.row_title.{view.source.words.unit}", lang, block=view.layer + 1, head=view.head + 1))
     st.caption(t("odds.row_help", lang, unit=t(f"ex.col.{view.source.words.unit}", lang)))
-    row = step.rows[view.block, view.head].numpy().astype(np.float32)
+    row = step.rows[view.layer, view.head].numpy().astype(np.float32)
     sized = sized_for_page()
     last = step.context[-1] if step.context else ""
     first = generation_window(len(row))
@@ -156,7 +154,7 @@ def _row(view: views.ExplorerView, step: NextStep, lang: str) -> None:
             [last],
             [step.context],
             view.head,
-            view.block,
+            view.layer,
             figure_words(lang),
             unit_word=f"ex.col.{view.source.words.unit}",
             **sized,
@@ -166,5 +164,5 @@ def _row(view: views.ExplorerView, step: NextStep, lang: str) -> None:
         build,
         ODDS_ROW_CHART_KEY,
         sized=True,
-        file_name=views.file_name(view, "odds_row", block=view.block + 1, head=view.head + 1),
+        file_name=view.file_name("odds_row", block=view.layer + 1, head=view.head + 1),
     )

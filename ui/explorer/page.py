@@ -15,15 +15,15 @@ from gpt_core.source import AttentionSource
 from string_table import error_text, t
 
 from ..chart_events import listen, parse_click
-from ..contained import contained
 from ..first_screen import ask_for_the_rest, is_first_screen
-from ..lazy_tabs import lazy_tabs
 from ..page_state.state import PageState
 from ..shared import sources
 from ..shared.lanes import FIRST_SCREEN, REST_OF_PAGE, heavy_turn
 from ..shared.shared_cache import MISSING, SharedResults
 from ..shell import page_title, setup_page
-from . import combined_view, odds_view, state, token_view, views
+from ..views import notes
+from ..views.tabs import draw_open_tab
+from . import combined_view, detail, generation, grid, lines, metrics, odds_view, state, token_view, training, views
 from .state import PARAMS, ModelShape
 
 PAGE_KEY = "explorer"
@@ -183,11 +183,19 @@ def _first_screen(
     PAGE.write_url(values, lang)
     with notes_slot:
         _show_notes(lang, source)
-    views.read_notes(source, trace, lang)
+    notes.warnings(source.notes(trace), lang)
     view = views.ExplorerView(
-        source, trace, values["block"] - 1, values["head"] - 1, identity, steps, values["row"], values["col"]
+        source=source,
+        labels=trace.labels,
+        layer=values["block"] - 1,
+        identity=identity,
+        trace=trace,
+        head=values["head"] - 1,
+        steps=steps,
+        row=values["row"],
+        col=values["col"],
     )
-    views.grid(view, lang, widget_key)
+    grid.grid(view, lang, widget_key)
     views.model_lines(source, trace, lang)
     return view
 
@@ -195,26 +203,30 @@ def _first_screen(
 TABS_KEY = "ex_tab"
 
 
-def _rest(view, lang: str) -> None:
+def tab_views(view: views.ExplorerView, lang: str) -> dict:
+    """Each tab's view of ``view``: the table the tabs draw from (ui/views/tabs.py)."""
+    key = widget_key
+    return {
+        "detail": lambda: detail.detail(view, lang),
+        "lines": lambda: lines.lines(view, lang, key),
+        "metrics": lambda: metrics.metrics(view, lang, key),
+        "training": lambda: training.training(view, lang, key, view.steps),
+        "generate": lambda: generation.generation(view, lang, key),
+        "odds": lambda: odds_view.odds(view, lang, key),
+        "token": lambda: token_view.token_view(view, lang, key),
+        "combined": lambda: combined_view.combined(view, lang, key),
+    }
+
+
+def _rest(view: views.ExplorerView, lang: str) -> None:
     """Below the grid: the tabs, of which only the open one is drawn (ui/lazy_tabs.py; the
     link's ``view`` says which). A view that fails says so in its tab; the page stays."""
-    open_tab, tabs = lazy_tabs(
-        state.VIEWS, TABS_KEY, lang, "ex.tab", chosen=PAGE.get("view"), on_choose=lambda name: PAGE.set("view", name)
+    draw_open_tab(
+        state.VIEWS,
+        tab_views(view, lang),
+        TABS_KEY,
+        lang,
+        "ex.tab",
+        chosen=PAGE.get("view"),
+        on_choose=lambda name: PAGE.set("view", name),
     )
-    with tabs[open_tab], contained(t(f"ex.tab.{open_tab}", lang), lang):
-        if open_tab == "detail":
-            views.detail(view, lang)
-        elif open_tab == "lines":
-            views.lines(view, lang, widget_key)
-        elif open_tab == "metrics":
-            views.metrics(view, lang, widget_key)
-        elif open_tab == "training":
-            views.training(view, lang, widget_key, view.steps)
-        elif open_tab == "generate":
-            views.generation(view, lang, widget_key)
-        elif open_tab == "odds":
-            odds_view.odds(view, lang, widget_key)
-        elif open_tab == "token":
-            token_view.token_view(view, lang, widget_key)
-        else:
-            combined_view.combined(view, lang, widget_key)

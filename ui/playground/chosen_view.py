@@ -10,6 +10,7 @@ from gpt_core.window import first_key
 from links import playground as state
 from links.rules import Note, clamp_position
 
+from ..views import notes
 from . import computed
 from .controls import widget_key, write_url
 from .views import View
@@ -51,7 +52,7 @@ def computed_view(values: dict, lang: str, source) -> tuple[View, str | None] | 
         write_url(values, None)
         return None
     view, text = shown
-    computed.read_notes(view, lang)
+    notes.warnings(view.notes, lang)  # above the first chart; the rest under it
     if text != values["text"]:  # the source's own example, drawn instead of a text it cannot read
         return view, text
     # A source the reader sets up (random weights) redraws its numbers from the link's settings

@@ -1,5 +1,5 @@
 """Two playground views of the computed layer: all heads combined (their mean, and the
-one-layer attention rollout), and the chosen cell's score computed by hand, q · k channel
+attention rollout through every layer of the source: ``ui.views.combined_view``), and the chosen cell's score computed by hand, q · k channel
 by channel, then scaled."""
 
 from __future__ import annotations
@@ -8,16 +8,16 @@ import math
 
 import streamlit as st
 
-from figures.combined import combined_figure, qk_figure
+from figures.combined import qk_figure
 from gpt_core import position_label, qk_products
-from gpt_core.explore import attention_rollout, mean_over_heads
 from string_table import t
 from string_table.figure_words import figure_words
 
-from ..charts import page_width, show_chart, type_scale
+from ..charts import show_chart, type_scale
 from ..markdown import literal
+from ..views.combined_view import combined_chart, units
 from .controls import widget_key
-from .views import SCORE_DECIMALS, View, chosen_window, file_name, shared_key
+from .views import SCORE_DECIMALS, View, chosen_window
 
 MEAN_CHART_KEY = "pg_combined_mean_chart"
 ROLLOUT_CHART_KEY = "pg_combined_rollout_chart"
@@ -26,42 +26,18 @@ SHOWN_TERMS = 8  # the sum written out term by term up to this many channels
 
 
 def combined(view: View, lang: str) -> None:
-    """The heads' mean, and this one layer's rollout (½ mean + ½ identity, renormalised)."""
-    weights = view.stages["weights"]  # (h, T, T)
-    heads, labels = weights.shape[0], view.result.labels
-    width, scale = page_width(), type_scale()
-    st.markdown(t("cb.pg_intro", lang, heads=heads))
-    mean = mean_over_heads([weights])[0].numpy()
-    mean_title = t("cb.mean_title", lang, heads=heads)
+    """The chosen layer's mean over heads, and the rollout through every layer of the source
+    (one layer's for a source of one: ½ mean + ½ identity, renormalised)."""
     window = chosen_window(view)
-    show_chart(
-        lambda: combined_figure(
-            mean, labels, "mean", figure_words(lang), title=mean_title, width_px=width, scale=scale, window=window
-        ),
-        MEAN_CHART_KEY,
-        sized=True,
-        share=shared_key(view, "combined", "mean", width, scale, window),
-        file_name=file_name(view, "mean"),
-    )
-    st.markdown(t("cb.pg_rollout", lang))
-    rollout = attention_rollout([weights]).numpy()
-    rollout_title = t("cb.one_layer_title", lang)
-    show_chart(
-        lambda: combined_figure(
-            rollout,
-            labels,
-            "rollout",
-            figure_words(lang),
-            title=rollout_title,
-            width_px=width,
-            scale=scale,
-            window=window,
-        ),
-        ROLLOUT_CHART_KEY,
-        sized=True,
-        share=shared_key(view, "combined", "rollout", width, scale, window),
-        file_name=file_name(view, "rollout"),
-    )
+    st.markdown(t("cb.pg_intro", lang, heads=view.about.heads))
+    combined_chart(view, "mean", MEAN_CHART_KEY, window, lang)
+    layers = view.about.layers
+    if layers == 1:
+        st.markdown(t("cb.pg_rollout", lang))
+    else:
+        where = t(f"ex.{view.unit}_n", lang, n=view.layer + 1)
+        st.markdown(t("cb.pg_rollout_layers", lang, blocks=layers, units=units(view, lang), where=where))
+    combined_chart(view, "rollout", ROLLOUT_CHART_KEY, window, lang)
     with st.expander(t("cbfig.rollout", lang)):
         st.markdown(t("cb.rollout_note", lang))
 
@@ -95,8 +71,8 @@ def qk(view: View, lang: str) -> None:
     show_chart(
         lambda: qk_figure(q, k, products, head, query, key, figure_words(lang), scale=scale),
         QK_CHART_KEY,
-        share=shared_key(view, "qk", head, row, col, scale),
-        file_name=file_name(view, "qk", head=head + 1, q=row, k=col),
+        share=view.shared("qk", head, row, col, scale),
+        file_name=view.file_name("qk", head=head + 1, q=row, k=col),
     )
     total, scaled = _number(numbers.total), _number(numbers.scaled)
     st.markdown(t("qk.sum", lang, terms=_terms(numbers.products.tolist(), lang), total=total))

@@ -32,6 +32,7 @@ from ..charts import page_width, show_chart, type_scale
 from ..first_screen import ask_for_the_rest
 from ..shared import sources
 from ..shell import is_presenting
+from ..views import notes
 from ..window_map import window_map
 from . import chosen_view, computed
 from .controls import (
@@ -40,12 +41,11 @@ from .controls import (
     block_choice,
     current_values,
     draw_controls,
-    model_facts,
     show_notes,
     widget_key,
     write_url,
 )
-from .views import COLUMN_GAP_REM, PRESENT_ROOT_FONT_PX, ROOT_FONT_PX, View, file_name, position_labels, shared_key
+from .views import COLUMN_GAP_REM, PRESENT_ROOT_FONT_PX, ROOT_FONT_PX, View, position_labels
 
 A_CHART_KEY = "pg_cmp_a_chart"
 B_CHART_KEY = "pg_cmp_b_chart"
@@ -103,7 +103,7 @@ def _b_controls(lang: str, config: PlaygroundConfig) -> AttentionSource | None:
     source = sources.load(PAGE.get("b_weights"), lang, config)
     if source is not None and not source.settings:  # a model: its sizes are its own
         block_choice(source, "b_block", lang)
-        model_facts(source, lang)
+        notes.facts(source, lang)
     else:
         heads_col, dim_col = st.columns(2)
         PAGE.number_input(heads_col, "b_heads", t("pg.heads", lang), lang)
@@ -182,8 +182,8 @@ def _column(view: View, name: str, key: str, stage: str, cell: tuple[int, int], 
         build,
         key,
         sized=True,
-        share=shared_key(view, "compare", stage, focus, width, scale, highlight, window),
-        file_name=file_name(view, "compare", "A" if key == A_CHART_KEY else "B", stage),
+        share=view.shared("compare", stage, focus, width, scale, highlight, window),
+        file_name=view.file_name("compare", "A" if key == A_CHART_KEY else "B", stage),
     )
     if highlight is None:
         st.caption(t("cmp.cell_outside", lang, row=cell[0], col=cell[1], T=T))
@@ -206,8 +206,8 @@ def long_text_map(view: View, cell: tuple[int, int], lang: str) -> None:
         cell[0],
         lang,
         MAP_CHART_KEY,
-        shared_key(view, "window", head, window, type_scale()),
-        file_name(view, "map", head=head + 1),
+        view.shared("window", head, window, type_scale()),
+        view.file_name("map", head=head + 1),
     )
     st.caption(t("cmp.map_head", lang, head=head + 1))
 
@@ -312,6 +312,7 @@ def render(lang: str, first_screen: bool) -> None:
         _column(view_a, t("cmp.a_title", lang), A_CHART_KEY, stage, cell, lang)
     with b_chart:
         _column(computed_b, t("cmp.b_title", lang), B_CHART_KEY, stage, cell, lang)
+    notes.remarks(view_a.notes, lang)  # A's notes under its chart (its warnings above)
     long_text_map(view_a, cell, lang)
     difference(view_a, computed_b, stage, cell, lang)
     if first_screen:

@@ -37,8 +37,8 @@ def _view_bytes(view: View) -> int:
 SHARED_VIEWS: SharedResults[View] = SharedResults(SHARED_VIEW_ENTRIES, SHARED_VIEW_MB * 2**20, _view_bytes)
 
 
-def layer_view(source: AttentionSource, trace: Trace, layer: int, identity: tuple = ()) -> View:
-    """Layer ``layer`` (0-based) of ``trace`` as numpy arrays, ready for the figures."""
+def layer_view(source: AttentionSource, trace: Trace, layer: int, identity: tuple = (), text: str = "") -> View:
+    """Layer ``layer`` (0-based) of ``trace`` (of ``text``) as numpy arrays, ready for the figures."""
     traced = trace.layers[layer]
     result = PlaygroundTrace(
         tokens=trace.tokens,
@@ -52,12 +52,14 @@ def layer_view(source: AttentionSource, trace: Trace, layer: int, identity: tupl
         stages={stage: getattr(traced, stage)[0].numpy() for stage in STAGES},
         dropped_weights=traced.dropped_weights[0].numpy(),
         statistics={name: value.numpy() for name, value in head_statistics(traced.weights[0]).items()},
-        about=source.description,
+        source=source,
+        labels=trace.labels,
+        layer=layer,
+        identity=identity,
+        text=text,
         text_used=trace.text_used,
         left_out=trace.left_out,
-        identity=identity,
         notes=source.notes(trace),
-        source=source,
     )
 
 
@@ -69,7 +71,7 @@ def compute(source: AttentionSource, text: str, layer: int = 0) -> View:
     memo = st.session_state.get(MEMO_STATE)
     if memo is not None and memo[0] == key:
         return memo[1]
-    view = SHARED_VIEWS.get(key, lambda: layer_view(source, sources.trace(source, text), layer, key))
+    view = SHARED_VIEWS.get(key, lambda: layer_view(source, sources.trace(source, text), layer, key, text))
     # A session keeps its own reference only to a small view: a long text's (a real model's 12
     # heads of 512 tokens, ~70 MB) lives in the shared, bounded cache alone, so that a class of
     # long texts costs the server that bound, not a view per student.
@@ -114,9 +116,3 @@ def _view_in_turn(source: AttentionSource, text: str, layer: int, lang: str) -> 
     )
     with heavy_turn(lang) if heavy else nullcontext():
         return compute(source, text, layer)
-
-
-def read_notes(view: View, lang: str) -> None:
-    """What the source says of the text it read: characters it lacks, tokens past its reach,
-    how it reads."""
-    sources.show_notes(view.notes, lang)

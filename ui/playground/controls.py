@@ -16,6 +16,7 @@ from ..page_state.state import NOTE_VALUE_CHARS as NOTE_CHARS
 from ..page_state.state import PageState, send_to_browser
 from ..shared import sources
 from ..shell import LANGUAGE_STATE
+from ..views import notes
 
 PAGE = PageState(
     "pg_",
@@ -180,16 +181,6 @@ def _weights_control(lang: str) -> AttentionSource | None:
     return source
 
 
-def model_facts(source: AttentionSource, lang: str) -> None:
-    """What the model fixes, shown instead of the random weights' controls."""
-    facts = sources.facts(source, lang)
-    if facts:
-        st.markdown(facts)
-    note = sources.gqa_note(source, lang)
-    if note:
-        st.caption(note)
-
-
 def _size_controls(lang: str) -> None:
     k = widget_key
     heads_col, dim_col = st.columns(2)
@@ -227,7 +218,7 @@ def draw_controls(lang: str) -> AttentionSource | None:
         _tokenizer_control(lang)
         _size_controls(lang)
     elif source is not None:
-        model_facts(source, lang)
+        notes.facts(source, lang)  # what the model fixes, instead of the settings
     return source
 
 

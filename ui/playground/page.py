@@ -13,8 +13,9 @@ from string_table import t
 from ..chart_events import listen, parse_click
 from ..contained import contained
 from ..first_screen import ask_for_the_rest, is_first_screen
-from ..lazy_tabs import lazy_tabs
 from ..shell import page_title, setup_page
+from ..views import notes
+from ..views.tabs import draw_open_tab
 from . import chosen_view, combined_view, compare, token_view, views
 from .controls import (
     LOOKING,
@@ -61,24 +62,28 @@ def _below(view: View, query: dict[str, str], text: str, lang: str) -> None:
     fails says so in its place (ui/contained.py); the rest of the page stays."""
     with contained(t("pg.detail_title", lang), lang):
         views.detail(view, lang)
-    open_tab, tabs = lazy_tabs(
-        state.VIEWS, TABS_KEY, lang, "pg.tab", chosen=PAGE.get("view"), on_choose=lambda name: PAGE.set("view", name)
+    draw_open_tab(
+        state.VIEWS,
+        tab_views(view, query, text, lang),
+        TABS_KEY,
+        lang,
+        "pg.tab",
+        chosen=PAGE.get("view"),
+        on_choose=lambda name: PAGE.set("view", name),
     )
-    with tabs[open_tab], contained(t(f"pg.tab.{open_tab}", lang), lang):
-        if open_tab == "softmax":
-            views.softmax_calculator(view, lang)
-        elif open_tab == "shapes":
-            views.shapes(view, lang)
-        elif open_tab == "stats":
-            views.statistics(view, lang)
-        elif open_tab == "qk":
-            combined_view.qk(view, lang)
-        elif open_tab == "combined":
-            combined_view.combined(view, lang)
-        elif open_tab == "token":
-            token_view.token_view(view, text, lang)
-        else:
-            views.share(view, query, text, lang)
+
+
+def tab_views(view: View, query: dict[str, str], text: str, lang: str) -> dict:
+    """Each tab's view of ``view``: the table the tabs draw from (ui/views/tabs.py)."""
+    return {
+        "softmax": lambda: views.softmax_calculator(view, lang),
+        "shapes": lambda: views.shapes(view, lang),
+        "stats": lambda: views.statistics(view, lang),
+        "qk": lambda: combined_view.qk(view, lang),
+        "combined": lambda: combined_view.combined(view, lang),
+        "token": lambda: token_view.token_view(view, text, lang),
+        "share": lambda: views.share(view, query, text, lang),
+    }
 
 
 def render() -> None:
@@ -123,10 +128,12 @@ def render() -> None:
         beside = views.overview_fits_beside(view)
         if beside:
             views.overview(view, lang)
+            notes.remarks(view.notes, lang)  # the source's notes under the first chart (its warnings above)
         elif not views.chosen_window(view).whole:  # a long text's heads under the controls: its map here
             views.first_screen_map(view, lang)
     if not beside:  # too tall beside the controls: the page's width under them
         views.overview(view, lang, beside=False)
+        notes.remarks(view.notes, lang)
     if first_screen:
         ask_for_the_rest(PAGE_KEY)
         return

@@ -1,23 +1,20 @@
-"""The playground's "one token, every head" view: a strip of the tokens to choose one, and
-for every head its row as a query (what it reads) and its column as a key (who reads it),
-with the strongest links in words. The token and the direction are in the link
-(``token``, ``token_dir``); a token the text does not have falls back to the last, noted."""
+"""The playground's "one token, every head" view (``ui.views.token_view``) of the computed
+layer: the token and the direction are in the page's state and its link (``token``,
+``token_dir``); a token the text does not have falls back to the last, noted."""
 
 from __future__ import annotations
 
 import streamlit as st
 
-from figures import token_view_figure
-from gpt_core import position_label, token_attention
+from gpt_core import position_label
 from links import playground as state
 from string_table import t
-from string_table.figure_words import figure_words
 
-from ..charts import page_width, show_chart, type_scale
 from ..markdown import literal
-from ..shared.token_strip import direction_choice, link_sentences, token_strip, token_window
+from ..views.token_view import TokenChoice
+from ..views.token_view import token_view as draw_token_view
 from .controls import PAGE, current_values, write_url
-from .views import View, file_name
+from .views import View
 
 STRIP_KEY = "pg_tv_strip"  # the token strip (the link's value is PAGE's "token": -1, the last)
 CHART_KEY = "pg_token_chart"
@@ -37,37 +34,19 @@ def _token(labels: list[str], lang: str) -> int:
     return chosen
 
 
-def _on_strip() -> None:
-    chosen = st.session_state.get(STRIP_KEY)
-    if chosen is not None:  # a click on the chosen pill unchooses it: the token stays
-        PAGE.set("token", chosen)
-
-
 def token_view(view: View, text: str, lang: str) -> None:
-    labels = view.result.labels
-    chosen = _token(labels, lang)
-    # Each on its own row: the strip wraps over long texts, and the three directions keep
-    # their whole labels at 1366 px and in presentation mode's larger type.
-    direction = direction_choice(PAGE.key("token_dir"), state.TOKEN_DIRECTIONS, lang)
-    token_strip(labels, chosen, STRIP_KEY, _on_strip, lang)
-    values = current_values()
-    PAGE.remember(values)
-    write_url(values, text)  # the token as shown, and a fallback from a link, are in the link
-    token = token_attention([view.stages["weights"]], chosen)
-    rows, columns = token.rows.numpy(), token.columns.numpy()
-    width, scale, words = page_width(), type_scale(), figure_words(lang)
+    def chosen() -> None:
+        values = current_values()
+        PAGE.remember(values)
+        write_url(values, text)  # the token as shown, and a fallback from a link, are in the link
 
-    window = token_window(len(labels), chosen, lang)
-
-    def build():
-        return token_view_figure(
-            rows, columns, chosen, labels, words, direction=direction, width_px=width, scale=scale, window=window
-        )
-
-    share = (view.identity, "token", chosen, direction, width, scale, window) if view.identity else None
-    show_chart(
-        build, CHART_KEY, sized=True, share=share, file_name=file_name(view, "token", direction, position=chosen)
+    choice = TokenChoice(
+        STRIP_KEY,
+        CHART_KEY,
+        PAGE.key("token_dir"),
+        state.TOKEN_DIRECTIONS,
+        position=_token,
+        choose=lambda position: PAGE.set("token", position),
+        chosen=chosen,
     )
-    st.caption(t("tv.help", lang))
-    shown = ("reads", "read_by") if direction == "both" else (direction,)
-    link_sentences(token, labels, shown, lang, None)
+    draw_token_view(view, lang, choice)

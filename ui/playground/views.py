@@ -4,6 +4,7 @@ softmax by hand, the shapes, the per-head table, and the link and downloads."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 from urllib.parse import urlencode
 
 import numpy as np
@@ -15,14 +16,16 @@ from figures.events import MIN_WIDTH
 from figures.export import export_name
 from figures.overview import plan_overview
 from gpt_core import DETAIL_STAGES, STAGES, PlaygroundTrace, position_label, softmax_steps
-from gpt_core.source import AttentionSource, Description, Note
+from gpt_core.source import Note
 from gpt_core.window import Window, window_around
 from seeing_attention.engine import page_bytes, playground_page_html
 from string_table import t
 from string_table.figure_words import figure_words
 
 from ..charts import page_width, prepared, show_chart, type_scale
+from ..shared import sources
 from ..shell import is_presenting
+from ..views.model import SCREEN_CHART_PX, SourceView
 from ..window_map import window_map
 from .controls import CSV_HEAD, CSV_STAGE, keep_share_choices, share_choices, widget_key
 from .exports import matrix_csv, trace_npz
@@ -40,30 +43,37 @@ PRESENT_ROOT_FONT_PX = 21  # ui/shell.py PRESENT_CSS
 # the overview starts this far down (the page's title, the compare switch, the stage buttons).
 FIRST_SCREEN_PX = 768
 ABOVE_OVERVIEW_PX = 340  # at 1366×768, the chart's toolbar strip (30 px) included, a little room kept
-SCREEN_CHART_PX = 700  # a chart seen whole once scrolled to: the screen less the app's header bar
 
 
-@dataclass
-class View:
-    """What one computation gives the page: numpy arrays, ready for the figures."""
+@dataclass(kw_only=True)
+class View(SourceView):
+    """One layer of a source's trace as the playground reads it: numpy arrays, ready for the
+    figures, on the shared view model (``ui.views.model``)."""
 
     result: PlaygroundTrace
     stages: dict[str, np.ndarray]  # stage -> (h, T, T) float32
     dropped_weights: np.ndarray  # (h, T, T)
     statistics: dict[str, np.ndarray]  # name -> (h,)
-    about: Description  # the source of the numbers: random weights, a trained or a real model
+    text: str = ""  # the text put through the source (the shared trace's key)
     text_used: str = ""  # the text the tokens cover
     left_out: tuple[str, ...] = ()  # characters of the text the source cannot read
-    # What the numbers are of, in full (text, config, model): every session showing the same
-    # identity shares its figures (ui/charts.py); empty: never shared.
-    identity: tuple = ()
     notes: list[Note] = field(default_factory=list)  # what the source says of the text it read
-    source: AttentionSource | None = None  # what computed the numbers (its reproduction, its name)
+    one_layer_page: ClassVar[bool] = True
 
     @property
     def kv_heads(self) -> int | None:
         """The key/value heads where fewer than the query heads (grouped-query attention)."""
         return self.about.kv_heads if self.about.kv_heads != self.about.heads else None
+
+    def layer_weights(self) -> np.ndarray:
+        return self.stages["weights"]
+
+    def every_layer(self) -> list[np.ndarray]:
+        """Every layer of the source's trace (read again from the shared traces: the view
+        keeps one layer); a source of one layer (random weights) is this one."""
+        if self.about.layers == 1:
+            return [self.stages["weights"]]
+        return [weights[0].numpy() for weights in sources.trace(self.source, self.text).weights]
 
 
 def position_labels(labels: list[str]):
@@ -119,20 +129,6 @@ DETAIL_SCROLL_KEY = "pg_detail_scroll"
 SCROLL_CSS = "<style>.st-key-{outer} {{ overflow-x: auto; }} .st-key-{inner} {{ min-width: {width}px; }}</style>"
 
 
-def shared_key(view: View, *what) -> tuple | None:
-    """The key under which every session shares one of the view's figures, or None (not shared)."""
-    return (view.identity, *what) if view.identity else None
-
-
-def file_name(view: View, kind: str, *words, **parts) -> str:
-    """A chart's download name: what it shows, then the computation's sizes (and the model
-    whose weights these are, where not random ones)."""
-    config = view.result.config
-    # A source the reader sets up is named by its settings (h, d below); a model by its name.
-    model = None if view.source is None or view.source.settings else view.about.name
-    return export_name(kind, *words, model, **parts, T=len(view.result.labels), h=config.heads, d=config.head_dim)
-
-
 def overview(view: View, lang: str, beside: bool = True) -> None:
     """All heads of the chosen stage, beside the controls or under them (``overview_fits_beside``)."""
     k = widget_key
@@ -169,26 +165,31 @@ def overview(view: View, lang: str, beside: bool = True) -> None:
         build,
         OVERVIEW_CHART_KEY,
         sized=True,
-        share=shared_key(view, "overview", stage, focus, width, height, scale, window),
-        file_name=file_name(view, "heads", stage),
+        share=view.shared("overview", stage, focus, width, height, scale, window),
+        file_name=view.file_name("heads", stage),
     )
     st.caption(t("pg.overview_help", lang, head=st.session_state[k("head")]))
 
 
-def detail(view: View, lang: str) -> None:
-    k = widget_key
-    labels = view.result.labels
+def _detail_controls(view: View, lang: str) -> None:
+    """The head, the query row and key column, and whether the cells show their values."""
+    k, labels = widget_key, view.result.labels
     T = len(labels)
-    config = view.result.config
-    st.subheader(t("pg.detail_title", lang))
-    st.caption(t("pg.detail_help", lang))
     head_col, row_col, col_col, values_col = st.columns([3, 3, 3, 2], vertical_alignment="bottom")
     head_col.selectbox(
-        t("pg.focus_head", lang), list(range(1, config.heads + 1)), key=k("head"), format_func=_head_label(lang)
+        t("pg.focus_head", lang), list(range(1, view.about.heads + 1)), key=k("head"), format_func=_head_label(lang)
     )
     row_col.selectbox(t("pg.query_row", lang), list(range(T)), key=k("row"), format_func=position_labels(labels))
     col_col.selectbox(t("pg.key_col", lang), list(range(T)), key=k("col"), format_func=position_labels(labels))
     values_col.toggle(t("pg.values", lang), key=k("cells"), help=t("pg.values_help", lang))
+
+
+def detail(view: View, lang: str) -> None:
+    k = widget_key
+    labels, config = view.result.labels, view.result.config
+    st.subheader(t("pg.detail_title", lang))
+    st.caption(t("pg.detail_help", lang))
+    _detail_controls(view, lang)
     head = st.session_state[k("head")] - 1
     stages = {stage: view.stages[stage][head] for stage in STAGES}
     dropout = config.training and config.dropout > 0
@@ -205,8 +206,8 @@ def detail(view: View, lang: str) -> None:
             highlight[0],
             lang,
             WINDOW_MAP_KEY,
-            shared_key(view, "window", head, window, type_scale()),
-            file_name(view, "map", head=head + 1),
+            view.shared("window", head, window, type_scale()),
+            view.file_name("map", head=head + 1),
         )
 
     def build():
@@ -225,8 +226,8 @@ def detail(view: View, lang: str) -> None:
             window=window,
         )
 
-    drawn = prepared(build, sized=True, share=shared_key(view, "detail", head, highlight, values, width, scale, window))
-    name = file_name(view, "detail", head=head + 1, q=highlight[0], k=highlight[1])
+    drawn = prepared(build, sized=True, share=view.shared("detail", head, highlight, values, width, scale, window))
+    name = view.file_name("detail", head=head + 1, q=highlight[0], k=highlight[1])
     wider = drawn.meta[MIN_WIDTH]
     if wider > page_width() + 1:  # legible cells need more than the page: the chart scrolls sideways
         st.html(SCROLL_CSS.format(outer=DETAIL_SCROLL_KEY, inner=DETAIL_CHART_KEY, width=int(wider)))
@@ -250,7 +251,7 @@ def first_screen_map(view: View, lang: str) -> None:
     note that the text was cut."""
     head, window = st.session_state[widget_key("head")] - 1, chosen_window(view)
     weights, row = view.stages["weights"][head], st.session_state[widget_key("row")]
-    shared, name = shared_key(view, "window", head, window, type_scale()), file_name(view, "map", head=head + 1)
+    shared, name = view.shared("window", head, window, type_scale()), view.file_name("map", head=head + 1)
     window_map(weights, window, head, row, lang, FIRST_MAP_KEY, shared, name, shares=FIRST_MAP_SHARES)
 
 
@@ -306,8 +307,9 @@ def share(view: View, query: dict[str, str], text: str, lang: str) -> None:
     """The link (``query``: a text too long for a link is not in it) and the downloads,
     which carry ``text``, the text shown, whatever its length."""
     base = (st.context.url or "").split("?")[0]
+    link = f"{base}?{urlencode(query)}"
     st.markdown(t("pg.share_intro", lang))
-    st.code(f"{base}?{urlencode(query)}", language=None, wrap_lines=True)
+    st.code(link, language=None, wrap_lines=True)
     result = view.result
     stage_col, head_col = st.columns(2)
     share_choices(result.config.heads)
@@ -318,9 +320,15 @@ def share(view: View, query: dict[str, str], text: str, lang: str) -> None:
         t("pg.csv_head", lang), list(range(1, result.config.heads + 1)), key=CSV_HEAD, format_func=_head_label(lang)
     )
     keep_share_choices()
-    matrix = getattr(result.trace, stage)[0, head - 1].numpy()
     buttons = st.columns(3)
-    link = f"{base}?{urlencode(query)}"
+    block = int(query.get("block", 1))
+    _page_download(view, text, link, block, stage, head, lang)
+    _file_downloads(view, text, block, stage, head, buttons, lang)
+
+
+def _page_download(view: View, text: str, link: str, block: int, stage: str, head: int, lang: str) -> None:
+    """The whole view as one offline page (``seeing_attention.engine``), with its size."""
+    result = view.result
     page_stage = stage if stage in STAGES else "weights"
     st.download_button(
         t("pg.download_page", lang),
@@ -331,7 +339,7 @@ def share(view: View, query: dict[str, str], text: str, lang: str) -> None:
             source=view.source,
             lang=lang,
             link=link,
-            block=int(query.get("block", 1)),
+            block=block,
             stage=page_stage,
             head=head - 1,
         ),
@@ -344,6 +352,12 @@ def share(view: View, query: dict[str, str], text: str, lang: str) -> None:
     )
     heads, tokens = view.stages["weights"].shape[0], view.stages["weights"].shape[-1]
     st.caption(t("pg.download_page_size", lang, mb=f"{page_bytes(heads, tokens) / 1e6:.1f}"))
+
+
+def _file_downloads(view: View, text: str, block: int, stage: str, head: int, buttons, lang: str) -> None:
+    """The chosen stage's matrix (CSV), the whole trace (NumPy) and the code that computes it."""
+    result = view.result
+    matrix = getattr(result.trace, stage)[0, head - 1].numpy()
     buttons[0].download_button(
         t("pg.download_csv", lang),
         lambda: matrix_csv(matrix, result.labels),
@@ -360,7 +374,7 @@ def share(view: View, query: dict[str, str], text: str, lang: str) -> None:
         key="pg_download_npz",
         icon=":material/data_array:",
     )
-    reproduction = view.source.reproduction(text, int(query.get("block", 1)) - 1)
+    reproduction = view.source.reproduction(text, block - 1)
     st.caption(t("pg.snippet_help", lang))
     buttons[2].download_button(
         t("pg.download_py", lang),
