@@ -9,11 +9,11 @@ import streamlit as st
 
 from figures.combined import combined_figure
 from gpt_core.explore import attention_rollout, mean_over_heads
+from links.explorer import COMBINE_KINDS
 from string_table import t
 from string_table.figure_words import figure_words
 
 from ..charts import show_chart, sized_for_page
-from .state import COMBINE_KINDS
 from .views import ExplorerView, file_name
 
 COMBINED_CHART_KEY = "ex_combined_chart"

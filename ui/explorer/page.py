@@ -12,6 +12,8 @@ import streamlit as st
 
 from gpt_core import InputError
 from gpt_core.source import AttentionSource
+from links import explorer as state
+from links.explorer import PARAMS, ModelShape
 from string_table import error_text, t
 
 from ..chart_events import listen, parse_click
@@ -23,8 +25,7 @@ from ..shared import sources
 from ..shared.lanes import FIRST_SCREEN, REST_OF_PAGE, heavy_turn
 from ..shared.shared_cache import MISSING, SharedResults
 from ..shell import page_title, setup_page
-from . import combined_view, odds_view, state, token_view, views
-from .state import PARAMS, ModelShape
+from . import combined_view, odds_view, token_view, views
 
 PAGE_KEY = "explorer"
 NOTE_VALUE_CHARS = 60

@@ -15,12 +15,12 @@ import streamlit as st
 
 from figures import token_view_figure
 from gpt_core import token_attention
+from links.explorer import ALL_TOKENS, TOKEN_DIRECTIONS
 from string_table import t
 from string_table.figure_words import figure_words
 
 from ..charts import show_chart, sized_for_page
 from ..shared.token_strip import direction_choice, link_sentences, token_strip, token_window
-from .state import ALL_TOKENS, TOKEN_DIRECTIONS
 from .views import file_name
 
 STRIP_KEY = "ex_tv_strip"  # the strip's own key: the lines view draws the "token" parameter's widget

@@ -37,6 +37,7 @@ from gpt_core.source import (
     layer_metrics,
 )
 from gpt_core.window import Window, first_key, window_around
+from links.explorer import ALL_TOKENS, LINE_MODES, MAX_GENERATE, MAX_TEMPERATURE, METRICS
 from string_table import t
 from string_table.figure_words import figure_words
 
@@ -45,7 +46,6 @@ from ..shared import sources
 from ..shared.shared_cache import SharedResults
 from ..window_map import window_map
 from .layer_weights import LayerWeights
-from .state import ALL_TOKENS, LINE_MODES, MAX_GENERATE, MAX_TEMPERATURE, METRICS
 
 GRID_CHART_KEY = "ex_grid_chart"
 WINDOW_MAP_KEY = "ex_window_map"
