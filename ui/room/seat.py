@@ -20,6 +20,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
+from links.lesson import KEY_PARAM, NEW_ROOM, ROOM_PARAM, ROOM_PARAMS
 from string_table import DEFAULT_LANGUAGE, t
 
 from ..markdown import literal
@@ -44,9 +45,6 @@ from .student_id import browser_student, keep
 
 LOG = logging.getLogger(__name__)
 
-ROOM_PARAM, KEY_PARAM, ME_PARAM = "room", "key", "me"
-ROOM_PARAMS = (ROOM_PARAM, KEY_PARAM, ME_PARAM)
-NEW_ROOM = "new"
 SEAT_STATE = "rm_seat"  # this session's (code, teacher key or None, student id or None)
 ENDED_STATE = "rm_ended"  # the room this session's teacher ended
 OWN_PACE_KEY = "rm_own_pace"
