@@ -20,15 +20,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from links.lesson import KEY_PARAM, NEW_ROOM, ROOM_PARAM, ROOM_PARAMS
-from string_table import DEFAULT_LANGUAGE, t
-
-from ..markdown import literal
-from ..page_state.state import shown_value
-from .clients import client_address, trusted_proxies
-from .failures import FailureLog
-from .links import lesson_base, only_this_machine, public_url
-from .model import (
+from classroom.model import (
     HOUR_S,
     MINUTE_S,
     RoomError,
@@ -40,7 +32,15 @@ from .model import (
     shown_code,
     without_bidi,
 )
-from .store import shared_store
+from classroom.store import shared_store
+from links.lesson import KEY_PARAM, NEW_ROOM, ROOM_PARAM, ROOM_PARAMS
+from string_table import DEFAULT_LANGUAGE, t
+
+from ..markdown import literal
+from ..page_state.state import shown_value
+from .clients import client_address, trusted_proxies
+from .failures import FailureLog
+from .links import lesson_base, only_this_machine, public_url
 from .student_id import browser_student, keep
 
 LOG = logging.getLogger(__name__)

@@ -12,6 +12,7 @@ from typing import Any
 import segno
 import streamlit as st
 
+from classroom.model import RoomError
 from figures.room import answers_figure
 from links.lesson import VIEW_ANSWERS, VIEW_FIGURE, VIEW_JOIN, VIEW_PARAM, VIEWS
 from string_table import t
@@ -20,7 +21,6 @@ from string_table.figure_words import figure_words
 from ..charts import show_chart
 from ..markdown import literal
 from .links import link_em
-from .model import RoomError
 from .seat import (
     ENDED_STATE,
     SEAT_STATE,
