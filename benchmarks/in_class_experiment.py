@@ -3,7 +3,7 @@ takes on this machine, how well the page's estimate foretold that, and what it a
 
     TINY_SHAKESPEARE=/path/to/tinyshakespeare.txt python benchmarks/in_class_experiment.py [--write]
 
-The defaults are the page's own (ui/train/state.py: corpus, context, blocks, steps, seeds;
+The defaults are the page's own (links/train.py: corpus, context, blocks, steps, seeds;
 ui/train/plan.py: embedding, evaluations, the cap), computed with the app's one torch
 thread. First the page's estimate (a few steps measured, gpt_core.experiment), then the
 full experiment, timed; then gpt_core.experiment.answer on its runs. ``--write`` stores the

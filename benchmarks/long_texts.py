@@ -31,8 +31,8 @@ from benchmarks.real_models import rss_mb  # noqa: E402  # the server's resident
 from harness.server import start_server, stop_server  # noqa: E402
 from harness.streamlit_client import StreamlitClient  # noqa: E402
 from harness.tiny_models import build_shaped_model, tiny_tokenizer  # noqa: E402
+from links.explorer import VIEWS as EXPLORER_TABS  # noqa: E402
 from links.playground import VIEWS as PLAYGROUND_TABS  # noqa: E402
-from ui.explorer.state import VIEWS as EXPLORER_TABS  # noqa: E402
 
 SHAPE = "gpt2-shape"
 PLAYGROUND_VIEWS = PLAYGROUND_TABS

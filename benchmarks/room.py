@@ -52,11 +52,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as `python benchmarks/room.py`
     sys.path.insert(0, str(ROOT))
 
+from classroom.model import Tally  # noqa: E402
+from classroom.sqlite_store import SQLiteStore  # noqa: E402
 from deploy.cluster import ROOMS_FILE, start_cluster, stop_cluster  # noqa: E402
 from harness.server import ARTIFACTS  # noqa: E402
 from harness.streamlit_client import StreamlitClient  # noqa: E402
-from ui.room.model import Tally  # noqa: E402
-from ui.room.sqlite_store import SQLiteStore  # noqa: E402
 from ui.room.student_id import COOKIE  # noqa: E402
 
 PAGE = "lesson"

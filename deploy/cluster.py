@@ -13,7 +13,7 @@ answers `/_stcore/health`, then
 runs Debian's `nginx` (in the foreground of its own session, not as a system service) with
 `deploy/seeing-attention.nginx.conf` on 127.0.0.1:PORT, its upstream lines rewritten for
 the N processes, and waits for nginx's `/healthz`. Every process sees the same classroom
-rooms (ui/room/): `ROOM_STORE` is passed to each, by default a SQLite file in the run
+rooms (classroom/): `ROOM_STORE` is passed to each, by default a SQLite file in the run
 folder (`--room-store` or the environment's `ROOM_STORE` choose another, such as Redis). It writes the process ids, the
 configuration, the logs and the cookie secret (mode 600, reused by the next start) into the
 run folder (default `deploy/run/`, not committed). `stop` ends exactly those processes, by
@@ -44,7 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SITE_CONFIG = ROOT / "deploy" / "seeing-attention.nginx.conf"
 DEFAULT_RUN_DIR = ROOT / "deploy" / "run"
 PIDS_FILE = "cluster.json"
-ROOM_STORE_ENV = "ROOM_STORE"  # ui/room/store.py
+ROOM_STORE_ENV = "ROOM_STORE"  # classroom/store.py
 ROOMS_FILE = "rooms.sqlite3"
 CPU_ENV = "ATTENTION_CPU"  # ui/runtime.py: the core an app process's interpreter runs on
 APP_PROGRAM = "ui.warm"  # an app process's module (its command line names it; `stop` checks it)

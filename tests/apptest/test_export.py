@@ -124,8 +124,8 @@ def test_every_view_and_compare_mode_name_their_charts_for_what_they_show():
     """The views below the playground's charts, compare mode and the explorer's tabs: each
     chart's download name says what it shows and the sizes, never the fallback name."""
     from figures.export import FALLBACK_NAME
+    from links.explorer import VIEWS as EX_VIEWS
     from links.playground import VIEWS
-    from ui.explorer.state import VIEWS as EX_VIEWS
 
     names = {}
     for view in VIEWS:

@@ -13,11 +13,11 @@ import pytest
 import gpt_core.source
 from gpt_core import hf
 from harness.charts import traces_by_name
+from links.explorer import VIEWS
 from string_table import t
 from tests.apptest.conftest import open_page, open_tab
 from tests.apptest.test_real_models import offered  # noqa: F401 - the fixture of the real models offered
 from ui.explorer.odds_view import ODDS_CHART_KEY
-from ui.explorer.state import VIEWS
 from ui.explorer.views import DETAIL_CHART_KEY, GENERATION_CHART_KEY, LAYER_CHART_KEY
 from ui.playground.views import DETAIL_CHART_KEY as PG_DETAIL_KEY
 

@@ -10,11 +10,11 @@ import re
 
 import pytest
 
+from classroom.model import CODE_ALPHABET, Limits, is_student_id, normalise_code
+from classroom.store import reset_shared_store, shared_store
 from string_table import t
 from ui.room import seat as seat_module
-from ui.room.model import CODE_ALPHABET, Limits, is_student_id, normalise_code
 from ui.room.seat import SEAT_STATE
-from ui.room.store import reset_shared_store, shared_store
 
 from .conftest import open_page
 

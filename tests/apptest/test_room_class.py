@@ -10,12 +10,12 @@ import sqlite3
 
 import pytest
 
+from classroom import store as store_module
+from classroom.model import Limits, RoomError, is_student_id
+from classroom.sqlite_store import SQLiteStore
+from classroom.store import reset_shared_store, shared_store
 from string_table import t
 from ui.lesson.steps import STEPS
-from ui.room import store as store_module
-from ui.room.model import Limits, RoomError, is_student_id
-from ui.room.sqlite_store import SQLiteStore
-from ui.room.store import reset_shared_store, shared_store
 
 from .conftest import open_page
 from .test_room import (  # noqa: F401 - room_store: the autouse fixture, for this module too

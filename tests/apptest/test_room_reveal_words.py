@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from classroom.store import reset_shared_store
 from string_table import t
-from ui.room.store import reset_shared_store
 
 from .conftest import open_page
 

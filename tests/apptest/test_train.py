@@ -503,9 +503,10 @@ def test_before_it_starts_the_experiment_says_how_long_it_will_take_here(steady_
     """From the speed measured on this server × steps × seeds × head counts, with every
     evaluation and sample counted (gpt_core.experiment.estimate_seconds)."""
     from gpt_core.experiment import estimate_seconds
+    from links.train import EXPERIMENT_DEFAULT_SEEDS, EXPERIMENT_DEFAULT_STEPS
     from ui.shared.resources import shared_corpus
     from ui.train.plan import duration_text, experiment_plan
-    from ui.train.state import EXPERIMENT_DEFAULT_SEEDS, EXPERIMENT_DEFAULT_STEPS, PAGE
+    from ui.train.state import PAGE
 
     at = open_page(PAGE_SCRIPT, lang=lang)
     assert not at.exception and "tr_experiment" not in at.session_state, "nothing has run"
@@ -552,8 +553,8 @@ def test_one_seed_is_one_seed(steady_server):
 
 
 def test_a_plan_longer_than_the_cap_says_its_runs_may_stop_short(steady_server):
+    from links.train import EXPERIMENT_MAX_SEEDS, EXPERIMENT_MAX_STEPS
     from ui.train.plan import EXPERIMENT_MAX_SECONDS
-    from ui.train.state import EXPERIMENT_MAX_SEEDS, EXPERIMENT_MAX_STEPS
 
     steady_server(StepTimes(train_step=0.1, forward=0.03, sample_token=0.004))  # twice as slow
     at = open_page(PAGE_SCRIPT)

@@ -1,4 +1,4 @@
-"""The Train page's settings travel in its link like every other page's (ui/train/state.py):
+"""The Train page's settings travel in its link like every other page's (links/train.py):
 a link in sets every control, a change goes out to the URL, odd values fall back with a note."""
 
 from __future__ import annotations

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from classroom.model import Limits, RoomError
+from classroom.sqlite_store import SQLiteStore
 from harness.redis_server import need_redis_server, running_redis_server
-from ui.room.model import Limits, RoomError
-from ui.room.sqlite_store import SQLiteStore
 
 ROOT = Path(__file__).resolve().parents[2]
 # Symbols a student confuses when copying from a projector: never in a code.
@@ -49,7 +49,7 @@ class Stores:
         if self.kind == "sqlite":
             store = SQLiteStore(self.path, limits, clock)
         else:
-            from ui.room.redis_store import RedisStore
+            from classroom.redis_store import RedisStore
 
             store = RedisStore(self.spec, limits, clock)
         self.opened.append(store)

@@ -81,7 +81,7 @@ def test_the_qk_chart_refuses_vectors_of_different_lengths():
 
 def test_the_explorers_link_offers_the_kinds_the_figure_draws():
     from figures.combined import COMBINE_KINDS
-    from ui.explorer.state import COMBINE_KINDS as LINK_KINDS
-    from ui.explorer.state import PARAMS_BY_NAME
+    from links.explorer import COMBINE_KINDS as LINK_KINDS
+    from links.explorer import PARAMS_BY_NAME
 
     assert LINK_KINDS == COMBINE_KINDS and PARAMS_BY_NAME["combine"].choices == COMBINE_KINDS

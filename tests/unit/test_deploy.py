@@ -46,8 +46,8 @@ def _longest_value_bytes(param) -> int:
 def test_nginx_accepts_the_longest_link_any_page_writes():
     """A link the app writes must never get nginx's 414: the request line buffer holds every
     page's longest link, each text at the most a link carries and every character CJK."""
+    from links.explorer import PARAMS as EXPLORER
     from links.playground import PARAMS as PLAYGROUND
-    from ui.explorer.state import PARAMS as EXPLORER
     from ui.lesson.page import PAGE as LESSON
     from ui.train.state import PARAMS as TRAIN
 

@@ -20,11 +20,12 @@ from gpt_core import GPT, RunSummary, build_corpus, find_tiny_shakespeare, load_
 from gpt_core.experiment import HEAD_COUNTS, answer
 from gpt_core.reproduce import COMPUTE_THREADS
 from gpt_core.runs import HISTORY_EVERY
+from links.train import EXPERIMENT_DEFAULT_SEEDS, EXPERIMENT_DEFAULT_STEPS
 from string_table import t
 from ui.shared.resources import SYNTHETIC_LENGTH
 from ui.shared.verdict import answer_text
 from ui.train.plan import default_plan
-from ui.train.state import EXPERIMENT_DEFAULT_SEEDS, EXPERIMENT_DEFAULT_STEPS, PAGE
+from ui.train.state import PAGE
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "in_class_experiment.json"
 REPRODUCED_HEADS = 2

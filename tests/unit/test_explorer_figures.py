@@ -14,9 +14,9 @@ from figures.explorer import panel_name
 from figures.lines import LINE_BINS, LINE_THRESHOLD, line_color, line_dash, line_name, weight_bin
 from gpt_core.window import window_around
 from harness.charts import decode, traces_by_name
+from links.explorer import MAX_HEADS as EXPLORER_MAX_HEADS
 from string_table.figure_words import figure_words
 from tests.helpers import EXPLORER_WORDS
-from ui.explorer.state import MAX_HEADS as EXPLORER_MAX_HEADS
 
 TEXT = EXPLORER_WORDS
 LABELS = ["<b>", "a", "&", "<i>x", "b", "c"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ui.explorer.state import (
+from links.explorer import (
     ALL_TOKENS,
     FALLBACK_MODEL,
     ModelShape,

@@ -1,8 +1,8 @@
 """The layers import one way only: gpt_core (torch) <- figures (numpy, Plotly) <- the
-string table and the link rules (pure Python) <- seeing_attention (the installable package:
-the notebook call, the offline page, where the app's files are) <- ui (Streamlit) <- pages/
-and app.py. Nothing imports the harness or the tests but the tests, benchmarks and scripts.
-gpt_core never prints."""
+string table, the link rules and the classroom's rooms (pure Python) <- seeing_attention (the
+installable package: the notebook call, the offline page, where the app's files are) <- ui
+(Streamlit) <- pages/ and app.py. Nothing imports the harness or the tests but the tests,
+benchmarks and scripts. gpt_core never prints."""
 
 from __future__ import annotations
 
@@ -17,16 +17,20 @@ ROOT = Path(__file__).resolve().parents[2]
 CORE = ROOT / "gpt_core"
 DEV_ONLY = {"harness", "tests", "benchmarks", "scripts", "deploy"}
 # What each layer may not import (its own package and the layers below it are allowed).
-ABOVE_CORE = {"figures", "string_table", "links", "seeing_attention", "ui", "pages"}
+ABOVE_CORE = {"figures", "string_table", "links", "classroom", "seeing_attention", "ui", "pages"}
+# The pure packages beside each other above figures: the link rules and the rooms.
+PURE_FORBIDDEN = {"streamlit", "plotly", "pandas", "figures", "seeing_attention", "ui", "pages"} | DEV_ONLY
 FORBIDDEN: dict[str, set[str]] = {
     "gpt_core": {"streamlit", "plotly", "pandas"} | ABOVE_CORE | DEV_ONLY,
     "figures": {"streamlit", "pandas"} | (ABOVE_CORE - {"figures"}) | DEV_ONLY,
     # the words of every page in every language (the figures' own words read from figures)
-    "string_table": {"streamlit", "pandas", "links", "seeing_attention", "ui", "pages"} | DEV_ONLY,
+    "string_table": {"streamlit", "pandas", "links", "classroom", "seeing_attention", "ui", "pages"} | DEV_ONLY,
     # what a page's link may carry and how it is read and written
-    "links": {"streamlit", "plotly", "pandas", "figures", "string_table", "seeing_attention", "ui", "pages"} | DEV_ONLY,
+    "links": PURE_FORBIDDEN | {"string_table", "classroom"},
+    # a class's room and its stores (SQLite, Redis): no words, no links, no page
+    "classroom": PURE_FORBIDDEN | {"string_table", "links"},
     # the notebook call and the offline page: what a notebook has, never Streamlit nor the app's ui
-    "seeing_attention": {"streamlit", "pandas", "ui", "pages"} | DEV_ONLY,
+    "seeing_attention": {"streamlit", "pandas", "classroom", "ui", "pages"} | DEV_ONLY,
     "ui": {"pages"} | DEV_ONLY,
 }
 PAGE_SCRIPTS = [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py"))]
@@ -119,10 +123,19 @@ def test_gpt_core_sources_never_print():
 
 
 @pytest.mark.parametrize(
-    ("package", "absent"), [("gpt_core", {"streamlit", "plotly", "ui"}), ("figures", {"streamlit", "ui"})]
+    ("package", "absent"),
+    [
+        ("gpt_core", {"streamlit", "plotly", "ui"}),
+        ("figures", {"streamlit", "ui"}),
+        ("links", {"streamlit", "plotly", "ui"}),
+        ("classroom", {"streamlit", "plotly", "ui"}),
+    ],
 )
 def test_importing_a_lower_layer_loads_nothing_above_it(package, absent):
-    code = f"import sys, {package}; print(sorted(m for m in {sorted(absent)!r} if m in sys.modules))"
+    modules = [package]
+    if package in ("links", "classroom"):  # every module: their __init__ imports none
+        modules += [f"{package}.{path.stem}" for path in sorted((ROOT / package).glob("[!_]*.py"))]
+    code = f"import sys, {', '.join(modules)}; print(sorted(m for m in {sorted(absent)!r} if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT).stdout
     assert out.strip() == "[]"
 

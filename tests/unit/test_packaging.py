@@ -50,6 +50,22 @@ import figures.page
 print(sa.__file__, figures.page.__file__, sep="\\n")
 """
 
+DEV_ONLY = {"harness", "tests", "benchmarks", "scripts", "deploy"}  # not installed
+
+
+def test_pip_install_takes_every_package_the_app_imports():
+    """pyproject.toml names each package (setuptools finds none by itself): a package left out
+    installs an app that fails on its first import of it."""
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")  # no tomllib on Python 3.10
+    listed = set(re.findall(r'"([\w.]+)"', re.search(r"^packages = \[(.*?)\]", pyproject, re.S | re.M).group(1)))
+    packages = {
+        ".".join(path.parent.relative_to(ROOT).parts)
+        for top in ROOT.glob("*/__init__.py")
+        if top.parent.name not in DEV_ONLY
+        for path in top.parent.rglob("__init__.py")
+    }
+    assert listed == packages
+
 
 def _install_a_copy(tmp_path: Path) -> tuple[Path, Path, str]:
     """``pip install`` of a copy of the sources into a fresh venv that sees this one's packages

@@ -24,8 +24,8 @@ from figures.palette import (
     head_color,
 )
 from gpt_core import MAX_HEADS
+from links.train import HEAD_CHOICES
 from string_table import t
-from ui.train.state import HEAD_CHOICES
 
 # colorspacious's names: "-anomaly" at severity 100 is the full deficiency, "-anopia".
 VISIONS = {"normal": None, "deuteranopia": "deuteranomaly", "protanopia": "protanomaly", "tritanopia": "tritanomaly"}

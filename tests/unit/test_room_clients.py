@@ -4,8 +4,8 @@ stores count per client and window alike (SQLite and Redis), and keep no address
 
 from __future__ import annotations
 
+from classroom.model import client_hash
 from ui.room.clients import client_address, trusted_proxies
-from ui.room.model import client_hash
 
 from .room_stores import DEFAULTS, FakeClock
 

@@ -21,11 +21,11 @@ import time
 import pytest
 
 import harness.redis_server as redis_harness
+from classroom import model as model_module
+from classroom import store as store_module
+from classroom.model import CODE_ALPHABET, Limits, RoomState, Tally, normalise_code, shown_code
+from classroom.sqlite_store import SQLiteStore
 from harness.redis_server import need_redis_server
-from ui.room import model as model_module
-from ui.room import store as store_module
-from ui.room.model import CODE_ALPHABET, Limits, RoomState, Tally, normalise_code, shown_code
-from ui.room.sqlite_store import SQLiteStore
 
 from .room_stores import (
     CODE_CHARS,
@@ -514,7 +514,7 @@ def test_the_tally_equals_a_hand_count(stores):
 
 
 def test_open_store_reads_room_store(stores, monkeypatch):
-    from ui.room.redis_store import RedisStore
+    from classroom.redis_store import RedisStore
 
     monkeypatch.setenv("ROOM_STORE", stores.spec)
     store = store_module.open_store(limits=DEFAULTS)

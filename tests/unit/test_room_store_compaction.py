@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from ui.room.model import Limits
-from ui.room.sqlite_store import SCHEMA, SQLiteStore
+from classroom.model import Limits
+from classroom.sqlite_store import SCHEMA, SQLiteStore
 
 from .room_stores import FakeClock, sid
 

@@ -15,9 +15,9 @@ import time
 import pytest
 import redis
 
+from classroom.redis_store import RedisStore
+from classroom.sqlite_store import SQLiteStore
 from harness.redis_server import need_redis_server, start_redis_server, stop_redis_server
-from ui.room.redis_store import RedisStore
-from ui.room.sqlite_store import SQLiteStore
 
 from .room_stores import DEFAULTS, sid
 

@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from ui.room.model import Limits, Tally
+from classroom.model import Limits, Tally
 
 from .room_stores import (
     ROOT,
@@ -31,8 +31,8 @@ from .room_stores import (
 # printing each answer once answer() has returned.
 WORKER = r"""
 import json, sys
-from ui.room.model import Limits, RoomError
-from ui.room.store import open_store
+from classroom.model import Limits, RoomError
+from classroom.store import open_store
 spec, task = sys.argv[1], json.loads(sys.argv[2])
 store = open_store(spec, Limits(**task["limits"]))
 code = task["code"]

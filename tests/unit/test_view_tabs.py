@@ -8,9 +8,9 @@ import re
 
 import pytest
 
+from links.explorer import VIEWS as EXPLORER_TABS
 from links.playground import VIEWS as PLAYGROUND_TABS
 from ui.explorer.page import tab_views as explorer_tab_views
-from ui.explorer.state import VIEWS as EXPLORER_TABS
 from ui.playground.page import tab_views as playground_tab_views
 from ui.views.tabs import check_table, draw_open_tab
 

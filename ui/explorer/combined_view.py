@@ -7,10 +7,10 @@ from collections.abc import Callable
 
 import streamlit as st
 
+from links.explorer import COMBINE_KINDS
 from string_table import t
 
 from ..views.combined_view import combined_chart, units
-from .state import COMBINE_KINDS
 from .views import ExplorerView
 
 COMBINED_CHART_KEY = "ex_combined_chart"

@@ -11,12 +11,12 @@ from figures import generation_figure
 from figures.explorer import generation_window
 from gpt_core.playground import MAX_SEED
 from gpt_core.source import generate_with_attention
+from links.explorer import MAX_GENERATE, MAX_TEMPERATURE
 from string_table import t
 from string_table.figure_words import figure_words
 
 from ..charts import show_chart, sized_for_page
 from ..shared.shared_cache import SharedResults
-from .state import MAX_GENERATE, MAX_TEMPERATURE
 from .views import GENERATION_CHART_KEY, ExplorerView
 
 GENERATION_STATE = "ex_generation"  # (settings, steps): the last generation, kept

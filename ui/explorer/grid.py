@@ -9,12 +9,12 @@ from collections.abc import Callable
 import streamlit as st
 
 from figures import grid_figure, heads_overview_figure, metric_figure
+from links.explorer import METRICS
 from string_table import t
 from string_table.figure_words import figure_words
 
 from ..charts import show_chart, sized_for_page, type_scale
 from ..window_map import window_map
-from .state import METRICS
 from .views import (
     GRID_CHART_KEY,
     LAYER_CHART_KEY,

@@ -11,11 +11,11 @@ from figures import lines_figure
 from figures.lines import LINE_THRESHOLD, LINES_CUT, LINES_DRAWN, LINES_OUTSIDE, LINES_STRONGEST
 from gpt_core import position_label
 from gpt_core.window import window_around
+from links.explorer import ALL_TOKENS, LINE_MODES
 from string_table import t
 from string_table.figure_words import figure_words
 
 from ..charts import prepared, show_chart, type_scale
-from .state import ALL_TOKENS, LINE_MODES
 from .views import LINES_CHART_KEY, ExplorerView
 
 LINES_WINDOW = 40  # a long text's lines: this many queries and keys, a row each, on one screen

@@ -10,11 +10,11 @@ import streamlit as st
 
 from figures import metric_figure
 from gpt_core.source import INDUCTION_TOKENS
+from links.explorer import METRICS
 from string_table import t
 from string_table.figure_words import figure_words
 
 from ..charts import show_chart, type_scale
-from .state import METRICS
 from .views import METRIC_CHART_KEY, ExplorerView, entropy_limit, has_map, metric_values
 
 METRIC_DECIMALS = 3

@@ -18,6 +18,7 @@ from figures.explorer import generation_window
 from gpt_core import InputError, display_label, next_token_odds, sample
 from gpt_core.playground import MAX_SEED
 from gpt_core.source import AttentionSource, NextStep
+from links.explorer import MAX_PROMPT_CHARS, MAX_TEMPERATURE, MIN_TOP_P
 from string_table import error_text, t
 from string_table.figure_words import figure_words
 
@@ -25,7 +26,6 @@ from ..charts import show_chart, sized_for_page, type_scale
 from ..markdown import literal
 from ..shared.shared_cache import SharedResults
 from . import views
-from .state import MAX_PROMPT_CHARS, MAX_TEMPERATURE, MIN_TOP_P
 
 ODDS_CHART_KEY = "ex_odds_chart"
 ODDS_ROW_CHART_KEY = "ex_odds_row_chart"

@@ -12,6 +12,8 @@ import streamlit as st
 
 from gpt_core import InputError
 from gpt_core.source import AttentionSource
+from links import explorer as state
+from links.explorer import PARAMS, ModelShape
 from string_table import error_text, t
 
 from ..chart_events import listen, parse_click
@@ -23,8 +25,7 @@ from ..shared.shared_cache import MISSING, SharedResults
 from ..shell import page_title, setup_page
 from ..views import notes
 from ..views.tabs import draw_open_tab
-from . import combined_view, detail, generation, grid, lines, metrics, odds_view, state, token_view, training, views
-from .state import PARAMS, ModelShape
+from . import combined_view, detail, generation, grid, lines, metrics, odds_view, token_view, training, views
 
 PAGE_KEY = "explorer"
 NOTE_VALUE_CHARS = 60

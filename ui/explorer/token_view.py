@@ -9,9 +9,10 @@ from collections.abc import Callable
 
 import streamlit as st
 
+from links.explorer import ALL_TOKENS, TOKEN_DIRECTIONS
+
 from ..views.token_view import TokenChoice
 from ..views.token_view import token_view as draw_token_view
-from .state import ALL_TOKENS, TOKEN_DIRECTIONS
 from .views import ExplorerView
 
 STRIP_KEY = "ex_tv_strip"  # the strip's own key: the lines view draws the "token" parameter's widget

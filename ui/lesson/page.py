@@ -6,15 +6,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from links.rules import Param, parse_query
+from links.lesson import STEP_PARAM, VIEW_FIGURE, params, parse_query
 from string_table import t
 
 from ..page_state.state import PageState
-from ..room.seat import ROOM_PARAMS, SEAT_STATE, Seat, code_text, link_query, moved, seat_from_link
+from ..room.seat import SEAT_STATE, Seat, code_text, link_query, moved, seat_from_link
 from ..room.student import back_to_teacher, student_bar
 from ..room.teacher import (
-    VIEW_FIGURE,
-    VIEW_PARAM,
     join_card,
     projected,
     shown_view,
@@ -29,13 +27,8 @@ from .layout import NAV_BAR_KEY, StepLayout
 from .questions import REVEALED_PREFIX, SHOWN, ask, is_retrying, is_revealed
 from .steps import INPUT_KEYS, STEPS
 
-STEP_PARAM = "step"
-PARAMS = (Param(STEP_PARAM, "int", 1, 1, len(STEPS)),)
-# The room's parameters are the room's (ui/room/seat.py), not notes about an unknown parameter.
-LINK_ONLY = (*ROOM_PARAMS, VIEW_PARAM)
-PAGE = PageState(
-    "ls_", PARAMS, parse=lambda query: parse_query(PARAMS, {k: v for k, v in query.items() if k not in LINK_ONLY})
-)
+PARAMS = params(len(STEPS))
+PAGE = PageState("ls_", PARAMS, parse=lambda query: parse_query(PARAMS, query))
 SYNCED_ROOM = "ls_room_synced"  # the room whose step this session's teacher page took on arrival
 STEP_STATE = PAGE.key(STEP_PARAM)  # not a widget: the buttons and the step list set it
 PICK_KEY = "ls_pick"

@@ -20,14 +20,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from string_table import DEFAULT_LANGUAGE, t
-
-from ..markdown import literal
-from ..page_state.state import shown_value
-from .clients import client_address, trusted_proxies
-from .failures import FailureLog
-from .links import lesson_base, only_this_machine, public_url
-from .model import (
+from classroom.model import (
     HOUR_S,
     MINUTE_S,
     RoomError,
@@ -39,14 +32,19 @@ from .model import (
     shown_code,
     without_bidi,
 )
-from .store import shared_store
+from classroom.store import shared_store
+from links.lesson import KEY_PARAM, NEW_ROOM, ROOM_PARAM, ROOM_PARAMS
+from string_table import DEFAULT_LANGUAGE, t
+
+from ..markdown import literal
+from ..page_state.state import shown_value
+from .clients import client_address, trusted_proxies
+from .failures import FailureLog
+from .links import lesson_base, only_this_machine, public_url
 from .student_id import browser_student, keep
 
 LOG = logging.getLogger(__name__)
 
-ROOM_PARAM, KEY_PARAM, ME_PARAM = "room", "key", "me"
-ROOM_PARAMS = (ROOM_PARAM, KEY_PARAM, ME_PARAM)
-NEW_ROOM = "new"
 SEAT_STATE = "rm_seat"  # this session's (code, teacher key or None, student id or None)
 ENDED_STATE = "rm_ended"  # the room this session's teacher ended
 OWN_PACE_KEY = "rm_own_pace"

@@ -11,9 +11,9 @@ from typing import Any
 
 import streamlit as st
 
+from classroom.model import RoomError
 from string_table import t
 
-from .model import RoomError
 from .seat import OWN_PACE_KEY, Seat, code_text, refused, store, store_failed
 
 # A lesson question (``ui/lesson/questions.Question``: step, prompt, options, label,

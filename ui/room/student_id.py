@@ -10,9 +10,8 @@ from functools import cache
 
 import streamlit as st
 
+from classroom.model import is_student_id
 from seeing_attention.paths import ASSETS
-
-from .model import is_student_id
 
 STUDENT_JS = ASSETS / "room_student.js"
 COOKIE = "sa_student"

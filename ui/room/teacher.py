@@ -12,14 +12,15 @@ from typing import Any
 import segno
 import streamlit as st
 
+from classroom.model import RoomError
 from figures.room import answers_figure
+from links.lesson import VIEW_ANSWERS, VIEW_FIGURE, VIEW_JOIN, VIEW_PARAM, VIEWS
 from string_table import t
 from string_table.figure_words import figure_words
 
 from ..charts import show_chart
 from ..markdown import literal
 from .links import link_em
-from .model import RoomError
 from .seat import (
     ENDED_STATE,
     SEAT_STATE,
@@ -40,12 +41,9 @@ LIVE_EVERY_S = 1.0  # the count is at most this old, plus a round trip
 QR_PX = 260
 QR_PX_PRESENTING = 300
 VIEW_KEY = "rm_view"  # presenting: the switch of what the figure's place shows
-# What the switch last chose (not a widget's state: it outlives a run that draws no bar), and
-# the teacher's link's parameter that keeps it across a reload.
+# What the switch last chose (not a widget's state: it outlives a run that draws no bar); the
+# teacher's link keeps it across a reload (links/lesson.py's VIEW_PARAM).
 VIEW_STATE = "rm_view_chosen"
-VIEW_PARAM = "view"
-VIEW_FIGURE, VIEW_ANSWERS, VIEW_JOIN = "figure", "answers", "join"
-VIEWS = (VIEW_FIGURE, VIEW_ANSWERS, VIEW_JOIN)
 REVEAL_KEY = "rm_reveal"
 END_KEY = "rm_end"
 END_ASKED = "rm_end_asked"  # the teacher asked to end the room: confirm or keep it

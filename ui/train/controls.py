@@ -17,12 +17,7 @@ from gpt_core import (
     synthetic_text,
 )
 from gpt_core.data import DATA_DIR_ENV, TINY_SHAKESPEARE_ENV
-from string_table import error_text, t
-
-from ..markdown import literal
-from ..shared.resources import TRAINING_MAX_BYTES, download_lock, shared_corpus, tiny_shakespeare
-from ..shell import browser_on_this_machine
-from .state import (
+from links.train import (
     BLOCKS_RANGE,
     BUDGET_KINDS,
     CONTEXT_RANGE,
@@ -30,12 +25,16 @@ from .state import (
     HEAD_CHOICES,
     HEAD_DIM_RANGE,
     OWN_TEXT_MAX_CHARS,
-    PAGE,
     RUN_MAX_SECONDS,
     RUN_MAX_STEPS,
     RUN_MIN_STEPS,
-    key,
 )
+from string_table import error_text, t
+
+from ..markdown import literal
+from ..shared.resources import TRAINING_MAX_BYTES, download_lock, shared_corpus, tiny_shakespeare
+from ..shell import browser_on_this_machine
+from .state import PAGE, key
 
 STEPS_STEP = 50  # the steps box moves by this much
 EVAL_EVERY = 50  # steps between held-out evaluations of a run

@@ -6,6 +6,13 @@ from __future__ import annotations
 import streamlit as st
 
 from gpt_core import InputError
+from links.train import (
+    EXPERIMENT_DEFAULT_SEEDS,
+    EXPERIMENT_DEFAULT_STEPS,
+    EXPERIMENT_MAX_SEEDS,
+    EXPERIMENT_MAX_STEPS,
+    EXPERIMENT_MIN_STEPS,
+)
 from string_table import error_text, t
 
 from ..first_screen import ask_for_the_rest, is_first_screen, main_width
@@ -16,15 +23,7 @@ from . import views
 from .controls import chosen_corpus, corpus_controls, gpt_config, model_controls, train_config
 from .plan import EXPERIMENT_EMBEDDING, page_plan, seeds_text, show_estimate
 from .running import CONTROL_STATE, EXPERIMENT_STATE, STOP_WAIT_S, run_experiment, run_training, use_model
-from .state import (
-    EXPERIMENT_DEFAULT_SEEDS,
-    EXPERIMENT_DEFAULT_STEPS,
-    EXPERIMENT_MAX_SEEDS,
-    EXPERIMENT_MAX_STEPS,
-    EXPERIMENT_MIN_STEPS,
-    PAGE,
-    key,
-)
+from .state import PAGE, key
 from .upload import model_upload
 
 STOP_REQUESTED = "tr_stop_requested"

@@ -11,10 +11,11 @@ import streamlit as st
 
 from gpt_core import Corpus, GPTConfig, TrainConfig
 from gpt_core.experiment import HEAD_COUNTS, StepTimes, estimate_seconds, measure_step_times
+from links.train import EXPERIMENT_DEFAULT_SEEDS, EXPERIMENT_DEFAULT_STEPS, EXPERIMENT_MAX_STEPS, EXPERIMENT_MIN_STEPS
 from string_table import t
 
 from ..shared.resources import SHARED_CORPORA, TRAINING_MAX_BYTES
-from .state import EXPERIMENT_DEFAULT_SEEDS, EXPERIMENT_DEFAULT_STEPS, EXPERIMENT_MAX_STEPS, EXPERIMENT_MIN_STEPS, PAGE
+from .state import PAGE
 
 EXPERIMENT_EMBEDDING = 64  # the book's embedding size, the same for every head count
 EXPERIMENT_EVALUATIONS = 10  # held-out evaluations per run

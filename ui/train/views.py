@@ -14,6 +14,7 @@ from gpt_core import InputError, RunSummary, display_label, display_labels
 from gpt_core.experiment import heads_statistics
 from gpt_core.playground import MAX_SEED
 from gpt_core.results import ShippedExperiment
+from links.train import GENERATE_MAX, PROMPT_MAX_CHARS, TEMPERATURE_RANGE, TOP_K_RANGE
 from string_table import error_text, t
 from string_table.figure_words import figure_words
 
@@ -23,7 +24,7 @@ from ..shared import sources
 from ..shared.lanes import generation_lane, heavy_turn
 from ..shared.models import MODEL_STATE, TrainedModel, checkpoint_file_name, checkpoint_of
 from ..shared.verdict import answer_text
-from .state import GENERATE_MAX, PAGE, PROMPT_MAX_CHARS, TEMPERATURE_RANGE, TOP_K_RANGE, key
+from .state import PAGE, key
 
 TEMPERATURE_STEP = 0.1
 PROMPT_BOX_PX = 68

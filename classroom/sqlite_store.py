@@ -1,6 +1,6 @@
 """Rooms in one SQLite file (the default store): WAL mode, so every process on one machine
 shares the file, writers wait for each other and readers never wait. The behaviour is the
-store's (``store.RoomStore``); the Redis store (``redis_model.py``) has the same."""
+store's (``model.RoomStore``); the Redis store (``redis_store.py``) has the same."""
 
 from __future__ import annotations
 

@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpt_core.playground import MAX_SEED
-from links import rules
-from links.rules import Note, Param
+
+from . import rules
+from .rules import Note, Param
 
 FALLBACK_MODEL = "h4"  # the model a link opens by default (the book's 4 heads)
 METRICS = ("previous", "first", "self", "induction", "entropy")
