@@ -17,7 +17,7 @@ from .attention import masked_legend_entry, window_title
 from .events import MINUS_INF as MINUS_INF_LAYER
 from .events import layer_meta, trace_meta
 from .labels import plotly_safe
-from .overview import BORDER_PX, FOCUSED_BORDER_PX, plan_overview
+from .overview import BORDER_PX, FOCUSED_BORDER_PX, OverviewPlan, plan_overview
 from .palette import HIGHLIGHT_COLOR, MASKED_COLOR, SCORE_COLORSCALE, head_color
 from .panels import (
     cell_outline,
@@ -102,6 +102,56 @@ def _panel_heatmaps(
     return traces
 
 
+def _head_panels(
+    plan: OverviewPlan,
+    diff: np.ndarray,
+    masked: np.ndarray,
+    text: Words,
+    of_means: bool,
+    focus: int | None,
+    highlight: tuple[int, int] | None,
+    limit: float,
+    origin: tuple[int, int],
+    scale: float,
+) -> tuple[list[dict], dict, list[dict], list[dict]]:
+    """Each head's panel: its heatmaps, axes, title, border (thicker on ``focus``) and the
+    ``highlight`` cell's outline; returned as traces, layout axes, annotations and shapes."""
+    traces, layout, annotations, shapes = [], {}, [], []
+    for head, panel in enumerate(plan.panels):
+        name = plotly_safe(text["cmp.fig.mean_panel"]) if of_means else f"{plotly_safe(text['fig.head'])} {head + 1}"
+        common = dict(
+            x=plan.labels.categories, y=plan.labels.rows, xaxis=panel.xaxis, yaxis=panel.yaxis, hoverongaps=False
+        )
+        colorbar = shared_colorbar(plan.frame, scale) if head == 0 else None
+        traces += _panel_heatmaps(diff[head], masked[head], head, name, common, limit, colorbar, text, origin)
+        first_col = head % plan.cols == 0
+        layout.update(
+            panel_axes(
+                panel,
+                plan.labels,
+                plan.labelled[head],
+                first_col,
+                text["fig.key_axis"] if plan.labelled[head] and first_col else None,
+                text["fig.query_axis"] if head == 0 else None,
+            )
+        )
+        color = "#222" if of_means else head_color(head)
+        annotations.append(panel_title(name, panel, TITLE_FONT_SIZE * scale, color, bold=True))
+        shapes.append(panel_border(panel, color, FOCUSED_BORDER_PX if head == focus else BORDER_PX))
+        if highlight is not None:
+            shapes.append(cell_outline(panel, *highlight, HIGHLIGHT_COLOR))
+    return traces, layout, annotations, shapes
+
+
+def _difference_title(text: Words, stage: str, of_means: bool, window: Window | None) -> str:
+    """The chart's title: the stage compared (of the heads' means), and the window shown."""
+    key = "cmp.fig.mean_title" if of_means else "cmp.fig.title"
+    title = text[key].format(stage=text[f"stage.{stage}"])
+    if window is not None and not window.whole:
+        title += " · " + window_title(window, text)
+    return title
+
+
 def difference_figure(
     a: np.ndarray,
     b: np.ndarray,
@@ -128,36 +178,12 @@ def difference_figure(
     origin = (0, 0)
     if window is not None and not window.whole:
         diff, masked, origin, highlight = window.cut(diff), window.cut(masked), window.origin, window.local(highlight)
-    traces, layout, annotations, shapes = [], {}, [], []
-    for head, panel in enumerate(plan.panels):
-        name = plotly_safe(text["cmp.fig.mean_panel"]) if of_means else f"{plotly_safe(text['fig.head'])} {head + 1}"
-        common = dict(
-            x=plan.labels.categories, y=plan.labels.rows, xaxis=panel.xaxis, yaxis=panel.yaxis, hoverongaps=False
-        )
-        colorbar = shared_colorbar(plan.frame, scale) if head == 0 else None
-        traces += _panel_heatmaps(diff[head], masked[head], head, name, common, limit, colorbar, text, origin)
-        first_col = head % plan.cols == 0
-        layout.update(
-            panel_axes(
-                panel,
-                plan.labels,
-                plan.labelled[head],
-                first_col,
-                text["fig.key_axis"] if plan.labelled[head] and first_col else None,
-                text["fig.query_axis"] if head == 0 else None,
-            )
-        )
-        color = "#222" if of_means else head_color(head)
-        annotations.append(panel_title(name, panel, TITLE_FONT_SIZE * scale, color, bold=True))
-        shapes.append(panel_border(panel, color, FOCUSED_BORDER_PX if head == focus else BORDER_PX))
-        if highlight is not None:
-            shapes.append(cell_outline(panel, *highlight, HIGHLIGHT_COLOR))
+    traces, layout, annotations, shapes = _head_panels(
+        plan, diff, masked, text, of_means, focus, highlight, limit, origin, scale
+    )
     if masked.any():
         traces.append(masked_legend_entry(text))
-    key = "cmp.fig.mean_title" if of_means else "cmp.fig.title"
-    title = text[key].format(stage=text[f"stage.{stage}"])
-    if window is not None and not window.whole:
-        title += " · " + window_title(window, text)
+    title = _difference_title(text, stage, of_means, window)
     layout = finished_layout(
         layout,
         plan.frame,
