@@ -11,7 +11,7 @@ import pytest
 
 from figures import link_words, token_view_figure
 from figures.panels import MIN_TICK_FONT_PX
-from figures.token_view import MIN_PANEL_WIDTH_PX
+from figures.token_view_plan import MIN_PANEL_WIDTH_PX
 from gpt_core import Link, PlaygroundConfig, position_label, strongest_links, token_attention, trace_attention
 from harness.charts import decode, traces_by_name
 from string_table.figure_words import figure_words
