@@ -7,10 +7,12 @@ One renderer per view, reused by every page that shows it.
 from .attention import head_detail_figure, trace_name
 from .channels import channel_map_figure
 from .compare import difference_figure
-from .explorer import generation_figure, grid_figure, metric_figure
+from .generation import generation_figure
+from .grid import grid_figure
 from .labels import axis_labels, plotly_safe
 from .lesson import parameter_figure, qkv_figure, scaling_figure, softmax_bars_figure, two_ways_figure
 from .lines import lines_figure
+from .metrics import metric_figure
 from .odds import odds_figure
 from .overview import heads_overview_figure
 from .palette import HEAD_COLORS, MASKED_COLOR, head_color

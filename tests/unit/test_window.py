@@ -253,7 +253,7 @@ def test_the_token_view_of_a_long_text_draws_the_window_around_the_token():
 
 def test_the_generation_chart_of_a_long_context_draws_its_last_positions():
     from figures import generation_figure
-    from figures.explorer import GENERATION_POSITIONS
+    from figures.generation import GENERATION_POSITIONS
 
     context = [f"t{i}" for i in range(200)]
     row = np.full(200, 1 / 200, dtype=np.float32)

@@ -21,8 +21,8 @@ from figures import (
     lines_figure,
     metric_figure,
 )
-from figures.explorer import generation_window
 from figures.export import export_name
+from figures.generation import generation_window
 from figures.lines import LINE_THRESHOLD, LINES_CUT, LINES_DRAWN, LINES_OUTSIDE, LINES_STRONGEST
 from gpt_core import STAGES, display_labels, position_label
 from gpt_core.attention import Trace
