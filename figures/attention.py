@@ -276,6 +276,26 @@ def _stage_panels(
     return traces, layout, annotations
 
 
+def _windowed_stages(
+    stages: Mapping[str, np.ndarray], highlight: tuple[int, int] | None, window: Window | None, text: Words
+) -> tuple[Mapping[str, np.ndarray], tuple[int, int], tuple[int, int] | None, str]:
+    """The stages cut to a long text's window (``window`` None or whole: as they are), the
+    window's origin, the highlighted cell within it, and the heading's words for it."""
+    if window is None or window.whole:
+        return stages, (0, 0), highlight, ""
+    stages = {stage: window.cut(np.asarray(matrix)) for stage, matrix in stages.items()}
+    return stages, window.origin, window.local(highlight), " · " + plotly_safe(window_title(window, text))
+
+
+def _head_title(head: int, heading: str, text: Words, scale: float) -> dict:
+    """ "Head h" in the head's colour, a little larger than the stages' titles."""
+    return figure_title(
+        f"<b>{plotly_safe(text['fig.head'])} {head + 1}</b>{heading}",
+        (TITLE_FONT_SIZE + HEAD_TITLE_EXTRA_PX) * scale,
+        head_color(head),
+    )
+
+
 def head_detail_figure(
     stages: Mapping[str, np.ndarray],
     labels: list[str],
@@ -306,11 +326,7 @@ def head_detail_figure(
     names = [stage for stage in DETAIL_STAGES if stage in stages]
     for stage in names:
         check_square(stage, stages[stage], labels)
-    origin, heading = (0, 0), ""
-    if window is not None and not window.whole:
-        stages = {stage: window.cut(np.asarray(matrix)) for stage, matrix in stages.items()}
-        origin, highlight = window.origin, window.local(highlight)
-        heading = " · " + plotly_safe(window_title(window, text))
+    stages, origin, highlight, heading = _windowed_stages(stages, highlight, window, text)
     values_px = VALUE_FONT_PX * scale
     value_cell = max(values_cell_px(stages[stage], stage, values_px) for stage in names) if room_for_values else 0.0
     plan = plan_detail(
@@ -324,11 +340,7 @@ def head_detail_figure(
         window,
     )
     traces, layout, annotations = _stage_panels(stages, names, plan, head, text, scale, show_values, origin)
-    title = figure_title(
-        f"<b>{plotly_safe(text['fig.head'])} {head + 1}</b>{heading}",
-        (TITLE_FONT_SIZE + HEAD_TITLE_EXTRA_PX) * scale,
-        head_color(head),
-    )
+    title = _head_title(head, heading, text, scale)
     layout = finished_layout(
         layout,
         plan.frame,
