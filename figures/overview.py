@@ -178,6 +178,53 @@ def stage_look(matrices: np.ndarray, stage: str) -> Look:
     return Look(SCORE_COLORSCALE, -limit, limit, 0.0)
 
 
+def _head_panels(
+    matrices: np.ndarray,
+    stage: str,
+    plan: OverviewPlan,
+    look: Look,
+    text: Words,
+    focus: int | None,
+    highlight: tuple[int, int] | None,
+    origin: tuple[int, int],
+    scale: float,
+) -> tuple[list[dict], dict, list[dict], list[dict]]:
+    """Each head's panel: its stage's layers (the first with the shared colour bar), axes,
+    title and border (thicker on ``focus``), the ``highlight`` cell outlined; returned as
+    traces, layout axes, annotations and shapes."""
+    traces, layout, annotations, shapes = [], {}, [], []
+    for head, panel in enumerate(plan.panels):
+        colorbar = shared_colorbar(plan.frame, scale) if head == 0 else None
+        traces += stage_traces(
+            matrices[head],
+            plan.labels.categories,
+            stage,
+            head,
+            panel,
+            text,
+            replace(look, colorbar=colorbar),
+            rows=plan.labels.rows,
+            origin=origin,
+        )
+        first_col = head % plan.cols == 0
+        layout.update(
+            panel_axes(
+                panel,
+                plan.labels,
+                plan.labelled[head],
+                first_col,
+                text["fig.key_axis"] if plan.labelled[head] and first_col else None,
+                text["fig.query_axis"] if head == 0 else None,
+            )
+        )
+        name = f"{plotly_safe(text['fig.head'])} {head + 1}"
+        annotations.append(panel_title(name, panel, TITLE_FONT_SIZE * scale, head_color(head), bold=True))
+        shapes.append(panel_border(panel, head_color(head), FOCUSED_BORDER_PX if head == focus else BORDER_PX))
+        if highlight is not None:
+            shapes.append(cell_outline(panel, *highlight, HIGHLIGHT_COLOR))
+    return traces, layout, annotations, shapes
+
+
 def heads_overview_figure(
     matrices: np.ndarray,
     labels: list[str],
@@ -210,36 +257,9 @@ def heads_overview_figure(
     if window is not None and not window.whole:
         matrices, origin, highlight = window.cut(np.asarray(matrices)), window.origin, window.local(highlight)
         title = f"{text[f'stage.{stage}'] if title is None else title} · {window_title(window, text)}"
-    traces, layout, annotations, shapes = [], {}, [], []
-    for head, panel in enumerate(plan.panels):
-        colorbar = shared_colorbar(plan.frame, scale) if head == 0 else None
-        traces += stage_traces(
-            matrices[head],
-            plan.labels.categories,
-            stage,
-            head,
-            panel,
-            text,
-            replace(look, colorbar=colorbar),
-            rows=plan.labels.rows,
-            origin=origin,
-        )
-        first_col = head % plan.cols == 0
-        layout.update(
-            panel_axes(
-                panel,
-                plan.labels,
-                plan.labelled[head],
-                first_col,
-                text["fig.key_axis"] if plan.labelled[head] and first_col else None,
-                text["fig.query_axis"] if head == 0 else None,
-            )
-        )
-        name = f"{plotly_safe(text['fig.head'])} {head + 1}"
-        annotations.append(panel_title(name, panel, TITLE_FONT_SIZE * scale, head_color(head), bold=True))
-        shapes.append(panel_border(panel, head_color(head), FOCUSED_BORDER_PX if head == focus else BORDER_PX))
-        if highlight is not None:
-            shapes.append(cell_outline(panel, *highlight, HIGHLIGHT_COLOR))
+    traces, layout, annotations, shapes = _head_panels(
+        matrices, stage, plan, look, text, focus, highlight, origin, scale
+    )
     if stage == "masked_scores":
         traces.append(masked_legend_entry(text))
     layout = finished_layout(
