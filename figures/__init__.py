@@ -17,6 +17,7 @@ from .odds import odds_figure
 from .overview import heads_overview_figure
 from .palette import HEAD_COLORS, MASKED_COLOR, head_color
 from .shapes import shape_trace_code
+from .sizing import DEFAULT_SIZE, ChartSize
 from .stage_colors import score_range
 from .token_view import link_words, token_view_figure
 from .training import experiment_figure, final_loss_figure, loss_curve_figure
@@ -24,6 +25,8 @@ from .window import window_map_figure
 from .words import FIGURE_WORDS, Words
 
 __all__ = [
+    "ChartSize",
+    "DEFAULT_SIZE",
     "HEAD_COLORS",
     "MASKED_COLOR",
     "FIGURE_WORDS",

@@ -33,7 +33,7 @@ from .panels import (
     short_labels,
     wrapped_title,
 )
-from .sizing import DEFAULT_WIDTH_PX, panel_grid
+from .sizing import DEFAULT_SIZE, DEFAULT_WIDTH_PX, ChartSize, panel_grid
 from .style import (
     BACKGROUND,
     FONT_FAMILY,
@@ -74,22 +74,22 @@ def combined_figure(
     kind: str,
     text: Words,
     title: str | None = None,
-    width_px: float | None = None,
-    scale: float = 1.0,
     window: Window | None = None,
+    size: ChartSize = DEFAULT_SIZE,
 ) -> go.Figure:
     """One (T, T) matrix of weights in [0, 1] (rows sum to 1), queries as rows and keys as
     columns, labelled as every other heatmap (``"position · token"``). kind: "mean" (the
     heads averaged) or "rollout" (attention rollout); it names the trace and, by default,
     the title. title: plain text (escaped here). window: a long text's window
-    (``gpt_core.window``): only its cells are drawn, labelled with their positions."""
+    (``gpt_core.window``): only its cells are drawn, labelled with their positions.
+    size: the page's width for the chart and the type scale."""
     if kind not in COMBINE_KINDS:
         raise ValueError(f"kind must be one of {COMBINE_KINDS}, got {kind!r}")
     z = np.asarray(matrix, dtype=np.float32)
     T = len(labels)
     if z.shape != (T, T):
         raise ValueError(f"the matrix has shape {z.shape}, expected ({T}, {T}) for tokens {labels}")
-    width = width_px or DEFAULT_WIDTH_PX
+    width, scale = size.width_or(DEFAULT_WIDTH_PX), size.scale
     every_label, origin, first = list(labels), (0, 0), 0
     heading_text = title if title is not None else combined_name(kind, text)
     if window is not None and not window.whole:

@@ -29,8 +29,11 @@ from .panels import (
     shared_colorbar,
     top_legend,
 )
+from .sizing import DEFAULT_SIZE, ChartSize
 from .style import TITLE_FONT_SIZE, build_figure
 from .words import Words
+
+COMPARE_WIDTH_PX = 800.0  # the chart's width where the page gives none
 
 
 def difference(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -161,19 +164,20 @@ def difference_figure(
     highlight: tuple[int, int] | None = None,
     focus: int | None = None,
     of_means: bool = False,
-    width_px: float | None = None,
-    scale: float = 1.0,
     window: Window | None = None,
+    size: ChartSize = DEFAULT_SIZE,
 ) -> go.Figure:
     """B − A for one stage, one panel per head (``of_means``: one panel, the heads' means),
     in a diverging colour scale centred on 0 (red: B larger, blue: A larger), cells masked
     in either set-up in the masked colour. ``highlight``: the chosen (query, key) cell,
     outlined in every panel. a, b: (h, T, T) with T = len(labels). window: a long text's
-    window (``gpt_core.window``): only its cells are drawn, in the colour range of all."""
+    window (``gpt_core.window``): only its cells are drawn, in the colour range of all.
+    size: the page's width for the chart (default 800 px) and the type scale."""
     diff, masked = difference(a, b)
     if diff.ndim != 3 or diff.shape[1:] != (len(labels), len(labels)):
         raise ValueError(f"set-ups of shape {diff.shape} do not match the {len(labels)} tokens {labels}")
-    plan = plan_overview(diff.shape[0], labels, width_px or 800.0, scale, window=window)
+    scale = size.scale
+    plan = plan_overview(diff.shape[0], labels, ChartSize(size.width_or(COMPARE_WIDTH_PX), scale), window)
     limit = difference_range(diff)
     origin = (0, 0)
     if window is not None and not window.whole:

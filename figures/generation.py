@@ -20,7 +20,7 @@ from .metrics import TICK_GAP_PX
 from .overview import OVERVIEW_COLORBAR_PX
 from .palette import WEIGHT_COLORSCALE
 from .panels import MARGIN_PX, TICK_FONT_PX
-from .sizing import LINE_HEIGHT, text_px
+from .sizing import DEFAULT_SIZE, DEFAULT_WIDTH_PX, LINE_HEIGHT, ChartSize, text_px
 from .style import BACKGROUND, COLORBAR_THICKNESS_PX, FONT_FAMILY, FONT_SIZE, TITLE_FONT_SIZE, build_figure
 from .words import Words
 
@@ -62,17 +62,17 @@ def generation_figure(
     head: int,
     block: int,
     text: Words,
-    width_px: float = 870,
-    scale: float = 1.0,
     unit_word: str = "ex.col.block",
     last_positions: int = GENERATION_POSITIONS,
+    size: ChartSize = DEFAULT_SIZE,
 ) -> go.Figure:
     """For each generated character (a row), the last query's weights over the context it
     read (columns: positions in that context, left-aligned; NaN where the context was
     shorter). rows: one (T_ctx,) array per character; contexts: the text each one read, or
     its tokens' labels (written in the cells while they fit, and shown on hover).
     ``unit_word`` names what ``block`` counts: ``"ex.col.layer"`` for a real model.
-    last_positions: a long context's last this many positions only (``generation_window``)."""
+    last_positions: a long context's last this many positions only (``generation_window``).
+    size: the page's width for the chart (default: a projector's) and the type scale."""
     if not (len(rows) == len(chars) == len(contexts)):
         raise ValueError(f"{len(rows)} rows, {len(chars)} characters and {len(contexts)} contexts: one each")
     longest = max((len(row) for row in rows), default=1)
@@ -82,8 +82,9 @@ def generation_figure(
     names = [
         plotly_safe(text["ex.step_label"].format(step=i + 1, char=display_label(char))) for i, char in enumerate(chars)
     ]
+    scale = size.scale
     left = _names_room(names, scale)
-    cell = (width_px - left - OVERVIEW_COLORBAR_PX * scale) / width
+    cell = (size.width_or(DEFAULT_WIDTH_PX) - left - OVERVIEW_COLORBAR_PX * scale) / width
     trace = _generation_trace(z, keys, first, longest, head, block, text, unit_word, cell, scale)
     return build_figure([trace], _generation_layout(names, width, left, text, scale))
 

@@ -36,7 +36,7 @@ from .panels import (
     shared_colorbar,
     short_labels,
 )
-from .sizing import LABEL_PAD_PX, LINE_HEIGHT, text_px
+from .sizing import DEFAULT_SIZE, DEFAULT_WIDTH_PX, LABEL_PAD_PX, LINE_HEIGHT, ChartSize, text_px
 from .style import TITLE_FONT_SIZE, build_figure
 from .words import Words
 
@@ -76,13 +76,14 @@ def plan_grid(
     heads: int,
     labels: Sequence[str],
     text: Words,
-    width_px: float,
-    scale: float,
+    size: ChartSize,
     window: Window | None = None,
 ) -> GridPlan:
-    """Square panels as large as ``width_px`` allows (within GRID_MIN/MAX_PANEL_PX); query
-    labels beside the first column, key labels under the bottom row. window: a long text's
-    window, whose queries and keys alone are drawn (``labels``: all T)."""
+    """Square panels as large as ``size.width_px`` (default: a projector's) allows, within
+    GRID_MIN/MAX_PANEL_PX; query labels beside the first column, key labels under the bottom
+    row. window: a long text's window, whose queries and keys alone are drawn (``labels``:
+    all T)."""
+    width_px, scale = size.width_or(DEFAULT_WIDTH_PX), size.scale
     long = window is not None and not window.whole
     first = window.first_query if long else 0
     queries = list(labels)[first:][: window.size] if long else list(labels)
@@ -179,18 +180,18 @@ def grid_figure(
     labels: list[str],
     text: Words,
     focus: tuple[int, int] | None = None,
-    width_px: float = 870,
-    scale: float = 1.0,
     window: Window | None = None,
+    size: ChartSize = DEFAULT_SIZE,
 ) -> go.Figure:
     """Every head of every block: weights (blocks, h, T, T), rows = blocks, columns = heads,
     square panels titled "block b · head h" in the head's colour; query labels beside the
     first column, key labels under the bottom row. focus: (block, head), 0-based, drawn
     with a thick border. Each heatmap's ``meta`` holds its head and block, for clicks.
-    window: a long text's window (``gpt_core.window``): only its cells are drawn."""
+    window: a long text's window (``gpt_core.window``): only its cells are drawn.
+    size: the page's width for the chart and the type scale."""
     check_rank(weights, labels, 4)
     blocks, heads = weights.shape[:2]
-    plan = plan_grid(blocks, heads, labels, text, width_px, scale, window)
+    plan, scale = plan_grid(blocks, heads, labels, text, size, window), size.scale
     origin, title = (0, 0), plotly_safe(text["ex.grid_title"])
     if window is not None and not window.whole:
         weights, origin = window.cut(np.asarray(weights)), window.origin

@@ -17,7 +17,7 @@ from .events import layout_meta
 from .labels import plotly_safe
 from .palette import WEIGHT_COLORSCALE
 from .panels import MARGIN_PX
-from .sizing import LINE_HEIGHT, text_px
+from .sizing import DEFAULT_SIZE, LINE_HEIGHT, ChartSize, text_px
 from .style import BACKGROUND, COLORBAR_THICKNESS_PX, FONT_FAMILY, FONT_SIZE, TITLE_FONT_SIZE, build_figure
 from .words import Words
 
@@ -35,21 +35,22 @@ def metric_figure(
     metric: str,
     text: Words,
     limit: float | None = None,
-    scale: float = 1.0,
-    cell_px: float | None = None,
     title: str | None = None,
     focus: tuple[int, int] | None = None,
     rows_word: str = "ex.col.block",
+    size: ChartSize = DEFAULT_SIZE,
 ) -> go.Figure:
     """One metric for every head of every block: values (blocks, h), rows = blocks.
     Weights on a place go from 0 to 1; the entropy from 0 to ``limit`` (ln T, a uniform row's
-    largest). ``cell_px`` fixes the cells' size (a map of many layers: numbers are written only
+    largest). ``size.cell_px`` fixes the cells' size (a map of many layers: numbers are written only
     while they fit); ``focus`` (block, head) is outlined; ``rows_word`` names the rows (a real
-    model's are layers: "ex.col.layer"). A click on a cell sends its (row, col)."""
+    model's are layers: "ex.col.layer"). A click on a cell sends its (row, col). size: the
+    type scale and the cells' size (``ChartSize``; the width is the cells')."""
     blocks, h = values.shape
     weights = metric in WEIGHT_METRICS
     zmax = 1.0 if weights else float(limit or max(float(values.max()), 1e-6))
-    cell = (cell_px or min(METRIC_MAX_CELL_PX, max(METRIC_CELL_PX, 600 / max(h, 1)))) * scale
+    scale = size.scale
+    cell = (size.cell_px or min(METRIC_MAX_CELL_PX, max(METRIC_CELL_PX, 600 / max(h, 1)))) * scale
     heads = [f"{plotly_safe(text['fig.head'])} {i + 1}" for i in range(h)]
     rows = [f"{plotly_safe(text[rows_word])} {b + 1}" for b in range(blocks)]
     trace = _metric_trace(values, metric, text, heads, rows, weights, zmax, cell, scale)

@@ -29,6 +29,7 @@ from .panels import (
     panel_title,
     short_labels,
 )
+from .sizing import DEFAULT_SIZE, DEFAULT_WIDTH_PX, ChartSize
 from .style import BACKGROUND, FONT_FAMILY, FONT_SIZE, TITLE_FONT_SIZE, build_figure
 from .token_view_plan import PANEL_TITLE_FONT_PX, Sheet, Slot, plan_rows, plan_sheet, weight_axis_room
 from .words import Words
@@ -185,10 +186,9 @@ def token_view_figure(
     text: Words,
     direction: str = "both",
     layer_word: str | None = None,
-    width_px: float = 870,
-    scale: float = 1.0,
     first_layer: int = 0,
     window: Window | None = None,
+    size: ChartSize = DEFAULT_SIZE,
 ) -> go.Figure:
     """Token ``position`` in every head of every layer: rows and columns are (layers, h, T)
     (``gpt_core.token_attention``). Each head is one bar chart over the tokens: bars up to the
@@ -198,8 +198,10 @@ def token_view_figure(
     "ex.col.block") names the layers in the panels' titles, numbered from ``first_layer``
     (0-based: the layer ``rows[0]`` is); None: one layer, heads only. window: a long text's
     window (``gpt_core.window``): the bars of its keys' positions only (it should hold the
-    token), labelled with their positions in the whole text."""
+    token), labelled with their positions in the whole text. size: the page's width for the
+    chart (default: a projector's) and the type scale."""
     rows, columns = _checked(rows, columns, position, len(labels), direction)
+    width_px, scale = size.width_or(DEFAULT_WIDTH_PX), size.scale
     whole_position = position
     rows, columns, labels, position, first = _windowed(rows, columns, labels, position, window)
     layers, heads = rows.shape[:2]

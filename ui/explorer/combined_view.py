@@ -49,7 +49,7 @@ def combined(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
         weights = view.weights
         matrix = mean_over_heads([weights[which]])[0] if kind == "mean" else attention_rollout(list(weights))
         return combined_figure(
-            matrix.numpy(), view.trace.labels, kind, figure_words(lang), title=title, window=window, **sized
+            matrix.numpy(), view.trace.labels, kind, figure_words(lang), title=title, window=window, size=sized
         )
 
     window = view.window
@@ -57,7 +57,7 @@ def combined(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
         build,
         COMBINED_CHART_KEY,
         sized=True,
-        share=view.shared("combined", kind, which, tuple(sized.items()), window),
+        share=view.shared("combined", kind, which, sized, window),
         file_name=file_name(view, kind, block=view.block + 1 if kind == "mean" else None),
     )
     st.caption(t("ex.combined_help", lang, unit=unit))

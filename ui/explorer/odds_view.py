@@ -159,7 +159,7 @@ def _row(view: views.ExplorerView, step: NextStep, lang: str) -> None:
             view.block,
             figure_words(lang),
             unit_word=f"ex.col.{view.source.words.unit}",
-            **sized,
+            size=sized,
         )
 
     show_chart(

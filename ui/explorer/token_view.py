@@ -67,14 +67,14 @@ def token_view(view, lang: str, key: Callable[[str], str]) -> None:
             layer_word=word,
             first_layer=first,
             window=window,
-            **sized,
+            size=sized,
         )
 
     show_chart(
         build,
         CHART_KEY,
         sized=True,
-        share=view.shared("token", position, direction, first, one_layer, tuple(sized.items()), window),
+        share=view.shared("token", position, direction, first, one_layer, sized, window),
         file_name=file_name(view, "token", direction, position=position),
     )
     st.caption(t("tv.help", lang))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -14,6 +14,7 @@ import streamlit as st
 import torch
 
 from figures import (
+    ChartSize,
     generation_figure,
     grid_figure,
     head_detail_figure,
@@ -192,8 +193,7 @@ def layer_map(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
         metric,
         figure_words(lang),
         limit=_entropy_limit(view),
-        scale=type_scale(),
-        cell_px=map_cell_px(view.about.layers),
+        size=ChartSize(scale=type_scale(), cell_px=map_cell_px(view.about.layers)),
         title=title,
         focus=(view.block, view.head),
         rows_word=f"ex.col.{view.source.words.unit}",
@@ -222,7 +222,7 @@ def layer_map(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
         figure_words(lang),
         focus=view.head,
         window=view.window,
-        **sized_for_page(),
+        size=sized_for_page(),
     )
     show_chart(figure, LAYER_CHART_KEY, sized=True, file_name=file_name(view, "layer", layer=view.block + 1))
     _window_map(view, lang)
@@ -268,10 +268,10 @@ def grid(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     # Its rows are blocks or layers: the grid's words for them.
     words = {**words, "ex.col.block": words[f"ex.col.{unit}"], "ex.grid_title": t(f"ex.grid_title.{unit}", lang)}
     show_chart(
-        lambda: grid_figure(view.weights, view.trace.labels, words, focus=focus, window=window, **sized),
+        lambda: grid_figure(view.weights, view.trace.labels, words, focus=focus, window=window, size=sized),
         GRID_CHART_KEY,
         sized=True,
-        share=view.shared("grid", focus, tuple(sized.items()), window),
+        share=view.shared("grid", focus, sized, window),
         file_name=file_name(view, "grid", block=view.block + 1, head=view.head + 1),
     )
     st.caption(t(f"ex.grid_help.{unit}", lang))
@@ -286,7 +286,7 @@ def detail(view: ExplorerView, lang: str) -> None:
         t(f"ex.detail_title.{view.source.words.unit}", lang, block=view.block + 1, head=view.head + 1, kind=kind)
     )
     st.caption(t("ex.detail_help", lang))
-    sized = sized_for_page()
+    sized = replace(sized_for_page(), max_height_px=SCREEN_CHART_PX)
 
     window = view.window
 
@@ -298,15 +298,14 @@ def detail(view: ExplorerView, lang: str) -> None:
             view.head,
             figure_words(lang),
             window=window,
-            max_height_px=SCREEN_CHART_PX,
-            **sized,
+            size=sized,
         )
 
     show_chart(
         build,
         DETAIL_CHART_KEY,
         sized=True,
-        share=view.shared("detail", view.block, view.head, tuple(sized.items()), window),
+        share=view.shared("detail", view.block, view.head, sized, window),
         file_name=file_name(view, "detail", block=view.block + 1, head=view.head + 1),
     )
 
@@ -419,7 +418,9 @@ def metrics(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     if not has_map(view):
         scale = type_scale()
         show_chart(
-            lambda: metric_figure(_metric_values(view, metric), metric, figure_words(lang), limit=limit, scale=scale),
+            lambda: metric_figure(
+                _metric_values(view, metric), metric, figure_words(lang), limit=limit, size=ChartSize(scale=scale)
+            ),
             METRIC_CHART_KEY,
             sized=True,
             share=view.shared("metric", metric, scale),
@@ -448,11 +449,16 @@ def training(view: ExplorerView, lang: str, key: Callable[[str], str], steps: tu
 
     def build():
         return heads_overview_figure(
-            snapshot[view.block], display_labels(list(prompt)), "weights", figure_words(lang), focus=view.head, **sized
+            snapshot[view.block],
+            display_labels(list(prompt)),
+            "weights",
+            figure_words(lang),
+            focus=view.head,
+            size=sized,
         )
 
     # The same for every prompt: shared by the model's snapshot, not by the view.
-    shared = ("snapshot", view.about.name, step, view.block, view.head, tuple(sized.items()))
+    shared = ("snapshot", view.about.name, step, view.block, view.head, sized)
     show_chart(
         build,
         TRAINING_CHART_KEY,
@@ -525,10 +531,10 @@ def generation(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None
             view.block,
             figure_words(lang),
             unit_word=f"ex.col.{view.source.words.unit}",
-            **sized,
+            size=sized,
         )
 
-    shared = ("generation", settings, view.block, view.head, tuple(sized.items()))
+    shared = ("generation", settings, view.block, view.head, sized)
     show_chart(
         build,
         GENERATION_CHART_KEY,

@@ -98,7 +98,7 @@ def one_head(lang: str, layout: StepLayout) -> Question:
                     result.labels,
                     0,
                     figure_words(lang),
-                    **layout.sized(),
+                    size=layout.sized(),
                 ),
                 "ls_chart_1",
                 sized=True,
@@ -163,7 +163,7 @@ def mask(lang: str, layout: StepLayout) -> Question:
     with layout.figure():
         layout.chart(
             head_detail_figure(
-                before, result.labels, head - 1, words, highlight=(MASK_ROW, MASK_ROW), **layout.sized()
+                before, result.labels, head - 1, words, highlight=(MASK_ROW, MASK_ROW), size=layout.sized()
             ),
             "ls_chart_3_before",
             sized=True,
@@ -179,7 +179,7 @@ def mask(lang: str, layout: StepLayout) -> Question:
                     head - 1,
                     words,
                     highlight=(MASK_ROW, MASK_ROW),
-                    **layout.sized(),
+                    size=layout.sized(),
                 ),
                 "ls_chart_3",
                 sized=True,
@@ -209,10 +209,10 @@ def merge(lang: str, layout: StepLayout) -> Question:
     with layout.figure():
         sized = layout.overview(h, result.labels)
         layout.chart(
-            heads_overview_figure(trace.weights[0].numpy(), result.labels, "weights", figure_words(lang), **sized),
+            heads_overview_figure(trace.weights[0].numpy(), result.labels, "weights", figure_words(lang), size=sized),
             "ls_chart_4",
             sized=True,
-            width_px=sized["width_px"],
+            width_px=sized.width_px,
         )
 
     def reveal() -> None:  # the merge's traced shapes, starting from the weights that go in
@@ -369,10 +369,10 @@ def trained(lang: str, layout: StepLayout) -> Question | None:
     with layout.figure():
         sized = layout.overview(heads, labels)
         layout.chart(
-            heads_overview_figure(weights, labels, "weights", figure_words(lang), **sized),
+            heads_overview_figure(weights, labels, "weights", figure_words(lang), size=sized),
             "ls_chart_8",
             sized=True,
-            width_px=sized["width_px"],
+            width_px=sized.width_px,
         )
     verdict = answer(experiment.runs)
     accepted = tuple(sorted((verdict.at_steps.best, *verdict.at_steps.ties)))

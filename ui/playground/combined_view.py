@@ -8,6 +8,7 @@ import math
 
 import streamlit as st
 
+from figures import ChartSize
 from figures.combined import combined_figure, qk_figure
 from gpt_core import position_label, qk_products
 from gpt_core.explore import attention_rollout, mean_over_heads
@@ -36,7 +37,13 @@ def combined(view: View, lang: str) -> None:
     window = chosen_window(view)
     show_chart(
         lambda: combined_figure(
-            mean, labels, "mean", figure_words(lang), title=mean_title, width_px=width, scale=scale, window=window
+            mean,
+            labels,
+            "mean",
+            figure_words(lang),
+            title=mean_title,
+            size=ChartSize(width_px=width, scale=scale),
+            window=window,
         ),
         MEAN_CHART_KEY,
         sized=True,
@@ -53,8 +60,7 @@ def combined(view: View, lang: str) -> None:
             "rollout",
             figure_words(lang),
             title=rollout_title,
-            width_px=width,
-            scale=scale,
+            size=ChartSize(width_px=width, scale=scale),
             window=window,
         ),
         ROLLOUT_CHART_KEY,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from figures import token_view_figure
+from figures import ChartSize, token_view_figure
 from gpt_core import position_label, token_attention
 from links import playground as state
 from string_table import t
@@ -61,7 +61,14 @@ def token_view(view: View, text: str, lang: str) -> None:
 
     def build():
         return token_view_figure(
-            rows, columns, chosen, labels, words, direction=direction, width_px=width, scale=scale, window=window
+            rows,
+            columns,
+            chosen,
+            labels,
+            words,
+            direction=direction,
+            size=ChartSize(width_px=width, scale=scale),
+            window=window,
         )
 
     share = (view.identity, "token", chosen, direction, width, scale, window) if view.identity else None
