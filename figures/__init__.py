@@ -7,14 +7,17 @@ One renderer per view, reused by every page that shows it.
 from .attention import head_detail_figure, trace_name
 from .channels import channel_map_figure
 from .compare import difference_figure
-from .explorer import generation_figure, grid_figure, metric_figure
+from .generation import generation_figure
+from .grid import grid_figure
 from .labels import axis_labels, plotly_safe
 from .lesson import parameter_figure, qkv_figure, scaling_figure, softmax_bars_figure, two_ways_figure
 from .lines import lines_figure
+from .metrics import metric_figure
 from .odds import odds_figure
 from .overview import heads_overview_figure
 from .palette import HEAD_COLORS, MASKED_COLOR, head_color
 from .shapes import shape_trace_code
+from .sizing import DEFAULT_SIZE, ChartSize
 from .stage_colors import score_range
 from .token_view import link_words, token_view_figure
 from .training import experiment_figure, final_loss_figure, loss_curve_figure
@@ -22,6 +25,8 @@ from .window import window_map_figure
 from .words import FIGURE_WORDS, Words
 
 __all__ = [
+    "ChartSize",
+    "DEFAULT_SIZE",
     "HEAD_COLORS",
     "MASKED_COLOR",
     "FIGURE_WORDS",

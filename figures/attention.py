@@ -29,9 +29,7 @@ from .panels import (
     panel_title,
     top_legend,
 )
-from .sizing import (
-    DEFAULT_WIDTH_PX,
-)
+from .sizing import DEFAULT_SIZE, ChartSize
 from .stage_colors import (
     Look,
     colorbar_notes,
@@ -276,6 +274,26 @@ def _stage_panels(
     return traces, layout, annotations
 
 
+def _windowed_stages(
+    stages: Mapping[str, np.ndarray], highlight: tuple[int, int] | None, window: Window | None, text: Words
+) -> tuple[Mapping[str, np.ndarray], tuple[int, int], tuple[int, int] | None, str]:
+    """The stages cut to a long text's window (``window`` None or whole: as they are), the
+    window's origin, the highlighted cell within it, and the heading's words for it."""
+    if window is None or window.whole:
+        return stages, (0, 0), highlight, ""
+    stages = {stage: window.cut(np.asarray(matrix)) for stage, matrix in stages.items()}
+    return stages, window.origin, window.local(highlight), " · " + plotly_safe(window_title(window, text))
+
+
+def _head_title(head: int, heading: str, text: Words, scale: float) -> dict:
+    """ "Head h" in the head's colour, a little larger than the stages' titles."""
+    return figure_title(
+        f"<b>{plotly_safe(text['fig.head'])} {head + 1}</b>{heading}",
+        (TITLE_FONT_SIZE + HEAD_TITLE_EXTRA_PX) * scale,
+        head_color(head),
+    )
+
+
 def head_detail_figure(
     stages: Mapping[str, np.ndarray],
     labels: list[str],
@@ -283,52 +301,41 @@ def head_detail_figure(
     text: Words,
     highlight: tuple[int, int] | None = None,
     scaled: bool = True,
-    width_px: float | None = None,
-    scale: float = 1.0,
     show_values: bool = True,
     room_for_values: bool = False,
-    max_height_px: float | None = None,
     window: Window | None = None,
+    size: ChartSize = DEFAULT_SIZE,
 ) -> go.Figure:
     """All stages of one head, side by side while their cells stay legible, else in rows.
 
     stages: stage name -> (T, T) array for this head (the keys of ``DETAIL_STAGES`` that are
     given, in that order). labels: T display labels. head: 0-based. highlight: (query, key) cell
     outlined in every stage. scaled: False titles the scaled stage as "not scaled".
-    width_px: the width the page gives the chart (default: a 1366 px projector's). scale:
-    type size (presentation mode is larger). show_values: write the values in the cells
+    size: the page's width for the chart (default: a 1366 px projector's), the type scale
+    (presentation mode is larger) and the most height (``ChartSize``). show_values: write the values in the cells
     while they fit. room_for_values: with show_values, cells large enough for the values
     while a panel can hold T of them (a few tokens: the stages may take two rows).
-    max_height_px: at most this tall while cells allow (``plan_detail``).
+    size.max_height_px: at most this tall while cells allow (``plan_detail``).
     window: a long text's window (``gpt_core.window``): only its queries and keys are drawn,
     labelled with their positions in the whole text; a click names the whole matrix's cell.
     """
     names = [stage for stage in DETAIL_STAGES if stage in stages]
     for stage in names:
         check_square(stage, stages[stage], labels)
-    origin, heading = (0, 0), ""
-    if window is not None and not window.whole:
-        stages = {stage: window.cut(np.asarray(matrix)) for stage, matrix in stages.items()}
-        origin, highlight = window.origin, window.local(highlight)
-        heading = " · " + plotly_safe(window_title(window, text))
+    stages, origin, highlight, heading = _windowed_stages(stages, highlight, window, text)
+    scale = size.scale
     values_px = VALUE_FONT_PX * scale
     value_cell = max(values_cell_px(stages[stage], stage, values_px) for stage in names) if room_for_values else 0.0
     plan = plan_detail(
         names,
         labels,
         _detail_titles(names, text, scaled),
-        width_px or DEFAULT_WIDTH_PX,
-        scale,
+        size,
         value_cell if show_values else 0.0,
-        max_height_px,
         window,
     )
     traces, layout, annotations = _stage_panels(stages, names, plan, head, text, scale, show_values, origin)
-    title = figure_title(
-        f"<b>{plotly_safe(text['fig.head'])} {head + 1}</b>{heading}",
-        (TITLE_FONT_SIZE + HEAD_TITLE_EXTRA_PX) * scale,
-        head_color(head),
-    )
+    title = _head_title(head, heading, text, scale)
     layout = finished_layout(
         layout,
         plan.frame,

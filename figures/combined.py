@@ -5,6 +5,7 @@ the channels of q_i and k_j with their products, whose sum is the raw score."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
@@ -21,7 +22,9 @@ from .panels import (
     AXIS_TITLE_FONT_PX,
     MARGIN_PX,
     TICK_FONT_PX,
+    AxisLabels,
     Frame,
+    Panel,
     figure_title,
     finished_layout,
     panel_axes,
@@ -30,7 +33,7 @@ from .panels import (
     short_labels,
     wrapped_title,
 )
-from .sizing import DEFAULT_WIDTH_PX, panel_grid
+from .sizing import DEFAULT_SIZE, DEFAULT_WIDTH_PX, ChartSize, panel_grid
 from .style import (
     BACKGROUND,
     FONT_FAMILY,
@@ -71,28 +74,59 @@ def combined_figure(
     kind: str,
     text: Words,
     title: str | None = None,
-    width_px: float | None = None,
-    scale: float = 1.0,
     window: Window | None = None,
+    size: ChartSize = DEFAULT_SIZE,
 ) -> go.Figure:
     """One (T, T) matrix of weights in [0, 1] (rows sum to 1), queries as rows and keys as
     columns, labelled as every other heatmap (``"position · token"``). kind: "mean" (the
     heads averaged) or "rollout" (attention rollout); it names the trace and, by default,
     the title. title: plain text (escaped here). window: a long text's window
-    (``gpt_core.window``): only its cells are drawn, labelled with their positions."""
+    (``gpt_core.window``): only its cells are drawn, labelled with their positions.
+    size: the page's width for the chart and the type scale."""
     if kind not in COMBINE_KINDS:
         raise ValueError(f"kind must be one of {COMBINE_KINDS}, got {kind!r}")
     z = np.asarray(matrix, dtype=np.float32)
     T = len(labels)
     if z.shape != (T, T):
         raise ValueError(f"the matrix has shape {z.shape}, expected ({T}, {T}) for tokens {labels}")
-    width = width_px or DEFAULT_WIDTH_PX
+    width, scale = size.width_or(DEFAULT_WIDTH_PX), size.scale
     every_label, origin, first = list(labels), (0, 0), 0
     heading_text = title if title is not None else combined_name(kind, text)
     if window is not None and not window.whole:
         z, origin, first = window.cut(z), window.origin, window.first_query
         labels, T = every_label[first:][: window.size], window.size
         heading_text += " · " + window_title(window, text)
+    plan = _plan_single(labels, every_label, heading_text, width, scale, window, first)
+    trace = _weights_trace(z, plan, kind, text, origin, scale)
+    layout = panel_axes(plan.panel, plan.axes, True, True, text["fig.key_axis"], text["fig.query_axis"])
+    layout = finished_layout(layout, plan.frame, scale, [plan.panel], title=figure_title(plan.heading, plan.title_px))
+    return build_figure([trace], layout)
+
+
+@dataclass(frozen=True)
+class _SinglePlan:
+    """Where the one panel goes, its labels, and the (wrapped) heading above it."""
+
+    frame: Frame
+    panel: Panel
+    axes: AxisLabels
+    panel_px: float
+    heading: str
+    title_px: float
+
+
+def _plan_single(
+    labels: list[str],
+    every_label: list[str],
+    heading_text: str,
+    width: float,
+    scale: float,
+    window: Window | None,
+    first: int,
+) -> _SinglePlan:
+    """One square panel as large as the page's ``width`` allows between the query labels
+    and the colour bar, cells within MIN/MAX_CELL_PX; ``labels``: the rows drawn."""
+    T = len(labels)
     left = query_label_room(short_labels(labels), TICK_FONT_PX * scale, AXIS_TITLE_FONT_PX * scale, first)
     right = OVERVIEW_COLORBAR_PX * scale
     grid = panel_grid(
@@ -112,12 +146,20 @@ def combined_figure(
     header = HEADER_PX * scale + (lines - 1) * title_px * 1.3
     frame = Frame(width, header + grid.panel_px + axes.key_room + MARGIN_PX, left, right, header, MARGIN_PX)
     panel = frame.panel(1, 0.0, 0.0, grid.panel_px)
+    return _SinglePlan(frame, panel, axes, grid.panel_px, heading, title_px)
+
+
+def _weights_trace(
+    z: np.ndarray, plan: _SinglePlan, kind: str, text: Words, origin: tuple[int, int], scale: float
+) -> dict:
+    """The weights' heatmap in [0, 1], its colour bar beside the panel's top."""
+    frame, panel = plan.frame, plan.panel
     name = plotly_safe(combined_name(kind, text))
     trace = dict(
         type="heatmap",
         z=z,
-        x=axes.categories,
-        y=axes.rows,
+        x=plan.axes.categories,
+        y=plan.axes.rows,
         xaxis=panel.xaxis,
         yaxis=panel.yaxis,
         colorscale=WEIGHT_COLORSCALE,
@@ -135,7 +177,7 @@ def combined_figure(
             yref="paper",
             yanchor="top",
             lenmode="pixels",
-            len=min(260 * scale, grid.panel_px),
+            len=min(260 * scale, plan.panel_px),
             thickness=12,
             tickfont=dict(size=12 * scale),
             outlinewidth=0,
@@ -145,9 +187,7 @@ def combined_figure(
             f"{name}: %{{z:.4f}}<extra></extra>"
         ),
     )
-    layout = panel_axes(panel, axes, True, True, text["fig.key_axis"], text["fig.query_axis"])
-    layout = finished_layout(layout, frame, scale, [panel], title=figure_title(heading, title_px))
-    return build_figure([trace], layout)
+    return trace
 
 
 def _legend_square(name: str, color: str) -> dict:

@@ -17,7 +17,7 @@ from .attention import masked_legend_entry, window_title
 from .events import MINUS_INF as MINUS_INF_LAYER
 from .events import layer_meta, trace_meta
 from .labels import plotly_safe
-from .overview import BORDER_PX, FOCUSED_BORDER_PX, plan_overview
+from .overview import BORDER_PX, FOCUSED_BORDER_PX, OverviewPlan, plan_overview
 from .palette import HIGHLIGHT_COLOR, MASKED_COLOR, SCORE_COLORSCALE, head_color
 from .panels import (
     cell_outline,
@@ -29,8 +29,11 @@ from .panels import (
     shared_colorbar,
     top_legend,
 )
+from .sizing import DEFAULT_SIZE, ChartSize
 from .style import TITLE_FONT_SIZE, build_figure
 from .words import Words
+
+COMPARE_WIDTH_PX = 800.0  # the chart's width where the page gives none
 
 
 def difference(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -102,32 +105,20 @@ def _panel_heatmaps(
     return traces
 
 
-def difference_figure(
-    a: np.ndarray,
-    b: np.ndarray,
-    labels: list[str],
-    stage: str,
+def _head_panels(
+    plan: OverviewPlan,
+    diff: np.ndarray,
+    masked: np.ndarray,
     text: Words,
-    highlight: tuple[int, int] | None = None,
-    focus: int | None = None,
-    of_means: bool = False,
-    width_px: float | None = None,
-    scale: float = 1.0,
-    window: Window | None = None,
-) -> go.Figure:
-    """B − A for one stage, one panel per head (``of_means``: one panel, the heads' means),
-    in a diverging colour scale centred on 0 (red: B larger, blue: A larger), cells masked
-    in either set-up in the masked colour. ``highlight``: the chosen (query, key) cell,
-    outlined in every panel. a, b: (h, T, T) with T = len(labels). window: a long text's
-    window (``gpt_core.window``): only its cells are drawn, in the colour range of all."""
-    diff, masked = difference(a, b)
-    if diff.ndim != 3 or diff.shape[1:] != (len(labels), len(labels)):
-        raise ValueError(f"set-ups of shape {diff.shape} do not match the {len(labels)} tokens {labels}")
-    plan = plan_overview(diff.shape[0], labels, width_px or 800.0, scale, window=window)
-    limit = difference_range(diff)
-    origin = (0, 0)
-    if window is not None and not window.whole:
-        diff, masked, origin, highlight = window.cut(diff), window.cut(masked), window.origin, window.local(highlight)
+    of_means: bool,
+    focus: int | None,
+    highlight: tuple[int, int] | None,
+    limit: float,
+    origin: tuple[int, int],
+    scale: float,
+) -> tuple[list[dict], dict, list[dict], list[dict]]:
+    """Each head's panel: its heatmaps, axes, title, border (thicker on ``focus``) and the
+    ``highlight`` cell's outline; returned as traces, layout axes, annotations and shapes."""
     traces, layout, annotations, shapes = [], {}, [], []
     for head, panel in enumerate(plan.panels):
         name = plotly_safe(text["cmp.fig.mean_panel"]) if of_means else f"{plotly_safe(text['fig.head'])} {head + 1}"
@@ -152,12 +143,51 @@ def difference_figure(
         shapes.append(panel_border(panel, color, FOCUSED_BORDER_PX if head == focus else BORDER_PX))
         if highlight is not None:
             shapes.append(cell_outline(panel, *highlight, HIGHLIGHT_COLOR))
-    if masked.any():
-        traces.append(masked_legend_entry(text))
+    return traces, layout, annotations, shapes
+
+
+def _difference_title(text: Words, stage: str, of_means: bool, window: Window | None) -> str:
+    """The chart's title: the stage compared (of the heads' means), and the window shown."""
     key = "cmp.fig.mean_title" if of_means else "cmp.fig.title"
     title = text[key].format(stage=text[f"stage.{stage}"])
     if window is not None and not window.whole:
         title += " · " + window_title(window, text)
+    return title
+
+
+def difference_figure(
+    a: np.ndarray,
+    b: np.ndarray,
+    labels: list[str],
+    stage: str,
+    text: Words,
+    highlight: tuple[int, int] | None = None,
+    focus: int | None = None,
+    of_means: bool = False,
+    window: Window | None = None,
+    size: ChartSize = DEFAULT_SIZE,
+) -> go.Figure:
+    """B − A for one stage, one panel per head (``of_means``: one panel, the heads' means),
+    in a diverging colour scale centred on 0 (red: B larger, blue: A larger), cells masked
+    in either set-up in the masked colour. ``highlight``: the chosen (query, key) cell,
+    outlined in every panel. a, b: (h, T, T) with T = len(labels). window: a long text's
+    window (``gpt_core.window``): only its cells are drawn, in the colour range of all.
+    size: the page's width for the chart (default 800 px) and the type scale."""
+    diff, masked = difference(a, b)
+    if diff.ndim != 3 or diff.shape[1:] != (len(labels), len(labels)):
+        raise ValueError(f"set-ups of shape {diff.shape} do not match the {len(labels)} tokens {labels}")
+    scale = size.scale
+    plan = plan_overview(diff.shape[0], labels, ChartSize(size.width_or(COMPARE_WIDTH_PX), scale), window)
+    limit = difference_range(diff)
+    origin = (0, 0)
+    if window is not None and not window.whole:
+        diff, masked, origin, highlight = window.cut(diff), window.cut(masked), window.origin, window.local(highlight)
+    traces, layout, annotations, shapes = _head_panels(
+        plan, diff, masked, text, of_means, focus, highlight, limit, origin, scale
+    )
+    if masked.any():
+        traces.append(masked_legend_entry(text))
+    title = _difference_title(text, stage, of_means, window)
     layout = finished_layout(
         layout,
         plan.frame,

@@ -23,7 +23,7 @@ from .panels import (
     short_labels,
     wrapped_title,
 )
-from .sizing import LABEL_PAD_PX, LINE_HEIGHT, PanelGrid, key_ticks, panel_grid, text_px
+from .sizing import DEFAULT_WIDTH_PX, LABEL_PAD_PX, LINE_HEIGHT, ChartSize, PanelGrid, key_ticks, panel_grid, text_px
 from .style import TITLE_FONT_SIZE
 
 # The detail view: one panel per stage, all in one row while cells keep MIN_CELL_PX.
@@ -165,18 +165,18 @@ def plan_detail(
     names: list[str],
     labels: list[str],
     titles: Mapping[str, str],
-    width_px: float,
-    scale: float,
+    size: ChartSize,
     value_cell_px: float = 0.0,
-    max_height_px: float | None = None,
     window: Window | None = None,
 ) -> DetailPlan:
-    """Where each stage's panel, title and colour bar go for a page ``width_px`` wide.
+    """Where each stage's panel, title and colour bar go for a page ``size.width_px`` wide
+    (default: a projector's), its type at ``size.scale``.
     value_cell_px: cells at least this large (values written in them), as long as a panel
     of T such cells is no larger than the largest panel; the stages then take more rows.
-    max_height_px: the whole chart at most this tall (every stage on one screen) where cells
+    size.max_height_px: the whole chart at most this tall (every stage on one screen) where cells
     of DETAIL_FIT_MIN_CELL_PX allow, the values' cells first; else as the width alone has it.
     window: only its queries and keys are shown (``labels`` are all T)."""
+    width_px, scale, max_height_px = size.width_or(DEFAULT_WIDTH_PX), size.scale, size.max_height_px
     every_label, first = None, 0
     if window is not None and not window.whole:
         every_label, first = list(labels), window.first_query

@@ -16,7 +16,7 @@ from gpt_core.tokens import position_label
 from gpt_core.window import Window
 
 from .events import trace_meta
-from .explorer import check_rank
+from .grid import check_rank
 from .labels import plotly_safe
 from .palette import HEAD_COLORS, head_color
 from .panels import (

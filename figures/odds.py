@@ -54,36 +54,53 @@ def odds_figure(
         raise ValueError(f"{len(labels)} labels, {len(before)} and {len(after)} probabilities: one each")
     rows = odds_labels(labels)
     kept_values = [float(after[i]) if i < kept else None for i in range(len(rows))]
+    traces = _odds_traces(rows, before, kept_values, text, scale)
+    return build_figure(traces, _odds_layout(rows, text, title, scale))
+
+
+def _bar(name: str, rows: list[str], values: list, texts: list[str], marker: dict, value_font: dict) -> dict:
+    """One series of horizontal bars, each with its value written outside its end."""
+    return dict(
+        type="bar",
+        orientation="h",
+        name=name,
+        y=rows,
+        x=values,
+        marker=marker,
+        text=texts,
+        textposition="outside",
+        textfont=value_font,
+        cliponaxis=False,
+        hovertemplate=f"%{{y}}<br>{name}: %{{x:.4f}}<extra></extra>",
+    )
+
+
+def _odds_traces(rows: list[str], before: np.ndarray, kept_values: list, text: Words, scale: float) -> list[dict]:
+    """The probabilities before the cut (faded grey), then the kept tokens' renormalised ones."""
     before_name, after_name = plotly_safe(text["odds.before"]), plotly_safe(text["odds.after"])
     value_px = ODDS_VALUE_FONT_PX * scale
-    traces = [
-        dict(
-            type="bar",
-            orientation="h",
-            name=before_name,
-            y=rows,
-            x=before.tolist(),
-            marker=dict(color=CUT_COLOR, opacity=CUT_OPACITY),
-            text=[f"{v:.1%}" for v in before],
-            textposition="outside",
-            textfont=dict(size=value_px, color="#555"),
-            cliponaxis=False,
-            hovertemplate=f"%{{y}}<br>{before_name}: %{{x:.4f}}<extra></extra>",
+    return [
+        _bar(
+            before_name,
+            rows,
+            before.tolist(),
+            [f"{v:.1%}" for v in before],
+            dict(color=CUT_COLOR, opacity=CUT_OPACITY),
+            dict(size=value_px, color="#555"),
         ),
-        dict(
-            type="bar",
-            orientation="h",
-            name=after_name,
-            y=rows,
-            x=kept_values,
-            marker=dict(color=KEPT_COLOR),
-            text=[f"{v:.1%}" if v is not None else "" for v in kept_values],
-            textposition="outside",
-            textfont=dict(size=value_px, color=KEPT_COLOR),
-            cliponaxis=False,
-            hovertemplate=f"%{{y}}<br>{after_name}: %{{x:.4f}}<extra></extra>",
+        _bar(
+            after_name,
+            rows,
+            kept_values,
+            [f"{v:.1%}" if v is not None else "" for v in kept_values],
+            dict(color=KEPT_COLOR),
+            dict(size=value_px, color=KEPT_COLOR),
         ),
     ]
+
+
+def _odds_layout(rows: list[str], text: Words, title: str, scale: float) -> dict:
+    """Room for the tokens' labels on the left, the legend (and title) above, the axis below."""
     tick_px = TICK_FONT_PX * scale
     left = max((text_px(row, tick_px) for row in rows), default=0.0) + MARGIN_PX * 2
     legend = FONT_SIZE * scale * LINE_HEIGHT + MARGIN_PX  # above the bars
@@ -111,4 +128,4 @@ def odds_figure(
     )
     if title:
         layout["title"] = dict(text=plotly_safe(title), font=dict(size=TITLE_FONT_SIZE * scale), x=0, xanchor="left")
-    return build_figure(traces, layout)
+    return layout

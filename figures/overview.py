@@ -34,7 +34,7 @@ from .panels import (
     short_labels,
     top_legend,
 )
-from .sizing import DEFAULT_WIDTH_PX, LINE_HEIGHT, PanelGrid, panel_grid
+from .sizing import DEFAULT_SIZE, DEFAULT_WIDTH_PX, LINE_HEIGHT, ChartSize, PanelGrid, panel_grid
 from .stage_colors import Look, is_weights, score_range
 from .style import TITLE_FONT_SIZE, build_figure
 from .words import Words
@@ -122,17 +122,16 @@ def _fitted_grid(
 def plan_overview(
     heads: int,
     labels: list[str],
-    width_px: float,
-    scale: float,
-    cols: int | None = None,
-    max_height_px: float | None = None,
+    size: ChartSize,
     window: Window | None = None,
 ) -> OverviewPlan:
-    """Where each head's panel goes for a page ``width_px`` wide: as many to a row as keep
-    their cells legible, key labels under a panel with none below. max_height_px: the chart
+    """Where each head's panel goes for a page ``size.width_px`` wide (default: a
+    projector's): ``size.cols`` to a row, else as many as keep their cells legible; key
+    labels under a panel with none below. size.max_height_px: the chart
     at most this tall where a grid of legible panels allows (the first screen holds every
     head), the panels centred in the width they leave; else as the width alone would have it.
     window: a long text's window, whose queries and keys alone are drawn (``labels``: all T)."""
+    width_px, scale, cols, max_height_px = size.width_or(DEFAULT_WIDTH_PX), size.scale, size.cols, size.max_height_px
     long = window is not None and not window.whole
     T = window.size if long else len(labels)
     first = window.first_query if long else 0
@@ -178,38 +177,20 @@ def stage_look(matrices: np.ndarray, stage: str) -> Look:
     return Look(SCORE_COLORSCALE, -limit, limit, 0.0)
 
 
-def heads_overview_figure(
+def _head_panels(
     matrices: np.ndarray,
-    labels: list[str],
     stage: str,
+    plan: OverviewPlan,
+    look: Look,
     text: Words,
-    focus: int | None = None,
-    cols: int | None = None,
-    width_px: float | None = None,
-    scale: float = 1.0,
-    title: str | None = None,
-    highlight: tuple[int, int] | None = None,
-    max_height_px: float | None = None,
-    window: Window | None = None,
-) -> go.Figure:
-    """Small multiples: one stage for every head. matrices: (h, T, T). title: the figure's
-    title (plain text; default the stage's), such as a training snapshot's step and block.
-
-    All heads share one colour range, so they can be compared. The focused head (0-based)
-    has a thicker border in its colour. Query labels are beside the first column, key labels
-    under the panels with none below. width_px: the width the page gives the chart.
-    highlight: a (query, key) cell outlined in every panel (two set-ups compared).
-    max_height_px: at most this tall where legible panels allow (``plan_overview``).
-    window: a long text's window (``gpt_core.window``): each head shows only its cells, in
-    the colour range of the whole matrices, labelled with their positions in the text.
-    """
-    check_square("matrices", matrices, labels)
-    plan = plan_overview(matrices.shape[0], labels, width_px or DEFAULT_WIDTH_PX, scale, cols, max_height_px, window)
-    look = stage_look(matrices, stage)
-    origin = (0, 0)
-    if window is not None and not window.whole:
-        matrices, origin, highlight = window.cut(np.asarray(matrices)), window.origin, window.local(highlight)
-        title = f"{text[f'stage.{stage}'] if title is None else title} · {window_title(window, text)}"
+    focus: int | None,
+    highlight: tuple[int, int] | None,
+    origin: tuple[int, int],
+    scale: float,
+) -> tuple[list[dict], dict, list[dict], list[dict]]:
+    """Each head's panel: its stage's layers (the first with the shared colour bar), axes,
+    title and border (thicker on ``focus``), the ``highlight`` cell outlined; returned as
+    traces, layout axes, annotations and shapes."""
     traces, layout, annotations, shapes = [], {}, [], []
     for head, panel in enumerate(plan.panels):
         colorbar = shared_colorbar(plan.frame, scale) if head == 0 else None
@@ -240,6 +221,41 @@ def heads_overview_figure(
         shapes.append(panel_border(panel, head_color(head), FOCUSED_BORDER_PX if head == focus else BORDER_PX))
         if highlight is not None:
             shapes.append(cell_outline(panel, *highlight, HIGHLIGHT_COLOR))
+    return traces, layout, annotations, shapes
+
+
+def heads_overview_figure(
+    matrices: np.ndarray,
+    labels: list[str],
+    stage: str,
+    text: Words,
+    focus: int | None = None,
+    title: str | None = None,
+    highlight: tuple[int, int] | None = None,
+    window: Window | None = None,
+    size: ChartSize = DEFAULT_SIZE,
+) -> go.Figure:
+    """Small multiples: one stage for every head. matrices: (h, T, T). title: the figure's
+    title (plain text; default the stage's), such as a training snapshot's step and block.
+
+    All heads share one colour range, so they can be compared. The focused head (0-based)
+    has a thicker border in its colour. Query labels are beside the first column, key labels
+    under the panels with none below. size: the page's width for the chart, the type scale,
+    the heads to a row and the most height (``ChartSize``; ``plan_overview``).
+    highlight: a (query, key) cell outlined in every panel (two set-ups compared).
+    window: a long text's window (``gpt_core.window``): each head shows only its cells, in
+    the colour range of the whole matrices, labelled with their positions in the text.
+    """
+    check_square("matrices", matrices, labels)
+    plan, scale = plan_overview(matrices.shape[0], labels, size, window), size.scale
+    look = stage_look(matrices, stage)
+    origin = (0, 0)
+    if window is not None and not window.whole:
+        matrices, origin, highlight = window.cut(np.asarray(matrices)), window.origin, window.local(highlight)
+        title = f"{text[f'stage.{stage}'] if title is None else title} · {window_title(window, text)}"
+    traces, layout, annotations, shapes = _head_panels(
+        matrices, stage, plan, look, text, focus, highlight, origin, scale
+    )
     if stage == "masked_scores":
         traces.append(masked_legend_entry(text))
     layout = finished_layout(

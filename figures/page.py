@@ -65,6 +65,27 @@ def script_json(value: object) -> str:
     return text
 
 
+def _stage_names(layers: Sequence[PageLayer], T: int, stage: str, head: int, row: int | None, col: int | None) -> list:
+    """The stages every layer has, each (heads, T, T), checked; and that the chosen stage,
+    head and cell exist."""
+    if not layers:
+        raise ValueError("a page needs at least one layer")
+    names = list(layers[0].stages)
+    for layer in layers:
+        if list(layer.stages) != names:
+            raise ValueError(f"layer {layer.name!r} has stages {list(layer.stages)}, not {names}")
+        for name, array in layer.stages.items():
+            if array.ndim != 3 or array.shape[1:] != (T, T):
+                raise ValueError(f"{layer.name!r} {name}: shape {array.shape}, not (heads, {T}, {T})")
+    if stage not in names:
+        raise ValueError(f"stage {stage!r} is not one of {names}")
+    if not 0 <= head < layers[0].heads:
+        raise ValueError(f"head {head} is not one of 0..{layers[0].heads - 1}")
+    if (row is None) != (col is None) or (row is not None and not (0 <= row < T and 0 <= col < T)):
+        raise ValueError(f"cell ({row}, {col}) is not a cell of a {T} × {T} matrix")
+    return names
+
+
 def page_data(
     *,
     title: str,
@@ -89,21 +110,7 @@ def page_data(
     labels = list(tokens) if labels is None else list(labels)
     if len(labels) != T:
         raise ValueError(f"{len(labels)} labels for {T} tokens")
-    if not layers:
-        raise ValueError("a page needs at least one layer")
-    names = list(layers[0].stages)
-    for layer in layers:
-        if list(layer.stages) != names:
-            raise ValueError(f"layer {layer.name!r} has stages {list(layer.stages)}, not {names}")
-        for name, array in layer.stages.items():
-            if array.ndim != 3 or array.shape[1:] != (T, T):
-                raise ValueError(f"{layer.name!r} {name}: shape {array.shape}, not (heads, {T}, {T})")
-    if stage not in names:
-        raise ValueError(f"stage {stage!r} is not one of {names}")
-    if not 0 <= head < layers[0].heads:
-        raise ValueError(f"head {head} is not one of 0..{layers[0].heads - 1}")
-    if (row is None) != (col is None) or (row is not None and not (0 <= row < T and 0 <= col < T)):
-        raise ValueError(f"cell ({row}, {col}) is not a cell of a {T} × {T} matrix")
+    names = _stage_names(layers, T, stage, head, row, col)
     return {
         "title": title,
         "tokens": list(tokens),

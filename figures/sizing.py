@@ -206,3 +206,28 @@ def value_cell_px(values: Sequence[str], font_px: float) -> float:
 def value_fits(values: Sequence[str], cell_px: float, font_px: float) -> bool:
     """Whether every value's text fits inside a cell."""
     return value_cell_px(values, font_px) <= cell_px
+
+
+@dataclass(frozen=True)
+class ChartSize:
+    """The sizes a page gives a figure builder, as one value: the width the chart may take,
+    the type scale (presentation mode's is larger), and where a builder has them, the heads to
+    a row, the most height it should take, and a fixed cell size. None: the builder's own
+    choice (a projector's width, as many heads to a row as stay legible, no height limit,
+    cells sized to the chart). Each builder reads the sizes it has and no other.
+
+    Frozen and compared by value: equal sizes are one key for a figure shared between the
+    sessions that show the same view."""
+
+    width_px: float | None = None
+    scale: float = 1.0
+    cols: int | None = None
+    max_height_px: float | None = None
+    cell_px: float | None = None
+
+    def width_or(self, default_px: float) -> float:
+        """The width given, else ``default_px`` (a builder's own default)."""
+        return self.width_px or default_px
+
+
+DEFAULT_SIZE = ChartSize()  # every size the builder's own: a projector's page

@@ -7,14 +7,13 @@ Arrays in, Plotly figures out; every word arrives translated, by key (``figures/
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import plotly.graph_objects as go
 
-from gpt_core.tokens import POSITION_SEPARATOR, position_label
+from gpt_core.tokens import position_label
 from gpt_core.window import Window
 
 from .labels import plotly_safe
@@ -22,7 +21,6 @@ from .palette import head_color
 from .panels import (
     AXIS_TITLE_FONT_PX,
     MARGIN_PX,
-    MIN_TICK_FONT_PX,
     TICK_FONT_PX,
     TICK_STANDOFF_PX,
     Panel,
@@ -31,17 +29,12 @@ from .panels import (
     panel_title,
     short_labels,
 )
-from .sizing import LABEL_PAD_PX, LINE_HEIGHT, AxisTicks, key_ticks, text_px
+from .sizing import DEFAULT_SIZE, DEFAULT_WIDTH_PX, ChartSize
 from .style import BACKGROUND, FONT_FAMILY, FONT_SIZE, TITLE_FONT_SIZE, build_figure
+from .token_view_plan import PANEL_TITLE_FONT_PX, Sheet, Slot, plan_rows, plan_sheet, weight_axis_room
 from .words import Words
 
 DIRECTIONS = ("reads", "read_by", "both")
-PANEL_HEIGHT_PX = 96
-MIN_PANEL_WIDTH_PX = 120
-MIN_BAR_PX = 3  # a token's slot in a panel, at least (else the heads wrap onto more rows)
-PANEL_GAP_PX = 14
-ROW_GAP_PX = 10
-PANEL_TITLE_FONT_PX = 13
 Y_TOPS = (0.02, 0.05, 0.1, 0.2, 0.5, 1.0)  # the weight axis ends at the first that holds every bar
 Y_HEADROOM = 1.1  # room above the top for its tick label
 READ_BY_OPACITY = 0.45
@@ -61,126 +54,6 @@ def trace_name(layer: int | None, head: int, direction: str, text: Words, layer_
     return f"{panel_name(layer, head, text, layer_word)} · {word}"
 
 
-@dataclass(frozen=True)
-class _Plan:
-    cols: int
-    panel_w: float
-    gap: float
-    ticks: AxisTicks
-    left: float
-    right: float
-
-
-def _ticks_through(ticks: AxisTicks, short: list[str], position: int, first: int = 0) -> AxisTicks:
-    """The same labels, every ``step``-th, shifted so that the chosen token's is one of them
-    (``first``: the position of ``short[0]``, in a window over a long text)."""
-    positions = tuple(range(position % ticks.step, len(short), ticks.step))
-    if ticks.angle == 0:
-        texts = tuple(f"{first + i}<br>{plotly_safe(short[i])}" for i in positions)
-        return replace(ticks, positions=positions, texts=texts)
-    texts = tuple(plotly_safe(position_label(first + i, short[i])) for i in positions)
-    extent = max(text_px(f"{first + i}{POSITION_SEPARATOR}{short[i]}", ticks.font_px) for i in positions)
-    return replace(ticks, positions=positions, texts=texts, extent_px=extent + LABEL_PAD_PX)
-
-
-def _overhang(ticks: AxisTicks, short: list[str], slot: float, first: int = 0) -> float:
-    """How far the widest shown label reaches past its slot on either side."""
-    if ticks.angle:
-        widest = ticks.font_px * LINE_HEIGHT
-    else:
-        widest = max(
-            max(text_px(str(first + i), ticks.font_px), text_px(short[i], ticks.font_px)) for i in ticks.positions
-        )
-    return max(0.0, (widest - slot) / 2)
-
-
-def _plan(
-    heads: int, short: list[str], position: int, width_px: float, y_room: float, scale: float, first: int = 0
-) -> _Plan:
-    """Heads to a row (all, else half, a quarter … one) so that each panel keeps its minimum
-    width; the gaps and margins wide enough for the labels reaching past a panel's edge."""
-    T = len(short)
-    tick_px, smallest = TICK_FONT_PX * scale, MIN_TICK_FONT_PX * scale
-    need = max(MIN_PANEL_WIDTH_PX * scale, T * MIN_BAR_PX * scale)
-    choices = sorted({math.ceil(heads / 2**k) for k in range(heads.bit_length() + 1)}, reverse=True)
-    gap, left, right = PANEL_GAP_PX * scale, y_room, MARGIN_PX
-    for cols in choices:
-        rows = math.ceil(heads / cols)
-        cols = math.ceil(heads / rows)  # balance the rows: 6 heads as 3 + 3
-        for _ in range(4):  # the labels decide the gap, the gap the panels' width, that the labels
-            panel_w = (width_px - left - right - (cols - 1) * gap) / cols
-            ticks = _ticks_through(key_ticks(short, panel_w / T, tick_px, smallest, first), short, position, first)
-            reach = _overhang(ticks, short, panel_w / T, first)
-            wanted = (
-                max(PANEL_GAP_PX * scale, 2 * reach + LABEL_PAD_PX),
-                max(y_room, reach + MARGIN_PX),
-                reach + MARGIN_PX,
-            )
-            if wanted[0] <= gap + 1e-6 and wanted[1] <= left + 1e-6 and wanted[2] <= right + 1e-6:
-                break
-            gap, left, right = max(gap, wanted[0]), max(left, wanted[1]), max(right, wanted[2])
-        if panel_w >= need or cols == choices[-1]:
-            return _Plan(cols, max(panel_w, 1.0), gap, ticks, left, right)
-    raise AssertionError("unreachable: the last choice always returns")
-
-
-@dataclass(frozen=True)
-class _Slot:
-    """One (layer, head) panel's place: its axes' number and its domain in the plot area."""
-
-    index: int  # 1-based, the axes' number ("x", "x2" …)
-    col: int
-    x0: float
-    y0: float
-    y1: float
-
-    @property
-    def suffix(self) -> str:
-        return "" if self.index == 1 else str(self.index)
-
-
-@dataclass(frozen=True)
-class _Sheet:
-    """The panels' grid in pixels: each row of panels is its titles, its bars and the token
-    labels under them; every layer starts a new row."""
-
-    plan: _Plan
-    title_room: float
-    panel_h: float
-    row_h: float
-    rows_per_layer: int
-    header: float
-    plot_w: float
-    plot_h: float
-    two_lines: bool  # the panels' titles as "block 1" over "head 2" (one line is too wide)
-
-    def slot(self, layer: int, head: int, heads: int) -> _Slot:
-        plan = self.plan
-        grid_row, col = layer * self.rows_per_layer + head // plan.cols, head % plan.cols
-        top = grid_row * self.row_h + self.title_room
-        x0 = col * (plan.panel_w + plan.gap) / self.plot_w
-        y0, y1 = 1.0 - (top + self.panel_h) / self.plot_h, 1.0 - top / self.plot_h
-        return _Slot(layer * heads + head + 1, col, x0, y0, y1)
-
-
-def _sheet(plan: _Plan, names: list[list[str]], named: bool, width_px: float, scale: float) -> _Sheet:
-    """Rows of ``plan.cols`` panels, each panel's title on one line if every title fits it."""
-    title_px = PANEL_TITLE_FONT_PX * scale
-    two_lines = named and any(
-        text_px(name, title_px) > plan.panel_w + plan.gap - LABEL_PAD_PX for row in names for name in row
-    )
-    title_room = (2 if two_lines else 1) * title_px * LINE_HEIGHT + 4
-    key_room = plan.ticks.extent_px + TICK_STANDOFF_PX
-    panel_h = PANEL_HEIGHT_PX * scale
-    row_h = title_room + panel_h + key_room + ROW_GAP_PX * scale
-    rows_per_layer = math.ceil(len(names[0]) / plan.cols)
-    header = TITLE_FONT_SIZE * scale * LINE_HEIGHT + MARGIN_PX * 2
-    plot_h = len(names) * rows_per_layer * row_h
-    return _Sheet(
-        plan, title_room, panel_h, row_h, rows_per_layer, header, width_px - plan.left - plan.right, plot_h, two_lines
-    )
-
-
 def _checked(rows: np.ndarray, columns: np.ndarray, position: int, T: int, direction: str) -> tuple[np.ndarray, ...]:
     """rows and columns as float32 (layers, h, T); ValueError or IndexError for what cannot
     be drawn."""
@@ -194,24 +67,12 @@ def _checked(rows: np.ndarray, columns: np.ndarray, position: int, T: int, direc
     return rows, columns
 
 
-def _y_room(y_ticks: tuple[float, float], scale: float) -> float:
-    """The left margin the weight axis needs: its widest tick label and its title."""
-    tick_px = TICK_FONT_PX * scale
-    return (
-        max(text_px(f"{tick:g}", tick_px) for tick in y_ticks)
-        + LABEL_PAD_PX
-        + TICK_STANDOFF_PX
-        + AXIS_TITLE_FONT_PX * scale * LINE_HEIGHT
-        + MARGIN_PX
-    )
-
-
 def _bars(
     rows: np.ndarray,
     columns: np.ndarray,
     layer: int,
     head: int,
-    slot: _Slot,
+    slot: Slot,
     position: int,
     shown: tuple,
     categories: list[str],
@@ -244,7 +105,7 @@ def _bars(
 
 
 def _axes(
-    sheet: _Sheet, slot: _Slot, categories: list[str], y_ticks: tuple[float, float], weight_word: str, scale: float
+    sheet: Sheet, slot: Slot, categories: list[str], y_ticks: tuple[float, float], weight_word: str, scale: float
 ) -> dict:
     """A panel's token axis (the labels ``plan.ticks`` shows) and its weight axis, the same
     scale in every panel, its numbers and title only on the first panel of a row."""
@@ -289,7 +150,7 @@ def _axes(
 
 
 def _panel_title(
-    sheet: _Sheet, slot: _Slot, name: str, number: int | None, head: int, layer_word: str, text: Words, scale: float
+    sheet: Sheet, slot: Slot, name: str, number: int | None, head: int, layer_word: str, text: Words, scale: float
 ) -> dict:
     """The panel's name over it in its head's colour: on two lines where one is too wide."""
     title = (
@@ -301,7 +162,7 @@ def _panel_title(
     return panel_title(title, panel, PANEL_TITLE_FONT_PX * scale, head_color(head), bold=True)
 
 
-def _chosen_shade(slot: _Slot, position: int) -> dict:
+def _chosen_shade(slot: Slot, position: int) -> dict:
     """The chosen token's slot, shaded under the bars."""
     return dict(
         type="rect",
@@ -325,10 +186,9 @@ def token_view_figure(
     text: Words,
     direction: str = "both",
     layer_word: str | None = None,
-    width_px: float = 870,
-    scale: float = 1.0,
     first_layer: int = 0,
     window: Window | None = None,
+    size: ChartSize = DEFAULT_SIZE,
 ) -> go.Figure:
     """Token ``position`` in every head of every layer: rows and columns are (layers, h, T)
     (``gpt_core.token_attention``). Each head is one bar chart over the tokens: bars up to the
@@ -338,24 +198,21 @@ def token_view_figure(
     "ex.col.block") names the layers in the panels' titles, numbered from ``first_layer``
     (0-based: the layer ``rows[0]`` is); None: one layer, heads only. window: a long text's
     window (``gpt_core.window``): the bars of its keys' positions only (it should hold the
-    token), labelled with their positions in the whole text."""
+    token), labelled with their positions in the whole text. size: the page's width for the
+    chart (default: a projector's) and the type scale."""
     rows, columns = _checked(rows, columns, position, len(labels), direction)
-    first, whole_position = 0, position
-    if window is not None and not window.whole:
-        first = window.first_key
-        rows, columns = rows[..., first : first + window.size], columns[..., first : first + window.size]
-        labels, position = list(labels)[first:][: window.size], position - first
-        if not 0 <= position < len(labels):
-            raise IndexError(f"position {whole_position} is outside the window {list(window.keys)[:: len(labels) - 1]}")
+    width_px, scale = size.width_or(DEFAULT_WIDTH_PX), size.scale
+    whole_position = position
+    rows, columns, labels, position, first = _windowed(rows, columns, labels, position, window)
     layers, heads = rows.shape[:2]
     named, word = layer_word is not None, layer_word or "ex.col.block"
     short, categories = short_labels(labels), categories_of(list(labels), first)
     weight_word = plotly_safe(text["ex.weight"])
     y_ticks = _weight_ticks(rows, columns, position, direction)
-    plan = _plan(heads, short, position, width_px, _y_room(y_ticks, scale), scale, first)
+    plan = plan_rows(heads, short, position, width_px, weight_axis_room(y_ticks, scale), scale, first)
     layer_numbers = [first_layer + layer if named else None for layer in range(layers)]
     names = [[panel_name(number, head, text, word) for head in range(heads)] for number in layer_numbers]
-    sheet = _sheet(plan, names, named, width_px, scale)
+    sheet = plan_sheet(plan, names, named, width_px, scale)
     shown = ("reads", "read_by") if direction == "both" else (direction,)
     traces, layout, annotations, shapes = [], {}, [], []
     for layer, number in enumerate(layer_numbers):
@@ -367,19 +224,40 @@ def token_view_figure(
             annotations.append(_panel_title(sheet, slot, names[layer][head], number, head, word, text, scale))
             shapes.append(_chosen_shade(slot, position))
     token = plotly_safe(position_label(whole_position, short[position]))
-    layout.update(
+    title = figure_title(_title(direction, text).format(token=token), TITLE_FONT_SIZE * scale)
+    layout.update(_sheet_layout(sheet, annotations, shapes, title, scale))
+    return build_figure(traces, layout)
+
+
+def _windowed(
+    rows: np.ndarray, columns: np.ndarray, labels: list[str], position: int, window: Window | None
+) -> tuple[np.ndarray, np.ndarray, list[str], int, int]:
+    """Only the window's keys (``window`` None or whole: all of them): the rows, columns and
+    labels cut to them, the token's position in the window, and the window's first key."""
+    if window is None or window.whole:
+        return rows, columns, labels, position, 0
+    first = window.first_key
+    rows, columns = rows[..., first : first + window.size], columns[..., first : first + window.size]
+    labels, local = list(labels)[first:][: window.size], position - first
+    if not 0 <= local < len(labels):
+        raise IndexError(f"position {position} is outside the window {list(window.keys)[:: len(labels) - 1]}")
+    return rows, columns, labels, local, first
+
+
+def _sheet_layout(sheet: Sheet, annotations: list[dict], shapes: list[dict], title: dict, scale: float) -> dict:
+    """The figure's height, margins and type around the panels' sheet."""
+    return dict(
         height=round(sheet.header + sheet.plot_h + MARGIN_PX),
         barmode="overlay",
         bargap=0.15,
         annotations=annotations,
         shapes=shapes,
-        margin=dict(l=round(plan.left), r=round(plan.right), t=round(sheet.header), b=MARGIN_PX),
+        margin=dict(l=round(sheet.plan.left), r=round(sheet.plan.right), t=round(sheet.header), b=MARGIN_PX),
         font=dict(size=FONT_SIZE * scale, family=FONT_FAMILY),
         plot_bgcolor=BACKGROUND,
         hoverlabel=dict(font=dict(size=FONT_SIZE * scale)),
-        title=figure_title(_title(direction, text).format(token=token), TITLE_FONT_SIZE * scale),
+        title=title,
     )
-    return build_figure(traces, layout)
 
 
 def _weight_ticks(rows: np.ndarray, columns: np.ndarray, position: int, direction: str) -> tuple[float, float]:

@@ -10,13 +10,14 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from gpt_core.window import OVERVIEW_BLOCKS, Window, block_max
+from gpt_core.window import OVERVIEW_BLOCKS, Blocks, Window, block_max
 
 from .events import MINUS_INF, layer_meta, trace_meta
 from .labels import plotly_safe
 from .overview import stage_look
 from .palette import HIGHLIGHT_COLOR, MASKED_COLOR
 from .panels import HIGHLIGHT_WIDTH_PX, wrapped_title
+from .stage_colors import Look
 from .style import FONT_FAMILY, FONT_SIZE, TITLE_FONT_SIZE, build_figure
 from .words import Words
 
@@ -56,12 +57,18 @@ def window_map_figure(
     on a block sends its first query and key (``figures/events.py``: origin 0, step b).
     """
     summary = block_max(matrix, blocks)
-    b, n, tokens = summary.size, summary.values.shape[0], summary.tokens
+    look = stage_look(np.asarray(matrix, dtype=np.float32)[None], stage)
+    traces = _block_traces(summary, look, stage, head, text)
+    return build_figure(traces, _map_layout(summary, window, text, scale))
+
+
+def _block_traces(summary: Blocks, look: Look, stage: str, head: int, text: Words) -> list[dict]:
+    """The blocks' heatmap in the stage's colours, under a layer of the masked blocks (only
+    where there are any); each block carries its first query and key for a click."""
+    b, n = summary.size, summary.values.shape[0]
     centres = (np.arange(n) * b + (b - 1) / 2).tolist()
     values = summary.values
     masked = np.isneginf(values)
-    look = stage_look(np.asarray(matrix, dtype=np.float32)[None], stage)
-    font_px = FONT_SIZE * scale
     hover = text["win.block_hover"].format(q="%{customdata[0]}", k="%{customdata[1]}", v="%{z:.4f}")
     starts = np.arange(n) * b
     customdata = np.stack(np.meshgrid(starts, starts, indexing="ij"), axis=-1).tolist()  # [query, key] per block
@@ -94,7 +101,12 @@ def window_map_figure(
             **color,
         )
     )
-    outline = dict(
+    return traces
+
+
+def _window_outline(window: Window) -> dict:
+    """The window's square on the map, in tokens."""
+    return dict(
         type="rect",
         xref="x",
         yref="y",
@@ -105,6 +117,12 @@ def window_map_figure(
         line=dict(color=HIGHLIGHT_COLOR, width=HIGHLIGHT_WIDTH_PX),
         fillcolor="rgba(0,0,0,0)",
     )
+
+
+def _map_layout(summary: Blocks, window: Window, text: Words, scale: float) -> dict:
+    """The square map with room for its axes and its (wrapped) title, the window outlined."""
+    b, tokens = summary.size, summary.tokens
+    font_px = FONT_SIZE * scale
     side = MAP_PX * scale
     title, lines = wrapped_title(text["win.overview_title"].format(b=b), side + MAP_MARGIN_PX * scale, font_px)
     top = lines * font_px * 1.4 + 20 * scale  # the title's lines, and room above them for the chart's toolbar
@@ -127,8 +145,8 @@ def window_map_figure(
             pad=dict(t=14 * scale, l=4),
             font=dict(size=min(font_px, TITLE_FONT_SIZE * scale)),
         ),
-        shapes=[outline],
+        shapes=[_window_outline(window)],
         font=dict(size=font_px, family=FONT_FAMILY),
         plot_bgcolor="white",
     )
-    return build_figure(traces, layout)
+    return layout

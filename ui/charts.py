@@ -12,7 +12,7 @@ import plotly.io as pio
 import streamlit as st
 
 from figures.describe import ChartData, Table, chart_data, chart_table, describe, table_names
-from figures.sizing import DEFAULT_PRESENTING_WIDTH_PX, DEFAULT_WIDTH_PX
+from figures.sizing import DEFAULT_PRESENTING_WIDTH_PX, DEFAULT_WIDTH_PX, ChartSize
 from figures.style import FigureSpec, specs_only
 from figures.wire import wire_dict, wire_json
 from figures.words import Words
@@ -96,9 +96,9 @@ def page_width() -> float:
     return DEFAULT_PRESENTING_WIDTH_PX if st.session_state.get(PRESENT_STATE) else DEFAULT_WIDTH_PX
 
 
-def sized_for_page() -> dict:
-    """The attention figures' size arguments for this page: its width and type scale."""
-    return {"width_px": page_width(), "scale": type_scale()}
+def sized_for_page() -> ChartSize:
+    """The attention figures' sizes for this page: its width and type scale."""
+    return ChartSize(width_px=page_width(), scale=type_scale())
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
+from figures import ChartSize
 from figures.attention import trace_name
 from figures.combined import combined_figure, qk_figure, qk_names
 from figures.labels import axis_labels
@@ -31,7 +32,7 @@ def heatmap(figure) -> dict:
 def test_the_combined_heatmap_is_the_matrix_with_the_other_heatmaps_labels(result, kind, words):
     weights = result.trace.weights[0]
     matrix = (weights.double().mean(0) if kind == "mean" else attention_rollout([weights])).numpy()
-    figure = combined_figure(matrix, result.labels, kind, words, width_px=900)
+    figure = combined_figure(matrix, result.labels, kind, words, size=ChartSize(width_px=900))
     go.Figure(figure.to_dict())  # valid Plotly (the builders skip validation)
     trace = heatmap(figure)
     T = len(result.labels)

@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 import pytest
 
 from figures import HEAD_COLORS, generation_figure, grid_figure, head_color, lines_figure, metric_figure
-from figures.explorer import panel_name
+from figures.grid import panel_name
 from figures.lines import LINE_BINS, LINE_THRESHOLD, line_color, line_dash, line_name, weight_bin
 from gpt_core.window import window_around
 from harness.charts import decode, traces_by_name

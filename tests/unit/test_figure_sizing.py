@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from figures import head_detail_figure, heads_overview_figure
+from figures import ChartSize, head_detail_figure, heads_overview_figure
 from figures.detail_plan import DETAIL_MIN_CELL_PX
 from figures.overview import FOCUSED_BORDER_PX
 from figures.palette import DROPPED_COLOR
@@ -97,7 +97,7 @@ def test_detail_panels_grow_with_t(fewer, more):
 @pytest.mark.parametrize("count", [64, 128])
 def test_detail_cells_stay_legible_up_to_the_cap_and_the_chart_says_how_wide_it_must_be(count):
     text = ("abcdefghij" * 13)[:count]
-    figure = head_detail_figure(_stages(_result(text)), display_labels(list(text)), 0, EN, width_px=870)
+    figure = head_detail_figure(_stages(_result(text)), display_labels(list(text)), 0, EN, size=ChartSize(width_px=870))
     assert _panel_px(figure, count) / count >= DETAIL_MIN_CELL_PX - 1e-6
     needed = figure.layout.meta["minWidthPx"]
     assert (needed > 870) == (count * DETAIL_MIN_CELL_PX > 870 - 100), "wider than the page only when needed"
@@ -159,7 +159,9 @@ def test_dropout_bar_reaches_the_largest_kept_weight_and_dropped_cells_have_thei
 
 def test_overview_labels_sit_beside_the_first_column_and_under_the_last_panels():
     result = _result("to be or not", heads=5)
-    figure = heads_overview_figure(result.trace.weights[0].numpy(), result.labels, "weights", EN, width_px=520)
+    figure = heads_overview_figure(
+        result.trace.weights[0].numpy(), result.labels, "weights", EN, size=ChartSize(width_px=520)
+    )
     layout = figure.layout
     panels = []
     for head in range(5):
@@ -220,9 +222,9 @@ def test_every_word_of_a_ten_word_sentence_is_labelled_at_a_projectors_width():
     label (smaller type down to a legible minimum, keys read upwards), at its position."""
     result = _result(TEN_WORDS, tokenizer="word", heads=8)
     assert len(result.labels) == 10
-    detail = head_detail_figure(_stages(result), result.labels, 0, EN, width_px=PROJECTOR_WIDTH_PX)
+    detail = head_detail_figure(_stages(result), result.labels, 0, EN, size=ChartSize(width_px=PROJECTOR_WIDTH_PX))
     overview = heads_overview_figure(
-        result.trace.weights[0].numpy(), result.labels, "weights", EN, width_px=PROJECTOR_WIDTH_PX
+        result.trace.weights[0].numpy(), result.labels, "weights", EN, size=ChartSize(width_px=PROJECTOR_WIDTH_PX)
     )
     expected = [f"{i} · {word}" for i, word in enumerate(TEN_WORDS.split())]
     for figure in (detail, overview):
@@ -236,17 +238,27 @@ def test_values_are_written_for_a_few_words_when_the_cells_make_room():
     """The playground's Values switch: cells large enough for the numbers (two rows of
     stages) while a panel holds T of them; off, or with many tokens, one row of small cells."""
     result = _result(TEN_WORDS, tokenizer="word", heads=8)
-    roomy = head_detail_figure(_stages(result), result.labels, 0, EN, width_px=PROJECTOR_WIDTH_PX, room_for_values=True)
+    roomy = head_detail_figure(
+        _stages(result), result.labels, 0, EN, size=ChartSize(width_px=PROJECTOR_WIDTH_PX), room_for_values=True
+    )
     assert all(_texts(roomy).values()), "every stage writes its values"
     assert len({round(axis["domain"][0], 6) for axis in _axes(roomy, "y")}) == 2, "two rows of stages"
-    compact = head_detail_figure(_stages(result), result.labels, 0, EN, width_px=PROJECTOR_WIDTH_PX)
+    compact = head_detail_figure(_stages(result), result.labels, 0, EN, size=ChartSize(width_px=PROJECTOR_WIDTH_PX))
     assert not any(_texts(compact).values())
     off = head_detail_figure(
-        _stages(result), result.labels, 0, EN, width_px=PROJECTOR_WIDTH_PX, show_values=False, room_for_values=True
+        _stages(result),
+        result.labels,
+        0,
+        EN,
+        size=ChartSize(width_px=PROJECTOR_WIDTH_PX),
+        show_values=False,
+        room_for_values=True,
     )
     assert off.layout.height == compact.layout.height and not any(_texts(off).values())
     many = _result("abcdefghij" * 3)
-    wide = head_detail_figure(_stages(many), many.labels, 0, EN, width_px=PROJECTOR_WIDTH_PX, room_for_values=True)
+    wide = head_detail_figure(
+        _stages(many), many.labels, 0, EN, size=ChartSize(width_px=PROJECTOR_WIDTH_PX), room_for_values=True
+    )
     assert not any(_texts(wide).values()), "30 cells of a value each would not fit the largest panel"
 
 
@@ -258,7 +270,9 @@ def test_a_space_is_drawn_as_a_symbol_and_single_characters_are_never_turned():
     for cell in (4.0, 9.0, 17.0, 30.0):
         assert key_ticks(labels, cell, FONT, 11).angle == 0
     result = _result("But soft, what light through yonder")
-    figure = heads_overview_figure(result.trace.weights[0].numpy(), result.labels, "weights", EN, width_px=870)
+    figure = heads_overview_figure(
+        result.trace.weights[0].numpy(), result.labels, "weights", EN, size=ChartSize(width_px=870)
+    )
     shown = [text for axis in _labelled(figure, "x") for text in axis["ticktext"]]
     assert "3<br>␣" in shown
     assert all("tickangle" not in axis and axis["autotickangles"] == [0, 30] for axis in _labelled(figure, "x"))
@@ -276,7 +290,9 @@ def test_smaller_type_only_when_it_names_every_token():
 def test_row_labels_clear_the_first_panel_and_its_border():
     """The query labels' room holds the widest label at its size, clear of a focused border."""
     result = _result("ROMEO:\nBut soft, what light through yonder", heads=4)
-    figure = heads_overview_figure(result.trace.weights[0].numpy(), result.labels, "weights", EN, width_px=870, focus=0)
+    figure = heads_overview_figure(
+        result.trace.weights[0].numpy(), result.labels, "weights", EN, size=ChartSize(width_px=870), focus=0
+    )
     axis = figure.layout.yaxis
     widest = max(text_px(text, axis.tickfont.size) for text in axis.ticktext)
     assert figure.layout.xaxis.domain[0] == 0, "the first column starts at the plot area's left edge"

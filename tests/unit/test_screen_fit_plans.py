@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from figures import head_detail_figure, heads_overview_figure
+from figures import ChartSize, head_detail_figure, heads_overview_figure
 from gpt_core import STAGES, PlaygroundConfig, trace_attention
 from string_table.figure_words import figure_words
 
@@ -47,7 +47,7 @@ def test_one_heads_stages_stay_side_by_side_on_one_screen(text, tokenizer, T):
     assert len(result.labels) == T
     stages = {stage: getattr(result.trace, stage)[0, 0].numpy() for stage in STAGES}
     figure = head_detail_figure(
-        stages, result.labels, 0, EN, width_px=PAGE_1366, room_for_values=True, max_height_px=SCREEN
+        stages, result.labels, 0, EN, size=ChartSize(width_px=PAGE_1366, max_height_px=SCREEN), room_for_values=True
     )
     assert figure.layout.height <= SCREEN
     panels = _panels(figure)
@@ -66,7 +66,7 @@ def test_without_a_height_limit_the_long_words_take_one_column_as_before():
     stack the stages one under the other (a chart several screens tall)."""
     result = _result(FIFTEEN_WORDS, "word")
     stages = {stage: getattr(result.trace, stage)[0, 0].numpy() for stage in STAGES}
-    figure = head_detail_figure(stages, result.labels, 0, EN, width_px=PAGE_1366, room_for_values=True)
+    figure = head_detail_figure(stages, result.labels, 0, EN, size=ChartSize(width_px=PAGE_1366), room_for_values=True)
     assert figure.layout.height > 2 * SCREEN
 
 
@@ -74,7 +74,7 @@ def test_a_few_tokens_keep_their_values_under_the_limit():
     result = _result("动手学大模型")
     stages = {stage: getattr(result.trace, stage)[0, 0].numpy() for stage in STAGES}
     figure = head_detail_figure(
-        stages, result.labels, 0, EN, width_px=PAGE_1366, room_for_values=True, max_height_px=SCREEN
+        stages, result.labels, 0, EN, size=ChartSize(width_px=PAGE_1366, max_height_px=SCREEN), room_for_values=True
     )
     assert figure.layout.height <= SCREEN
     assert all(trace.texttemplate for trace in figure.data if trace.type == "heatmap")
@@ -85,7 +85,11 @@ def test_the_default_overview_holds_every_head_within_the_first_screen(width, ro
     result = _result("动手学大模型")
     budget = 768 - ABOVE_CHART
     figure = heads_overview_figure(
-        result.trace.weights[0].numpy(), result.labels, "weights", EN, width_px=width, max_height_px=budget
+        result.trace.weights[0].numpy(),
+        result.labels,
+        "weights",
+        EN,
+        size=ChartSize(width_px=width, max_height_px=budget),
     )
     assert figure.layout.height <= budget
     panels = _panels(figure)
@@ -98,9 +102,11 @@ def test_a_long_texts_overview_cannot_fit_beside_the_controls_and_fits_the_page(
     result = _result(FIFTY_CHARACTERS, heads=8)
     weights = result.trace.weights[0].numpy()
     beside = heads_overview_figure(
-        weights, result.labels, "weights", EN, width_px=CHART_1366, max_height_px=768 - ABOVE_CHART
+        weights, result.labels, "weights", EN, size=ChartSize(width_px=CHART_1366, max_height_px=768 - ABOVE_CHART)
     )
     assert beside.layout.height > 768 - ABOVE_CHART, "too tall for the first screen beside the controls"
-    under = heads_overview_figure(weights, result.labels, "weights", EN, width_px=PAGE_1366, max_height_px=SCREEN)
+    under = heads_overview_figure(
+        weights, result.labels, "weights", EN, size=ChartSize(width_px=PAGE_1366, max_height_px=SCREEN)
+    )
     assert under.layout.height <= SCREEN
     assert len({x for x, _ in _panels(under)}) == 4, "four heads to a row"

@@ -14,6 +14,7 @@ import pytest
 from plotly.io._json import to_json_plotly
 
 from figures import (
+    ChartSize,
     channel_map_figure,
     generation_figure,
     grid_figure,
@@ -45,7 +46,9 @@ def _figures():
     qkv = [rng.standard_normal((T, 8)) for _ in range(3)]
     return {
         "overview": lambda: heads_overview_figure(trace.masked_scores[0].numpy(), labels, "masked_scores", EN, focus=1),
-        "overview_zh": lambda: heads_overview_figure(weights, labels, "weights", ZH, width_px=600, scale=1.35),
+        "overview_zh": lambda: heads_overview_figure(
+            weights, labels, "weights", ZH, size=ChartSize(width_px=600, scale=1.35)
+        ),
         "detail": lambda: head_detail_figure(
             stages, labels, 1, EN, highlight=(3, 2), show_values=True, room_for_values=True
         ),

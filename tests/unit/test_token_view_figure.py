@@ -9,9 +9,9 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
-from figures import link_words, token_view_figure
+from figures import ChartSize, link_words, token_view_figure
 from figures.panels import MIN_TICK_FONT_PX
-from figures.token_view import MIN_PANEL_WIDTH_PX
+from figures.token_view_plan import MIN_PANEL_WIDTH_PX
 from gpt_core import Link, PlaygroundConfig, position_label, strongest_links, token_attention, trace_attention
 from harness.charts import decode, traces_by_name
 from string_table.figure_words import figure_words
@@ -106,7 +106,12 @@ def test_panels_never_overlap_and_keep_their_width_by_taking_rows(heads, T):
     width = 870
     spec = _spec(
         token_view_figure(
-            token.rows.numpy(), token.columns.numpy(), T // 2, [f"t{i}" for i in range(T)], EN, width_px=width
+            token.rows.numpy(),
+            token.columns.numpy(),
+            T // 2,
+            [f"t{i}" for i in range(T)],
+            EN,
+            size=ChartSize(width_px=width),
         )
     )
     domains = _domains(spec)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 
-from figures import head_detail_figure, heads_overview_figure, window_map_figure
+from figures import ChartSize, head_detail_figure, heads_overview_figure, window_map_figure
 from gpt_core.window import (
     LONG_TEXT_TOKENS,
     WINDOW_TOKENS,
@@ -140,7 +140,7 @@ def test_a_windowed_detail_draws_only_the_windows_cells_with_their_positions():
         WORDS,
         highlight=(250, 240),
         window=window,
-        max_height_px=700,
+        size=ChartSize(max_height_px=700),
     )
     spec = json.loads(figure.to_json())
     values = next(trace for trace in spec["data"] if trace["name"] == "raw scores QKᵀ · head 1")
@@ -162,7 +162,9 @@ def test_a_windowed_overview_cuts_every_head_and_keeps_the_whole_colour_range():
     weights = np.zeros((heads, T, T), dtype=np.float32)
     weights[:, np.arange(T), np.arange(T)] = 1.0  # every head reads itself
     window = window_around(T, 90, 0)
-    figure = heads_overview_figure(weights, _labels(T), "weights", WORDS, window=window, max_height_px=700)
+    figure = heads_overview_figure(
+        weights, _labels(T), "weights", WORDS, window=window, size=ChartSize(max_height_px=700)
+    )
     names = [trace.name for trace in figure.data]
     for head in range(heads):
         trace = figure.data[names.index(f"softmax weights · head {head + 1}")]
@@ -253,7 +255,7 @@ def test_the_token_view_of_a_long_text_draws_the_window_around_the_token():
 
 def test_the_generation_chart_of_a_long_context_draws_its_last_positions():
     from figures import generation_figure
-    from figures.explorer import GENERATION_POSITIONS
+    from figures.generation import GENERATION_POSITIONS
 
     context = [f"t{i}" for i in range(200)]
     row = np.full(200, 1 / 200, dtype=np.float32)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import streamlit as st
 
 from figures import head_detail_figure
@@ -22,7 +24,7 @@ def detail(view: ExplorerView, lang: str) -> None:
         t(f"ex.detail_title.{view.source.words.unit}", lang, block=view.layer + 1, head=view.head + 1, kind=kind)
     )
     st.caption(t("ex.detail_help", lang))
-    sized = sized_for_page()
+    sized = replace(sized_for_page(), max_height_px=SCREEN_CHART_PX)
 
     window = view.window
 
@@ -34,14 +36,13 @@ def detail(view: ExplorerView, lang: str) -> None:
             view.head,
             figure_words(lang),
             window=window,
-            max_height_px=SCREEN_CHART_PX,
-            **sized,
+            size=sized,
         )
 
     show_chart(
         build,
         DETAIL_CHART_KEY,
         sized=True,
-        share=view.shared("detail", view.layer, view.head, tuple(sized.items()), window),
+        share=view.shared("detail", view.layer, view.head, sized, window),
         file_name=view.file_name("detail", block=view.layer + 1, head=view.head + 1),
     )

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from figures import generation_figure
-from figures.explorer import generation_window
+from figures.generation import generation_window
 from gpt_core.playground import MAX_SEED
 from gpt_core.source import generate_with_attention
 from links.explorer import MAX_GENERATE, MAX_TEMPERATURE
@@ -86,10 +86,10 @@ def generation(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None
             view.layer,
             figure_words(lang),
             unit_word=f"ex.col.{view.source.words.unit}",
-            **sized,
+            size=sized,
         )
 
-    shared = ("generation", settings, view.layer, view.head, tuple(sized.items()))
+    shared = ("generation", settings, view.layer, view.head, sized)
     show_chart(
         build,
         GENERATION_CHART_KEY,

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from figures import grid_figure, heads_overview_figure, metric_figure
+from figures import ChartSize, grid_figure, heads_overview_figure, metric_figure
 from links.explorer import METRICS
 from string_table import t
 from string_table.figure_words import figure_words
@@ -72,8 +72,7 @@ def layer_map(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
         metric,
         figure_words(lang),
         limit=entropy_limit(view),
-        scale=type_scale(),
-        cell_px=map_cell_px(view.about.layers),
+        size=ChartSize(scale=type_scale(), cell_px=map_cell_px(view.about.layers)),
         title=title,
         focus=(view.layer, view.head),
         rows_word=f"ex.col.{view.source.words.unit}",
@@ -89,7 +88,7 @@ def layer_map(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
         figure_words(lang),
         focus=view.head,
         window=view.window,
-        **sized_for_page(),
+        size=sized_for_page(),
     )
     show_chart(figure, LAYER_CHART_KEY, sized=True, file_name=view.file_name("layer", layer=view.layer + 1))
     _window_map(view, lang)
@@ -123,10 +122,10 @@ def grid(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     # Its rows are blocks or layers: the grid's words for them.
     words = {**words, "ex.col.block": words[f"ex.col.{unit}"], "ex.grid_title": t(f"ex.grid_title.{unit}", lang)}
     show_chart(
-        lambda: grid_figure(view.weights, view.trace.labels, words, focus=focus, window=window, **sized),
+        lambda: grid_figure(view.weights, view.trace.labels, words, focus=focus, window=window, size=sized),
         GRID_CHART_KEY,
         sized=True,
-        share=view.shared("grid", focus, tuple(sized.items()), window),
+        share=view.shared("grid", focus, sized, window),
         file_name=view.file_name("grid", block=view.layer + 1, head=view.head + 1),
     )
     st.caption(t(f"ex.grid_help.{unit}", lang))

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
-from figures import metric_figure
+from figures import ChartSize, metric_figure
 from gpt_core.source import INDUCTION_TOKENS
 from links.explorer import METRICS
 from string_table import t
@@ -50,7 +50,9 @@ def metrics(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     if not has_map(view):
         scale = type_scale()
         show_chart(
-            lambda: metric_figure(metric_values(view, metric), metric, figure_words(lang), limit=limit, scale=scale),
+            lambda: metric_figure(
+                metric_values(view, metric), metric, figure_words(lang), limit=limit, size=ChartSize(scale=scale)
+            ),
             METRIC_CHART_KEY,
             sized=True,
             share=view.shared("metric", metric, scale),

@@ -14,7 +14,7 @@ import numpy as np
 import streamlit as st
 
 from figures import generation_figure, odds_figure
-from figures.explorer import generation_window
+from figures.generation import generation_window
 from gpt_core import InputError, display_label, next_token_odds, sample
 from gpt_core.playground import MAX_SEED
 from gpt_core.source import AttentionSource, NextStep
@@ -157,7 +157,7 @@ def _row(view: views.ExplorerView, step: NextStep, lang: str) -> None:
             view.layer,
             figure_words(lang),
             unit_word=f"ex.col.{view.source.words.unit}",
-            **sized,
+            size=sized,
         )
 
     show_chart(

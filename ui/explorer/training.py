@@ -29,11 +29,16 @@ def training(view: ExplorerView, lang: str, key: Callable[[str], str], steps: tu
 
     def build():
         return heads_overview_figure(
-            snapshot[view.layer], display_labels(list(prompt)), "weights", figure_words(lang), focus=view.head, **sized
+            snapshot[view.layer],
+            display_labels(list(prompt)),
+            "weights",
+            figure_words(lang),
+            focus=view.head,
+            size=sized,
         )
 
     # The same for every prompt: shared by the model's snapshot, not by the view.
-    shared = ("snapshot", view.about.name, step, view.layer, view.head, tuple(sized.items()))
+    shared = ("snapshot", view.about.name, step, view.layer, view.head, sized)
     show_chart(
         build,
         TRAINING_CHART_KEY,

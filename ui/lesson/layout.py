@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 
 import streamlit as st
 
 from figures.export import export_name
 from figures.overview import plan_overview
+from figures.sizing import ChartSize
 
 from ..charts import page_width, show_chart, type_scale
 from ..export import MODEBAR_STRIP_PX
@@ -106,27 +108,26 @@ class StepLayout:
         with self.figure():
             st.markdown(text)
 
-    def sized(self) -> dict:
-        """The size arguments of a figure drawn in the figure slot: its width and type scale."""
+    def sized(self) -> ChartSize:
+        """The sizes of a figure drawn in the figure slot: its width and type scale."""
         width = page_width()
         if self.presenting:  # less the height of the toolbar's strip above it, in width (about two stages wide)
             width = (width - COLUMN_GAP_PX) * FIGURE_SHARE / (TEXT_SHARE + FIGURE_SHARE) - 2 * MODEBAR_STRIP_PX
-        return {"width_px": width, "scale": type_scale()}
+        return ChartSize(width_px=width, scale=type_scale())
 
-    def overview(self, heads: int, labels: list[str]) -> dict:
-        """The heads overview's size arguments; presentation mode's as large as fits the
+    def overview(self, heads: int, labels: list[str]) -> ChartSize:
+        """The heads overview's sizes; presentation mode's as large as fits the
         screen's height, in two columns up to PRESENT_PAIRED_HEADS heads."""
         sized = self.sized()
         if not self.presenting:
-            return {**sized, "cols": None}
+            return sized
         cols = min(heads, 2) if heads <= PRESENT_PAIRED_HEADS else PRESENT_MAX_COLUMNS
-        width = sized["width_px"]
+        sized = replace(sized, cols=cols)
         while (
-            width > WIDTH_STEP_PX
-            and plan_overview(heads, labels, width, sized["scale"], cols).frame.height > PRESENT_FIGURE_MAX_PX
+            sized.width_px > WIDTH_STEP_PX and plan_overview(heads, labels, sized).frame.height > PRESENT_FIGURE_MAX_PX
         ):
-            width -= WIDTH_STEP_PX
-        return {**sized, "width_px": width, "cols": cols}
+            sized = replace(sized, width_px=sized.width_px - WIDTH_STEP_PX)
+        return sized
 
     def lead(self, text: str) -> None:
         """The step's lead: what to look at before answering (not drawn in ``compact`` or

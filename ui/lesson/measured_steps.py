@@ -176,10 +176,10 @@ def trained(lang: str, layout: StepLayout) -> Question | None:
     with layout.figure():
         sized = layout.overview(heads, labels)
         layout.chart(
-            heads_overview_figure(weights, labels, "weights", figure_words(lang), **sized),
+            heads_overview_figure(weights, labels, "weights", figure_words(lang), size=sized),
             "ls_chart_8",
             sized=True,
-            width_px=sized["width_px"],
+            width_px=sized.width_px,
         )
     verdict = answer(experiment.runs)
     accepted = tuple(sorted((verdict.at_steps.best, *verdict.at_steps.ties)))

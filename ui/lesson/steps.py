@@ -80,7 +80,7 @@ def one_head(lang: str, layout: StepLayout) -> Question:
                     result.labels,
                     0,
                     figure_words(lang),
-                    **layout.sized(),
+                    size=layout.sized(),
                 ),
                 "ls_chart_1",
                 sized=True,
@@ -145,7 +145,7 @@ def mask(lang: str, layout: StepLayout) -> Question:
     with layout.figure():
         layout.chart(
             head_detail_figure(
-                before, result.labels, head - 1, words, highlight=(MASK_ROW, MASK_ROW), **layout.sized()
+                before, result.labels, head - 1, words, highlight=(MASK_ROW, MASK_ROW), size=layout.sized()
             ),
             "ls_chart_3_before",
             sized=True,
@@ -161,7 +161,7 @@ def mask(lang: str, layout: StepLayout) -> Question:
                     head - 1,
                     words,
                     highlight=(MASK_ROW, MASK_ROW),
-                    **layout.sized(),
+                    size=layout.sized(),
                 ),
                 "ls_chart_3",
                 sized=True,
@@ -191,10 +191,10 @@ def merge(lang: str, layout: StepLayout) -> Question:
     with layout.figure():
         sized = layout.overview(h, result.labels)
         layout.chart(
-            heads_overview_figure(trace.weights[0].numpy(), result.labels, "weights", figure_words(lang), **sized),
+            heads_overview_figure(trace.weights[0].numpy(), result.labels, "weights", figure_words(lang), size=sized),
             "ls_chart_4",
             sized=True,
-            width_px=sized["width_px"],
+            width_px=sized.width_px,
         )
 
     def reveal() -> None:  # the merge's traced shapes, starting from the weights that go in

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from figures import difference_figure, heads_overview_figure
+from figures import ChartSize, difference_figure, heads_overview_figure
 from figures.export import export_name
 from gpt_core import STAGES, InputError, PlaygroundConfig
 from gpt_core.source import AttentionSource
@@ -172,8 +172,7 @@ def _column(view: View, name: str, key: str, stage: str, cell: tuple[int, int], 
             stage,
             figure_words(lang),
             focus=focus,
-            width_px=width,
-            scale=scale,
+            size=ChartSize(width_px=width, scale=scale),
             highlight=highlight,
             window=window,
         )
@@ -245,8 +244,7 @@ def difference(view_a: View, view_b: View, stage: str, cell: tuple[int, int], la
             highlight=cell,
             focus=None if of_means else head,
             of_means=of_means,
-            width_px=width,
-            scale=scale,
+            size=ChartSize(width_px=width, scale=scale),
             window=window,
         )
 

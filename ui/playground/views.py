@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from figures import channel_map_figure, head_detail_figure, heads_overview_figure, shape_trace_code
+from figures import ChartSize, channel_map_figure, head_detail_figure, heads_overview_figure, shape_trace_code
 from figures.events import MIN_WIDTH
 from figures.export import export_name
 from figures.overview import plan_overview
@@ -116,9 +116,8 @@ def overview_fits_beside(view: View) -> bool:
     cut; ``first_screen_map`` stands there when even one screen is too little)."""
     window = chosen_window(view)
     width, height = overview_size(beside=True, long=not window.whole)
-    plan = plan_overview(
-        view.result.config.heads, view.result.labels, width, type_scale(), max_height_px=height, window=window
-    )
+    size = ChartSize(width_px=width, scale=type_scale(), max_height_px=height)
+    plan = plan_overview(view.result.config.heads, view.result.labels, size, window)
     return plan.frame.height <= height + 0.5
 
 
@@ -155,9 +154,7 @@ def overview(view: View, lang: str, beside: bool = True) -> None:
             stage,
             figure_words(lang),
             focus=focus,
-            width_px=width,
-            scale=scale,
-            max_height_px=height,
+            size=ChartSize(width_px=width, scale=scale, max_height_px=height),
             window=window,
         )
 
@@ -218,11 +215,9 @@ def detail(view: View, lang: str) -> None:
             figure_words(lang),
             highlight=highlight,
             scaled=config.scale,
-            width_px=width,
-            scale=scale,
+            size=ChartSize(width_px=width, scale=scale, max_height_px=SCREEN_CHART_PX),
             show_values=values,
             room_for_values=True,
-            max_height_px=SCREEN_CHART_PX,
             window=window,
         )
 

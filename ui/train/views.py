@@ -259,7 +259,7 @@ def snapshots_view(lang: str, experiment: ShippedExperiment) -> None:
         "weights",
         figure_words(lang),
         title=title,
-        **sized_for_page(),
+        size=sized_for_page(),
     )
     show_chart(
         figure, "tr_snap_chart", sized=True, file_name=export_name("snapshot", h=heads, step=step, block=block, T=T)

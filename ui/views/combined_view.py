@@ -50,13 +50,13 @@ def combined_chart(view: SourceView, kind: str, chart_key: str, window: Window, 
 
     def build():
         return combined_figure(
-            matrix(view, kind), view.labels, kind, figure_words(lang), title=heading, window=window, **sized
+            matrix(view, kind), view.labels, kind, figure_words(lang), title=heading, window=window, size=sized
         )
 
     show_chart(
         build,
         chart_key,
         sized=True,
-        share=view.shared("combined", kind, layer, tuple(sized.items()), window),
+        share=view.shared("combined", kind, layer, sized, window),
         file_name=view.file_name(kind, block=layer + 1 if several and layer is not None else None),
     )

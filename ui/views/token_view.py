@@ -86,14 +86,14 @@ def token_view(view: SourceView, lang: str, choice: TokenChoice) -> None:
             layer_word=layer_word,
             first_layer=first,
             window=window,
-            **sized,
+            size=sized,
         )
 
     show_chart(
         build,
         choice.chart_key,
         sized=True,
-        share=view.shared("token", position, direction, first, len(drawn), tuple(sized.items()), window),
+        share=view.shared("token", position, direction, first, len(drawn), sized, window),
         file_name=view.file_name("token", direction, position=position),
     )
     st.caption(t("tv.help", lang))
