@@ -4,7 +4,7 @@ machine shared with other work runs it.
     .venv/bin/python -m harness.under_load                      # the browser layer
     .venv/bin/python -m harness.under_load tests/browser/test_keyboard.py -p no:randomly
 
-Arguments go to ``python -m pytest`` (``tests/browser`` when none are given). Beside it, one
+Arguments go to ``python -m pytest`` (the browser layer as CI runs it when none are given). Beside it, one
 process per core this process may use (or ``--busy N`` first) spins in a loop at the same
 priority; they are stopped, by their own ids, when pytest ends, and its exit status is this
 command's. A browser test that passes on a quiet machine and fails here waits for a time
@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 
 SPIN = "while True: pass"
-DEFAULT_ARGS = ("tests/browser",)
+DEFAULT_ARGS = ("-n", "2", "--dist", "loadfile", "tests/browser")  # as the README's test command runs it
 BUSY_ENV = "UNDER_LOAD_BUSY_PIDS"  # the spinners' ids, for the command to see (and a test)
 
 

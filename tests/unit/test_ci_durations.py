@@ -20,7 +20,7 @@ def _durations(words: list[str]) -> list[int]:
     return found
 
 
-def _test_command() -> str:
+def readme_test_command() -> str:
     lines = (ROOT / "README.md").read_text(encoding="utf-8").split("<!-- test-command -->", 1)[1].splitlines()
     return next(line for line in lines if re.match(r"[a-z]", line))  # as .ci/run reads it
 
@@ -32,7 +32,7 @@ def test_pytests_settings_list_the_slowest_twenty_tests_or_more():
 
 
 def test_no_pytest_run_of_the_test_command_hides_that_list():
-    runs = [run for run in _test_command().split("&&") if "pytest" in run]
+    runs = [run for run in readme_test_command().split("&&") if "pytest" in run]
     assert len(runs) >= 2, "the unit and AppTest layers, then the browser layer"
     for run in runs:
         words = shlex.split(run)
