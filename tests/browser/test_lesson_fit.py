@@ -81,7 +81,18 @@ def _open(browsing: Browsing, lang: str, step: int):
     page.goto(f"{page.server_url}/lesson?lang={lang}&present=1&step={step}")
     page.get_by_text(t(f"ls.{step}.title", lang)).first.wait_for(timeout=60_000)
     page.wait_for_selector(FIRST_SCREEN_ONLY, state="detached")  # the run that draws the rest
-    page.get_by_role("button", name=t("ls.check", lang)).wait_for()
+    return _question_drawn(page)
+
+
+# The question's options: a radio group's, or step 3's multiselect.
+QUESTION = "[data-testid='stRadio'] [role='radiogroup'] label, [data-testid='stMultiSelect']"
+
+
+def _question_drawn(page):
+    """Once the check button and the question's options are drawn and the page is idle (the
+    options counted before they were drawn read none: "no option was wrong; the verdicts: []")."""
+    page.get_by_role("button", name=t("ls.check", page.lang)).wait_for()
+    page.locator(QUESTION).first.wait_for()
     page.wait_for_selector(IDLE)
     return page
 
@@ -193,9 +204,7 @@ def _next(page, step: int):
     page.locator(".st-key-ls_nav_bar").get_by_role("button", name=t("ls.next", page.lang)).click()
     page.wait_for_function(f"() => new URLSearchParams(location.search).get('step') === '{step}'")
     page.get_by_text(t(f"ls.{step}.title", page.lang)).first.wait_for()
-    page.get_by_role("button", name=t("ls.check", page.lang)).wait_for()
-    page.wait_for_selector(IDLE)
-    return page
+    return _question_drawn(page)
 
 
 def _given_up(browsing: Browsing, page, step: int, verdicts: list[str], measured: bool, failures: list[str]):
