@@ -13,6 +13,8 @@ figures only); scripts run from the repository root put the root on sys.path to 
   that the focus can be seen.
 - ``harness.accessibility``: run axe-core's WCAG 2.1 A/AA rules in a page and report its
   violations by rule, node and reason.
+- ``harness.under_load``: run the browser layer (or any pytest arguments) while one spinning
+  process per core keeps the machine busy (``python -m harness.under_load``).
 
 Importing it never needs pytest or Playwright; only the functions that use them do.
 """

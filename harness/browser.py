@@ -167,3 +167,25 @@ def wait_for_rerun(page, timeout_ms: int = APP_READY_TIMEOUT_MS) -> None:
     except PlaywrightTimeout:
         pass  # no run started: nothing to wait for beyond idleness
     page.wait_for_selector(IDLE, timeout=timeout_ms)
+
+
+SETTLE_POLL_MS = 100
+
+
+def settled_value(page, script: str, arg=None, poll_ms: int = SETTLE_POLL_MS, timeout_ms: int = APP_READY_TIMEOUT_MS):
+    """What ``script`` (a function evaluated in the page) returns once two readings in a row,
+    ``poll_ms`` apart, agree: a layout, a relayout or a fade has settled. Never a fixed wait:
+    a quiet page answers after one poll; a page still moving at the deadline fails with its
+    last two readings."""
+    import time
+
+    deadline = time.monotonic() + timeout_ms / 1000
+    last = page.evaluate(script, arg)
+    while True:
+        page.wait_for_timeout(poll_ms)
+        now = page.evaluate(script, arg)
+        if now == last:
+            return now
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not settled within {timeout_ms / 1000:.0f} s: {last!r} then {now!r}")
+        last = now

@@ -11,7 +11,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from gpt_core import PlaygroundConfig, trace_attention
-from harness.browser import exceptions_shown, wait_for_rerun
+from harness.browser import exceptions_shown, settled_value, wait_for_rerun
 from harness.charts import wait_for_charts
 from harness.server import ARTIFACTS
 from string_table import t
@@ -72,8 +72,7 @@ def test_the_overview_downloads_as_an_svg_named_for_what_it_shows(shared_server,
     _choose(page, "export_scale_select", "3×", "gd._context.toImageButtonOptions.scale === 3")
     title = t("export.button", "en", format="SVG")
     page.mouse.move(0, 0)  # over no chart: the download buttons are still in sight
-    page.wait_for_timeout(500)  # Plotly's fade
-    shown = page.evaluate(BUTTONS_SHOWN_JS, title)
+    shown = settled_value(page, BUTTONS_SHOWN_JS, title)  # after Plotly's fade, were there one
     assert len(shown) >= 2 and all(b["found"] and b["inside"] and b["opacity"] == 1 for b in shown), shown
     ARTIFACTS.mkdir(exist_ok=True)
     page.locator(CHART).screenshot(path=str(ARTIFACTS / "export_button.png"))

@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from harness.browser import APP_READY_TIMEOUT_MS, new_context, wait_for_app, wait_for_rerun
+from harness.browser import APP_READY_TIMEOUT_MS, new_context, settled_value, wait_for_app, wait_for_rerun
 from harness.charts import wait_for_charts
 from harness.file_server import unused_local_url
 from harness.legibility import problems, settled_charts
@@ -23,6 +23,15 @@ LANGS = ("en", "zh")
 LESSON_STEPS = (1, 2, 5, 7)
 VIEWPORT = {"width": 1366, "height": 768}
 MAX_LINES = 30
+
+
+# Chart ``index``'s toolbar as drawn now: its opacity and box (null where it has none).
+MODEBAR_SHOWN_JS = """(index) => {
+  const bar = document.querySelectorAll('.js-plotly-plot')[index]?.querySelector('.modebar');
+  if (!bar) return null;
+  const r = bar.getBoundingClientRect();
+  return [getComputedStyle(bar).opacity, r.left, r.top, r.width, r.height];
+}"""
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +64,7 @@ def _covered(page, checked: set[int], seen: list[str] | None = None) -> list[str
         chart.scroll_into_view_if_needed()
         for drawn in settled_charts(page, index):
             chart.hover(position={"x": 5, "y": 5})  # a corner: no hover label over the texts
-            page.wait_for_timeout(300)  # Plotly's fade in
+            settled_value(page, MODEBAR_SHOWN_JS, index)  # Plotly's fade in: its opacity stops changing
             checked.add(index)
             if seen is not None:  # and the chart's own legibility (harness/legibility.py)
                 seen += [text.text for text in drawn.texts]
@@ -142,8 +151,7 @@ def test_every_chart_ends_before_the_element_after_it(shared_server, page, lang,
     page.goto(f"{shared_server.url}/playground?{urlencode({'lang': lang})}")
     wait_for_charts(page)
     wait_for_app(page)
-    page.wait_for_timeout(500)
-    boxes = page.evaluate(READ_BOXES_JS)
+    boxes = settled_value(page, READ_BOXES_JS)  # after Plotly's last relayout
     assert boxes, "the playground draws charts"
     assert [(plot, following) for plot, following in boxes if plot > following + 1] == []
     page.set_viewport_size(VIEWPORT)

@@ -24,7 +24,7 @@ from string_table import t
 
 LINK = {"text": "to be or not", "heads": "3", "head_dim": "4", "seed": "11"}
 TRAINING_TIMEOUT_MS = 90_000
-LOG_WAIT_S = 10
+LOG_WAIT_S = 60  # nginx writes a websocket's line at its close: sized for a busy 2-core machine
 GZIP_MIN_LENGTH = 1024  # deploy/seeing-attention.nginx.conf: gzip_min_length
 LOG_LINE = re.compile(
     r'"(?P<method>\S+) (?P<path>\S+) [^"]*" (?P<status>\d+) \d+ route=(?P<route>\S+) upstream=(?P<up>\S+)'

@@ -1,7 +1,8 @@
 """Presentation mode at a projector's 1366 × 768 with the sidebar opened (to change the
 language, say): the bar of previous/next at the screen's bottom stays whole beside it, each
 button the topmost thing where it is drawn (before, the open sidebar covered the bar's left
-end, the previous step's button)."""
+end, the previous step's button). In one language: where the bar starts beside the sidebar
+does not depend on the words on its buttons."""
 
 from __future__ import annotations
 
@@ -31,9 +32,8 @@ def screen(playwright_browser):
     context.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_an_open_sidebar_does_not_cover_the_presentation_bar(shared_server, screen, lang):
-    screen.goto(f"{shared_server.url}/lesson?present=1&step=2&lang={lang}")
+def test_an_open_sidebar_does_not_cover_the_presentation_bar(shared_server, screen):
+    screen.goto(f"{shared_server.url}/lesson?present=1&step=2&lang=zh")
     screen.locator(BAR).wait_for(timeout=120_000)
     screen.wait_for_selector(IDLE, timeout=120_000)
     screen.locator("[data-testid=stExpandSidebarButton]").click()

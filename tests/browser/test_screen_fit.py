@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from harness.browser import new_context
+from harness.browser import new_context, settled_value
 from harness.charts import wait_for_charts
 from ui.playground.compare import A_CHART_KEY, B_CHART_KEY
 from ui.playground.views import DETAIL_CHART_KEY, OVERVIEW_CHART_KEY
@@ -55,8 +55,7 @@ def _chart(browser, server, viewport: dict, query: dict, *keys: str) -> list[dic
         wait_for_charts(page)
         for key in keys:
             page.wait_for_selector(f".st-key-{key} .js-plotly-plot .heatmaplayer")
-        page.wait_for_timeout(500)  # Plotly's last relayout
-        return [page.evaluate(CHART_JS, key) for key in keys]
+        return [settled_value(page, CHART_JS, key) for key in keys]  # after Plotly's last relayout
     finally:
         context.close()
 
