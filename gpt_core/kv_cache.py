@@ -125,7 +125,7 @@ class CachedGeneration:
         causal pass over the same t tokens computes at once."""
         rows = self.prompt_weights[layer]  # (h, P, P)
         h, t = rows.shape[0], self.steps[step].length
-        matrix = torch.zeros(h, t, t, dtype=rows.dtype)
+        matrix = rows.new_zeros(h, t, t)
         matrix[:, : rows.shape[1], : rows.shape[2]] = rows
         for later in self.steps[1 : step + 1]:
             matrix[:, later.position, : later.length] = later.layers[layer].weights
@@ -158,7 +158,8 @@ def attend_over_cache(
     keys, values = keys.repeat_interleave(groups, dim=0), values.repeat_interleave(groups, dim=0)
     n, t = queries.shape[1], keys.shape[1]
     scores = queries @ keys.transpose(-2, -1) * scale  # (h, n, t)
-    future = torch.arange(t) > (t - n + torch.arange(n))[:, None]  # (n, t) the keys after each query
+    positions = torch.arange(t, device=queries.device)
+    future = positions > positions[t - n :, None]  # (n, t): the keys after each new query
     masked = scores.masked_fill(future, float("-inf"))
     weights = torch.softmax(masked, dim=-1, dtype=torch.float32).to(queries.dtype)  # as eager attention
     return weights, weights @ values
