@@ -30,6 +30,10 @@ MESSAGES: dict[str, str] = {
         "context_length = {context_length}."
     ),
     "empty_text": "There is no text to tokenize: type a few characters or words first.",
+    "no_generation": (
+        "{name} has no vocabulary and no output head: it generates no tokens, so it keeps no key/value cache. "
+        "Choose a model that generates: the book's GPT or a Hugging Face model."
+    ),
     "no_snapshot": "This model kept no attention at training step {step}: it kept snapshots only while it trained.",
     "own_corpus_empty": "Your corpus is empty: paste a text, or upload a UTF-8 text file of at most {limit_mb} MB (a larger file is refused by the upload box and not used).",
     "out_of_range": "{name} must be between {low} and {high} (got {value}).",

@@ -56,7 +56,7 @@ class NextToken:
     rows: torch.Tensor  # (blocks, h, T_ctx): the last query's softmax weights in every block and head
 
 
-def _check(temperature: float, top_k: int | None, top_p: float | None) -> None:
+def check_sampling(temperature: float, top_k: int | None, top_p: float | None) -> None:
     if not isinstance(temperature, (int, float)) or not math.isfinite(temperature) or temperature < 0:
         raise InputError("temperature_negative", value=temperature)
     if top_k is not None and (isinstance(top_k, bool) or not isinstance(top_k, int) or top_k < 1):
@@ -76,7 +76,7 @@ def next_token_odds(
     ``top_k=None`` and ``top_p=None`` (or 1) are no cut.
 
     Raises ``InputError`` for a negative temperature, top_k below 1, top_p outside (0, 1]."""
-    _check(temperature, top_k, top_p)
+    check_sampling(temperature, top_k, top_p)
     logits = logits.detach().float().reshape(-1)
     n = logits.numel()
     order = torch.sort(logits, descending=True, stable=True).indices

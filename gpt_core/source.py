@@ -25,7 +25,9 @@ from typing import Any, Protocol, runtime_checkable
 import torch
 
 from .attention import STAGES, Trace
+from .errors import InputError
 from .explore import head_metrics, induction_scores
+from .kv_cache import CachedGeneration
 
 INDUCTION_TOKENS = 24  # the random sequence of the induction test, repeated once
 # A trace costing more multiply-adds than this is heavy work: it waits for a turn in the
@@ -209,6 +211,22 @@ class AttentionSource(Protocol):
         would not be done within ``max_seconds`` (only where ``capabilities.generates``)."""
         ...
 
+    def generate_cached(
+        self,
+        text: str,
+        n: int,
+        temperature: float = 0.0,
+        seed: int = 0,
+        top_k: int | None = None,
+        max_seconds: float | None = None,
+    ) -> CachedGeneration:
+        """Up to ``n`` tokens after ``text`` with the key/value cache, step by step: each step's
+        query row over the cache, the cache after it and the token chosen (the same tokens as
+        ``generate`` with the same settings, while the text fits the context), and the cache's
+        cost (``gpt_core.kv_cache``). Raises ``InputError("no_generation")`` where it does not
+        generate."""
+        ...
+
     def token(self, token_id: int) -> Token:
         """Token ``token_id`` of its vocabulary as a page shows it."""
         ...
@@ -225,6 +243,7 @@ class NoVocabulary:
 
     no_vocabulary: str  # "random weights have no vocabulary": the words every refusal starts from
     no_token_ids: str  # why it cannot run the induction test on token ids
+    description: Description
 
     def decode(self, token_ids: list[int]) -> str:
         raise NotImplementedError(self.no_vocabulary)
@@ -245,6 +264,17 @@ class NoVocabulary:
         max_seconds: float | None = None,
     ) -> list[GeneratedToken]:
         raise NotImplementedError(f"{self.no_vocabulary} to generate from")
+
+    def generate_cached(
+        self,
+        text: str,
+        n: int,
+        temperature: float = 0.0,
+        seed: int = 0,
+        top_k: int | None = None,
+        max_seconds: float | None = None,
+    ) -> CachedGeneration:
+        raise InputError("no_generation", name=self.description.name)
 
     def induction_weights(self) -> tuple[list[torch.Tensor], int, int]:
         raise NotImplementedError(self.no_token_ids)

@@ -25,6 +25,7 @@ from .data import CharVocabulary
 from .errors import InputError
 from .explore import generate_characters, induction_text, trace_model
 from .hf.hub import is_folder
+from .kv_cache import CachedGeneration, generate_characters_cached
 from .model import GPT
 from .numbers import format_bytes, parameters_text
 from .odds import next_token
@@ -233,6 +234,19 @@ class TinyGPT:
             GeneratedToken(self._character(step.char), display_labels(list(step.context)), step.rows) for step in steps
         ]
 
+    def generate_cached(
+        self,
+        text: str,
+        n: int,
+        temperature: float = 0.0,
+        seed: int = 0,
+        top_k: int | None = None,
+        max_seconds: float | None = None,
+    ) -> CachedGeneration:
+        """With the cache, as ``generate`` chooses: up to its context (a cache cannot slide)."""
+        args = (temperature, seed, top_k, max_seconds)
+        return generate_characters_cached(self.model, self.vocabulary, text, n, *args)
+
     def _character(self, char: str) -> Token:
         return Token(self.vocabulary.encode(char)[0], display_label(char), char)
 
@@ -335,6 +349,18 @@ class HubModel(NoSnapshots):
     ) -> list[GeneratedToken]:
         steps = hf.generate_tokens(self.real, text, n, temperature, seed, top_k, max_seconds)
         return [GeneratedToken(self._token(step.piece), step.context, step.rows) for step in steps]
+
+    def generate_cached(
+        self,
+        text: str,
+        n: int,
+        temperature: float = 0.0,
+        seed: int = 0,
+        top_k: int | None = None,
+        max_seconds: float | None = None,
+    ) -> CachedGeneration:
+        """With the model's own cache (transformers' ``DynamicCache``), as ``generate`` chooses."""
+        return hf.generate_cached(self.real, text, n, temperature, seed, top_k, max_seconds)
 
     @staticmethod
     def _token(piece) -> Token:

@@ -16,6 +16,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "序列有 {tokens} 个词元，但这个注意力层最多支持 context_length = {context_length}。"
     },
     "error.empty_text": {"zh": "没有可以切分的文字：请先输入几个字或词。"},
+    "error.no_generation": {
+        "zh": "{name} 没有词表，也没有输出层：它不生成词元，所以没有键值缓存（KV cache）。请选择会生成的模型：书中的 GPT 或 Hugging Face 模型。"
+    },
     "error.no_snapshot": {"zh": "这个模型在训练第 {step} 步没有保存注意力：它只在训练时保存快照。"},
     "error.own_corpus_empty": {
         "zh": "你的语料是空的：请粘贴一段文字，或上传一个不超过 {limit_mb} MB 的 UTF-8 文本文件（更大的文件会被上传框拒绝，不会被使用）。"

@@ -18,7 +18,8 @@ never loads it. Nothing here runs a model's own code (``trust_remote_code`` is n
 One job a module: ``hub`` finds and fetches a model's folder, ``loading`` loads it with the
 registered attention, ``recording`` is that attention and what it keeps, ``reading`` reads
 text into the tokenizer's pieces, ``tracing`` traces a text through every layer, and
-``generation`` continues a text with each new token's attention.
+``generation`` continues a text with each new token's attention, ``kv_cache`` the same step by
+step with the model's own key/value cache.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from .hub import (
     offered_models,
     short_name,
 )
+from .kv_cache import HubCache, generate_cached
 from .loading import IMPLEMENTATION, adopt, load
 from .model import Piece, RealModel, Spelling
 from .reading import MAX_REAL_TOKENS, no_token_label, piece, read, spelling, token_logits
@@ -58,6 +60,7 @@ __all__ = [
     "MAX_REAL_TOKENS",
     "MODEL_FILES",
     "GeneratedPiece",
+    "HubCache",
     "LayerTraces",
     "Description",
     "Piece",
@@ -66,6 +69,7 @@ __all__ = [
     "RealTrace",
     "Spelling",
     "fetch",
+    "generate_cached",
     "generate_tokens",
     "induction_weights",
     "is_folder",

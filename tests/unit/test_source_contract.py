@@ -31,6 +31,7 @@ import pytest
 import torch
 
 from gpt_core.attention import STAGES
+from gpt_core.errors import InputError
 from gpt_core.source import AttentionSource, Capabilities, Description, GeneratedToken, NextStep, Note, Token, Words
 from string_table import LANGUAGES, STRINGS, t
 
@@ -264,6 +265,27 @@ def test_what_it_denies_is_refused_with_a_message(source):
     assert isinstance(steps, tuple) and all(isinstance(step, int) for step in steps)
     if not steps:
         _refuses(lambda: source.snapshot(0))
+
+
+def test_it_generates_with_its_cache_or_refuses_in_words(source):
+    """A source that generates continues a text with the key/value cache, choosing the tokens
+    its generation chooses, every layer's cache (h_kv, t, d) and each new row (h, t) summing to
+    1; one that does not refuses with an InputError a page can translate."""
+    d, prompt = source.description, source.default_prompt
+    if not source.capabilities.generates:
+        with pytest.raises(InputError) as refused:
+            source.generate_cached(prompt, 2)
+        assert refused.value.code == "no_generation"
+        return
+    generation = source.generate_cached(prompt, 3)
+    assert [step.token_id for step in generation.steps] == [new.token.token_id for new in source.generate(prompt, 3)]
+    assert generation.cost.bytes_per_token == 2 * d.layers * d.kv_heads * d.head_dim * 4
+    for step in generation.steps:
+        assert len(step.layers) == d.layers and 0 <= step.token_id < d.vocabulary
+        for layer in step.layers:
+            assert layer.keys.shape == layer.values.shape == (d.kv_heads, step.length, d.head_dim)
+            assert layer.weights.shape == (d.heads, step.length) and layer.query.shape == (d.heads, d.head_dim)
+            torch.testing.assert_close(layer.weights.sum(-1), torch.ones(d.heads), rtol=0, atol=ROW_SUM)
 
 
 def test_what_it_grants_works(source):
