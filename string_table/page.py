@@ -106,7 +106,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "page.gen.cache": {
         "en": "The cache after this step, in this layer: keys and values, each (h_kv, t, d) = ({h_kv}, {t}, {d}); "
-        "{bytes} bytes in every layer.",
+        "{bytes} bytes in all the layers together.",
         "zh": "这一步之后本层的缓存：键和值，形状都是 (h_kv, t, d) = ({h_kv}, {t}, {d})；所有层共 {bytes} 字节。",
     },
     "page.gen.rows": {
