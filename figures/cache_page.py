@@ -22,7 +22,7 @@ import plotly.io as pio
 
 from .labels import axis_labels, plotly_safe
 from .overview import heads_overview_figure
-from .page import _asset, encode_matrix, script_json
+from .page import encode_matrix, page_asset, script_json
 from .palette import HIGHLIGHT_COLOR, WEIGHT_COLORSCALE
 from .style import BACKGROUND, FONT_FAMILY, build_figure
 from .words import Words
@@ -106,7 +106,7 @@ def cache_page(data: Mapping, *, plotly_js: str, lang: str) -> str:
             f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n',
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
             f"<title>{html.escape(data['title'])}</title>\n",
-            f"<style>\n{_asset('page.css')}</style>\n",
+            f"<style>\n{page_asset('page.css')}</style>\n",
             f'<script type="text/javascript">{plotly_js}</script>\n',
             "</head>\n<body>\n<main>\n",
             '<h1 id="sa-heading"></h1>\n<p class="lead" id="sa-lead"></p>\n',
@@ -119,7 +119,7 @@ def cache_page(data: Mapping, *, plotly_js: str, lang: str) -> str:
             '<h2 id="sa-made-heading"></h2>\n<dl class="made" id="sa-made"></dl>\n<p class="note" id="sa-offline"></p>\n',
             "</main>\n",
             f'<script type="application/json" id="sa-data">{script_json(dict(data))}</script>\n',
-            f'<script type="text/javascript">\n{_asset("cache.js")}</script>\n',
+            f'<script type="text/javascript">\n{page_asset("cache.js")}</script>\n',
             "</body>\n</html>\n",
         ]
     )
