@@ -156,3 +156,23 @@ def test_a_long_generation_embeds_a_bounded_part_and_says_so():
     assert len(data["steps"]) * len(data["layers"]) <= MOST_PAIRS
     assert len(data["steps"]) == 30 and len(data["layers"]) == MOST_PAIRS // 30, "every step, the first layers"
     assert "1–30 of 30" in data["words"]["bound"] and "1–1 of 6" in data["words"]["bound"]
+
+
+def test_a_model_and_tokenizer_loaded_with_transformers(tiny_models, tiny_model_folders):
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    folder = tiny_model_folders["gpt2"]
+    mine = (AutoModelForCausalLM.from_pretrained(folder), AutoTokenizer.from_pretrained(folder))
+    generation = sa.generate(model=mine, text="the cat", n=3)
+    _same_numbers(generation, HubModel(tiny_models["gpt2"], "gpt2", "the cat").generate_cached("the cat", 3))
+
+
+def test_in_a_notebook_the_page_is_in_a_frame_of_its_own():
+    from plotly.offline import get_plotlyjs
+
+    generation = sa.generate(model=_tiny(), text=PROMPT, n=2)
+    framed = generation._repr_html_()
+    frame = re.search(r'<iframe srcdoc="([^"]*)"', framed)
+    assert frame is not None and framed.count("<iframe") == 1
+    assert get_plotlyjs() not in frame.group(1), "the notebook's copy of Plotly, not one per frame"
+    assert "sa-data" in frame.group(1) and "&lt;script" in frame.group(1)
