@@ -176,3 +176,24 @@ def test_in_a_notebook_the_page_is_in_a_frame_of_its_own():
     assert frame is not None and framed.count("<iframe") == 1
     assert get_plotlyjs() not in frame.group(1), "the notebook's copy of Plotly, not one per frame"
     assert "sa-data" in frame.group(1) and "&lt;script" in frame.group(1)
+
+
+def test_the_pages_figures_are_valid_plotly_with_the_rows_and_the_new_row_outlined():
+    import plotly.graph_objects as go
+
+    from figures.cache_page import matrix_figure, rows_figure
+    from string_table.figure_words import figure_words
+
+    rng = np.random.default_rng(0)
+    matrix = np.tril(rng.random((3, 4, 4), dtype=np.float32))
+    matrix /= matrix.sum(axis=-1, keepdims=True)
+    labels = ["<b>", "a", "b", "c"]
+    rows = rows_figure(matrix[:, -1], labels, figure_words("en"), "rows")
+    full = matrix_figure(matrix, labels, 3, figure_words("zh"), "matrix")
+    for figure in (rows, full):
+        go.Figure(figure.to_dict())  # raises ValueError on any invalid property
+    trace = rows.data[0]
+    np.testing.assert_array_equal(np.asarray(trace.z), matrix[:, -1])
+    assert list(trace.y) == ["head 1", "head 2", "head 3"] and trace.x[0] == "0 · &lt;b&gt;"
+    outlines = {(s.xref, s.x0, s.x1, s.y0, s.y1) for s in full.layout.shapes if s.x1 - s.x0 > 1}
+    assert outlines == {(xref, -0.5, 3.5, 2.5, 3.5) for xref in ("x", "x2", "x3")}, "row 3, every key, each head"
