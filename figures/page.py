@@ -46,7 +46,7 @@ def decode_matrix(text: str, shape: tuple[int, ...]) -> np.ndarray:
     return np.frombuffer(base64.b64decode(text), dtype="<f4").reshape(shape)
 
 
-def _asset(name: str) -> str:
+def page_asset(name: str) -> str:
     return resources.files("figures").joinpath(ASSETS, name).read_text(encoding="utf-8")
 
 
@@ -144,7 +144,7 @@ def standalone_page(data: dict, *, plotly_js: str, lang: str) -> str:
             f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}">\n<head>\n<meta charset="utf-8">\n',
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n',
             f"<title>{html.escape(data['title'])}</title>\n",
-            f"<style>\n{_asset('page.css')}</style>\n",
+            f"<style>\n{page_asset('page.css')}</style>\n",
             f'<script type="text/javascript">{plotly_js}</script>\n',
             "</head>\n<body>\n<main>\n",
             '<h1 id="sa-heading"></h1>\n<p class="lead" id="sa-lead"></p>\n',
@@ -162,7 +162,7 @@ def standalone_page(data: dict, *, plotly_js: str, lang: str) -> str:
             '<h2 id="sa-made-heading"></h2>\n<dl class="made" id="sa-made"></dl>\n<p class="note" id="sa-offline"></p>\n',
             "</main>\n",
             f'<script type="application/json" id="sa-data">{script_json(data)}</script>\n',
-            f'<script type="text/javascript">\n{_asset("window.js")}{_asset("page.js")}</script>\n',
+            f'<script type="text/javascript">\n{page_asset("window.js")}{page_asset("page.js")}</script>\n',
             "</body>\n</html>\n",
         ]
     )

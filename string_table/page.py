@@ -89,4 +89,48 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "This page works offline: everything it shows is in this one file.",
         "zh": "本页可离线使用：所显示的一切都在这一个文件里。",
     },
+    "page.gen.title": {"en": "Generation with the key/value cache: {text}", "zh": "用键值缓存生成：{text}"},
+    "page.gen.lead": {
+        "en": "Each step computes one new query, key and value per layer and key/value head; its query's row of "
+        "weights reads every key in the cache. Step through the generation: the rows per head, and the full causal "
+        "matrix with that row outlined (the same numbers a pass over the whole text computes).",
+        "zh": "每一步在每层、每个键/值头只计算一个新的查询、键和值；新查询的一行权重读取缓存中的所有键。逐步查看生成过程："
+        "每个头的这一行，以及描出这一行的完整因果矩阵（与对整段文本一次计算得到的数字相同）。",
+    },
+    "page.gen.previous": {"en": "◀ Previous step", "zh": "◀ 上一步"},
+    "page.gen.next": {"en": "Next step ▶", "zh": "下一步 ▶"},
+    "page.gen.step": {"en": "Step", "zh": "步骤"},
+    "page.gen.shown": {
+        "en": "Step {step} of {steps}: the query at position {position} ({query}) chose {token}",
+        "zh": "第 {step} 步（共 {steps} 步）：位置 {position} 的查询（{query}）选择了 {token}",
+    },
+    "page.gen.cache": {
+        "en": "The cache after this step, in this layer: keys and values, each (h_kv, t, d) = ({h_kv}, {t}, {d}); "
+        "{bytes} bytes in all the layers together.",
+        "zh": "这一步之后本层的缓存：键和值，形状都是 (h_kv, t, d) = ({h_kv}, {t}, {d})；所有层共 {bytes} 字节。",
+    },
+    "page.gen.rows": {
+        "en": "Step {step}, {layer}: the new query's row per head over the {t} cached keys",
+        "zh": "第 {step} 步，{layer}：每个头的新查询对 {t} 个缓存键的一行权重",
+    },
+    "page.gen.matrix": {
+        "en": "The full causal matrix of these {t} tokens, the new row outlined",
+        "zh": "这 {t} 个词元的完整因果矩阵，新的一行已描出",
+    },
+    "page.gen.bound": {
+        "en": "This page holds steps 1–{steps} of {total} and layers 1–{layers} of {all_layers} (at most {most} "
+        "steps × layers, to keep the file small); the notebook's object holds every number.",
+        "zh": "为使文件不致过大，本页只包含第 1–{steps} 步（共 {total} 步）和第 1–{layers} 层（共 {all_layers} 层）"
+        "（步数 × 层数至多 {most}）；notebook 中的对象保存了全部数字。",
+    },
+    "page.gen.greedy": {
+        "en": "greedy (temperature 0)",
+        "zh": "贪心（温度 0）",
+    },
+    "page.gen.sampled": {
+        "en": "drawn at temperature {temperature}, seed {seed}",
+        "zh": "以温度 {temperature} 抽样，种子 {seed}",
+    },
+    "page.gen.choice": {"en": "Choice", "zh": "选择方式"},
+    "page.gen.call": {"en": "The call that makes it again", "zh": "重新生成本页的调用"},
 }

@@ -214,3 +214,29 @@ def test_a_trained_models_view_downloads_as_its_page(shared_server, browser_page
     made = dict(data["made"])
     assert "h4" in made["Weights"] and "block 2 of" in made["Weights"]
     assert "weights=h4" in made["The same view in the app"] and "block=2" in made["The same view in the app"]
+
+
+def test_a_generations_page_steps_through_the_cache_offline(playwright_browser, tiny_model_folders, tmp_path):
+    """``sa.generate``'s saved page, from file://: next shows step 2, its row of weights per head
+    and the cache's shape after it, with nothing asked of the network."""
+    generation = sa.generate(model=str(tiny_model_folders["qwen2"]), text="the cat sat", n=3)
+    path = generation.save_html(tmp_path / "generation.html")
+    context = _offline_context(playwright_browser)
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        page.goto(path.as_uri())
+        page.wait_for_function("window.seeingAttention && window.seeingAttention.ready")
+        assert page.locator("#sa-previous").is_disabled()
+        page.get_by_role("button", name="Next step ▶").click()
+        page.wait_for_function("window.seeingAttention.state.step === 1")
+        step = generation.steps[1]
+        shown = page.locator("#sa-shown").inner_text()
+        assert shown.startswith("Step 2 of 3") and f"position {step.position}" in shown
+        assert f"= (2, {step.length}, 8)" in page.locator("#sa-cache").inner_text(), "h_kv = 2 of h = 4"
+        z = page.evaluate("Array.from(document.getElementById('sa-rows')._fullData[0].z, row => Array.from(row))")
+        np.testing.assert_allclose(np.array(z, dtype=float), step.layers[0].weights.numpy(), atol=1e-6)
+        assert errors == []
+    finally:
+        context.close()

@@ -46,6 +46,11 @@ view = sa.show("abc", heads=2, head_dim=2, lang="zh")
 assert view.numbers["weights"].shape == (2, 3, 3)
 path = view.save_html("page.html")
 assert "动手学" not in path.read_text(encoding="utf-8") and "abc" in path.read_text(encoding="utf-8")
+from gpt_core import GPT, CharVocabulary, GPTConfig
+from gpt_core.sources import TinyGPT
+tiny = GPTConfig(vocab_size=3, context_length=8, embedding_dim=4, heads=2, blocks=1, dropout=0.0)
+generation = sa.generate(model=TinyGPT(GPT(tiny, seed=0), CharVocabulary(tuple("abc")), "tiny", "ab"), text="ab", n=2, lang="zh")
+assert len(generation.steps) == 2 and "下一步" in generation.save_html("generation.html").read_text(encoding="utf-8")
 import figures.page
 print(sa.__file__, figures.page.__file__, sep="\\n")
 """
