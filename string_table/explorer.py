@@ -156,7 +156,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "0：提示的最后一个查询。之后每一步读取前一步选出的词元。",
     },
     "cache.step_line": {
-        "en": "**Step {step}** of {last}: the query at position {position} ({label}) reads **{t}** cached keys "
+        "en": "**Step {step}** (of 0–{last}): the query at position {position} ({label}) reads **{t}** cached keys "
         "and chooses **{token}**.",
         "zh": "**第 {step} 步**（共 0–{last} 步）：位置 {position}（{label}）的查询读取缓存中的 **{t}** 个键，"
         "选出 **{token}**。",
@@ -177,9 +177,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "分组查询注意力：{heads} 个查询头共用 {kv_heads} 个键/值头，所以每个词元只占 {per_token}，而不是 {ungrouped}。",
     },
     "cache.cost": {
-        "en": "Computed this step: **{new}** key and value vectors (its {positions} new positions). Without the "
+        "en": "Computed this step: **{new}** key and value vectors (new positions: {positions}). Without the "
         "cache this step recomputes all {t} positions: **{full}** vectors.",
-        "zh": "这一步计算了 **{new}** 个键和值向量（它的 {positions} 个新位置）。没有缓存时，这一步要重新计算全部 "
+        "zh": "这一步计算了 **{new}** 个键和值向量（新位置：{positions} 个）。没有缓存时，这一步要重新计算全部 "
         "{t} 个位置：**{full}** 个向量。",
     },
     "cache.full": {
