@@ -19,6 +19,7 @@ from gpt_core.sources import TinyGPT
 from harness.charts import decode, traces_by_name
 from string_table import t
 from tests.apptest.conftest import open_page
+from tests.apptest.test_long_text_explorer import wide  # noqa: F401 - the fixture of GPT-2 small's shape
 from tests.apptest.test_real_models import offered  # noqa: F401 - the fixture of the real models offered
 from ui.explorer.cache_view import MATRIX_CHART_KEY, ROW_CHART_KEY
 from ui.shared.resources import shipped_model
@@ -178,3 +179,54 @@ def test_a_grouped_query_hugging_face_model_shows_its_own_cache(lang, offered, t
     assert grouped in markdown(at)
     new, full = 2 * layers * kv_heads, 2 * layers * kv_heads * step.length
     assert t("cache.cost", lang, new=new, positions=1, t=step.length, full=full) in markdown(at)
+
+
+def test_a_generation_stops_where_the_context_is_full_and_the_link_says_the_step_shown():
+    """The shipped model reads 32 characters and a cache cannot slide: a 30-character prompt
+    leaves three steps (queries at positions 29, 30, 31), whatever the link asked for."""
+    checkpoint = shipped_model(4)
+    context = checkpoint.model.config.context_length
+    prompt = (PROMPT * 3)[: context - 2]
+    at = open_page(PAGE, view="cache", model="h4", prompt=prompt, cache_step="7")
+    assert not at.exception, at.exception
+    assert at.slider(key="ex_cache_step").value == 2 and at.slider(key="ex_cache_step").max == 2
+    assert link(at)["cache_step"] == "2"
+    assert t("cache.full", "en", last=2) in [caption.value for caption in at.caption]
+    generation = generate_characters_cached(checkpoint.model, checkpoint.vocabulary, prompt, STEPS)
+    last = generation.steps[2]
+    assert last.length == context
+    expected = torch.stack([layer.weights for layer in last.layers]).numpy()
+    np.testing.assert_allclose(shown_rows(at, "en", 2, 4, "block"), expected, atol=1e-6)
+
+
+@pytest.fixture
+def wide_offered(wide, monkeypatch):  # noqa: F811 - the fixture
+    monkeypatch.setenv("ATTENTION_MODELS", str(wide[0]))
+    return wide[1]
+
+
+def test_a_long_prompt_in_a_model_of_many_heads_shows_a_window_of_one_layer(wide_offered):
+    """GPT-2 small's 12 layers × 12 heads (harness/tiny_models' wide stand-in, 128 positions)
+    on a prompt over 64 tokens: the bars of the chosen layer only, over the 48 keys around the
+    new query; the matrix the last 48 queries and keys, its outlined last row the step's."""
+    text = " ".join(["the cat sat on the mat"] * 8)
+    generation = hf.generate_cached(wide_offered, text, STEPS, 0.0, 0, None, None)
+    step = generation.steps[5]
+    tokens = step.length
+    assert 64 < len(generation.prompt_ids) and len(generation.steps) == STEPS, "long, and the steps fit"
+    at = open_page(PAGE, view="cache", model="wide-gpt2", prompt=text, block="3", head="5", cache_step="5")
+    assert not at.exception, at.exception
+    captions = [caption.value for caption in at.caption]
+    assert t("cache.one_layer", "en", unit="layer", layer=3) in captions
+    assert t("tv.window", "en", first=tokens - 48, last=tokens - 1, T=tokens) in captions
+    bars = traces_by_name(chart(at, ROW_CHART_KEY))
+    assert "layer 1 · head 1 · reads" not in bars, "one layer drawn"
+    for head in (0, 4, 11):
+        shown = decode(bars[f"layer 3 · head {head + 1} · reads"]["y"])
+        np.testing.assert_allclose(shown, step.layers[2].weights[head, tokens - 48 :].numpy(), atol=1e-6)
+    matrices = traces_by_name(chart(at, MATRIX_CHART_KEY))
+    head5 = matrices["softmax weights · head 5"]
+    assert [int(label.split(" · ")[0]) for label in head5["y"]] == list(range(tokens - 48, tokens))
+    z = decode(head5["z"]).reshape(48, 48)
+    np.testing.assert_allclose(z[-1], step.layers[2].weights[4, tokens - 48 :].numpy(), atol=1e-6)
+    assert outlined_rows(at) == {(-0.5, 47.5, 46.5, 47.5)}
