@@ -184,8 +184,8 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "cache.full": {
         "en": "The context is full after step {last}: a cache cannot slide (its keys carry their positions), so "
-        "the generation stops there.",
-        "zh": "第 {last} 步之后上下文已满：缓存不能滑动（键带着它们的位置），所以生成到此为止。",
+        "the generation stops there. A shorter prompt leaves room for more steps.",
+        "zh": "第 {last} 步之后上下文已满：缓存不能滑动（键带着它们的位置），所以生成到此为止。提示短一些，就能多走几步。",
     },
     "cache.row_help": {
         "en": "The new query's row in every head: its weights over the {t} keys in the cache (they sum to 1).",
