@@ -30,6 +30,7 @@ from .panels import (
     panel_title,
     plan_labels,
     query_label_room,
+    row_outline,
     shared_colorbar,
     short_labels,
     top_legend,
@@ -224,6 +225,20 @@ def _head_panels(
     return traces, layout, annotations, shapes
 
 
+def _row_outlines(plan: OverviewPlan, query: int | None, window: Window | None) -> list[dict]:
+    """``query``'s row, keys 0 to ``query``, outlined in every panel: in a window, the part of
+    it the window holds (none when the window does not hold the row)."""
+    if query is None:
+        return []
+    first, last, row = 0, query, query
+    if window is not None and not window.whole:
+        if query not in window.queries or window.first_key > query:
+            return []
+        row, first = query - window.first_query, 0
+        last = min(query, window.first_key + window.size - 1) - window.first_key
+    return [row_outline(panel, row, first, last, HIGHLIGHT_COLOR) for panel in plan.panels]
+
+
 def heads_overview_figure(
     matrices: np.ndarray,
     labels: list[str],
@@ -234,6 +249,7 @@ def heads_overview_figure(
     highlight: tuple[int, int] | None = None,
     window: Window | None = None,
     size: ChartSize = DEFAULT_SIZE,
+    outline_row: int | None = None,
 ) -> go.Figure:
     """Small multiples: one stage for every head. matrices: (h, T, T). title: the figure's
     title (plain text; default the stage's), such as a training snapshot's step and block.
@@ -245,8 +261,12 @@ def heads_overview_figure(
     highlight: a (query, key) cell outlined in every panel (two set-ups compared).
     window: a long text's window (``gpt_core.window``): each head shows only its cells, in
     the colour range of the whole matrices, labelled with their positions in the text.
+    outline_row: a query whose row is outlined in every panel, from the first key to its own
+    (the causal part; a generation's new row beside the matrix it completes).
     """
     check_square("matrices", matrices, labels)
+    if outline_row is not None and not 0 <= outline_row < matrices.shape[-1]:
+        raise IndexError(f"outline_row {outline_row} is outside the {matrices.shape[-1]} queries")
     plan, scale = plan_overview(matrices.shape[0], labels, size, window), size.scale
     look = stage_look(matrices, stage)
     origin = (0, 0)
@@ -258,6 +278,7 @@ def heads_overview_figure(
     )
     if stage == "masked_scores":
         traces.append(masked_legend_entry(text))
+    shapes += _row_outlines(plan, outline_row, window)
     layout = finished_layout(
         layout,
         plan.frame,

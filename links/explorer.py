@@ -38,9 +38,15 @@ MAX_GENERATE = 40
 MAX_TEMPERATURE = 2.0
 MAX_TOP_K = 1_000_000  # 0: top-k off; above the model's vocabulary it keeps every token
 MIN_TOP_P = 0.05
+# The cache view (view=cache): a short generation stepped through, greedy unless the
+# generation's temperature says otherwise. Its step is its own parameter, ``cache_step`` (0:
+# the prompt's last query), not ``step``: ``step`` names a training snapshot and is moved to
+# one of the snapshots' steps, so one name for both would change what old links show.
+CACHE_N = 8
+MAX_CACHE_N = 16
 COMBINE_KINDS = ("mean", "rollout")  # the combined view: the chosen block's mean over heads, or rollout
 # The views below the grid, one open at a time (ui/lazy_tabs.py): the link says which.
-VIEWS = ("detail", "lines", "metrics", "training", "generate", "odds", "token", "combined")
+VIEWS = ("detail", "lines", "metrics", "training", "generate", "odds", "token", "combined", "cache")
 
 PARAMS: tuple[Param, ...] = (
     Param("model", "text", FALLBACK_MODEL, max_chars=MAX_MODEL_CHARS),
@@ -62,6 +68,8 @@ PARAMS: tuple[Param, ...] = (
     Param("sample_seed", "int", 0, 0, MAX_SEED),
     Param("combine", "choice", "mean", choices=COMBINE_KINDS),
     Param("token_dir", "choice", "both", choices=TOKEN_DIRECTIONS),  # the token view: the row, column or both
+    Param("cache_n", "int", CACHE_N, 1, MAX_CACHE_N),  # the cache view: tokens generated
+    Param("cache_step", "int", 0, 0, MAX_CACHE_N - 1),  # and the step shown (0-based)
     Param("view", "choice", VIEWS[0], choices=VIEWS),  # the open tab below the grid
 )
 PARAMS_BY_NAME = {param.name: param for param in PARAMS}
@@ -98,8 +106,8 @@ def resolve_model(key: str, available: Sequence[str], fallback: str, reason: str
 
 
 def fit_to_model(values: Mapping[str, Any], shape: ModelShape) -> tuple[dict[str, Any], list[Note]]:
-    """``values`` with block, head, token, row, col and step inside what the model shown allows; each
-    one moved says so in a note."""
+    """``values`` with block, head, token, row, col and step inside what the model shown allows,
+    and the cache view's step inside its generation; each one moved says so in a note."""
     fitted = dict(values)
     notes: list[Note] = []
     for name, count in (("block", shape.blocks), ("head", shape.heads)):
@@ -110,6 +118,10 @@ def fit_to_model(values: Mapping[str, Any], shape: ModelShape) -> tuple[dict[str
     for name in ("row", "col"):  # a link made for a longer text: its last token
         fitted[name], moved = rules.clamp_position(name, fitted[name], shape.tokens)
         notes.extend(moved)
+    fitted["cache_step"], moved = rules.limit(
+        "cache_step", fitted["cache_step"], 0, fitted["cache_n"] - 1, fitted["cache_n"] - 1
+    )
+    notes.extend(moved)
     last = shape.steps[-1] if shape.steps else None
     if fitted["step"] is not None and fitted["step"] not in shape.steps and shape.steps:
         allowed = ", ".join(str(step) for step in shape.steps)

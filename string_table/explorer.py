@@ -141,6 +141,70 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The model read **{T}** tokens · {blocks} layers × {heads} heads · head_dim d = {d} · context {context}",
         "zh": "模型读了 **{T}** 个词元 · {blocks} 层 × {heads} 个头 · head_dim d = {d} · 上下文 {context}",
     },
+    "ex.tab.cache": {"en": "Generation with the cache", "zh": "用缓存生成"},
+    "cache.intro": {
+        "en": "Generating token by token, a model keeps every earlier token's keys and values (the KV cache): no "
+        "token reads a later one, so they never change. Each step computes one new query, key and value per layer "
+        "and key/value head, and the new query's row of weights over every key so far. Step 0 reads the prompt at once.",
+        "zh": "逐个生成词元时，模型保留之前每个词元的键和值（KV 缓存）：没有词元读取它后面的词元，所以它们永远不变。"
+        "每一步在每层、每个键/值头只计算一个新的查询、键和值，以及新查询对目前所有键的一行权重。第 0 步一次读完整个提示。",
+    },
+    "cache.n": {"en": "Steps to generate", "zh": "生成的步数"},
+    "cache.step": {"en": "Step", "zh": "步骤"},
+    "cache.step_help": {
+        "en": "0: the prompt's last query. Each later step reads the token the step before chose.",
+        "zh": "0：提示的最后一个查询。之后每一步读取前一步选出的词元。",
+    },
+    "cache.step_line": {
+        "en": "**Step {step}** (of 0–{last}): the query at position {position} ({label}) reads **{t}** cached keys "
+        "and chooses **{token}**.",
+        "zh": "**第 {step} 步**（共 0–{last} 步）：位置 {position}（{label}）的查询读取缓存中的 **{t}** 个键，"
+        "选出 **{token}**。",
+    },
+    "cache.text": {
+        "en": "The text so far, with the token this step chooses:",
+        "zh": "目前的文字，加上这一步选出的词元：",
+    },
+    "cache.shape": {
+        "en": "The cache after this step: keys and values of shape (h_kv, t, d) = **({kv_heads}, {t}, {d})** each, "
+        "in each of the {layers} {units}: **{bytes}** ({per_token} per token × {t} tokens, float32).",
+        "zh": "这一步之后的缓存：键和值的形状各为 (h_kv, t, d) = **({kv_heads}, {t}, {d})**，"
+        "{layers} 个{units}每个都有：共 **{bytes}**（每个词元 {per_token} × {t} 个词元，float32）。",
+    },
+    "cache.grouped": {
+        "en": "Grouped-query attention: {heads} query heads share {kv_heads} key/value heads, so a token costs "
+        "{per_token} instead of {ungrouped}.",
+        "zh": "分组查询注意力：{heads} 个查询头共用 {kv_heads} 个键/值头，所以每个词元只占 {per_token}，而不是 {ungrouped}。",
+    },
+    "cache.cost": {
+        "en": "Computed this step: **{new}** key and value vectors (new positions: {positions}). Without the "
+        "cache this step recomputes all {t} positions: **{full}** vectors.",
+        "zh": "这一步计算了 **{new}** 个键和值向量（新位置：{positions} 个）。没有缓存时，这一步要重新计算全部 "
+        "{t} 个位置：**{full}** 个向量。",
+    },
+    "cache.full": {
+        "en": "The context is full after step {last}: a cache cannot slide (its keys carry their positions), so "
+        "the generation stops there. A shorter prompt leaves room for more steps.",
+        "zh": "第 {last} 步之后上下文已满：缓存不能滑动（键带着它们的位置），所以生成到此为止。提示短一些，就能多走几步。",
+    },
+    "cache.row_help": {
+        "en": "The new query's row in every head: its weights over the {t} keys in the cache (they sum to 1).",
+        "zh": "新查询在每个头中的那一行：它对缓存中 {t} 个键的权重（和为 1）。",
+    },
+    "cache.one_layer": {
+        "en": "Too many heads for one chart: {unit} {layer}'s heads only (choose it in the grid).",
+        "zh": "头太多，一张图放不下：只画{unit} {layer} 的头（在上方网格中选择）。",
+    },
+    "cache.matrix_title": {
+        "en": "Full causal attention of {t} tokens · {unit} {layer} · this step's row outlined",
+        "zh": "{t} 个词元的完整因果注意力 · {unit} {layer} · 框出的是这一步的行",
+    },
+    "cache.matrix_help": {
+        "en": "The whole matrix of the same {t} tokens as the cache built it: the prompt's rows (computed at step "
+        "0) and one new row a step. The outlined row is this step's: the same numbers as the bars above.",
+        "zh": "同样 {t} 个词元的完整矩阵，按缓存的方式构建：提示的各行（第 0 步算出）加上每一步新的一行。"
+        "框出的那一行就是这一步的行：和上面的柱子是同样的数字。",
+    },
     "ex.no_generation": {
         "en": "This model gives no next-token scores, so it cannot predict or generate: the other views still show "
         "its attention.",

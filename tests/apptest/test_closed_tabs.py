@@ -37,3 +37,18 @@ def test_an_explorer_tabs_choice_outlives_another_tab_and_its_controls():
     at.session_state["ex_view"] = "metrics"
     at.run()
     assert at.segmented_control(key="ex_metric").value == "entropy"
+
+
+def test_the_cache_views_step_outlives_another_tab_and_its_controls():
+    at = open_page(EXPLORER, model="h4", view="cache", prompt="ROMEO:\nBut soft")  # 8 steps fit its context
+    at.slider(key="ex_cache_step").set_value(4).run()
+    assert query(at)["cache_step"] == "4"
+    at.session_state["ex_view"] = "training"  # the cache tab closes: its slider is not drawn
+    at.run()
+    at.select_slider(key="ex_step").set_value(at.select_slider(key="ex_step").options[1]).run()
+    assert not at.exception, at.exception
+    assert query(at)["cache_step"] == "4" and query(at)["step"] == str(at.select_slider(key="ex_step").options[1])
+    at.session_state["ex_view"] = "cache"
+    at.run()
+    assert not at.exception, at.exception
+    assert at.slider(key="ex_cache_step").value == 4

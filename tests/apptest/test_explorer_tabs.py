@@ -20,6 +20,7 @@ TABS = {
     "odds": ("Next-token odds", {"ex_odds_chart", "ex_odds_row_chart"}),
     "token": ("One token, every head", {"ex_token_chart"}),
     "combined": ("Heads and layers combined", {"ex_combined_chart"}),
+    "cache": ("Generation with the cache", {"ex_cache_row_chart", "ex_cache_matrix_chart"}),
 }
 LABELS = [label for label, _ in TABS.values()]
 
@@ -69,12 +70,12 @@ def test_choosing_another_tab_draws_it_alone_and_writes_it_to_the_link():
         (
             "en",
             r"The link's view = \<b\>odds\</b\> can't be used (allowed: detail, lines, metrics, training, generate, "
-            "odds, token, combined); the default detail is shown instead.",
+            "odds, token, combined, cache); the default detail is shown instead.",
         ),
         (
             "zh",
             r"链接中的 view = \<b\>odds\</b\> 无法使用（允许：detail, lines, metrics, training, generate, odds, token, "
-            "combined）；已改用默认值 detail。",
+            "combined, cache）；已改用默认值 detail。",
         ),
     ],
 )

@@ -1,6 +1,6 @@
 """The explorer asks a source what it can do, never what it is: a model that gives no
-next-token scores is explored as any other, and its odds and generation tabs say why they
-are empty instead of failing."""
+next-token scores is explored as any other, and its odds, generation and cache tabs say why
+they are empty instead of failing."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def mute_h4(monkeypatch):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize("view", ["odds", "generate"])
+@pytest.mark.parametrize("view", ["odds", "generate", "cache"])
 def test_a_model_that_cannot_generate_says_so_where_it_would(mute_h4, view, lang):
     at = open_page(PAGE, model="h4", view=view, lang=lang)
     assert not at.exception, at.exception
@@ -39,7 +39,8 @@ def test_a_model_that_cannot_generate_says_so_where_it_would(mute_h4, view, lang
     assert not at.error
     keys = [chart.proto.id for chart in at.get("plotly_chart")]
     assert any(key.endswith("ex_grid_chart") for key in keys), "the grid of every head is still drawn"
-    assert not [key for key in keys if key.endswith(("ex_odds_chart", "ex_generation_chart"))]
+    drawn_only_by_generating = ("ex_odds_chart", "ex_generation_chart", "ex_cache_row_chart", "ex_cache_matrix_chart")
+    assert not [key for key in keys if key.endswith(drawn_only_by_generating)]
 
 
 def test_a_model_that_can_generate_shows_its_odds(monkeypatch):

@@ -39,7 +39,9 @@ def test_a_full_link_parses_to_its_values_and_back():
         "sample_seed": "9",
         "combine": "rollout",
         "token_dir": "read_by",
-        "view": "odds",
+        "view": "cache",
+        "cache_n": "12",
+        "cache_step": "11",
         "row": "400",
         "col": "3",
         "lang": "zh",
@@ -65,7 +67,9 @@ def test_a_full_link_parses_to_its_values_and_back():
         "sample_seed": 9,
         "combine": "rollout",
         "token_dir": "read_by",
-        "view": "odds",
+        "view": "cache",
+        "cache_n": 12,
+        "cache_step": 11,
         "row": 400,
         "col": 3,
     }
@@ -99,6 +103,9 @@ def test_no_link_gives_the_defaults_and_the_models_own_prompt():
         ("row", "-2"),
         ("col", "-2"),
         ("row", "4097"),
+        ("cache_n", "0"),
+        ("cache_n", "17"),
+        ("cache_step", "-1"),
     ],
 )
 def test_odd_values_fall_back_to_the_default_with_a_note(name, raw):
@@ -155,3 +162,18 @@ def test_a_position_past_the_text_is_clamped_to_the_last_token_with_a_note_that_
     assert (notes[0].allowed, notes[0].default) == (f"0 … {last}", str(last))
     fitted, notes = fit_to_model(dict(defaults(), **{name: last}), SHAPE)
     assert fitted[name] == last and notes == [], "the last token itself is no note"
+
+
+def test_the_cache_views_step_is_its_own_and_stays_inside_its_generation():
+    """``cache_step`` is not the training snapshot's ``step``: each keeps its own meaning in one
+    link; a cache step past the generation's tokens is its last step, with a note."""
+    values, notes = parse_query({"step": "100", "cache_step": "3", "cache_n": "4", "view": "cache"})
+    assert not notes and (values["step"], values["cache_step"], values["cache_n"]) == (100, 3, 4)
+    fitted, notes = fit_to_model(values, SHAPE)
+    assert (fitted["step"], fitted["cache_step"]) == (100, 3) and not notes
+    fitted, notes = fit_to_model(dict(values, cache_step=6), SHAPE)
+    assert fitted["cache_step"] == 3
+    assert [(note.name, note.value, note.allowed, note.default) for note in notes] == [
+        ("cache_step", "6", "0 … 3", "3")
+    ]
+    assert parse_query({})[0]["cache_n"] == 8 and parse_query({})[0]["cache_step"] == 0, "a short greedy generation"

@@ -25,7 +25,19 @@ from ..shared.shared_cache import MISSING, SharedResults
 from ..shell import page_title, setup_page
 from ..views import notes
 from ..views.tabs import draw_open_tab
-from . import combined_view, detail, generation, grid, lines, metrics, odds_view, token_view, training, views
+from . import (
+    cache_view,
+    combined_view,
+    detail,
+    generation,
+    grid,
+    lines,
+    metrics,
+    odds_view,
+    token_view,
+    training,
+    views,
+)
 
 PAGE_KEY = "explorer"
 NOTE_VALUE_CHARS = 60
@@ -105,9 +117,10 @@ def _apply_click(payload: object, shape: ModelShape) -> None:
 
 
 def _fit(shape: ModelShape) -> None:
-    """Keep block, head, token and step inside the model; a link's odd values say so."""
+    """Keep block, head, token and step inside the model, and the cache view's step inside its
+    generation; a link's odd values say so."""
     fitted, notes = state.fit_to_model(PAGE.values(), shape)
-    PAGE.fit({name: fitted[name] for name in ("block", "head", "token", "row", "col", "step")}, notes)
+    PAGE.fit({name: fitted[name] for name in ("block", "head", "token", "row", "col", "step", "cache_step")}, notes)
 
 
 def _show_notes(lang: str, source: AttentionSource) -> None:
@@ -216,6 +229,7 @@ def tab_views(view: views.ExplorerView, lang: str) -> dict:
         "odds": lambda: odds_view.odds(view, lang, key),
         "token": lambda: token_view.token_view(view, lang, key),
         "combined": lambda: combined_view.combined(view, lang, key),
+        "cache": lambda: cache_view.cache(view, lang, key),
     }
 
 
