@@ -258,6 +258,12 @@ class GPTCache:
         return attention.output_layer(merged), query, weights
 
 
+def room_for(context: int, n: int) -> int:
+    """The prompt's positions a context of ``context`` keeps so that ``n`` steps fit after it
+    (the prompt's last token is step 0's query): at least one."""
+    return max(1, context - n + 1)
+
+
 def steps_that_fit(context: int, prompt: int, n: int) -> int:
     """The steps of a generation a context of ``context`` positions holds after ``prompt``
     tokens: a cache cannot slide (its keys carry their positions), so the last step's query
@@ -277,12 +283,14 @@ def generate_characters_cached(
 ) -> CachedGeneration:
     """Continue ``prompt`` by up to ``n`` characters with the cache, choosing as
     ``gpt_core.explore.generate_characters`` does (the same characters for the same settings
-    while the text fits the context). Characters the vocabulary lacks are left out; the model
-    reads the last ``context_length`` of the rest, and stops at its context. Raises
+    while the text fits the context). Characters the vocabulary lacks are left out. A cache
+    cannot slide (its keys carry their positions), so the model reads as much of the rest's end
+    as leaves its context room for the ``n`` steps (the last query at position context − 1),
+    and the characters before are ``cut``; ``n`` past the context stops there. Raises
     ``InputError`` when nothing readable is left or for a bad temperature or top-k."""
     known, left_out = readable_characters(vocabulary, prompt)
     context = model.config.context_length
-    read = known[-context:]
+    read = known[-room_for(context, n) :]
 
     def describe(token_id: int) -> tuple[str, str | None]:
         char = vocabulary.decode([token_id])

@@ -182,6 +182,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "这一步计算了 **{new}** 个键和值向量（新位置：{positions} 个）。没有缓存时，这一步要重新计算全部 "
         "{t} 个位置：**{full}** 个向量。",
     },
+    "cache.cut": {
+        "en": "A cache cannot slide (its keys keep their positions), so the model reads only the prompt's "
+        "last {kept} of {shown}: its context of {context} then holds all {n} steps.",
+        "zh": "缓存不能滑动（键保留着各自的位置），所以模型只读提示的最后 {kept} 个（共 {shown} 个）：这样 {context} 的上下文才容得下全部 {n} 步。",
+    },
     "cache.full": {
         "en": "The context is full after step {last}: a cache cannot slide (its keys carry their positions), so "
         "the generation stops there. A shorter prompt leaves room for more steps.",

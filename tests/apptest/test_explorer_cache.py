@@ -181,22 +181,26 @@ def test_a_grouped_query_hugging_face_model_shows_its_own_cache(lang, offered, t
     assert t("cache.cost", lang, new=new, positions=1, t=step.length, full=full) in markdown(at)
 
 
-def test_a_generation_stops_where_the_context_is_full_and_the_link_says_the_step_shown():
-    """The shipped model reads 32 characters and a cache cannot slide: a 30-character prompt
-    leaves three steps (queries at positions 29, 30, 31), whatever the link asked for."""
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_prompt_as_long_as_the_context_leaves_room_for_every_step_and_says_so(lang):
+    """The shipped model reads 32 characters and a cache cannot slide: with a 30-character
+    prompt the 8 steps asked keep the prompt's last 32 - 8 + 1 = 25 characters (the last
+    query at position 31), and the view says what it read; the link's step 7 is shown."""
     checkpoint = shipped_model(4)
     context = checkpoint.model.config.context_length
     prompt = (PROMPT * 3)[: context - 2]
-    at = open_page(PAGE, view="cache", model="h4", prompt=prompt, cache_step="7")
+    at = open_page(PAGE, view="cache", model="h4", prompt=prompt, cache_step="7", lang=lang)
     assert not at.exception, at.exception
-    assert at.slider(key="ex_cache_step").value == 2 and at.slider(key="ex_cache_step").max == 2
-    assert link(at)["cache_step"] == "2"
-    assert t("cache.full", "en", last=2) in [caption.value for caption in at.caption]
-    generation = generate_characters_cached(checkpoint.model, checkpoint.vocabulary, prompt, STEPS)
-    last = generation.steps[2]
-    assert last.length == context
+    assert at.slider(key="ex_cache_step").value == 7 and at.slider(key="ex_cache_step").max == STEPS - 1
+    assert link(at)["cache_step"] == "7"
+    kept = context - STEPS + 1
+    note = t("cache.cut", lang, kept=kept, shown=len(prompt), context=context, n=STEPS)
+    assert note in [caption.value for caption in at.caption]
+    generation = generate_characters_cached(checkpoint.model, checkpoint.vocabulary, prompt[-kept:], STEPS)
+    last = generation.steps[7]
+    assert last.length == context, "the last query is at the context's last position"
     expected = torch.stack([layer.weights for layer in last.layers]).numpy()
-    np.testing.assert_allclose(shown_rows(at, "en", 2, 4, "block"), expected, atol=1e-6)
+    np.testing.assert_allclose(shown_rows(at, lang, 2, 4, "block"), expected, atol=1e-6)
 
 
 @pytest.fixture

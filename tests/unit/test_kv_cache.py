@@ -121,18 +121,24 @@ def test_the_seed_and_temperature_choose_the_tokens():
     assert tokens(temperature=0.0, seed=7) == greedy, "greedy draws nothing: the seed is not used"
 
 
-def test_a_cache_stops_at_the_context_and_reads_the_prompts_last_characters():
-    """Its keys carry their positions, so a cache cannot slide: the last step's query is at
-    position CONTEXT - 1, after CONTEXT - P + 1 steps; a longer prompt keeps its last characters."""
+def test_a_cache_leaves_its_context_room_for_the_steps_asked_and_stops_at_the_context():
+    """Its keys carry their positions, so a cache cannot slide: the prompt keeps its last
+    CONTEXT - n + 1 characters, so that the n-th step's query is at position CONTEXT - 1; more
+    steps than the context holds stop there, after one character of prompt."""
     source = _tiny()
-    generation = source.generate_cached(PROMPT, 100)
-    assert len(generation.steps) == CONTEXT - len(PROMPT) + 1
-    assert generation.steps[-1].length == CONTEXT and generation.steps[-1].layers[0].keys.shape[1] == CONTEXT
     long = "the cat sat on a mat, the cat sat"
-    cut = source.generate_cached(long, 3)
-    assert source.vocabulary.decode(list(cut.prompt_ids)) == long.replace(",", "")[-CONTEXT:]
-    assert cut.cut == len(long.replace(",", "")) - CONTEXT and cut.left_out == (",",)
-    assert len(cut.steps) == 1, "a full context leaves one step"
+    known = long.replace(",", "")
+    for n in (1, 3, 8):
+        cut = source.generate_cached(long, n)
+        kept = CONTEXT - n + 1
+        assert source.vocabulary.decode(list(cut.prompt_ids)) == known[-kept:], n
+        assert cut.cut == len(known) - kept and cut.left_out == (",",)
+        assert len(cut.steps) == n and cut.steps[-1].length == CONTEXT, "the last query at CONTEXT - 1"
+    short = source.generate_cached(PROMPT, 3)
+    assert short.cut == 0 and len(short.steps) == 3 and short.steps[-1].length == len(PROMPT) + 2
+    generation = source.generate_cached(PROMPT, 100)
+    assert len(generation.prompt_ids) == 1 and len(generation.steps) == CONTEXT
+    assert generation.steps[-1].length == CONTEXT and generation.steps[-1].layers[0].keys.shape[1] == CONTEXT
 
 
 def test_a_training_model_generates_without_dropout_and_is_left_training():

@@ -111,6 +111,7 @@ def cache(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     if not generation.steps:
         st.info(t("cache.full", lang, last=0), icon=":material/info:")
         return
+    _room_note(view, generation, n, lang)
     index = _choose_step(generation, n, lang, key)
     step = generation.steps[index]
     _step_lines(view, generation, index, lang)
@@ -118,6 +119,14 @@ def cache(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     settings = (n, temperature, seed, index)
     _row_chart(view, generation, step, settings, lang)
     _matrix_chart(view, generation, index, settings, lang)
+
+
+def _room_note(view: ExplorerView, generation: CachedGeneration, n: int, lang: str) -> None:
+    """Where the prompt the other views show is longer than the cache can keep with room for
+    the steps, what the generation read of it."""
+    kept, shown = len(generation.prompt_ids), len(view.trace.labels)
+    if kept < shown:
+        st.caption(t("cache.cut", lang, kept=kept, shown=shown, context=view.about.reads, n=n))
 
 
 def _step_lines(view: ExplorerView, generation: CachedGeneration, index: int, lang: str) -> None:
