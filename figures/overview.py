@@ -30,6 +30,7 @@ from .panels import (
     panel_title,
     plan_labels,
     query_label_room,
+    row_outline,
     shared_colorbar,
     short_labels,
     top_legend,
@@ -187,10 +188,11 @@ def _head_panels(
     highlight: tuple[int, int] | None,
     origin: tuple[int, int],
     scale: float,
+    row: int | None = None,
 ) -> tuple[list[dict], dict, list[dict], list[dict]]:
     """Each head's panel: its stage's layers (the first with the shared colour bar), axes,
-    title and border (thicker on ``focus``), the ``highlight`` cell outlined; returned as
-    traces, layout axes, annotations and shapes."""
+    title and border (thicker on ``focus``), the ``highlight`` cell and the ``row`` outlined;
+    returned as traces, layout axes, annotations and shapes."""
     traces, layout, annotations, shapes = [], {}, [], []
     for head, panel in enumerate(plan.panels):
         colorbar = shared_colorbar(plan.frame, scale) if head == 0 else None
@@ -221,6 +223,8 @@ def _head_panels(
         shapes.append(panel_border(panel, head_color(head), FOCUSED_BORDER_PX if head == focus else BORDER_PX))
         if highlight is not None:
             shapes.append(cell_outline(panel, *highlight, HIGHLIGHT_COLOR))
+        if row is not None:
+            shapes.append(row_outline(panel, row, HIGHLIGHT_COLOR))
     return traces, layout, annotations, shapes
 
 
@@ -234,6 +238,7 @@ def heads_overview_figure(
     highlight: tuple[int, int] | None = None,
     window: Window | None = None,
     size: ChartSize = DEFAULT_SIZE,
+    row: int | None = None,
 ) -> go.Figure:
     """Small multiples: one stage for every head. matrices: (h, T, T). title: the figure's
     title (plain text; default the stage's), such as a training snapshot's step and block.
@@ -245,7 +250,11 @@ def heads_overview_figure(
     highlight: a (query, key) cell outlined in every panel (two set-ups compared).
     window: a long text's window (``gpt_core.window``): each head shows only its cells, in
     the colour range of the whole matrices, labelled with their positions in the text.
+    row: a query's causal row (keys 0 to it) outlined in every panel, such as the one row a
+    step of generation with the key/value cache computes (not with a ``window``).
     """
+    if row is not None and (window is not None and not window.whole or not 0 <= row < len(labels)):
+        raise ValueError(f"row {row} is not a query of the {len(labels)} tokens shown whole")
     check_square("matrices", matrices, labels)
     plan, scale = plan_overview(matrices.shape[0], labels, size, window), size.scale
     look = stage_look(matrices, stage)
@@ -254,7 +263,7 @@ def heads_overview_figure(
         matrices, origin, highlight = window.cut(np.asarray(matrices)), window.origin, window.local(highlight)
         title = f"{text[f'stage.{stage}'] if title is None else title} · {window_title(window, text)}"
     traces, layout, annotations, shapes = _head_panels(
-        matrices, stage, plan, look, text, focus, highlight, origin, scale
+        matrices, stage, plan, look, text, focus, highlight, origin, scale, row
     )
     if stage == "masked_scores":
         traces.append(masked_legend_entry(text))

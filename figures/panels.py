@@ -292,6 +292,20 @@ def cell_outline(panel: Panel, query: int, key: int, color: str) -> dict:
     )
 
 
+def row_outline(panel: Panel, query: int, color: str) -> dict:
+    """A rectangle around row ``query`` of a causal panel: its keys 0 to ``query``."""
+    return dict(
+        type="rect",
+        xref=panel.xaxis,
+        yref=panel.yaxis,
+        x0=-0.5,
+        x1=query + 0.5,
+        y0=query - 0.5,
+        y1=query + 0.5,
+        line=dict(color=color, width=HIGHLIGHT_WIDTH_PX),
+    )
+
+
 def shared_colorbar(frame: Frame, scale: float) -> dict:
     """One colour bar for every panel, in the right margin, from the top."""
     return dict(

@@ -123,6 +123,18 @@ def test_highlighted_cell_is_outlined_in_every_stage(result):
     assert len({shape.xref for shape in rects}) == len(STAGES), "one per stage panel"
 
 
+def test_outlined_row_spans_the_causal_keys_in_every_head(result):
+    """A step of generation with the cache computes one query row: keys 0 to the query."""
+    weights = result.trace.weights[0].numpy()
+    figure = heads_overview_figure(weights, result.labels, "weights", EN, row=4)
+    rects = [shape for shape in figure.layout.shapes if shape.xref != "paper" and shape.x0 == -0.5]
+    assert len(rects) == weights.shape[0], "one per head's panel"
+    assert {(shape.x0, shape.x1, shape.y0, shape.y1) for shape in rects} == {(-0.5, 4.5, 3.5, 4.5)}
+    assert len({shape.xref for shape in rects}) == weights.shape[0]
+    with pytest.raises(ValueError, match="row"):
+        heads_overview_figure(weights, result.labels, "weights", EN, row=len(result.labels))
+
+
 def test_detail_rejects_matrices_that_do_not_match_the_tokens(result):
     with pytest.raises(ValueError, match="expected"):
         head_detail_figure(_stages(result, 0), result.labels[:-1], 0, EN)
