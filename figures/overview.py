@@ -190,8 +190,8 @@ def _head_panels(
     scale: float,
 ) -> tuple[list[dict], dict, list[dict], list[dict]]:
     """Each head's panel: its stage's layers (the first with the shared colour bar), axes,
-    title and border (thicker on ``focus``), the ``highlight`` cell outlined; returned as
-    traces, layout axes, annotations and shapes."""
+    title and border (thicker on ``focus``), the ``highlight`` cell outlined;
+    returned as traces, layout axes, annotations and shapes."""
     traces, layout, annotations, shapes = [], {}, [], []
     for head, panel in enumerate(plan.panels):
         colorbar = shared_colorbar(plan.frame, scale) if head == 0 else None

@@ -230,6 +230,36 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "The shipped model is missing from assets/: this step cannot show trained heads.",
         "zh": "assets/ 中缺少随附模型：这一步无法显示训练后的头。",
     },
+    # 9. generation with the key/value cache
+    "ls.9.title": {"en": "Generating with the key/value cache", "zh": "用键值缓存生成"},
+    "ls.9.step": {"en": "generation step", "zh": "生成的第几步"},
+    "ls.9.lead": {
+        "en": "The shipped tiny GPT ({layers} layers; h = {h} heads, each with its own key/value head: h_kv = {h_kv}; d = {d}) continues {prompt} one character at a time. Step 0 reads the prompt's {P} characters at once and keeps every layer's keys and values: the cache (the figure: its last layer's weights). At step {i} the text is {text}: t = {t} tokens, and the last one, {label}, asks for the next.",
+        "zh": "随附的小 GPT（{layers} 层；h = {h} 个头，每个头有自己的键/值头：h_kv = {h_kv}；d = {d}）逐个字符地续写 {prompt}。第 0 步一次读入提示的 {P} 个字符，并保存每一层的键和值：这就是缓存（图：最后一层的权重）。到第 {i} 步，文本是 {text}：t = {t} 个词元，最后一个 {label} 去预测下一个。",
+    },
+    "ls.9.q": {
+        "en": "At step {i} (t = {t}), how many new key vectors does one layer compute?",
+        "zh": "在第 {i} 步（t = {t}），一层要新算多少个键向量？",
+    },
+    "ls.9.one": {"en": "1 × h_kv = {n}", "zh": "1 × h_kv = {n}"},
+    "ls.9.all": {"en": "t × h_kv = {n}", "zh": "t × h_kv = {n}"},
+    "ls.9.square": {"en": "t² × h_kv = {n}", "zh": "t² × h_kv = {n}"},
+    "ls.9.hint": {
+        "en": "Which positions are new at this step? Can an earlier token's key change when a later token arrives, if no token reads a later one?",
+        "zh": "这一步哪些位置是新的？如果没有哪个词元读后面的词元，后来的词元到达时，前面词元的键会变吗？",
+    },
+    "ls.9.why": {
+        "en": "no token reads a later one (the causal mask), so the keys and values of the {past} earlier positions never change when a token is added: they are read from the cache, and step {i} computes only position {pos}'s, {new} key vectors in one layer ({vectors} keys and values over the {layers} layers, against {full} recomputing all {t} positions).",
+        "zh": "没有哪个词元读后面的词元（因果掩码），所以添加一个词元时，前面 {past} 个位置的键和值不会改变：它们从缓存中读出，第 {i} 步只计算位置 {pos} 的，一层 {new} 个键向量（{layers} 层共 {vectors} 个键和值向量，而全部重算 {t} 个位置要 {full} 个）。",
+    },
+    "ls.9.body": {
+        "en": "The outlined row is the new query's, over the {t} keys of the cache; it is the last row of the full causal matrix, which never needs the rows above it again. Each layer's cache now holds keys and values of shape (h_kv, t, d) = ({h_kv}, {t}, {d}): {per_token} bytes per token (2 × {layers} layers × {h_kv} × {d} × 4 bytes), {total} bytes for these {t} tokens.",
+        "zh": "框出的一行是新查询在缓存中 {t} 个键上的权重；它就是完整因果矩阵的最后一行，上面的各行不必再算。现在每一层缓存的键和值形状为 (h_kv, t, d) = ({h_kv}, {t}, {d})：每个词元 {per_token} 字节（2 × {layers} 层 × {h_kv} × {d} × 4 字节），这 {t} 个词元共 {total} 字节。",
+    },
+    "ls.9.no_model": {
+        "en": "The shipped model is missing from assets/: this step cannot generate with its cache.",
+        "zh": "assets/ 中缺少随附模型：这一步无法用它的缓存生成。",
+    },
     # presentation mode
     "app.present": {"en": "Presentation mode", "zh": "演示模式"},
     "app.present_on": {"en": "Presenting", "zh": "演示"},

@@ -34,6 +34,7 @@ ANSWERS = {
     6: ("same", "different"),
     7: ("one", "uniform"),
     8: (None, None),  # from the shipped experiment, below
+    9: ("one", "all"),  # one new position a step: one key per key/value head, not t of them
 }
 
 
@@ -52,6 +53,7 @@ REVEALED_CHARTS = {
     5: ("ls_chart_5",),
     6: ("ls_chart_6",),
     7: ("ls_chart_7", "ls_chart_7b"),
+    9: ("ls_chart_9",),
 }
 COUNTS_64 = parameter_counts(64)
 SPOILER_TEXT = {
@@ -63,6 +65,7 @@ SPOILER_TEXT = {
     6: (re.compile(r"\d\.\de[+-]\d\d"),),  # the largest difference, written as 1.2e-07
     7: (),
     8: (),
+    9: ("(h_kv, t, d)",),  # the cache's shape, in the explanation
 }
 
 
@@ -88,7 +91,7 @@ def _assert_not_revealed(at, step: int, lang: str) -> None:
     text = _page_text(at)
     for spoiler in SPOILER_TEXT[step]:
         assert not _in(spoiler, text), f"step {step} shows {spoiler!r} before the answer"
-    if step <= 7:
+    if step <= 7 or step == 9:
         body = max(re.split(r"\{[^}]*\}", t(f"ls.{step}.body", lang)), key=len)  # its longest literal part
         assert body not in text, f"step {step}'s explanation is shown before the answer"
     for key in REVEALED_CHARTS.get(step, ()):

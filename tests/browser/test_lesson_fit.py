@@ -16,13 +16,14 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from classroom.model import LESSON_STEPS
 from harness.browser import FIRST_SCREEN_ONLY, IDLE, exceptions_shown, new_context, wait_for_rerun
 from harness.legibility import problems, settled_charts
 from harness.server import ARTIFACTS
 from string_table import t
 
 PROJECTOR = {"width": 1366, "height": 768}
-STEPS = range(1, 9)
+STEPS = range(1, LESSON_STEPS + 1)  # every step a room takes: the lesson's (tests/apptest/test_room_class.py)
 MASK_ROW, MASK_TOKENS = 3, 6  # step 3: row 3 of 动手学大模型's 6 tokens; its future keys are 4 and 5
 EXTENT_POLL_MS = 100
 # A heatmap's cell and tick label a room can read on a projector: a cell of at least 12 CSS

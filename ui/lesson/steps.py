@@ -1,7 +1,8 @@
-"""The lesson's eight steps, in order: here the first four, inside one layer of random
-weights, and ``measured_steps``'s last four. Each draws a short explanation, one live figure
-computed by gpt_core (drawn by the same figure builders as the playground), a control or two,
-and returns its question, built from the numbers it just computed."""
+"""The lesson's nine steps, in order: here the first four, inside one layer of random
+weights, ``measured_steps``'s next four and ``cache_step``'s last. Each draws a short
+explanation, one live figure computed by gpt_core (drawn by the same figure builders as the
+playground), a control or two, and returns its question, built from the numbers it just
+computed."""
 
 from __future__ import annotations
 
@@ -27,6 +28,8 @@ from string_table.figure_words import figure_words
 
 from ..charts import page_width
 from ..shared import sources
+from .cache_step import STEP_KEY as CACHE_STEP_KEY
+from .cache_step import cache
 from .layout import StepLayout
 from .measured_steps import parallel, parameters, scaling, trained
 from .questions import Question
@@ -219,7 +222,19 @@ def merge(lang: str, layout: StepLayout) -> Question:
     )
 
 
-STEPS = (one_head, split, mask, merge, parameters, parallel, scaling, trained)
+STEPS = (one_head, split, mask, merge, parameters, parallel, scaling, trained, cache)
 # Each step's inputs: in a room they are the class's (their defaults, locked), so that every
 # student answers the question the teacher projects.
-INPUT_KEYS = ("ls_text_1", "ls_d_1", "ls_h_2", "ls_d_2", "ls_head_3", "ls_h_4", "ls_c_5", "ls_h_6", "ls_d_7", "ls_h_8")
+INPUT_KEYS = (
+    "ls_text_1",
+    "ls_d_1",
+    "ls_h_2",
+    "ls_d_2",
+    "ls_head_3",
+    "ls_h_4",
+    "ls_c_5",
+    "ls_h_6",
+    "ls_d_7",
+    "ls_h_8",
+    CACHE_STEP_KEY,
+)
