@@ -9,7 +9,10 @@ measuring from sending the widget change to the server's ``script_finished`` (th
 its figures included). It does so with Streamlit's defaults, with its post-run garbage
 collection off, and with that and TCP_NODELAY on the server's connections (this app's
 settings, `ui/runtime.py`), in one run, so the ratios hold on a noisy machine. Prints JSON
-and a Markdown table for docs/benchmarks.md.
+and a Markdown table for docs/benchmarks.md, then what the last change's bytes are made of
+(each figure's data arrays, other data, layout and rest; the other elements; see
+`benchmarks/wire_bytes.py`), and, from a fourth server with `ui/step_timing.py`'s log on,
+where a change's server time goes (trace, figures, description, serialization, the rest).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import asyncio
 import json
 import statistics
 import sys
+import tempfile
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -25,8 +29,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as `python benchmarks/roundtrip.py`
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.wire_bytes import attribute, breakdown_rows  # noqa: E402
 from harness.server import start_server, stop_server  # noqa: E402
 from harness.streamlit_client import StreamlitClient  # noqa: E402
+from ui.step_timing import ENV, read_steps  # noqa: E402
 
 BOOK_SENTENCE = "The cat sat on the mat because it was tired, and the dog slept by the door all day."[:70]
 QUERY = {"text": BOOK_SENTENCE, "heads": "8", "head_dim": "8"}
@@ -40,6 +46,9 @@ SETTINGS = {
     "postScriptGC off, Nagle on": {"STREAMLIT_RUNNER_POST_SCRIPT_GC": "false", "ATTENTION_KEEP_NAGLE": "1"},
     "postScriptGC off, TCP_NODELAY (this app)": {"STREAMLIT_RUNNER_POST_SCRIPT_GC": "false"},
 }
+APP_SETTING = "postScriptGC off, TCP_NODELAY (this app)"
+TIMED_LABEL = "this app, steps timed"  # a fourth server: its file writes stay out of the rows above
+REST_STEP = "rest (other page code, Streamlit, send, client)"
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -47,19 +56,26 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
-async def measure(url: str, changes: int) -> dict:
+async def measure(url: str, changes: int, steps_log: str | None = None) -> dict:
+    """The round trips of CHANGES seed changes after a warm-up; with ``steps_log`` (the
+    server's ATTENTION_STEP_TIMES file), also each change's server time by step."""
     client = StreamlitClient(url, "playground", urlencode(QUERY))
+    client.keep_frames = True
     await client.connect()
     try:
         first = await client.open_page()
         assert first.ok, first.exceptions
-        times, sizes = [], []
+        times, sizes, steps = [], [], []
         for i in range(WARMUP_CHANGES + changes):
+            if steps_log:
+                Path(steps_log).write_text("")  # the run before has finished: its steps are logged
             result = await client.set_widget("pg_seed", int_value=1000 + i)
             assert result.ok and result.charts >= 2, (result.exceptions, result.charts)
             if i >= WARMUP_CHANGES:
                 times.append(result.seconds * 1000)
                 sizes.append(result.bytes)
+                steps.append(read_steps(steps_log) if steps_log else {})
+                last = result
     finally:
         await client.close()
     return {
@@ -68,25 +84,59 @@ async def measure(url: str, changes: int) -> dict:
         "p95_ms": round(percentile(times, 0.95), 1),
         "max_ms": round(max(times), 1),
         "bytes_per_change": round(statistics.median(sizes)),
+        "bytes_of_last_change": attribute(last.frames),
+        "server_ms_by_step": step_medians(steps, times) if steps_log else {},
     }
+
+
+def step_medians(steps: list[dict[str, float]], times: list[float]) -> dict[str, float]:
+    """Each step's median milliseconds per change, and the median of what the steps leave
+    of the round trip (the page's other code, Streamlit's run, the send and the client)."""
+    names = sorted({name for change in steps for name in change})
+    medians = {name: round(statistics.median(change.get(name, 0.0) for change in steps), 1) for name in names}
+    rest = [time - sum(change.values()) for change, time in zip(steps, times, strict=True)]
+    medians[REST_STEP] = round(statistics.median(rest), 1)
+    medians["round trip"] = round(statistics.median(times), 1)
+    return medians
+
+
+def run_setting(env: dict[str, str], changes: int, steps_log: str | None = None) -> dict:
+    server = start_server("roundtrip", env={**env, ENV: steps_log} if steps_log else env)
+    try:
+        return asyncio.run(measure(server.url, changes, steps_log))
+    finally:
+        stop_server(server)
 
 
 def main() -> None:
     changes = int(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_CHANGES
-    rows = {}
-    for label, env in SETTINGS.items():
-        server = start_server("roundtrip", env=env)
-        try:
-            rows[label] = asyncio.run(measure(server.url, changes))
-        finally:
-            stop_server(server)
-    sys.stdout.write(json.dumps(rows, indent=2) + "\n\n")
+    rows = {label: run_setting(env, changes) for label, env in SETTINGS.items()}
+    with tempfile.TemporaryDirectory() as folder:
+        timed = run_setting(SETTINGS[APP_SETTING], changes, str(Path(folder) / "steps.tsv"))
+    sys.stdout.write(json.dumps({**rows, TIMED_LABEL: timed}, indent=2) + "\n\n")
     sys.stdout.write("| server setting | median | p95 | max | bytes per change |\n| --- | --- | --- | --- | --- |\n")
     for label, row in rows.items():
         sys.stdout.write(
             f"| {label} | {row['median_ms']} ms | {row['p95_ms']} ms | {row['max_ms']} ms "
             f"| {row['bytes_per_change'] / 1000:.0f} KB |\n"
         )
+    write_breakdown(rows[APP_SETTING]["bytes_of_last_change"])
+    write_steps(timed["server_ms_by_step"])
+
+
+def write_steps(medians: dict[str, float]) -> None:
+    """The Markdown table of a change's server time by step (medians over the changes)."""
+    sys.stdout.write(f"\n| step ({TIMED_LABEL}) | median per change |\n| --- | --- |\n")
+    for name, ms in medians.items():
+        sys.stdout.write(f"| {name} | {ms} ms |\n")
+
+
+def write_breakdown(attributed: dict) -> None:
+    """The Markdown table of one change's bytes by part, each with its share of the total."""
+    total = attributed["total"]
+    sys.stdout.write("\n| part of a seed change | bytes | share |\n| --- | --- | --- |\n")
+    for name, count in breakdown_rows(attributed):
+        sys.stdout.write(f"| {name} | {count / 1000:.1f} KB | {100 * count / total:.1f} % |\n")
 
 
 if __name__ == "__main__":

@@ -53,6 +53,7 @@ class RunResult:
     charts: int = 0  # Plotly charts drawn
     chart_heights: list[int] = field(default_factory=list)  # each chart's layout height, in px (0: not set)
     texts: list[str] = field(default_factory=list)  # bodies of markdown and alert elements
+    frames: list[bytes] = field(default_factory=list)  # every ForwardMsg's bytes, when the client keeps them
 
     @property
     def ok(self) -> bool:
@@ -75,6 +76,7 @@ class StreamlitClient:
         # Fragments the page asked the browser to rerun every so often (``st.fragment(run_every=…)``):
         # fragment id -> seconds. A browser's frontend drives them; so must a client.
         self.auto_reruns: dict[str, float] = {}
+        self.keep_frames = False  # record each run's raw ForwardMsgs in its result's ``frames``
         self.connection = None
 
     async def connect(self) -> None:
@@ -132,6 +134,8 @@ class StreamlitClient:
                 data = await self.connection.recv()
                 result.bytes += len(data)
                 result.messages += 1
+                if self.keep_frames:
+                    result.frames.append(data)
                 forward = ForwardMsg()
                 forward.ParseFromString(data)
                 kind = forward.WhichOneof("type")

@@ -23,6 +23,7 @@ from .export import image_config
 from .first_screen import main_width
 from .markdown import literal
 from .shared.shared_cache import SharedResults
+from .step_timing import timed
 
 PLOTLY_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
 PRESENT_STATE = "presenting"  # ui/shell.py: presentation mode is on
@@ -183,11 +184,11 @@ def _drawn(figure: go.Figure | FigureSpec, sized: bool, presenting: bool, lang: 
     if presenting and not sized:
         figure = enlarged(figure.figure() if isinstance(figure, FigureSpec) else figure)
     words = figure_words(lang)
-    data = chart_data(figure, words)
-    description = describe(data, words)
+    data = timed("description", lambda: chart_data(figure, words))
+    description = timed("description", lambda: describe(data, words))
     meta = figure.layout.get("meta") if isinstance(figure, FigureSpec) else figure.layout.meta
     return Drawn(
-        _Sent.of(wire_dict(figure)),
+        timed("serialization", lambda: _Sent.of(wire_dict(figure))),
         description.label,
         description.text,
         data,
@@ -199,7 +200,7 @@ def _built(build: Build) -> go.Figure | FigureSpec:
     """What ``build`` makes, as a FigureSpec where its builder can give one (no Plotly
     Figure is made: the page sends the builder's dicts)."""
     with specs_only():
-        return build()
+        return timed("figures", build)
 
 
 Build = Callable[[], go.Figure]
@@ -242,7 +243,10 @@ def show_chart(
     drawn = figure if isinstance(figure, Drawn) else prepared(figure, sized, share)
     lang = st.session_state.get(LANGUAGE_STATE, DEFAULT_LANGUAGE)
     config = {**PLOTLY_CONFIG, **image_config(file_name or key, lang)}
-    st.plotly_chart(drawn.sent, key=key, config=config, width="stretch", theme=None, alt=drawn.label)
+    timed(
+        "serialization",
+        lambda: st.plotly_chart(drawn.sent, key=key, config=config, width="stretch", theme=None, alt=drawn.label),
+    )
     with st.container(key=key + ALT_TEXT_SUFFIX):
         st.markdown(literal(drawn.text))
     if table:

@@ -28,6 +28,7 @@ from gpt_core.source import AttentionSource, Note, source_induction_scores
 from string_table import t
 
 from ..markdown import literal
+from ..step_timing import timed
 from . import models, real_models
 from .shared_cache import MISSING, SharedResults
 
@@ -159,7 +160,7 @@ def is_traced(source: AttentionSource, text: str) -> bool:
 def trace(source: AttentionSource, text: str) -> Trace:
     """``text`` through ``source``, computed once for every session. Raises
     ``gpt_core.InputError`` for a text the source cannot read."""
-    return TRACES.get((source.identity, text), lambda: source.trace(text))
+    return TRACES.get((source.identity, text), lambda: timed("trace", lambda: source.trace(text)))
 
 
 def induction(source: AttentionSource) -> torch.Tensor:
