@@ -23,7 +23,7 @@ import plotly.io as pio
 from .labels import axis_labels, plotly_safe
 from .overview import heads_overview_figure
 from .page import encode_matrix, page_asset, script_json
-from .palette import HIGHLIGHT_COLOR, WEIGHT_COLORSCALE
+from .palette import WEIGHT_COLORSCALE
 from .style import BACKGROUND, FONT_FAMILY, build_figure
 from .words import Words
 
@@ -71,13 +71,8 @@ def rows_figure(weights: np.ndarray, labels: Sequence[str], text: Words, title: 
 
 
 def matrix_figure(matrix: np.ndarray, labels: Sequence[str], row: int, text: Words, title: str) -> go.Figure:
-    """Every head's full causal matrix (``heads_overview_figure``), row ``row`` outlined whole."""
-    figure = heads_overview_figure(np.asarray(matrix), list(labels), "weights", text, title=title, highlight=(row, row))
-    t = matrix.shape[-1]
-    for shape in figure.layout.shapes:
-        if shape.line.color == HIGHLIGHT_COLOR:  # the cell outline, widened to the row
-            shape.x0, shape.x1 = -0.5, t - 0.5
-    return figure
+    """Every head's full causal matrix (``heads_overview_figure``), row ``row`` outlined."""
+    return heads_overview_figure(np.asarray(matrix), list(labels), "weights", text, title=title, outline_row=row)
 
 
 def _figure_json(figure: go.Figure) -> dict:
