@@ -141,6 +141,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "长文本：{T} 个词元放不进一张看得清的图，所以图中只显示所选格子周围 {n} 个查询 × {n} 个键的窗口。"
         "左边的小图是整段文本，点击它即可移动窗口。",
     },
+    "win.note_above": {
+        "en": "A long text: {T} tokens are too many for one legible chart, so the charts show a window of {n} "
+        "queries and {n} keys around the chosen cell. The map of the whole text is at the top of the page; "
+        "click it to move the window.",
+        "zh": "长文本：{T} 个词元放不进一张看得清的图，所以图中只显示所选格子周围 {n} 个查询 × {n} 个键的窗口。"
+        "整段文本的小图在页面顶部，点击它即可移动窗口。",
+    },
     "win.outside": {
         "en": "Query {row} gives **{share}** of its attention to keys outside the window.",
         "zh": "查询 {row} 有 **{share}** 的注意力落在窗口之外的键上。",

@@ -28,9 +28,15 @@ def window_map(
     share: tuple | None,
     file_name: str,
     shares: tuple[int, int] = (MAP_SHARE, NOTE_SHARE),
+    drawn_above: bool = False,
 ) -> None:
     """``weights``: the head's (T, T) softmax weights; ``row``: the chosen query; ``shares``:
-    the map's and the note's widths (a narrow column gives the map more of it)."""
+    the map's and the note's widths (a narrow column gives the map more of it).
+    ``drawn_above``: the same map already stands higher on the page (the first screen's): only
+    the note is drawn here, pointing to it, so the page sends the map once."""
+    if drawn_above:
+        window_note(weights, window, row, lang, st.container(), above=True)
+        return
     map_col, note_col = st.columns(list(shares), vertical_alignment="center")
     scale = type_scale()
     with map_col:
@@ -40,7 +46,12 @@ def window_map(
             share=share,
             file_name=file_name,
         )
-    note_col.markdown(t("win.note", lang, T=window.tokens, n=window.size))
+    window_note(weights, window, row, lang, note_col)
+
+
+def window_note(weights: np.ndarray, window: Window, row: int, lang: str, place, above: bool = False) -> None:
+    """What the window is, where its map stands, and the chosen query's share outside it."""
+    place.markdown(t("win.note_above" if above else "win.note", lang, T=window.tokens, n=window.size))
     if row in window.queries:
         outside = float(weight_outside(weights, window)[row - window.first_query])
-        note_col.markdown(t("win.outside", lang, row=row, share=f"{outside:.1%}"))
+        place.markdown(t("win.outside", lang, row=row, share=f"{outside:.1%}"))

@@ -208,3 +208,19 @@ def test_a_large_view_is_kept_only_in_the_shared_cache_not_in_each_session(monke
     from harness.charts import decode
 
     np.testing.assert_array_equal(decode(detail["z"]).reshape(48, 48), weights)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_map_on_the_first_screen_is_sent_once_and_the_detail_points_to_it(lang):
+    """Eight heads stand under the controls, so the first screen shows the map of the whole
+    text; the detail beside its window then gives the note and points up to that map instead
+    of sending the same chart a second time."""
+    from string_table import t
+
+    at = open_page(PAGE, text=TEXT, tok="char", heads="8", head_dim="8", row="80", lang=lang)
+    assert not at.exception, at.exception
+    _map(at)  # exactly one map
+    notes = [m.value for m in at.markdown]
+    assert t("win.note_above", lang, T=100, n=48) in notes
+    assert notes.count(t("win.note", lang, T=100, n=48)) == 1, "beside the map on the first screen only"
+    assert any(t("win.outside", lang, row=80, share="").split("**")[0] in note for note in notes)

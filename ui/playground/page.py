@@ -56,12 +56,13 @@ def _apply_click(payload: object, view: View) -> None:
 TABS_KEY = "pg_tab"
 
 
-def _below(view: View, query: dict[str, str], text: str, lang: str) -> None:
+def _below(view: View, query: dict[str, str], text: str, lang: str, map_above: bool) -> None:
     """Below the first screen: one head stage by stage (its hover linked by the page's chart
     events) and the tabs, of which only the open one is drawn (ui/lazy_tabs.py). A view that
-    fails says so in its place (ui/contained.py); the rest of the page stays."""
+    fails says so in its place (ui/contained.py); the rest of the page stays. ``map_above``:
+    the first screen shows the long text's map, which the detail then only points to."""
     with contained(t("pg.detail_title", lang), lang):
-        views.detail(view, lang)
+        views.detail(view, lang, map_above=map_above)
     draw_open_tab(
         state.VIEWS,
         tab_views(view, query, text, lang),
@@ -129,7 +130,8 @@ def render() -> None:
         if beside:
             views.overview(view, lang)
             notes.remarks(view.notes, lang)  # the source's notes under the first chart (its warnings above)
-        elif not views.chosen_window(view).whole:  # a long text's heads under the controls: its map here
+        map_above = not beside and not views.chosen_window(view).whole
+        if map_above:  # a long text's heads under the controls: its map here
             views.first_screen_map(view, lang)
     if not beside:  # too tall beside the controls: the page's width under them
         views.overview(view, lang, beside=False)
@@ -137,4 +139,4 @@ def render() -> None:
     if first_screen:
         ask_for_the_rest(PAGE_KEY)
         return
-    _below(view, query, values["text"] if text_used is None else text_used, lang)
+    _below(view, query, values["text"] if text_used is None else text_used, lang, map_above)

@@ -181,7 +181,9 @@ def _detail_controls(view: View, lang: str) -> None:
     values_col.toggle(t("pg.values", lang), key=k("cells"), help=t("pg.values_help", lang))
 
 
-def detail(view: View, lang: str) -> None:
+def detail(view: View, lang: str, map_above: bool = False) -> None:
+    """One head stage by stage; a long text's window map beside it, or only its note where
+    ``map_above`` (the first screen already shows the same map)."""
     k = widget_key
     labels, config = view.result.labels, view.result.config
     st.subheader(t("pg.detail_title", lang))
@@ -205,6 +207,7 @@ def detail(view: View, lang: str) -> None:
             WINDOW_MAP_KEY,
             view.shared("window", head, window, type_scale()),
             view.file_name("map", head=head + 1),
+            drawn_above=map_above,
         )
 
     def build():
