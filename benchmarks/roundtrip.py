@@ -1,6 +1,6 @@
 """What a student waits for after changing a control: the websocket round trip.
 
-    python benchmarks/roundtrip.py [CHANGES]
+    python benchmarks/roundtrip.py [CHANGES] [--against REV]
 
 Starts a real `streamlit run` server on a loopback port, opens the playground at the book's
 size (a sentence of about 70 characters, h = 8, d = 8) as a browser would over
@@ -13,6 +13,12 @@ and a Markdown table for docs/benchmarks.md, then what the last change's bytes a
 (each figure's data arrays, other data, layout and rest; the other elements; see
 `benchmarks/wire_bytes.py`), and, from a fourth server with `ui/step_timing.py`'s log on,
 where a change's server time goes (trace, figures, description, serialization, the rest).
+
+Each row gives a change's bytes twice: the messages as Streamlit serialized them, and what
+the socket delivered (the websocket frames, compressed where the server compresses; the
+client offers compression as browsers do). With ``--against REV`` (a commit, e.g. ``HEAD~3``)
+the same changes also run against that commit's code, checked out in a temporary worktree,
+in the same run, so the two are compared on the same machine at the same time.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import json
 import statistics
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -65,7 +72,7 @@ async def measure(url: str, changes: int, steps_log: str | None = None) -> dict:
     try:
         first = await client.open_page()
         assert first.ok, first.exceptions
-        times, sizes, steps = [], [], []
+        times, sizes, wire, steps = [], [], [], []
         for i in range(WARMUP_CHANGES + changes):
             if steps_log:
                 Path(steps_log).write_text("")  # the run before has finished: its steps are logged
@@ -74,6 +81,7 @@ async def measure(url: str, changes: int, steps_log: str | None = None) -> dict:
             if i >= WARMUP_CHANGES:
                 times.append(result.seconds * 1000)
                 sizes.append(result.bytes)
+                wire.append(result.wire_bytes)
                 steps.append(read_steps(steps_log) if steps_log else {})
                 last = result
     finally:
@@ -84,6 +92,7 @@ async def measure(url: str, changes: int, steps_log: str | None = None) -> dict:
         "p95_ms": round(percentile(times, 0.95), 1),
         "max_ms": round(max(times), 1),
         "bytes_per_change": round(statistics.median(sizes)),
+        "wire_bytes_per_change": round(statistics.median(wire)),
         "bytes_of_last_change": attribute(last.frames),
         "server_ms_by_step": step_medians(steps, times) if steps_log else {},
     }
@@ -100,25 +109,44 @@ def step_medians(steps: list[dict[str, float]], times: list[float]) -> dict[str,
     return medians
 
 
-def run_setting(env: dict[str, str], changes: int, steps_log: str | None = None) -> dict:
-    server = start_server("roundtrip", env={**env, ENV: steps_log} if steps_log else env)
+def run_setting(env: dict[str, str], changes: int, steps_log: str | None = None, cwd: Path = ROOT) -> dict:
+    server = start_server("roundtrip", env={**env, ENV: steps_log} if steps_log else env, cwd=cwd)
     try:
         return asyncio.run(measure(server.url, changes, steps_log))
     finally:
         stop_server(server)
 
 
+def run_against(revision: str, changes: int) -> dict:
+    """This app's setting on ``revision``'s code, from a temporary worktree of it."""
+    with tempfile.TemporaryDirectory() as folder:
+        tree = Path(folder) / "tree"
+        subprocess.run(["git", "worktree", "add", "--detach", str(tree), revision], cwd=ROOT, check=True)
+        try:
+            return run_setting(SETTINGS[APP_SETTING], changes, cwd=tree)
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, check=True)
+
+
 def main() -> None:
-    changes = int(sys.argv[1]) if len(sys.argv) > 1 else DEFAULT_CHANGES
+    args = sys.argv[1:]
+    against = args[args.index("--against") + 1] if "--against" in args else None
+    numbers = [arg for arg in args if arg.isdigit()]
+    changes = int(numbers[0]) if numbers else DEFAULT_CHANGES
     rows = {label: run_setting(env, changes) for label, env in SETTINGS.items()}
+    if against:
+        rows[f"{APP_SETTING}, at {against}"] = run_against(against, changes)
     with tempfile.TemporaryDirectory() as folder:
         timed = run_setting(SETTINGS[APP_SETTING], changes, str(Path(folder) / "steps.tsv"))
     sys.stdout.write(json.dumps({**rows, TIMED_LABEL: timed}, indent=2) + "\n\n")
-    sys.stdout.write("| server setting | median | p95 | max | bytes per change |\n| --- | --- | --- | --- | --- |\n")
+    sys.stdout.write(
+        "| server setting | median | p95 | max | messages per change | on the wire per change |\n"
+        "| --- | --- | --- | --- | --- | --- |\n"
+    )
     for label, row in rows.items():
         sys.stdout.write(
             f"| {label} | {row['median_ms']} ms | {row['p95_ms']} ms | {row['max_ms']} ms "
-            f"| {row['bytes_per_change'] / 1000:.0f} KB |\n"
+            f"| {row['bytes_per_change'] / 1000:.1f} KB | {row['wire_bytes_per_change'] / 1000:.1f} KB |\n"
         )
     write_breakdown(rows[APP_SETTING]["bytes_of_last_change"])
     write_steps(timed["server_ms_by_step"])

@@ -46,7 +46,7 @@ class RunResult:
     """One script run as the client saw it."""
 
     seconds: float  # from sending the request to script_finished
-    bytes: int  # of every ForwardMsg received for it
+    bytes: int  # of every ForwardMsg received for it, as Streamlit serialized it
     messages: int
     exceptions: list[str] = field(default_factory=list)  # messages of st.exception elements
     status: int = ForwardMsg.FINISHED_SUCCESSFULLY
@@ -54,6 +54,9 @@ class RunResult:
     chart_heights: list[int] = field(default_factory=list)  # each chart's layout height, in px (0: not set)
     texts: list[str] = field(default_factory=list)  # bodies of markdown and alert elements
     frames: list[bytes] = field(default_factory=list)  # every ForwardMsg's bytes, when the client keeps them
+    # What the socket delivered while the run was awaited: the websocket frames as sent,
+    # compressed where the server compresses, with their headers.
+    wire_bytes: int = 0
 
     @property
     def ok(self) -> bool:
@@ -78,6 +81,7 @@ class StreamlitClient:
         self.auto_reruns: dict[str, float] = {}
         self.keep_frames = False  # record each run's raw ForwardMsgs in its result's ``frames``
         self.connection = None
+        self.wire_bytes = 0  # read from the socket since connecting
 
     async def connect(self) -> None:
         import websockets
@@ -90,6 +94,18 @@ class StreamlitClient:
             open_timeout=RUN_TIMEOUT_S,
             additional_headers={"Cookie": cookie} if cookie else None,
         )
+        self._count_wire_bytes()
+
+    def _count_wire_bytes(self) -> None:
+        """Count what the socket hands the connection (``asyncio.Protocol.data_received``):
+        the bytes on the wire, which the websocket library then decompresses and unframes."""
+        received = self.connection.data_received
+
+        def counted(data: bytes) -> None:
+            self.wire_bytes += len(data)
+            received(data)
+
+        self.connection.data_received = counted
 
     async def close(self) -> None:
         if self.connection is not None:
@@ -126,7 +142,7 @@ class StreamlitClient:
             rerun.fragment_id = fragment_id
             rerun.is_auto_rerun = True
         rerun.widget_states.widgets.extend([*self.widget_states.values(), *(extra or [])])
-        start = time.perf_counter()
+        start, wire_before = time.perf_counter(), self.wire_bytes
         await self.connection.send(message.SerializeToString())
         result = RunResult(seconds=0.0, bytes=0, messages=0)
         async with asyncio.timeout(RUN_TIMEOUT_S):
@@ -151,6 +167,7 @@ class StreamlitClient:
                     if result.status != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
                         break
         result.seconds = time.perf_counter() - start
+        result.wire_bytes = self.wire_bytes - wire_before
         return result
 
     def _read_delta(self, forward: ForwardMsg, result: RunResult) -> None:
