@@ -1,7 +1,7 @@
 """A class on one link: simulated students over Streamlit's websocket protocol.
 
     python benchmarks/classroom.py [classroom|burst|training|soak|explorer|smoke] [--students N]
-                                   [--nginx 1,2] [--real FOLDER] [--runs N]
+                                   [--nginx 1,2] [--real FOLDER] [--runs N] [--against REV]
 
 Loopback only, bounded in count and time, stops by itself. It starts a real `streamlit run`
 server and reports first-render and interaction latency (median, p95, max), errors, script
@@ -24,6 +24,9 @@ exceptions, bytes, and the server's memory (RSS idle, peak, after):
 
 ``--runs N`` runs each scenario N times (each on a fresh server), to see how a result varies.
 
+``--against REV`` first runs the same scenarios on that commit's code (its own benchmark, from a
+temporary worktree), then on this one's: the reports say which code each is ("code").
+
 With ``--real FOLDER`` the server offers that real model (ATTENTION_MODELS) and the link
 chooses it: each student's first screen is followed by the rest of the page (as a browser
 asks for it), and each change chooses another head (a real model has no seed).
@@ -38,6 +41,7 @@ import asyncio
 import json
 import random
 import statistics
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
@@ -48,6 +52,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as `python benchmarks/classroom.py`
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.against import checked_out, option, without_option  # noqa: E402
 from deploy.cluster import start_cluster, stop_cluster  # noqa: E402
 from harness.server import ARTIFACTS, start_server, stop_server  # noqa: E402
 from harness.streamlit_client import StreamlitClient  # noqa: E402
@@ -89,7 +94,8 @@ class Tally:
     interaction: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     exceptions: int = 0
-    bytes: int = 0
+    bytes: int = 0  # the messages', as Streamlit serialized them
+    wire_bytes: int = 0  # what the sockets delivered (compressed where the server compresses)
     trainings: list[dict] = field(default_factory=list)  # training scenario: one per trainer
     rest: list[float] = field(default_factory=list)  # explorer scenario: the rest of the page
     probe: list[float] = field(default_factory=list)  # explorer scenario: the playground students' changes
@@ -147,6 +153,7 @@ async def student(url: str, delay: float, changes: int, mean_pause: float, rng: 
         tally.first_render.append(seconds)
         tally.exceptions += len(first.exceptions)
         tally.bytes += first.bytes
+        tally.wire_bytes += first.wire_bytes
         for _ in range(changes):
             if mean_pause:
                 await asyncio.sleep(rng.expovariate(1 / mean_pause))
@@ -154,6 +161,7 @@ async def student(url: str, delay: float, changes: int, mean_pause: float, rng: 
             tally.interaction.append(result.seconds)
             tally.exceptions += len(result.exceptions)
             tally.bytes += result.bytes
+            tally.wire_bytes += result.wire_bytes
     except Exception as error:  # a load test counts failures instead of stopping at the first
         tally.errors.append(f"{type(error).__name__}: {error}")
     finally:
@@ -290,6 +298,7 @@ async def measured(server: Target, work) -> dict:
         "error_examples": tally.errors[:3],
         "script_exceptions": tally.exceptions,
         "megabytes_sent": round(tally.bytes / 1e6, 1),
+        "megabytes_on_the_wire": round(tally.wire_bytes / 1e6, 1),
         "rss_peak_mb": round(max(peak), 1),
         **(_training_report(tally.trainings) if tally.trainings else {}),
         **({"rest_of_page": summary(tally.rest)} if tally.rest else {}),
@@ -354,6 +363,16 @@ async def _warm(client: StreamlitClient) -> None:
         await client.close()
 
 
+def _reports_at(revision: str, args: list[str]) -> list[dict]:
+    """The reports of ``revision``'s own classroom benchmark, run with ``args``."""
+    with checked_out(revision) as tree:
+        done = subprocess.run(
+            [sys.executable, "benchmarks/classroom.py", *args], cwd=tree, capture_output=True, text=True, check=False
+        )
+    reports = json.loads(done.stdout)
+    return [{"code": revision, **report} for report in reports]
+
+
 def main() -> None:
     args = sys.argv[1:]
     students = int(args[args.index("--students") + 1]) if "--students" in args else None
@@ -364,7 +383,9 @@ def main() -> None:
     if "--real" in args:
         folder = Path(args[args.index("--real") + 1]).resolve()
         REAL.update(folder=str(folder), name=folder.name)
+    earlier = _reports_at(option(args), without_option(args)) if option(args) else []
     reports = [run_scenario(name, students, processes) for name in names for processes in counts for _ in range(runs)]
+    reports = earlier + [{"code": "this", **report} for report in reports]
     sys.stdout.write(json.dumps(reports, indent=2, ensure_ascii=False) + "\n")
     failed = any(
         report["errors"] or report["script_exceptions"] or report.get("trainings_finished", TRAINERS) < TRAINERS

@@ -26,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import json
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -36,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as `python benchmarks/roundtrip.py`
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.against import checked_out, option  # noqa: E402
 from benchmarks.wire_bytes import attribute, breakdown_rows  # noqa: E402
 from harness.server import start_server, stop_server  # noqa: E402
 from harness.streamlit_client import StreamlitClient  # noqa: E402
@@ -119,18 +119,13 @@ def run_setting(env: dict[str, str], changes: int, steps_log: str | None = None,
 
 def run_against(revision: str, changes: int) -> dict:
     """This app's setting on ``revision``'s code, from a temporary worktree of it."""
-    with tempfile.TemporaryDirectory() as folder:
-        tree = Path(folder) / "tree"
-        subprocess.run(["git", "worktree", "add", "--detach", str(tree), revision], cwd=ROOT, check=True)
-        try:
-            return run_setting(SETTINGS[APP_SETTING], changes, cwd=tree)
-        finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, check=True)
+    with checked_out(revision) as tree:
+        return run_setting(SETTINGS[APP_SETTING], changes, cwd=tree)
 
 
 def main() -> None:
     args = sys.argv[1:]
-    against = args[args.index("--against") + 1] if "--against" in args else None
+    against = option(args)
     numbers = [arg for arg in args if arg.isdigit()]
     changes = int(numbers[0]) if numbers else DEFAULT_CHANGES
     rows = {label: run_setting(env, changes) for label, env in SETTINGS.items()}
