@@ -152,3 +152,26 @@ def test_nginx_passes_the_longest_link_the_app_writes(cluster):
     assert len(link) > 32_000
     with urllib.request.urlopen(link, timeout=30) as reply:
         assert reply.status == 200
+
+
+def test_the_browsers_websocket_through_nginx_is_compressed(cluster, playwright_browser):
+    """Chromium asks for permessage-deflate; nginx passes the offer on and the app's answer
+    back (.streamlit/config.toml: server.enableWebsocketCompression), so a class's charts
+    travel deflated. Read from the handshake the browser itself saw (Chrome's DevTools
+    protocol), with the page drawn from what came through it."""
+    context = new_context(playwright_browser, viewport=VIEWPORT)
+    page = context.new_page()
+    handshakes: list[dict] = []
+    devtools = context.new_cdp_session(page)
+    devtools.on("Network.webSocketHandshakeResponseReceived", lambda event: handshakes.append(event["response"]))
+    devtools.send("Network.enable")
+    try:
+        page.goto(f"{cluster.url}/playground?{urlencode(LINK)}")
+        wait_for_charts(page)
+        expected = trace_attention("to be or not", PlaygroundConfig(heads=3, head_dim=4, seed=11)).trace
+        assert _weights_shown(page, 1).shape == tuple(expected.weights[0, 0].shape)
+    finally:
+        context.close()
+    (handshake,) = [h for h in handshakes if h.get("status") == 101]
+    headers = {name.lower(): value for name, value in handshake["headers"].items()}
+    assert "permessage-deflate" in headers.get("sec-websocket-extensions", ""), headers
