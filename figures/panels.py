@@ -42,7 +42,7 @@ TITLE_PAD_PX = 6  # the figure's title hangs at least this far from the top edge
 # ... and at least this share of its type size: a CJK font's line box reaches further above
 # its glyphs than a Latin one's (a 27 px 头 1 rose 3 px above the chart's top at 6 px)
 TITLE_PAD_SHARE = 0.35
-CATEGORIES_KEPT = 1024  # texts (and windows) whose axis categories are remembered
+CATEGORIES_KEPT = 1024  # texts (and windows) whose categories and short labels are remembered
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,13 @@ class AxisLabels:
 
 
 def short_labels(labels: Sequence[str]) -> list[str]:
-    return [short_label(label) for label in labels]
+    return list(_short(tuple(labels)))
+
+
+@functools.lru_cache(maxsize=CATEGORIES_KEPT)
+def _short(labels: tuple[str, ...]) -> tuple[str, ...]:
+    """``short_labels``', remembered by the labels: plans ask for the same ones many times."""
+    return tuple(short_label(label) for label in labels)
 
 
 def plan_labels(labels: Sequence[str], cell_px: float, scale: float, window: Window | None = None) -> AxisLabels:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from figures import panels, sizing
-from figures.panels import categories_of
+from figures.panels import categories_of, short_labels
 from figures.sizing import key_ticks, query_ticks
 
 FONT = 13
@@ -15,7 +15,7 @@ ROOMY_CELL = 100.0  # every label fits: each position is labelled
 
 @pytest.fixture(autouse=True)
 def _empty_caches():
-    for cached in (sizing._key_ticks, sizing._query_ticks, panels._categories):
+    for cached in (sizing._key_ticks, sizing._query_ticks, panels._categories, panels._short):
         cached.cache_clear()
     yield
 
@@ -57,3 +57,13 @@ def test_categories_are_per_text_and_a_fresh_list_each_time():
     shown = categories_of(["a", "b"])
     shown.append("changed by a caller")
     assert categories_of(["a", "b"]) == ["0 · a", "1 · b"]
+
+
+def test_short_labels_are_per_text_and_a_fresh_list_each_time():
+    long_word = "abcdefghijklmnop"  # 16 characters: shortened to 9 and an ellipsis (figures.sizing)
+    assert short_labels(["a", long_word]) == ["a", "abcdefghi…"]
+    assert short_labels(["b", "abcdefghijk"]) == ["b", "abcdefghi…"]
+    assert short_labels(["a", "short"]) == ["a", "short"]
+    shown = short_labels(["a", "short"])
+    shown[0] = "changed by a caller"
+    assert short_labels(["a", "short"]) == ["a", "short"]
