@@ -42,7 +42,7 @@ TITLE_PAD_PX = 6  # the figure's title hangs at least this far from the top edge
 # ... and at least this share of its type size: a CJK font's line box reaches further above
 # its glyphs than a Latin one's (a 27 px 头 1 rose 3 px above the chart's top at 6 px)
 TITLE_PAD_SHARE = 0.35
-CATEGORIES_KEPT = 1024  # texts (and windows) whose categories and short labels are remembered
+CATEGORIES_KEPT = 256  # texts (and windows) whose categories and short labels are remembered (≤ 30 KB each)
 
 
 @dataclass(frozen=True)

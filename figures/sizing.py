@@ -35,8 +35,10 @@ MAX_LABEL_CHARS = 10  # a longer token is shortened on the axes; hover shows it 
 ELLIPSIS = "…"
 TEXT_WIDTHS_KEPT = 65_536  # (label, size) widths remembered, a few MB at most
 # Tick plans remembered by their labels and sizes: a rerun (a seed change) plans the same
-# labels for the same cells again, and fitting a chart tries each size several times.
-TICKS_KEPT = 4096
+# labels for the same cells again, and fitting a chart tries each size several times. A
+# page's charts of one text take 30-60 entries (a few KB each, ~30 KB for 512 tokens): the
+# texts of a class at once, a few MB, ~30 MB at most.
+TICKS_KEPT = 1024
 
 
 @functools.lru_cache(maxsize=TEXT_WIDTHS_KEPT)
