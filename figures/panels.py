@@ -11,6 +11,7 @@ values are ``"position · token"`` (unique, escaped), so repeated tokens keep th
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -41,6 +42,7 @@ TITLE_PAD_PX = 6  # the figure's title hangs at least this far from the top edge
 # ... and at least this share of its type size: a CJK font's line box reaches further above
 # its glyphs than a Latin one's (a 27 px 头 1 rose 3 px above the chart's top at 6 px)
 TITLE_PAD_SHARE = 0.35
+CATEGORIES_KEPT = 256  # texts (and windows) whose categories and short labels are remembered (≤ 30 KB each)
 
 
 @dataclass(frozen=True)
@@ -93,7 +95,13 @@ class AxisLabels:
 
 
 def short_labels(labels: Sequence[str]) -> list[str]:
-    return [short_label(label) for label in labels]
+    return list(_short(tuple(labels)))
+
+
+@functools.lru_cache(maxsize=CATEGORIES_KEPT)
+def _short(labels: tuple[str, ...]) -> tuple[str, ...]:
+    """``short_labels``', remembered by the labels: plans ask for the same ones many times."""
+    return tuple(short_label(label) for label in labels)
 
 
 def plan_labels(labels: Sequence[str], cell_px: float, scale: float, window: Window | None = None) -> AxisLabels:
@@ -134,7 +142,13 @@ def categories_of(labels: list[str], first: int = 0) -> list[str]:
     """The axes' categories: ``"3 · a"``, whole and escaped. The position keeps repeated
     tokens apart (a category axis merges equal names); hover shows the whole label, the
     axes show chosen ones, shortened (figures.sizing). first: the position of ``labels[0]``."""
-    return [plotly_safe(position_label(first + position, label)) for position, label in enumerate(labels)]
+    return list(_categories(tuple(labels), first))
+
+
+@functools.lru_cache(maxsize=CATEGORIES_KEPT)
+def _categories(labels: tuple[str, ...], first: int) -> tuple[str, ...]:
+    """``categories_of``'s, remembered by the labels: plans ask for the same ones many times."""
+    return tuple(plotly_safe(position_label(first + position, label)) for position, label in enumerate(labels))
 
 
 def wrapped_title(title: str, width_px: float, font_px: float) -> tuple[str, int]:

@@ -34,6 +34,11 @@ VALUE_PAD_PX = 3  # around a value written in its cell
 MAX_LABEL_CHARS = 10  # a longer token is shortened on the axes; hover shows it whole
 ELLIPSIS = "…"
 TEXT_WIDTHS_KEPT = 65_536  # (label, size) widths remembered, a few MB at most
+# Tick plans remembered by their labels and sizes: a rerun (a seed change) plans the same
+# labels for the same cells again, and fitting a chart tries each size several times. A
+# page's charts of one text take 30-60 entries (a few KB each, ~30 KB for 512 tokens): the
+# texts of a class at once, a few MB, ~30 MB at most.
+TICKS_KEPT = 1024
 
 
 @functools.lru_cache(maxsize=TEXT_WIDTHS_KEPT)
@@ -135,6 +140,13 @@ def key_ticks(
 
     labels: plain display labels (visible and shortened); the texts come back escaped.
     first: the position of ``labels[0]`` (a window over a long text starts later)."""
+    return _key_ticks(tuple(labels), cell_px, font_px, min_font_px, first)
+
+
+@functools.lru_cache(maxsize=TICKS_KEPT)
+def _key_ticks(
+    labels: tuple[str, ...], cell_px: float, font_px: float, min_font_px: float | None, first: int
+) -> AxisTicks:
     return _whole_or_largest(
         lambda size: _key_ticks_at(labels, cell_px, size, first), len(labels), font_px, min_font_px
     )
@@ -152,6 +164,13 @@ def query_ticks(
 ) -> AxisTicks:
     """Labels beside the rows: "position · token", one per line height; every label at a
     smaller size down to ``min_font_px`` when that shows them all. first: as for key_ticks."""
+    return _query_ticks(tuple(labels), cell_px, font_px, min_font_px, first)
+
+
+@functools.lru_cache(maxsize=TICKS_KEPT)
+def _query_ticks(
+    labels: tuple[str, ...], cell_px: float, font_px: float, min_font_px: float | None, first: int
+) -> AxisTicks:
     return _whole_or_largest(
         lambda size: _query_ticks_at(labels, cell_px, size, first), len(labels), font_px, min_font_px
     )

@@ -209,7 +209,10 @@ class MultiHeadAttention(nn.Module):
         self.reset_buffers()
 
     def reset_buffers(self) -> None:
-        """Fill the mask: 1 marks a future position a query may not look at."""
+        """Fill the mask: 1 marks a future position a query may not look at. A module built
+        on the meta device holds no numbers: its mask is filled once it has memory (``initialize``)."""
+        if self.mask.is_meta:
+            return
         with torch.no_grad():
             self.mask.copy_(torch.triu(torch.ones_like(self.mask), diagonal=1))
 

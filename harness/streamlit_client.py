@@ -51,7 +51,9 @@ class RunResult:
     exceptions: list[str] = field(default_factory=list)  # messages of st.exception elements
     status: int = ForwardMsg.FINISHED_SUCCESSFULLY
     charts: int = 0  # Plotly charts drawn
-    chart_heights: list[int] = field(default_factory=list)  # each chart's layout height, in px (0: not set)
+    # Each chart's spec as sent (JSON), read only when asked for (``chart_heights``): parsing
+    # every spec while the run is timed would add the client's milliseconds to the server's.
+    chart_specs: list[str] = field(default_factory=list)
     texts: list[str] = field(default_factory=list)  # bodies of markdown and alert elements
     frames: list[bytes] = field(default_factory=list)  # every ForwardMsg's bytes, when the client keeps them
     # What the socket delivered while the run was awaited: the websocket frames as sent,
@@ -59,9 +61,21 @@ class RunResult:
     wire_bytes: int = 0
 
     @property
+    def chart_heights(self) -> list[int]:
+        """Each chart's layout height, in px (0: not set)."""
+        return [_layout_height(spec) for spec in self.chart_specs]
+
+    @property
     def ok(self) -> bool:
         done = (ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
         return not self.exceptions and self.status in done
+
+
+def _layout_height(spec: str) -> int:
+    try:
+        return int(json.loads(spec).get("layout", {}).get("height") or 0)
+    except ValueError:
+        return 0
 
 
 class StreamlitClient:
@@ -189,11 +203,7 @@ class StreamlitClient:
             result.texts.append(getattr(element, kind).body)
         elif kind == "plotly_chart":
             result.charts += 1
-            try:
-                height = json.loads(element.plotly_chart.spec).get("layout", {}).get("height") or 0
-            except ValueError:
-                height = 0
-            result.chart_heights.append(int(height))
+            result.chart_specs.append(element.plotly_chart.spec)
         elif kind in ELEMENT_KINDS_WITH_IDS:
             widget_id = getattr(element, kind).id
             user_key = widget_id.rsplit("-", 1)[-1] if widget_id.startswith("$$ID-") else widget_id

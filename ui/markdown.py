@@ -17,6 +17,9 @@ _BROKEN_PATTERNS = (
     (re.compile(r"@"), f"{WORD_JOINER}@"),
     (re.compile(r"(?i):(material/)"), rf":{WORD_JOINER}\1"),
 )
+# Each special character behind a backslash, a newline as a space: one pass (a chart's text
+# alternative is a few thousand characters, every rerun).
+_ESCAPED = str.maketrans({**{char: "\\" + char for char in MARKDOWN_SPECIALS}, "\n": " "})
 
 
 def literal(text: str) -> str:
@@ -25,4 +28,4 @@ def literal(text: str) -> str:
     newlines as spaces."""
     for pattern, replacement in _BROKEN_PATTERNS:
         text = pattern.sub(replacement, text)
-    return "".join("\\" + char if char in MARKDOWN_SPECIALS else char for char in text.replace("\n", " "))
+    return text.translate(_ESCAPED)

@@ -21,7 +21,7 @@ from gpt_core import (
     trace_attention,
     train,
 )
-from gpt_core.seeding import dropout, initialize, seeded_generator
+from gpt_core.seeding import build_seeded, dropout, initialize, seeded_generator
 
 THREADS = 4
 CALLS_PER_THREAD = 100
@@ -164,3 +164,14 @@ def test_the_dropout_mask_is_drawn_in_the_inputs_precision():
     layer = nn.Dropout(0.4).train()
     keep = torch.rand(x.shape, generator=torch.Generator().manual_seed(5), dtype=torch.float64) >= 0.4
     assert torch.equal(dropout(x, layer, seeded_generator(5)), x * keep / 0.6)
+
+
+def test_a_module_built_on_the_meta_device_fills_its_mask_once_it_has_memory(monkeypatch):
+    filled = []
+    triu = torch.triu
+    monkeypatch.setattr(torch, "triu", lambda *args, **kw: filled.append(args[0].device.type) or triu(*args, **kw))
+    module = build_seeded(lambda: MultiHeadAttention(4, 4, 5, 0.0, 2), seeded_generator(0))
+    assert filled == ["cpu"], "the meta module's mask was computed (it holds no numbers)"
+    # 1 marks a key after the query: row i is 0 up to column i and 1 after it.
+    expected = [[1.0 if key > query else 0.0 for key in range(5)] for query in range(5)]
+    assert module.mask.tolist() == expected
