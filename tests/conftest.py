@@ -18,9 +18,11 @@ def pytest_configure(config):
     numbers a test expects are then the ones the app computes, whichever tests ran before
     (a different count changes the last bits). Pages run in this process (AppTest) leave
     its threads on every core (ui/runtime.py ``pin_interpreter``), and so do the servers
-    the tests start, unless a test asks for it (tests/unit/test_runtime.py)."""
+    the tests start, unless a test asks for it (tests/unit/test_runtime.py); nor do they
+    freeze the collector's heap (``freeze_heap``, tested there in a process of its own)."""
     use_compute_threads()
     os.environ["ATTENTION_CPU"] = "off"
+    os.environ["ATTENTION_GC_FREEZE"] = "off"  # this process's objects stay collectable (ui/runtime.py)
 
 
 @pytest.fixture(autouse=True)

@@ -32,6 +32,7 @@ ASYNCIO_SET_NODELAY = asyncio_set_nodelay()  # asyncio's own (None on a Python w
 # each process its own), "auto" (the default: one of the allowed cores, by process id) or
 # "off" (every thread may run on every core; the tests' in-process pages use it).
 CPU_ENV = "ATTENTION_CPU"
+FREEZE_ENV = "ATTENTION_GC_FREEZE"  # "off": no gc.freeze() (``freeze_heap``)
 _configured = threading.Event()
 _lock = threading.Lock()
 _all_cores: frozenset[int] | None = None  # the cores allowed before pinning; None: not pinned
@@ -48,7 +49,25 @@ def configure_process() -> None:
             pin_interpreter(os.environ.get(CPU_ENV, "auto"))
             if os.environ.get(KEEP_NAGLE_ENV) != "1":
                 disable_nagle()
+            freeze_heap()
             _configured.set()
+
+
+def freeze_heap() -> None:
+    """Leave the objects alive now (torch, Plotly, pandas, Streamlit and the app's modules:
+    millions, kept for the process's life) out of the collector's full passes (``gc.freeze``).
+
+    Python's collector otherwise walks every one of them in each full collection: with
+    these libraries loaded such a pass took 100 to 380 ms, once every twenty or so seed
+    changes, and a student whose change met it waited that long. Objects made later are
+    collected as before; the frozen ones are never freed, as they never would have been.
+    Called once the process is configured and again once it is warm (ui/warm.py).
+    ``ATTENTION_GC_FREEZE=off`` leaves the collector as Python has it (the test suite's own
+    process, where pages run beside tests that expect their objects collected)."""
+    if os.environ.get(FREEZE_ENV) == "off":
+        return
+    gc.collect()  # what is already garbage is freed first, not frozen
+    gc.freeze()
 
 
 def _is_tcp(sock: socket.socket) -> bool:

@@ -62,6 +62,9 @@ def warm_up() -> Warmth:
                 warmth.made += importlib.import_module(f"ui.{page.key}.warm").warm()
     finally:
         quiet.setLevel(level)
+    from .runtime import freeze_heap
+
+    freeze_heap()  # the pages' modules and the warm figures too
     warmth.finished = time.time()
     return warmth
 

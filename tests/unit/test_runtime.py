@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
 
 from ui import runtime
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _nodelay(sock: socket.socket) -> bool:
@@ -209,3 +217,27 @@ def test_a_count_setting_that_is_not_a_positive_whole_number_keeps_the_default(c
         caplog.clear()
         assert runtime.count_setting("TRAINING_SLOTS", 3, {"TRAINING_SLOTS": bad}) == 3
         assert "TRAINING_SLOTS" in caplog.text and repr(bad) in caplog.text
+
+
+FREEZE_PROBE = """
+import gc, os
+from ui.runtime import configure_process
+before = gc.get_freeze_count()
+configure_process()
+print(before, gc.get_freeze_count())
+"""
+
+
+@pytest.mark.parametrize(("setting", "frozen"), [(None, True), ("off", False)])
+def test_a_configured_process_freezes_its_heap_unless_told_not_to(setting, frozen):
+    """A server process leaves the objects alive once it is configured out of the collector's
+    full passes (gc.freeze); ATTENTION_GC_FREEZE=off leaves the collector as it was."""
+    env = {key: value for key, value in os.environ.items() if key != "ATTENTION_GC_FREEZE"}
+    if setting is not None:
+        env["ATTENTION_GC_FREEZE"] = setting
+    done = subprocess.run(
+        [sys.executable, "-c", FREEZE_PROBE], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    )
+    before, after = map(int, done.stdout.split())
+    assert before == 0
+    assert (after > 100_000) is frozen, after
