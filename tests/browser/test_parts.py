@@ -16,6 +16,7 @@ from gpt_core import PlaygroundConfig, trace_attention
 from harness.browser import IDLE, exceptions_shown, wait_for_rerun
 from harness.charts import read_traces, wait_for_charts, wait_for_trace
 from harness.streamlit_client import StreamlitClient
+from links.explorer import COMBINE_KINDS
 from links.playground import VIEWS
 from string_table import t
 
@@ -65,6 +66,28 @@ def test_the_stage_and_the_values_toggle_send_their_own_chart_only(shared_server
     assert _query(runs["cells"].query_strings[-1])["cells"] == "0"
     assert {OVERVIEW, DETAIL} <= set(runs["seed"].chart_keys), "a seed change still redraws both"
     assert runs["stage"].bytes < runs["seed"].bytes and runs["cells"].bytes < runs["seed"].bytes
+
+
+async def _combine_change(url: str):
+    client = StreamlitClient(
+        url, "explorer", urlencode({"model": "h2", "prompt": "ROMEO:\nBut soft", "view": "combined"})
+    )
+    await client.connect()
+    try:
+        for _ in range(2):  # the first screen, then the rest of the page
+            opened = await client.open_page()
+            assert opened.ok, opened.exceptions
+        rollout = client.widget_options["ex_combine"][COMBINE_KINDS.index("rollout")]
+        return await client.set_widget("ex_combine", string_array_value={"data": [rollout]})
+    finally:
+        await client.close()
+
+
+def test_the_explorers_combine_choice_sends_its_own_chart_only(shared_server):
+    changed = _in_thread(_combine_change(shared_server.url))
+    assert changed.ok, changed.exceptions
+    assert changed.chart_keys == ["ex_combined_chart"]
+    assert _query(changed.query_strings[-1])["combine"] == "rollout"
 
 
 async def _seed_change_charts(url: str, view: str) -> set[str]:
