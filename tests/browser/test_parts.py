@@ -14,7 +14,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from gpt_core import PlaygroundConfig, trace_attention
 from harness.browser import IDLE, exceptions_shown, wait_for_rerun
-from harness.charts import read_traces, wait_for_charts, wait_for_trace
+from harness.charts import cell_centre, read_traces, wait_for_charts, wait_for_trace
 from harness.streamlit_client import StreamlitClient
 from links.explorer import COMBINE_KINDS
 from links.playground import VIEWS
@@ -149,4 +149,11 @@ def test_clicking_another_stage_redraws_the_overview_and_the_link_not_the_detail
     np.testing.assert_allclose(shown, expected.scores[0, 2].double().numpy(), atol=1e-3, rtol=1e-3)
     assert received == [OVERVIEW, "part run"], f"the click's run drew {received}"
     assert parse_qs(urlparse(browser_page.url).query)["seed"] == ["11"], "the rest of the link stays"
+    # The redrawn overview still answers a click (its third head, axis 3): head 3, query 2, key 1.
+    x, y = cell_centre(browser_page, OVERVIEW, "3", 2, 1)
+    browser_page.mouse.move(x, y)
+    browser_page.mouse.click(x, y)
+    browser_page.wait_for_function("() => /head=3.*row=2.*col=1/.test(location.search)")
+    wait_for_trace(browser_page, "masked (−∞ above the diagonal) · head 3")  # the detail, now head 3
+    assert parse_qs(urlparse(browser_page.url).query)["stage"] == ["scores"], "the stage stays after a full run"
     assert exceptions_shown(browser_page) == 0
