@@ -17,6 +17,7 @@ from harness.browser import IDLE, exceptions_shown, wait_for_rerun
 from harness.charts import cell_centre, read_traces, wait_for_charts, wait_for_trace
 from harness.streamlit_client import StreamlitClient
 from links.explorer import COMBINE_KINDS
+from links.explorer import VIEWS as EXPLORER_VIEWS
 from links.playground import VIEWS
 from string_table import t
 
@@ -90,26 +91,54 @@ def test_the_explorers_combine_choice_sends_its_own_chart_only(shared_server):
     assert _query(changed.query_strings[-1])["combine"] == "rollout"
 
 
-async def _seed_change_charts(url: str, view: str) -> set[str]:
-    client = await _opened(url, view=view)
+async def _change_charts(url: str, page: str, query: dict, change: tuple) -> set[str]:
+    """The keys of the charts a change sends, the page opened with ``query``."""
+    client = StreamlitClient(url, page, urlencode(query))
+    await client.connect()
     try:
-        changed = await client.set_widget("pg_seed", int_value=12)
+        for _ in range(2):  # the first screen, then the rest of the page
+            opened = await client.open_page()
+            assert opened.ok, opened.exceptions
+        key, value = change
+        changed = await client.set_widget(key, **value)
         assert changed.ok, changed.exceptions
     finally:
         await client.close()
     return set(changed.chart_keys)
 
 
-def test_a_seed_change_sends_no_chart_of_a_closed_tab(shared_server):
-    sent = {view: _in_thread(_seed_change_charts(shared_server.url, view)) for view in VIEWS}
+def _assert_own_charts(sent: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Each tab's charts (what a change with it open sends beyond what every tab's sends):
+    no tab's change sends a chart of another tab."""
     always = set.intersection(*sent.values())
-    assert {OVERVIEW, DETAIL} <= always
     own = {view: keys - always for view, keys in sent.items()}
-    assert own["shapes"] and own["combined"] and own["qk"] and own["token"], own
     for view, keys in own.items():
         for other, other_keys in own.items():
             if other != view:
                 assert not keys & other_keys, f"{other} open sends a chart of {view}: {keys & other_keys}"
+    return own
+
+
+def test_a_seed_change_sends_no_chart_of_a_closed_tab(shared_server):
+    seed = ("pg_seed", {"int_value": 12})
+    sent = {
+        view: _in_thread(_change_charts(shared_server.url, "playground", {**LINK, "view": view}, seed))
+        for view in VIEWS
+    }
+    assert {OVERVIEW, DETAIL} <= set.intersection(*sent.values())
+    own = _assert_own_charts(sent)
+    assert own["shapes"] and own["combined"] and own["qk"] and own["token"], own
+
+
+def test_a_prompt_change_in_the_explorer_sends_no_chart_of_a_closed_tab(shared_server):
+    prompt = ("ex_prompt", {"string_value": "ROMEO:\nBut hard"})
+    query = {"model": "h2", "prompt": "ROMEO:\nBut soft"}
+    sent = {
+        view: _in_thread(_change_charts(shared_server.url, "explorer", {**query, "view": view}, prompt))
+        for view in EXPLORER_VIEWS
+    }
+    own = _assert_own_charts(sent)
+    assert all(own.values()), own  # every tab of the explorer has a chart of its own
 
 
 def _drawn(payload) -> list[str]:
