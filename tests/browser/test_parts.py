@@ -45,11 +45,12 @@ async def _part_changes(url: str) -> dict:
     try:
         raw = t("stage_short.scores", "en")  # a segmented control's value travels as its label
         stage = await client.set_widget("pg_stage", string_array_value={"data": [raw]})
+        crafted = await client.set_widget("pg_stage", string_array_value={"data": ["<b>zzz</b>"]})
         cells = await client.set_widget("pg_cells", bool_value=False)
         seed = await client.set_widget("pg_seed", int_value=12)
     finally:
         await client.close()
-    return {"stage": stage, "cells": cells, "seed": seed}
+    return {"stage": stage, "crafted": crafted, "cells": cells, "seed": seed}
 
 
 def _query(query_string: str) -> dict[str, str]:
@@ -63,6 +64,8 @@ def test_the_stage_and_the_values_toggle_send_their_own_chart_only(shared_server
     assert runs["stage"].chart_keys == [OVERVIEW]
     assert runs["stage"].status == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
     assert _query(runs["stage"].query_strings[-1])["stage"] == "scores", "the link follows"
+    assert not runs["crafted"].query_strings, "a label no option has: the stage stays, the link too"
+    assert runs["crafted"].chart_keys == [OVERVIEW], "a label no option has: the stage shown stays, no error"
     assert runs["cells"].chart_keys == [DETAIL]
     assert _query(runs["cells"].query_strings[-1])["cells"] == "0"
     assert {OVERVIEW, DETAIL} <= set(runs["seed"].chart_keys), "a seed change still redraws both"

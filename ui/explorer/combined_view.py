@@ -10,6 +10,7 @@ import streamlit as st
 from links.explorer import COMBINE_KINDS
 from string_table import t
 
+from ..contained import contained_part
 from ..views.combined_view import combined_chart, units
 from .views import ExplorerView
 
@@ -17,6 +18,7 @@ COMBINED_CHART_KEY = "ex_combined_chart"
 
 
 @st.fragment  # the choice reruns this tab's chart only: nothing else on the page reads it
+@contained_part("ex.tab.combined")
 def combined(view: ExplorerView, lang: str, key: Callable[[str], str], keep: Callable[[str], None]) -> None:
     """A choice (in the link: ``combine``) of the chosen block's mean over heads or the
     rollout through all blocks, one T × T heatmap, and a note on what rollout assumes.

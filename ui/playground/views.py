@@ -23,6 +23,7 @@ from string_table import t
 from string_table.figure_words import figure_words
 
 from ..charts import page_width, prepared, show_chart, type_scale
+from ..contained import contained_part
 from ..shared import sources
 from ..shell import is_presenting
 from ..views.model import SCREEN_CHART_PX, SourceView
@@ -204,6 +205,7 @@ def detail(view: View, lang: str) -> None:
 
 
 @st.fragment  # the values toggle reruns this chart only: nothing else reads it
+@contained_part("pg.detail_title")
 def _detail_chart(view: View, lang: str) -> None:
     """The toggle for the cells' values and the chart of the chosen head's stages."""
     k = widget_key
