@@ -4,7 +4,8 @@ and round-trip benchmarks against a server on this machine (loopback only).
 It opens ``/_stcore/stream`` (subprotocol ``streamlit``), asks for a page with a
 ``rerun_script`` BackMsg (page name and query string), reads ForwardMsgs until
 ``script_finished``, and changes a widget by sending another ``rerun_script`` whose widget
-states hold the new value. It never renders anything: what it measures is the server's
+states hold the new value (a widget drawn inside a fragment, ``st.fragment``, reruns only
+that fragment: the client sends its ``fragment_id`` as the browser's frontend does). It never renders anything: what it measures is the server's
 side of what a student waits for (the run, its figures and their bytes on the wire).
 """
 
@@ -54,6 +55,8 @@ class RunResult:
     # Each chart's spec as sent (JSON), read only when asked for (``chart_heights``): parsing
     # every spec while the run is timed would add the client's milliseconds to the server's.
     chart_specs: list[str] = field(default_factory=list)
+    chart_keys: list[str] = field(default_factory=list)  # each chart's user key ("" where it has none)
+    query_strings: list[str] = field(default_factory=list)  # each link the page wrote (page_info_changed)
     texts: list[str] = field(default_factory=list)  # bodies of markdown and alert elements
     frames: list[bytes] = field(default_factory=list)  # every ForwardMsg's bytes, when the client keeps them
     # What the socket delivered while the run was awaited: the websocket frames as sent,
@@ -90,6 +93,8 @@ class StreamlitClient:
         self.widget_ids: dict[str, str] = {}  # user key -> widget id, learned from the page
         self.widget_kinds: dict[str, str] = {}  # user key -> element kind ("selectbox", "select_slider", …)
         self.widget_states: dict[str, WidgetState] = {}  # what this client has set
+        self.widget_fragments: dict[str, str] = {}  # user key -> id of the fragment that drew it
+        self.widget_options: dict[str, list[str]] = {}  # user key -> a segmented control's labels, as sent
         # Fragments the page asked the browser to rerun every so often (``st.fragment(run_every=…)``):
         # fragment id -> seconds. A browser's frontend drives them; so must a client.
         self.auto_reruns: dict[str, float] = {}
@@ -131,10 +136,13 @@ class StreamlitClient:
         return await self._rerun()
 
     async def set_widget(self, key: str, **value) -> RunResult:
-        """Change the widget with user key ``key`` (e.g. ``int_value=3``) and wait for the run."""
+        """Change the widget with user key ``key`` (e.g. ``int_value=3``) and wait for the run.
+
+        A widget drawn inside a fragment reruns that fragment only, as in a browser (its
+        frontend sends the fragment's id with the widget states)."""
         state = WidgetState(id=self.widget_ids[key], **value)
         self.widget_states[key] = state
-        return await self._rerun()
+        return await self._rerun(fragment_id=self.widget_fragments.get(key, ""), auto=False)
 
     async def press(self, key: str) -> RunResult:
         """Click the button with user key ``key`` and wait for the run it starts.
@@ -145,16 +153,18 @@ class StreamlitClient:
 
     async def run_fragment(self, fragment_id: str) -> RunResult:
         """Rerun one fragment as the browser does when its ``run_every`` comes round."""
-        return await self._rerun(fragment_id=fragment_id)
+        return await self._rerun(fragment_id=fragment_id, auto=True)
 
-    async def _rerun(self, extra: list[WidgetState] | None = None, fragment_id: str = "") -> RunResult:
+    async def _rerun(
+        self, extra: list[WidgetState] | None = None, fragment_id: str = "", auto: bool = False
+    ) -> RunResult:
         message = BackMsg()
         rerun = message.rerun_script
         rerun.query_string = self.query_string
         rerun.page_name = self.page_name
         if fragment_id:
             rerun.fragment_id = fragment_id
-            rerun.is_auto_rerun = True
+            rerun.is_auto_rerun = auto
         rerun.widget_states.widgets.extend([*self.widget_states.values(), *(extra or [])])
         start, wire_before = time.perf_counter(), self.wire_bytes
         await self.connection.send(message.SerializeToString())
@@ -171,6 +181,8 @@ class StreamlitClient:
                 kind = forward.WhichOneof("type")
                 if kind == "delta":
                     self._read_delta(forward, result)
+                elif kind == "page_info_changed":
+                    result.query_strings.append(forward.page_info_changed.query_string)
                 elif kind == "auto_rerun":
                     self.auto_reruns[forward.auto_rerun.fragment_id] = forward.auto_rerun.interval
                 elif kind == "stop_auto_rerun":
@@ -204,9 +216,14 @@ class StreamlitClient:
         elif kind == "plotly_chart":
             result.charts += 1
             result.chart_specs.append(element.plotly_chart.spec)
+            chart_id = element.plotly_chart.id
+            result.chart_keys.append(chart_id.rsplit("-", 1)[-1] if chart_id.startswith("$$ID-") else "")
         elif kind in ELEMENT_KINDS_WITH_IDS:
             widget_id = getattr(element, kind).id
             user_key = widget_id.rsplit("-", 1)[-1] if widget_id.startswith("$$ID-") else widget_id
             self.widget_ids[user_key] = widget_id
+            self.widget_fragments[user_key] = forward.delta.fragment_id
+            if kind == "button_group":  # its value travels as the chosen option's label
+                self.widget_options[user_key] = [option.content for option in element.button_group.options]
             select_slider = kind == "slider" and element.slider.type == Slider.SELECT_SLIDER
             self.widget_kinds[user_key] = "select_slider" if select_slider else kind

@@ -8,8 +8,9 @@ control flow (``st.stop``, ``st.rerun``, ``st.switch_page``) passes through unto
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import wraps
 
 import streamlit as st
 from streamlit.runtime.scriptrunner import RerunException, StopException
@@ -33,3 +34,19 @@ def contained(what: str, lang: str) -> Iterator[None]:
     except Exception:  # noqa: BLE001  # any failure of one view: said in its place, logged in full
         LOG.exception("the view %r failed to draw", what)
         st.error(t("contained.failed", lang, what=what), icon=":material/error:")
+
+
+def contained_part(what_key: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """``contained`` around a whole view function called as ``draw(view, lang, …)``, its
+    label the string table's ``what_key``: for a part of the page that reruns alone
+    (``st.fragment``), where the page's own ``contained`` around it does not run."""
+
+    def around(draw: Callable[..., None]) -> Callable[..., None]:
+        @wraps(draw)
+        def drawn(view, lang: str, *args, **kwargs) -> None:
+            with contained(t(what_key, lang), lang):
+                draw(view, lang, *args, **kwargs)
+
+        return drawn
+
+    return around

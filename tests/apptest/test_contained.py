@@ -94,3 +94,33 @@ def test_streamlits_control_flow_exceptions_pass_through_unlogged(control, caplo
         with contained("a view", "en"):
             raise control
     assert not [record for record in caplog.records if record.name == "ui.contained"]
+
+
+def _failing_part_page(lang: str) -> None:
+    import streamlit as st
+
+    from ui.contained import contained_part
+
+    @st.fragment
+    @contained_part("ex.tab.odds")
+    def part(view: str, lang: str) -> None:
+        if st.toggle("fail", key="fail"):
+            raise ValueError(f"{view} failed")
+        st.markdown("the part")
+
+    st.markdown("before")
+    part("a view", lang)
+    st.markdown("after")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_part_that_reruns_alone_says_so_in_its_place_too(lang):
+    """A fragment's body (a part of the page that reruns alone, outside the page's own
+    ``contained``) is contained with its own label, the string table's."""
+    at = AppTest.from_function(_failing_part_page, args=(lang,), default_timeout=30)
+    at.run()
+    assert [element.value for element in at.markdown] == ["before", "the part", "after"]
+    at.toggle(key="fail").set_value(True).run()
+    assert not at.exception, at.exception
+    assert [element.value for element in at.error] == [FAILED[lang]]
+    assert [element.value for element in at.markdown] == ["before", "after"]

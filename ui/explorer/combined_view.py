@@ -10,15 +10,19 @@ import streamlit as st
 from links.explorer import COMBINE_KINDS
 from string_table import t
 
+from ..contained import contained_part
 from ..views.combined_view import combined_chart, units
 from .views import ExplorerView
 
 COMBINED_CHART_KEY = "ex_combined_chart"
 
 
-def combined(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
+@st.fragment  # the choice reruns this tab's chart only: nothing else on the page reads it
+@contained_part("ex.tab.combined")
+def combined(view: ExplorerView, lang: str, key: Callable[[str], str], keep: Callable[[str], None]) -> None:
     """A choice (in the link: ``combine``) of the chosen block's mean over heads or the
-    rollout through all blocks, one T × T heatmap, and a note on what rollout assumes."""
+    rollout through all blocks, one T × T heatmap, and a note on what rollout assumes.
+    ``keep``: remembers a parameter and puts it in the link after this part reran alone."""
     unit = t(f"ex.col.{view.unit}", lang)
     st.segmented_control(
         t("ex.combine", lang),
@@ -27,6 +31,7 @@ def combined(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
         required=True,
         format_func=lambda kind: t(f"ex.combine.{kind}", lang, unit=unit, units=units(view, lang)),
     )
+    keep("combine")
     combined_chart(view, st.session_state[key("combine")], COMBINED_CHART_KEY, view.window, lang)
     st.caption(t("ex.combined_help", lang, unit=unit))
     st.markdown(t("cb.rollout_note", lang))

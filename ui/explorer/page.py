@@ -228,7 +228,7 @@ def tab_views(view: views.ExplorerView, lang: str) -> dict:
         "generate": lambda: generation.generation(view, lang, key),
         "odds": lambda: odds_view.odds(view, lang, key),
         "token": lambda: token_view.token_view(view, lang, key),
-        "combined": lambda: combined_view.combined(view, lang, key),
+        "combined": lambda: combined_view.combined(view, lang, key, PAGE.keep_part),
         "cache": lambda: cache_view.cache(view, lang, key),
     }
 

@@ -220,6 +220,18 @@ class PageState:
         """Remember ``values`` as shown, leaving the notes alone (a second read in one run)."""
         st.session_state[self.values_key] = dict(values)
 
+    def keep_part(self, name: str) -> None:
+        """After a part of the page reran alone (``st.fragment``) for its own control ``name``:
+        its value remembered as shown and put in the link, whose other parameters stay as the
+        last full run wrote them. In a full run the page has remembered it already: nothing."""
+        value, last = self.get(name), self.last_values()
+        if last.get(name) == value:
+            return
+        self.remember({**last, name: value})
+        param = self.by_name[name]
+        if param.in_url and st.query_params.get(name) != param.to_url(value):
+            st.query_params[name] = param.to_url(value)
+
     def show_notes(self, lang: str, **fields: Any) -> None:
         """Each note, literally, in the student's language: ``note.<reason>`` for the common
         reasons, the page's own ``<prefix>note_<reason>`` (prefix without its underscore,

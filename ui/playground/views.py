@@ -23,11 +23,12 @@ from string_table import t
 from string_table.figure_words import figure_words
 
 from ..charts import page_width, prepared, show_chart, type_scale
+from ..contained import contained_part
 from ..shared import sources
 from ..shell import is_presenting
 from ..views.model import SCREEN_CHART_PX, SourceView
 from ..window_map import window_map
-from .controls import CSV_HEAD, CSV_STAGE, keep_share_choices, share_choices, widget_key
+from .controls import CSV_HEAD, CSV_STAGE, PAGE, keep_share_choices, share_choices, widget_key
 from .exports import matrix_csv, trace_npz
 
 CSV_MIME = "text/csv"
@@ -128,6 +129,7 @@ DETAIL_SCROLL_KEY = "pg_detail_scroll"
 SCROLL_CSS = "<style>.st-key-{outer} {{ overflow-x: auto; }} .st-key-{inner} {{ min-width: {width}px; }}</style>"
 
 
+@st.fragment  # a stage change reruns this chart only: nothing else on the page reads the stage
 def overview(view: View, lang: str, beside: bool = True) -> None:
     """All heads of the chosen stage, beside the controls or under them (``overview_fits_beside``)."""
     k = widget_key
@@ -140,6 +142,7 @@ def overview(view: View, lang: str, beside: bool = True) -> None:
         label_visibility="collapsed",
     )
     stage = st.session_state[k("stage")]
+    PAGE.keep_part("stage")  # the link and the page's memory, after a stage change that reran this only
     window = chosen_window(view)
     focus, (width, height), scale = (
         st.session_state[k("head")] - 1,
@@ -169,26 +172,48 @@ def overview(view: View, lang: str, beside: bool = True) -> None:
 
 
 def _detail_controls(view: View, lang: str) -> None:
-    """The head, the query row and key column, and whether the cells show their values."""
+    """The head, the query row and key column (the cells' values toggle is the chart's own)."""
     k, labels = widget_key, view.result.labels
     T = len(labels)
-    head_col, row_col, col_col, values_col = st.columns([3, 3, 3, 2], vertical_alignment="bottom")
+    head_col, row_col, col_col = st.columns(3, vertical_alignment="bottom")
     head_col.selectbox(
         t("pg.focus_head", lang), list(range(1, view.about.heads + 1)), key=k("head"), format_func=_head_label(lang)
     )
     row_col.selectbox(t("pg.query_row", lang), list(range(T)), key=k("row"), format_func=position_labels(labels))
     col_col.selectbox(t("pg.key_col", lang), list(range(T)), key=k("col"), format_func=position_labels(labels))
-    values_col.toggle(t("pg.values", lang), key=k("cells"), help=t("pg.values_help", lang))
 
 
 def detail(view: View, lang: str, map_above: bool = False) -> None:
-    """One head stage by stage; a long text's window map beside it, or only its note where
-    ``map_above`` (the first screen already shows the same map)."""
+    """One head stage by stage: its controls, a long text's map (or only its note where
+    ``map_above``: the first screen already shows the same map), then the chart."""
     k = widget_key
-    labels, config = view.result.labels, view.result.config
     st.subheader(t("pg.detail_title", lang))
     st.caption(t("pg.detail_help", lang))
     _detail_controls(view, lang)
+    head, window = st.session_state[k("head")] - 1, chosen_window(view)
+    if not window.whole:
+        window_map(
+            view.stages["weights"][head],
+            window,
+            head,
+            st.session_state[k("row")],
+            lang,
+            WINDOW_MAP_KEY,
+            view.shared("window", head, window, type_scale()),
+            view.file_name("map", head=head + 1),
+            drawn_above=map_above,
+        )
+    _detail_chart(view, lang)
+
+
+@st.fragment  # the values toggle reruns this chart only: nothing else reads it
+@contained_part("pg.detail_title")
+def _detail_chart(view: View, lang: str) -> None:
+    """The toggle for the cells' values and the chart of the chosen head's stages."""
+    k = widget_key
+    labels, config = view.result.labels, view.result.config
+    st.toggle(t("pg.values", lang), key=k("cells"), help=t("pg.values_help", lang))
+    PAGE.keep_part("cells")
     head = st.session_state[k("head")] - 1
     stages = {stage: view.stages[stage][head] for stage in STAGES}
     dropout = config.training and config.dropout > 0
@@ -197,18 +222,6 @@ def detail(view: View, lang: str, map_above: bool = False) -> None:
     highlight = (st.session_state[k("row")], st.session_state[k("col")])
     width, scale, values = page_width(), type_scale(), st.session_state[k("cells")]
     window = chosen_window(view)
-    if not window.whole:
-        window_map(
-            view.stages["weights"][head],
-            window,
-            head,
-            highlight[0],
-            lang,
-            WINDOW_MAP_KEY,
-            view.shared("window", head, window, type_scale()),
-            view.file_name("map", head=head + 1),
-            drawn_above=map_above,
-        )
 
     def build():
         return head_detail_figure(

@@ -1,0 +1,191 @@
+"""What a change sends, against a real server: a control whose change touches one chart reruns
+that chart only (``st.fragment``), and a seed change sends no figure of the playground's closed
+tabs. Each run's charts are listed by key, as the websocket client (speaking for the browser,
+harness/streamlit_client.py) or Chromium's own websocket received them."""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import parse_qs, urlencode, urlparse
+
+import numpy as np
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+from gpt_core import PlaygroundConfig, trace_attention
+from harness.browser import IDLE, exceptions_shown, wait_for_rerun
+from harness.charts import cell_centre, read_traces, wait_for_charts, wait_for_trace
+from harness.streamlit_client import StreamlitClient
+from links.explorer import COMBINE_KINDS
+from links.explorer import VIEWS as EXPLORER_VIEWS
+from links.playground import VIEWS
+from string_table import t
+
+LINK = {"text": "to be or not", "heads": "3", "head_dim": "4", "seed": "11"}
+OVERVIEW, DETAIL = "pg_overview_chart", "pg_detail_chart"
+
+
+def _in_thread(coroutine):
+    # Playwright's sync API may be running an event loop in this thread: the client runs in its own.
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
+async def _opened(url: str, **query: str) -> StreamlitClient:
+    client = StreamlitClient(url, "playground", urlencode({**LINK, **query}))
+    await client.connect()
+    for _ in range(2):  # the first screen, then the rest of the page
+        opened = await client.open_page()
+        assert opened.ok, opened.exceptions
+    return client
+
+
+async def _part_changes(url: str) -> dict:
+    client = await _opened(url)
+    try:
+        raw = t("stage_short.scores", "en")  # a segmented control's value travels as its label
+        stage = await client.set_widget("pg_stage", string_array_value={"data": [raw]})
+        crafted = await client.set_widget("pg_stage", string_array_value={"data": ["<b>zzz</b>"]})
+        cells = await client.set_widget("pg_cells", bool_value=False)
+        seed = await client.set_widget("pg_seed", int_value=12)
+    finally:
+        await client.close()
+    return {"stage": stage, "crafted": crafted, "cells": cells, "seed": seed}
+
+
+def _query(query_string: str) -> dict[str, str]:
+    return {key: values[-1] for key, values in parse_qs(query_string).items()}
+
+
+def test_the_stage_and_the_values_toggle_send_their_own_chart_only(shared_server):
+    runs = _in_thread(_part_changes(shared_server.url))
+    for run in runs.values():
+        assert run.ok, run.exceptions
+    assert runs["stage"].chart_keys == [OVERVIEW]
+    assert runs["stage"].status == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
+    assert _query(runs["stage"].query_strings[-1])["stage"] == "scores", "the link follows"
+    assert not runs["crafted"].query_strings, "a label no option has: the stage stays, the link too"
+    assert runs["crafted"].chart_keys == [OVERVIEW], "a label no option has: the stage shown stays, no error"
+    assert runs["cells"].chart_keys == [DETAIL]
+    assert _query(runs["cells"].query_strings[-1])["cells"] == "0"
+    assert {OVERVIEW, DETAIL} <= set(runs["seed"].chart_keys), "a seed change still redraws both"
+    assert runs["stage"].bytes < runs["seed"].bytes and runs["cells"].bytes < runs["seed"].bytes
+
+
+async def _combine_change(url: str):
+    client = StreamlitClient(
+        url, "explorer", urlencode({"model": "h2", "prompt": "ROMEO:\nBut soft", "view": "combined"})
+    )
+    await client.connect()
+    try:
+        for _ in range(2):  # the first screen, then the rest of the page
+            opened = await client.open_page()
+            assert opened.ok, opened.exceptions
+        rollout = client.widget_options["ex_combine"][COMBINE_KINDS.index("rollout")]
+        return await client.set_widget("ex_combine", string_array_value={"data": [rollout]})
+    finally:
+        await client.close()
+
+
+def test_the_explorers_combine_choice_sends_its_own_chart_only(shared_server):
+    changed = _in_thread(_combine_change(shared_server.url))
+    assert changed.ok, changed.exceptions
+    assert changed.chart_keys == ["ex_combined_chart"]
+    assert _query(changed.query_strings[-1])["combine"] == "rollout"
+
+
+async def _change_charts(url: str, page: str, query: dict, change: tuple) -> set[str]:
+    """The keys of the charts a change sends, the page opened with ``query``."""
+    client = StreamlitClient(url, page, urlencode(query))
+    await client.connect()
+    try:
+        for _ in range(2):  # the first screen, then the rest of the page
+            opened = await client.open_page()
+            assert opened.ok, opened.exceptions
+        key, value = change
+        changed = await client.set_widget(key, **value)
+        assert changed.ok, changed.exceptions
+    finally:
+        await client.close()
+    return set(changed.chart_keys)
+
+
+def _assert_own_charts(sent: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Each tab's charts (what a change with it open sends beyond what every tab's sends):
+    no tab's change sends a chart of another tab."""
+    always = set.intersection(*sent.values())
+    own = {view: keys - always for view, keys in sent.items()}
+    for view, keys in own.items():
+        for other, other_keys in own.items():
+            if other != view:
+                assert not keys & other_keys, f"{other} open sends a chart of {view}: {keys & other_keys}"
+    return own
+
+
+def test_a_seed_change_sends_no_chart_of_a_closed_tab(shared_server):
+    seed = ("pg_seed", {"int_value": 12})
+    sent = {
+        view: _in_thread(_change_charts(shared_server.url, "playground", {**LINK, "view": view}, seed))
+        for view in VIEWS
+    }
+    assert {OVERVIEW, DETAIL} <= set.intersection(*sent.values())
+    own = _assert_own_charts(sent)
+    assert own["shapes"] and own["combined"] and own["qk"] and own["token"], own
+
+
+def test_a_prompt_change_in_the_explorer_sends_no_chart_of_a_closed_tab(shared_server):
+    prompt = ("ex_prompt", {"string_value": "ROMEO:\nBut hard"})
+    query = {"model": "h2", "prompt": "ROMEO:\nBut soft"}
+    sent = {
+        view: _in_thread(_change_charts(shared_server.url, "explorer", {**query, "view": view}, prompt))
+        for view in EXPLORER_VIEWS
+    }
+    own = _assert_own_charts(sent)
+    assert all(own.values()), own  # every tab of the explorer has a chart of its own
+
+
+def _drawn(payload) -> list[str]:
+    """What one websocket frame from the server draws: a chart's key; "cached" for an element
+    the browser holds already (the server sends only its hash, and the browser redraws it);
+    "full run" or "part run" for a run's end."""
+    if not isinstance(payload, bytes):
+        return []
+    message = ForwardMsg()
+    message.ParseFromString(payload)
+    kind = message.WhichOneof("type")
+    if kind == "ref_hash":
+        return ["cached"]
+    if kind == "script_finished":
+        return ["part run" if message.script_finished == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY else "full run"]
+    if kind != "delta" or message.delta.WhichOneof("type") != "new_element":
+        return []
+    element = message.delta.new_element
+    return [element.plotly_chart.id.rsplit("-", 1)[-1]] if element.WhichOneof("type") == "plotly_chart" else []
+
+
+def test_clicking_another_stage_redraws_the_overview_and_the_link_not_the_detail(shared_server, browser_page):
+    received: list[str] = []
+    browser_page.on("websocket", lambda ws: ws.on("framereceived", lambda frame: received.extend(_drawn(frame))))
+    browser_page.goto(f"{shared_server.url}/playground?{urlencode(LINK)}")
+    wait_for_charts(browser_page)
+    wait_for_trace(browser_page, "raw scores QKᵀ · head 1")  # the detail: the whole page is drawn
+    browser_page.wait_for_selector(IDLE)  # the first visit's runs are over
+    received.clear()
+    buttons, raw = browser_page.locator(".st-key-pg_stage"), t("stage_short.scores", "en")
+    buttons.get_by_role("radio", name=raw).or_(buttons.get_by_role("button", name=raw)).first.click()
+    wait_for_rerun(browser_page)
+    wait_for_trace(browser_page, "raw scores QKᵀ · head 3")  # the overview's heads, now raw scores
+    browser_page.wait_for_function("() => new URLSearchParams(location.search).get('stage') === 'scores'")
+    expected = trace_attention(LINK["text"], PlaygroundConfig(heads=3, head_dim=4, seed=11)).trace
+    shown = np.array(read_traces(browser_page)["raw scores QKᵀ · head 3"]["z"], dtype=np.float64)
+    np.testing.assert_allclose(shown, expected.scores[0, 2].double().numpy(), atol=1e-3, rtol=1e-3)
+    assert received == [OVERVIEW, "part run"], f"the click's run drew {received}"
+    assert parse_qs(urlparse(browser_page.url).query)["seed"] == ["11"], "the rest of the link stays"
+    # The redrawn overview still answers a click (its third head, axis 3): head 3, query 2, key 1.
+    x, y = cell_centre(browser_page, OVERVIEW, "3", 2, 1)
+    browser_page.mouse.move(x, y)
+    browser_page.mouse.click(x, y)
+    browser_page.wait_for_function("() => /head=3.*row=2.*col=1/.test(location.search)")
+    wait_for_trace(browser_page, "masked (−∞ above the diagonal) · head 3")  # the detail, now head 3
+    assert parse_qs(urlparse(browser_page.url).query)["stage"] == ["scores"], "the stage stays after a full run"
+    assert exceptions_shown(browser_page) == 0
