@@ -1,0 +1,164 @@
+"""No work repeated in a rerun that the same inputs already produced: a rerun where nothing
+changed builds, describes and serializes no figure and plans nothing again; a change of one
+input rebuilds only the charts that read it. Counted at the one place every figure is made
+(ui/charts.py), by the share keys of the figures made, and in ui/step_timing.py's log."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+
+import pytest
+import torch
+
+import gpt_core.source
+import ui.playground.views
+import ui.step_timing
+from tests.apptest.conftest import open_page
+from ui import charts
+from ui.explorer.views import LAYER_CHART_KEY, MAP_CHART_KEY
+
+PLAYGROUND = "pages/1_playground.py"
+EXPLORER = "pages/4_explorer.py"
+KEYS = (MAP_CHART_KEY, LAYER_CHART_KEY)
+SHORT = "ROMEO: what"  # short enough that every query and key is drawn: no window moves with the row
+
+
+@dataclass
+class Work:
+    """What the runs since the last ``take()`` made."""
+
+    log: object  # the step log's path
+    drawn: int = 0  # figures built (or taken as built), described and serialized
+    kinds: list = field(default_factory=list)  # the share keys' kinds ("overview", "detail", …) of those shared
+    plans: int = 0  # the playground overview's plans
+
+    def take(self) -> tuple[int, Counter, int, Counter]:
+        steps = Counter(line.split("\t")[0] for line in self.log.read_text().splitlines()) if self.log.exists() else {}
+        self.log.unlink(missing_ok=True)
+        taken = (self.drawn, Counter(self.kinds), self.plans, Counter(steps))
+        self.drawn, self.kinds, self.plans = 0, [], 0
+        return taken
+
+
+@pytest.fixture
+def work(monkeypatch, tmp_path) -> Work:
+    torch.set_num_threads(1)
+    counted = Work(tmp_path / "steps.log")
+    monkeypatch.setattr(ui.step_timing, "LOG_PATH", str(counted.log))
+    drawn, get, plan = charts._drawn, charts.SHARED_FIGURES.get, ui.playground.views.plan_overview
+
+    def counting_drawn(*args):
+        counted.drawn += 1
+        return drawn(*args)
+
+    def noting_get(key, make):
+        def made():
+            share = key[0]  # (share, sized, presenting, lang); a view's share: (identity, kind, …)
+            counted.kinds.append(share[1] if isinstance(share[0], tuple) else share[0])
+            return make()
+
+        return get(key, made)
+
+    def counting_plan(*args, **kwargs):
+        counted.plans += 1
+        return plan(*args, **kwargs)
+
+    monkeypatch.setattr(charts, "_drawn", counting_drawn)
+    monkeypatch.setattr(charts.SHARED_FIGURES, "get", noting_get)
+    monkeypatch.setattr(ui.playground.views, "plan_overview", counting_plan)
+    return counted
+
+
+def assert_nothing_made(work: Work) -> None:
+    drawn, kinds, plans, steps = work.take()
+    assert (drawn, kinds, plans) == (0, Counter(), 0)
+    assert steps["figures"] == 0 and steps["description"] == 0 and steps["trace"] == 0, steps
+
+
+def test_a_playground_rerun_with_nothing_changed_makes_no_figure_and_plans_nothing(work):
+    at = open_page(PLAYGROUND, text=SHORT, heads="4")
+    drawn, kinds, plans, _ = work.take()
+    assert drawn >= 2 and kinds["overview"] == 1 and kinds["detail"] == 1 and plans >= 1
+    at.run()
+    assert not at.exception, at.exception
+    assert_nothing_made(work)
+
+
+def test_a_playground_row_change_rebuilds_the_detail_alone(work):
+    at = open_page(PLAYGROUND, text=SHORT, heads="4")
+    work.take()
+    at.selectbox(key="pg_row").set_value(3).run()
+    assert not at.exception, at.exception
+    drawn, kinds, plans, steps = work.take()
+    assert (drawn, kinds, plans) == (1, Counter({"detail": 1}), 0)
+    assert steps["figures"] == 1, steps
+
+
+def test_language_back_and_forth_makes_each_figure_once_a_language(work):
+    at = open_page(PLAYGROUND, text=SHORT, heads="4", lang="en")
+    first = work.take()[0]
+    at.session_state["language"] = "zh"
+    at.run()
+    assert work.take()[0] == first  # every figure again, in Chinese
+    for lang in ("en", "zh", "en"):
+        at.session_state["language"] = lang
+        at.run()
+        assert not at.exception, at.exception
+        assert_nothing_made(work)
+
+
+@pytest.fixture
+def mapped(monkeypatch):
+    """A grid of at most 2 heads: the shipped 2 × 2 model opens on the map of one number per
+    head and every head of the chosen layer, as a real model of 12 × 12 heads does."""
+    monkeypatch.setattr(gpt_core.source, "GRID_HEADS", 2)
+
+
+def test_an_explorer_rerun_with_nothing_changed_makes_no_figure(work, mapped):
+    at = open_page(EXPLORER, model="h2", prompt=SHORT)
+    drawn, kinds, _, _ = work.take()
+    assert kinds["map"] == 1 and kinds["layer_heads"] == 1 and drawn == sum(kinds.values())
+    at.run()
+    assert not at.exception, at.exception
+    assert_nothing_made(work)
+
+
+def test_an_explorer_metric_change_rebuilds_the_map_alone(work, mapped):
+    at = open_page(EXPLORER, model="h2", prompt=SHORT)
+    work.take()
+    at.segmented_control(key="ex_metric").set_value("entropy").run()
+    assert not at.exception, at.exception
+    drawn, kinds, _, _ = work.take()
+    assert (drawn, kinds) == (1, Counter({"map": 1}))
+
+
+def _charts(at) -> dict[str, dict]:
+    """The map's and the layer's heads' figures, by their chart key."""
+    shown = {key: chart for chart in at.get("plotly_chart") for key in KEYS if chart.proto.id.endswith(key)}
+    assert sorted(shown) == sorted(KEYS), [chart.proto.id for chart in at.get("plotly_chart")]
+    return {key: json.loads(chart.proto.spec) for key, chart in shown.items()}
+
+
+@pytest.mark.parametrize(
+    ("first", "then"),
+    [
+        ({"metric": "first"}, {"metric": "entropy"}),
+        ({"head": "1"}, {"head": "2"}),
+        ({"block": "1"}, {"block": "2"}),
+        ({"lang": "en"}, {"lang": "zh"}),
+        ({"prompt": SHORT}, {"prompt": "ROMEO: who"}),
+    ],
+)
+def test_an_explorer_map_shared_under_one_input_is_never_served_for_another(first, then, mapped):
+    """Each input the map and the layer's heads read: a session that changes it after another
+    drew the first gets what a fresh server draws for the second, not the first's figures."""
+    query = {"model": "h2", "prompt": SHORT}
+    before = _charts(open_page(EXPLORER, **{**query, **first}))
+    shared = _charts(open_page(EXPLORER, **{**query, **then}))
+    charts.SHARED_FIGURES.clear()
+    fresh = _charts(open_page(EXPLORER, **{**query, **then}))
+    for key in KEYS:
+        assert shared[key] == fresh[key], key
+    assert any(before[key] != fresh[key] for key in KEYS)
