@@ -20,6 +20,7 @@ from ui import charts
 from ui.explorer.views import LAYER_CHART_KEY, MAP_CHART_KEY
 
 PLAYGROUND = "pages/1_playground.py"
+LESSON = "pages/2_lesson.py"
 EXPLORER = "pages/4_explorer.py"
 KEYS = (MAP_CHART_KEY, LAYER_CHART_KEY)
 SHORT = "ROMEO: what"  # short enough that every query and key is drawn: no window moves with the row
@@ -55,8 +56,10 @@ def work(monkeypatch, tmp_path) -> Work:
 
     def noting_get(key, make):
         def made():
-            share = key[0]  # (share, sized, presenting, lang); a view's share: (identity, kind, …)
-            counted.kinds.append(share[1] if isinstance(share[0], tuple) else share[0])
+            # (share, sized, presenting, lang); a view's share is (identity, kind, …), a
+            # lesson chart's ("lesson", its key, …): noted by its kind or its key
+            share = key[0]
+            counted.kinds.append(share[1] if isinstance(share[0], tuple) or share[0] == "lesson" else share[0])
             return make()
 
         return get(key, made)
@@ -162,3 +165,64 @@ def test_an_explorer_map_shared_under_one_input_is_never_served_for_another(firs
     for key in KEYS:
         assert shared[key] == fresh[key], key
     assert any(before[key] != fresh[key] for key in KEYS)
+
+
+@pytest.mark.parametrize("step", range(1, 10))
+def test_a_lesson_rerun_with_nothing_changed_makes_no_figure(step, work):
+    at = open_page(LESSON, step=str(step))
+    assert not at.exception, at.exception
+    drawn, kinds, _, _ = work.take()
+    assert drawn >= 1 and drawn == sum(kinds.values())
+    at.run()
+    assert_nothing_made(work)
+
+
+def _lesson_charts(at) -> dict[str, dict]:
+    shown = {chart.proto.id.split("-")[-1]: json.loads(chart.proto.spec) for chart in at.get("plotly_chart")}
+    assert shown
+    return shown
+
+
+def _set(at, widget: str, value) -> None:
+    if widget == "language":
+        at.session_state["language"] = value
+        at.run()
+    elif widget == "ls_text_1":
+        at.text_input(key=widget).set_value(value).run()
+    else:
+        at.select_slider(key=widget).set_value(value).run()
+    assert not at.exception, at.exception
+
+
+@pytest.mark.parametrize(
+    ("step", "widget", "value"),
+    [
+        (1, "ls_text_1", "abcdef"),
+        (1, "ls_d_1", 8),
+        (1, "language", "zh"),
+        (2, "ls_h_2", 2),
+        (2, "ls_d_2", 4),
+        (3, "ls_head_3", 2),
+        (4, "ls_h_4", 2),
+        (5, "ls_c_5", 32),
+        (6, "ls_h_6", 2),
+        (7, "ls_d_7", 16),
+        (8, "ls_h_8", 2),
+    ],
+)
+def test_a_lesson_chart_shared_under_one_input_is_never_served_for_another(step, widget, value, work):
+    """Each input a lesson step's chart reads: changed after the default's chart was drawn,
+    the chart is what a fresh server draws for the new value, not the default's; and the
+    change rebuilt that step's charts alone."""
+    at = open_page(LESSON, step=str(step), lang="en")
+    before = _lesson_charts(at)
+    work.take()
+    _set(at, widget, value)
+    shared = _lesson_charts(at)
+    drawn, kinds, _, _ = work.take()
+    assert drawn == len(shared) == sum(kinds.values()) and set(kinds) <= {key for key in shared}
+    charts.SHARED_FIGURES.clear()
+    fresh = open_page(LESSON, step=str(step), lang="en")
+    _set(fresh, widget, value)
+    assert shared == _lesson_charts(fresh)
+    assert any(before[key] != shared[key] for key in shared)
