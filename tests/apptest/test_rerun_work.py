@@ -17,6 +17,7 @@ import ui.playground.views
 import ui.step_timing
 from tests.apptest.conftest import open_page
 from ui import charts
+from ui.explorer.odds_view import ODDS_CHART_KEY, ODDS_ROW_CHART_KEY
 from ui.explorer.views import LAYER_CHART_KEY, MAP_CHART_KEY
 
 PLAYGROUND = "pages/1_playground.py"
@@ -165,6 +166,62 @@ def test_an_explorer_map_shared_under_one_input_is_never_served_for_another(firs
     for key in KEYS:
         assert shared[key] == fresh[key], key
     assert any(before[key] != fresh[key] for key in KEYS)
+
+
+ODDS = {"model": "h4", "prompt": "ROMEO:\nBut soft", "view": "odds", "lang": "en"}
+
+
+def _odds(at) -> dict:
+    """The odds' chart and the last query's row, by key."""
+    keys = (ODDS_CHART_KEY, ODDS_ROW_CHART_KEY)
+    shown = {key: chart for chart in at.get("plotly_chart") for key in keys if chart.proto.id.endswith(key)}
+    assert sorted(shown) == sorted(keys)
+    return {key: json.loads(chart.proto.spec) for key, chart in shown.items()}
+
+
+def test_an_explorer_odds_rerun_makes_no_figure(work):
+    at = open_page(EXPLORER, **ODDS)
+    assert _odds(at) and work.take()[1] == Counter({"grid": 1, "odds": 1, "odds_row": 1})
+    at.run()
+    assert not at.exception, at.exception
+    assert_nothing_made(work)
+
+
+EVERY = {"grid", "odds", "odds_row"}
+
+
+@pytest.mark.parametrize(
+    ("widget", "value", "reads"),
+    [
+        ("ex_odds_temp", 0.5, {"odds"}),
+        ("ex_top_k", 3, {"odds"}),
+        ("ex_top_p", 0.5, {"odds"}),
+        ("ex_prompt", "ROMEO:\nBut", EVERY),
+        ("language", "zh", EVERY),
+        ("ex_head", 2, {"grid", "odds_row"}),
+        ("ex_block", 2, {"grid", "odds_row"}),
+    ],
+)
+def test_the_odds_shared_under_one_setting_are_never_served_for_another(widget, value, reads, work):
+    """A change remakes the charts that read it, and no other; each one is what a fresh
+    server draws for the new setting, never the one shared under the old."""
+    at = open_page(EXPLORER, **ODDS)
+    before = _odds(at)
+    work.take()
+    if widget == "language":
+        at.session_state["language"] = value
+    else:
+        at.session_state[widget] = value
+    at.run()
+    assert not at.exception, at.exception
+    shared = _odds(at)
+    assert set(work.take()[1]) == reads
+    charts.SHARED_FIGURES.clear()
+    fresh = open_page(EXPLORER, **ODDS)
+    fresh.session_state[widget] = value
+    fresh.run()
+    assert shared == _odds(fresh)
+    assert any(shared[key] != before[key] for key in shared)
 
 
 @pytest.mark.parametrize("step", range(1, 10))
