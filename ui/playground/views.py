@@ -26,6 +26,7 @@ from ..charts import page_width, prepared, show_chart, type_scale
 from ..shared import sources
 from ..shared.shared_cache import SharedResults
 from ..shell import is_presenting
+from ..step_timing import timed
 from ..views.model import SCREEN_CHART_PX, SourceView
 from ..window_map import window_map
 from .controls import CSV_HEAD, CSV_STAGE, keep_share_choices, share_choices, widget_key
@@ -125,7 +126,8 @@ def overview_fits_beside(view: View) -> bool:
     size = ChartSize(width_px=width, scale=type_scale(), max_height_px=height)
     heads, labels = view.result.config.heads, view.result.labels
     key = (heads, tuple(labels), size, window)
-    planned = PLANNED_HEIGHTS.get(key, lambda: plan_overview(heads, labels, size, window).frame.height)
+    plan = lambda: plan_overview(heads, labels, size, window).frame.height  # noqa: E731
+    planned = PLANNED_HEIGHTS.get(key, lambda: timed("figures", plan))
     return planned <= height + 0.5
 
 
