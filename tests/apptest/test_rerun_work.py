@@ -13,9 +13,10 @@ import pytest
 import torch
 
 import gpt_core.source
+import ui.playground.softmax_table
 import ui.playground.views
 import ui.step_timing
-from tests.apptest.conftest import open_page
+from tests.apptest.conftest import open_page, open_tab
 from ui import charts
 from ui.explorer.odds_view import ODDS_CHART_KEY, ODDS_ROW_CHART_KEY
 from ui.explorer.views import LAYER_CHART_KEY, MAP_CHART_KEY
@@ -222,6 +223,47 @@ def test_the_odds_shared_under_one_setting_are_never_served_for_another(widget, 
     fresh.run()
     assert shared == _odds(fresh)
     assert any(shared[key] != before[key] for key in shared)
+
+
+@pytest.fixture
+def tables(monkeypatch) -> list:
+    """The softmax rows worked out for the playground's table (one entry each)."""
+    made, steps = [], ui.playground.softmax_table.softmax_steps
+    monkeypatch.setattr(ui.playground.softmax_table, "softmax_steps", lambda row: made.append(1) or steps(row))
+    return made
+
+
+def _softmax(at) -> list:
+    """The table (the open tab's one dataframe) and the page's paragraphs, its sum among them."""
+    (frame,) = at.dataframe
+    return [frame.value.to_dict("list"), *[m.value for m in at.markdown]]
+
+
+def test_the_softmax_table_is_worked_out_once_per_row(tables):
+    at = open_tab(open_page(PLAYGROUND, text=SHORT, heads="4"), "softmax")
+    assert tables
+    tables.clear()
+    at.run()
+    assert not at.exception, at.exception
+    assert tables == []  # a rerun with nothing changed: no row worked out again
+    at.selectbox(key="pg_row").set_value(3).run()
+    assert tables == [1]
+
+
+@pytest.mark.parametrize(("widget", "value"), [("pg_row", 3), ("pg_head", 2), ("pg_seed", 7), ("language", "zh")])
+def test_a_softmax_table_shared_under_one_input_is_never_served_for_another(widget, value, tables):
+    query = {"text": SHORT, "heads": "4", "lang": "en"}
+    at = open_tab(open_page(PLAYGROUND, **query), "softmax")
+    before = _softmax(at)
+    at.session_state[widget] = value
+    at.run()
+    shared = _softmax(at)
+    charts.SHARED_FIGURES.clear()
+    ui.playground.softmax_table.TABLES.clear()
+    fresh = open_tab(open_page(PLAYGROUND, **query), "softmax")
+    fresh.session_state[widget] = value
+    fresh.run()
+    assert shared == _softmax(fresh) and shared != before
 
 
 @pytest.mark.parametrize("step", range(1, 10))
