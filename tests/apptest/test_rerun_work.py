@@ -13,6 +13,7 @@ import pytest
 import torch
 
 import gpt_core.source
+import ui.lesson.measured_steps
 import ui.playground.softmax_table
 import ui.playground.views
 import ui.step_timing
@@ -274,6 +275,23 @@ def test_a_lesson_rerun_with_nothing_changed_makes_no_figure(step, work):
     assert drawn >= 1 and drawn == sum(kinds.values())
     at.run()
     assert_nothing_made(work)
+
+
+@pytest.mark.parametrize(
+    ("step", "worked_out", "widget", "value"), [(5, "parameter_counts", "ls_c_5", 32), (6, "two_ways", "ls_h_6", 2)]
+)
+def test_a_lesson_steps_numbers_are_worked_out_once_per_input(step, worked_out, widget, value, monkeypatch):
+    """Steps 5 and 6 work out their numbers (parameter counts; the two ways of computing)
+    once per input, not on every rerun; a new input works them out once more."""
+    calls, real = [], getattr(ui.lesson.measured_steps, worked_out)
+    monkeypatch.setattr(ui.lesson.measured_steps, worked_out, lambda *args: calls.append(args) or real(*args))
+    at = open_page(LESSON, step=str(step))
+    assert len(calls) == 1
+    at.run()
+    assert not at.exception, at.exception
+    assert len(calls) == 1
+    at.select_slider(key=widget).set_value(value).run()
+    assert len(calls) == 2
 
 
 def _lesson_charts(at) -> dict[str, dict]:

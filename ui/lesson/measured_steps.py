@@ -33,6 +33,7 @@ from string_table.figure_words import figure_words
 
 from ..shared import sources
 from ..shared.resources import shipped_experiment
+from ..shared.shared_cache import SharedResults
 from ..shared.verdict import answer_text
 from .layout import StepLayout
 from .questions import Question
@@ -42,11 +43,15 @@ TWO_WAYS_EMBEDDING = 32
 SAME_TOLERANCE = 1e-6  # float32 rounding: the two ways agree below this
 TRAINED_HEADS = 4
 PRESENT_TRAINED_TOKENS = 12  # step 8 presenting: "ROMEO:\nBut s" of the snapshot prompt
+# Steps 5 and 6's numbers by their one input (C; h), worked out once for every session, not
+# again on every rerun (~1 ms and ~2 ms): only read.
+COUNTS: SharedResults[dict] = SharedResults(max_entries=len(EMBEDDING_CHOICES))
+TWO_WAYS: SharedResults[tuple] = SharedResults(max_entries=len(HEAD_CHOICES))
 
 
 def parameters(lang: str, layout: StepLayout) -> Question:
     C = st.select_slider(t("ls.embedding", lang), EMBEDDING_CHOICES, value=64, key="ls_c_5", disabled=layout.locked)
-    counts = parameter_counts(C)
+    counts = COUNTS.get(C, lambda: parameter_counts(C))
     layout.lead(t("ls.5.lead", lang, C=C))
     with layout.figure():  # the same C channels cut into the most heads: the counts are the answer
         layout.chart(
@@ -76,7 +81,8 @@ def parameters(lang: str, layout: StepLayout) -> Question:
 
 def parallel(lang: str, layout: StepLayout) -> Question:
     h = st.select_slider(t("ls.heads", lang), HEAD_CHOICES, value=4, key="ls_h_6", disabled=layout.locked)
-    batched, by_head, tokens = two_ways(BOOK_TEXT, PlaygroundConfig(heads=h, head_dim=TWO_WAYS_EMBEDDING // h))
+    config = PlaygroundConfig(heads=h, head_dim=TWO_WAYS_EMBEDDING // h)
+    batched, by_head, tokens = TWO_WAYS.get(h, lambda: two_ways(BOOK_TEXT, config))
     largest = (batched - by_head).abs().max().item()
     diff = f"{largest:.1e}"
     layout.lead(t("ls.6.lead", lang))
