@@ -115,6 +115,18 @@ def test_language_back_and_forth_makes_each_figure_once_a_language(work):
         assert_nothing_made(work)
 
 
+def test_a_head_change_leaves_the_difference_of_head_means_alone(work):
+    """Two set-ups of different head counts compare their heads' means: the chosen head is
+    no input of that difference, so choosing another rebuilds the set-ups' charts only."""
+    at = open_page(PLAYGROUND, text=SHORT, heads="4", cmp="1", b_heads="2")
+    assert work.take()[1]["difference"] == 1
+    at.session_state["pg_head"] = 2  # as a click on a head of A's chart chooses it
+    at.run()
+    assert not at.exception, at.exception
+    kinds = work.take()[1]
+    assert kinds["compare"] >= 1 and kinds["difference"] == 0, kinds
+
+
 @pytest.fixture
 def mapped(monkeypatch):
     """A grid of at most 2 heads: the shipped 2 × 2 model opens on the map of one number per
