@@ -102,8 +102,17 @@ def test_a_playground_row_change_rebuilds_the_detail_alone(work):
     assert steps["figures"] == 1, steps
 
 
-def test_language_back_and_forth_makes_each_figure_once_a_language(work):
-    at = open_page(PLAYGROUND, text=SHORT, heads="4", lang="en")
+@pytest.mark.parametrize(
+    ("page", "query"),
+    [
+        (PLAYGROUND, {"text": SHORT, "heads": "4"}),
+        (EXPLORER, {"model": "h2", "prompt": SHORT}),
+        (EXPLORER, {"model": "h4", "prompt": SHORT, "view": "odds"}),
+        (LESSON, {"step": "4"}),
+    ],
+)
+def test_language_back_and_forth_makes_each_figure_once_a_language(page, query, work):
+    at = open_page(page, **query, lang="en")
     first = work.take()[0]
     at.session_state["language"] = "zh"
     at.run()
