@@ -3,8 +3,9 @@ variable ``ATTENTION_STEP_TIMES`` naming a file, ``timed`` appends one line per 
 (``step<TAB>seconds``) to it; unset (always, outside the benchmark), ``timed`` only calls
 its work: no clock read, no file touched.
 
-The steps: ``trace`` (gpt_core, on a trace cache miss), ``figures`` (a builder's dicts),
-``description`` (a chart's numbers and words for its alt text), ``serialization`` (a
+The steps: ``trace`` (gpt_core, on a trace cache miss), ``figures`` (a builder's dicts, and
+the panel plans a page reads to place a chart),
+``description`` (a chart's numbers and words for its alt text; a table's numbers written out), ``serialization`` (a
 figure to the dicts sent, and Streamlit's element with its JSON).
 """
 

@@ -67,30 +67,38 @@ def layer_map(view: ExplorerView, lang: str, key: Callable[[str], str]) -> None:
     )
     metric = st.session_state[key("metric")]
     title = t("ex.map_title", lang, metric=t(f"ex.metric.{metric}", lang))
-    figure = metric_figure(
-        metric_values(view, metric),
-        metric,
-        figure_words(lang),
-        limit=entropy_limit(view),
-        size=ChartSize(scale=type_scale(), cell_px=map_cell_px(view.about.layers)),
-        title=title,
-        focus=(view.layer, view.head),
-        rows_word=f"ex.col.{view.source.words.unit}",
-    )
-    show_chart(figure, MAP_CHART_KEY, sized=True, file_name=view.file_name("map", metric))
+    size, focus = ChartSize(scale=type_scale(), cell_px=map_cell_px(view.about.layers)), (view.layer, view.head)
+
+    def build_map():
+        return metric_figure(
+            metric_values(view, metric),
+            metric,
+            figure_words(lang),
+            limit=entropy_limit(view),
+            size=size,
+            title=title,
+            focus=focus,
+            rows_word=f"ex.col.{view.source.words.unit}",
+        )
+
+    share = view.shared("map", metric, focus, size)
+    show_chart(build_map, MAP_CHART_KEY, sized=True, share=share, file_name=view.file_name("map", metric))
     st.caption(t("ex.map_help", lang, layers=view.about.layers, heads=view.about.heads))
     _block_and_head(view, lang, key)
     st.subheader(t("ex.layer_heads_title", lang, layer=view.layer + 1))
-    figure = heads_overview_figure(
-        view.weights[view.layer],
-        view.trace.labels,
-        "weights",
-        figure_words(lang),
-        focus=view.head,
-        window=view.window,
-        size=sized_for_page(),
+    sized, window = sized_for_page(), view.window
+
+    def build_layer():
+        words = figure_words(lang)
+        weights = view.weights[view.layer]
+        return heads_overview_figure(
+            weights, view.trace.labels, "weights", words, focus=focus[1], window=window, size=sized
+        )
+
+    share = view.shared("layer_heads", *focus, window, sized)
+    show_chart(
+        build_layer, LAYER_CHART_KEY, sized=True, share=share, file_name=view.file_name("layer", layer=view.layer + 1)
     )
-    show_chart(figure, LAYER_CHART_KEY, sized=True, file_name=view.file_name("layer", layer=view.layer + 1))
     _window_map(view, lang)
 
 

@@ -108,7 +108,9 @@ def odds(view: views.ExplorerView, lang: str, key: Callable[[str], str]) -> None
     def build():
         return odds_figure(labels, before, after, found.kept, figure_words(lang), title=title, scale=scale)
 
-    show_chart(build, ODDS_CHART_KEY, sized=True, file_name=view.file_name("odds", temp=temperature, k=top_k, p=top_p))
+    name = view.file_name("odds", temp=temperature, k=top_k, p=top_p)
+    share = view.shared("odds", temperature, top_k, top_p, scale)  # the view's identity: the source and prompt
+    show_chart(build, ODDS_CHART_KEY, sized=True, share=share, file_name=name)
     st.caption(t("odds.kept", lang, kept=found.kept, vocab=vocab, shown=shown))
     _sample(found, seed, source, prompt, lang, key)
     _row(view, step, lang)
@@ -164,5 +166,6 @@ def _row(view: views.ExplorerView, step: NextStep, lang: str) -> None:
         build,
         ODDS_ROW_CHART_KEY,
         sized=True,
+        share=view.shared("odds_row", view.layer, view.head, sized),  # the step: the view's source and prompt
         file_name=view.file_name("odds_row", block=view.layer + 1, head=view.head + 1),
     )

@@ -56,8 +56,8 @@ def cache(lang: str, layout: StepLayout) -> Question | None:
     with layout.figure():  # the prompt's rows, as step 0 cached them: no row of step i yet
         prompt = generation.prompt_weights[last].numpy()
         sized = layout.overview(cost.heads, list(generation.prompt_labels))
-        figure = heads_overview_figure(prompt, list(generation.prompt_labels), "weights", words, size=sized)
-        layout.chart(figure, "ls_chart_9_prompt", sized=True, width_px=sized.width_px)
+        build = lambda: heads_overview_figure(prompt, list(generation.prompt_labels), "weights", words, size=sized)  # noqa: E731
+        layout.chart(build, "ls_chart_9_prompt", (CACHE_HEADS, sized), sized=True, width_px=sized.width_px)
 
     def reveal() -> None:  # the new row, outlined in the full causal matrix, and the cache's size
         body = t(
@@ -74,8 +74,10 @@ def cache(lang: str, layout: StepLayout) -> Question | None:
         with layout.figure():
             matrix = generation.cached_matrix(i, last).numpy()
             sized = layout.overview(cost.heads, labels)
-            figure = heads_overview_figure(matrix, labels, "weights", words, outline_row=step.position, size=sized)
-            layout.chart(figure, "ls_chart_9", sized=True, width_px=sized.width_px)
+            build = lambda: heads_overview_figure(  # noqa: E731
+                matrix, labels, "weights", words, outline_row=step.position, size=sized
+            )
+            layout.chart(build, "ls_chart_9", (CACHE_HEADS, i, sized), sized=True, width_px=sized.width_px)
 
     counted = new_keys(generation, i, last)
     choices = _choices(cost.kv_heads, step.length)

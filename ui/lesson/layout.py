@@ -89,16 +89,20 @@ class StepLayout:
             with self._slot.container():
                 yield
 
-    def chart(self, figure, key: str, sized: bool = False, width_px: float | None = None) -> None:
-        """A step's chart; presenting, without the "show as table" option (the step is one
-        screen, and the table is there in normal mode; the text alternative stays).
-        ``width_px``: drawn that wide (a figure planned narrower than its column)."""
+    def chart(self, build, key: str, share: tuple, sized: bool = False, width_px: float | None = None) -> None:
+        """A step's chart, ``build`` called only when no session of this server has drawn it
+        with the same ``share``: the step's inputs the figure reads besides the page's
+        language and presentation mode (its sizes among them). Presenting, without the "show
+        as table" option (the step is one screen, and the table is there in normal mode; the
+        text alternative stays). ``width_px``: drawn that wide (a figure planned narrower
+        than its column)."""
         with st.container(width=int(width_px)) if width_px and self.presenting else st.container():
             show_chart(
-                figure,
+                build,
                 key,
                 sized=sized,
                 table=not self.presenting,
+                share=("lesson", key, *share),
                 file_name=export_name("lesson", key.removeprefix("ls_chart_")),
             )
 

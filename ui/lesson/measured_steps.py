@@ -33,6 +33,7 @@ from string_table.figure_words import figure_words
 
 from ..shared import sources
 from ..shared.resources import shipped_experiment
+from ..shared.shared_cache import SharedResults
 from ..shared.verdict import answer_text
 from .layout import StepLayout
 from .questions import Question
@@ -42,21 +43,27 @@ TWO_WAYS_EMBEDDING = 32
 SAME_TOLERANCE = 1e-6  # float32 rounding: the two ways agree below this
 TRAINED_HEADS = 4
 PRESENT_TRAINED_TOKENS = 12  # step 8 presenting: "ROMEO:\nBut s" of the snapshot prompt
+# Steps 5 and 6's numbers by their one input (C; h), worked out once for every session, not
+# again on every rerun (~1 ms and ~2 ms): only read.
+COUNTS: SharedResults[dict] = SharedResults(max_entries=len(EMBEDDING_CHOICES))
+TWO_WAYS: SharedResults[tuple] = SharedResults(max_entries=len(HEAD_CHOICES))
 
 
 def parameters(lang: str, layout: StepLayout) -> Question:
     C = st.select_slider(t("ls.embedding", lang), EMBEDDING_CHOICES, value=64, key="ls_c_5", disabled=layout.locked)
-    counts = parameter_counts(C)
+    counts = COUNTS.get(C, lambda: parameter_counts(C))
     layout.lead(t("ls.5.lead", lang, C=C))
     with layout.figure():  # the same C channels cut into the most heads: the counts are the answer
         layout.chart(
-            channel_map_figure(max(HEAD_CHOICES), C // max(HEAD_CHOICES), figure_words(lang)), "ls_chart_5_split"
+            lambda: channel_map_figure(max(HEAD_CHOICES), C // max(HEAD_CHOICES), figure_words(lang)),
+            "ls_chart_5_split",
+            (C,),
         )
 
     def reveal() -> None:  # every bar's height is the answer
         st.markdown(t("ls.5.body", lang, C=C))
         with layout.figure():
-            layout.chart(parameter_figure(counts, figure_words(lang)), "ls_chart_5")
+            layout.chart(lambda: parameter_figure(counts, figure_words(lang)), "ls_chart_5", (C,))
 
     one, eight = counts[1]["total"], counts[8]["total"]
     correct = "same" if one == eight else ("more" if eight > one else "fewer")
@@ -74,19 +81,27 @@ def parameters(lang: str, layout: StepLayout) -> Question:
 
 def parallel(lang: str, layout: StepLayout) -> Question:
     h = st.select_slider(t("ls.heads", lang), HEAD_CHOICES, value=4, key="ls_h_6", disabled=layout.locked)
-    batched, by_head, tokens = two_ways(BOOK_TEXT, PlaygroundConfig(heads=h, head_dim=TWO_WAYS_EMBEDDING // h))
+    config = PlaygroundConfig(heads=h, head_dim=TWO_WAYS_EMBEDDING // h)
+    batched, by_head, tokens = TWO_WAYS.get(h, lambda: two_ways(BOOK_TEXT, config))
     largest = (batched - by_head).abs().max().item()
     diff = f"{largest:.1e}"
     layout.lead(t("ls.6.lead", lang))
     with layout.figure():  # one way only: the second, and the difference, are the answer
-        layout.chart(output_figure(batched.numpy(), display_labels(tokens), h, figure_words(lang)), "ls_chart_6_output")
+        layout.chart(
+            lambda: output_figure(batched.numpy(), display_labels(tokens), h, figure_words(lang)),
+            "ls_chart_6_output",
+            (h,),
+        )
 
     def reveal() -> None:  # the difference, and the two pictures side by side
         st.markdown(t("ls.6.body", lang, diff=diff))
         with layout.figure():
             layout.chart(
-                two_ways_figure(batched.numpy(), by_head.numpy(), display_labels(tokens), h, figure_words(lang)),
+                lambda: two_ways_figure(
+                    batched.numpy(), by_head.numpy(), display_labels(tokens), h, figure_words(lang)
+                ),
                 "ls_chart_6",
+                (h,),
             )
 
     return Question(
@@ -115,7 +130,9 @@ def scaling(lang: str, layout: StepLayout) -> Question:
     scores = example_scores(tokens, d)
     with layout.figure():  # the raw scores only: what the softmax makes of them is the answer
         layout.chart(
-            row_scores_figure(scores.numpy(), display_labels(list(BOOK_TEXT)), figure_words(lang)), "ls_chart_7_scores"
+            lambda: row_scores_figure(scores.numpy(), display_labels(list(BOOK_TEXT)), figure_words(lang)),
+            "ls_chart_7_scores",
+            (d,),
         )
 
     def reveal() -> None:  # the measured spreads and largest weights are the answer
@@ -124,16 +141,16 @@ def scaling(lang: str, layout: StepLayout) -> Question:
             body += " " + t("ls.7.line_note", lang, samples=SCALING_SAMPLES, T=tokens)
         st.markdown(body)
         unscaled, scaled = scores.softmax(0).numpy(), (scores / d**0.5).softmax(0).numpy()
-        bars = softmax_bars_figure(unscaled, scaled, display_labels(list(BOOK_TEXT)), figure_words(lang))
+        bars = lambda: softmax_bars_figure(unscaled, scaled, display_labels(list(BOOK_TEXT)), figure_words(lang))  # noqa: E731
         with layout.figure():
             if layout.presenting:  # one screen: the row's weights, the answer itself, at full width
-                layout.chart(bars, "ls_chart_7b")
+                layout.chart(bars, "ls_chart_7b", (d,))
                 return
             left, right = st.columns(2)
             with left:
-                layout.chart(scaling_figure(rows, figure_words(lang)), "ls_chart_7")
+                layout.chart(lambda: scaling_figure(rows, figure_words(lang)), "ls_chart_7", (tokens,))
             with right:
-                layout.chart(bars, "ls_chart_7b")
+                layout.chart(bars, "ls_chart_7b", (d,))
 
     low, high = rows[0], rows[-1]
     correct = "one" if high.max_weight > low.max_weight else "uniform"
@@ -176,8 +193,9 @@ def trained(lang: str, layout: StepLayout) -> Question | None:
     with layout.figure():
         sized = layout.overview(heads, labels)
         layout.chart(
-            heads_overview_figure(weights, labels, "weights", figure_words(lang), size=sized),
+            lambda: heads_overview_figure(weights, labels, "weights", figure_words(lang), size=sized),
             "ls_chart_8",
+            (heads, step, sized),
             sized=True,
             width_px=sized.width_px,
         )
@@ -186,7 +204,7 @@ def trained(lang: str, layout: StepLayout) -> Question | None:
 
     def reveal() -> None:  # the experiment itself: each head count's held-out loss, its seeds' band
         with layout.figure():
-            layout.chart(experiment_figure(experiment.runs, "step", figure_words(lang)), "ls_chart_8_runs")
+            layout.chart(lambda: experiment_figure(experiment.runs, "step", figure_words(lang)), "ls_chart_8_runs", ())
 
     # Presenting, the chart takes the figure's place, which a paragraph would take again.
     after = "" if layout.presenting else answer_text(experiment.runs, lang)

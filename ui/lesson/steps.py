@@ -71,23 +71,17 @@ def one_head(lang: str, layout: StepLayout) -> Question:
     trace, T = result.layers[0], len(result.tokens)
     layout.lead(t("ls.1.lead", lang, T=T, d=d))
     head = (trace.queries_heads[0, 0].numpy(), trace.keys_heads[0, 0].numpy(), trace.values_heads[0, 0].numpy())
+    width, text = page_width(), text or BOOK_TEXT
     with layout.figure():
-        layout.chart(qkv_figure(*head, result.labels, figure_words(lang), page_width()), "ls_chart_1_qkv")
+        build = lambda: qkv_figure(*head, result.labels, figure_words(lang), width)  # noqa: E731
+        layout.chart(build, "ls_chart_1_qkv", (text, d, width))
 
     def reveal() -> None:  # the scores are T × T: their picture is the answer
         st.markdown(t("ls.1.body", lang, T=T, d=d))
+        sized, stages = layout.sized(), layout.stages(_stages(trace, 0), ONE_HEAD_SHOWN)
         with layout.figure():
-            layout.chart(
-                head_detail_figure(
-                    layout.stages(_stages(trace, 0), ONE_HEAD_SHOWN),
-                    result.labels,
-                    0,
-                    figure_words(lang),
-                    size=layout.sized(),
-                ),
-                "ls_chart_1",
-                sized=True,
-            )
+            build = lambda: head_detail_figure(stages, result.labels, 0, figure_words(lang), size=sized)  # noqa: E731
+            layout.chart(build, "ls_chart_1", (text, d, sized), sized=True)
             st.caption(t("ls.1.output", lang, shape=_shape(trace.context_heads.shape)))
 
     shape = tuple(trace.scores.shape[-2:])
@@ -113,7 +107,7 @@ def split(lang: str, layout: StepLayout) -> Question:
     channels = head_channels(h, d, min(2, h))
     layout.lead(t("ls.2.lead", lang, h=h, C=h * d))
     with layout.figure():
-        layout.chart(channel_map_figure(h, d, figure_words(lang)), "ls_chart_2")
+        layout.chart(lambda: channel_map_figure(h, d, figure_words(lang)), "ls_chart_2", (h, d))
 
     def reveal() -> None:  # the traced shapes name the answer
         st.markdown(t("ls.2.body", lang, C=h * d, first=channels[0], last=channels[-1]))
@@ -144,13 +138,14 @@ def mask(lang: str, layout: StepLayout) -> Question:
     )
     stages = _stages(result.layers[0], head - 1)
     before = {stage: stages[stage] for stage in ("scores", "scaled_scores")}  # no −∞ yet: the mask is the answer
-    words = figure_words(lang)
+    words, sized = figure_words(lang), layout.sized()
     with layout.figure():
         layout.chart(
-            head_detail_figure(
-                before, result.labels, head - 1, words, highlight=(MASK_ROW, MASK_ROW), size=layout.sized()
+            lambda: head_detail_figure(
+                before, result.labels, head - 1, words, highlight=(MASK_ROW, MASK_ROW), size=sized
             ),
             "ls_chart_3_before",
+            (head, sized),
             sized=True,
         )
 
@@ -158,15 +153,16 @@ def mask(lang: str, layout: StepLayout) -> Question:
         st.markdown(t("ls.3.body", lang))
         with layout.figure():
             layout.chart(
-                head_detail_figure(
+                lambda: head_detail_figure(
                     layout.stages(stages, MASK_SHOWN),
                     result.labels,
                     head - 1,
                     words,
                     highlight=(MASK_ROW, MASK_ROW),
-                    size=layout.sized(),
+                    size=sized,
                 ),
                 "ls_chart_3",
+                (head, sized),
                 sized=True,
             )
 
@@ -194,8 +190,11 @@ def merge(lang: str, layout: StepLayout) -> Question:
     with layout.figure():
         sized = layout.overview(h, result.labels)
         layout.chart(
-            heads_overview_figure(trace.weights[0].numpy(), result.labels, "weights", figure_words(lang), size=sized),
+            lambda: heads_overview_figure(
+                trace.weights[0].numpy(), result.labels, "weights", figure_words(lang), size=sized
+            ),
             "ls_chart_4",
+            (h, sized),
             sized=True,
             width_px=sized.width_px,
         )

@@ -229,7 +229,7 @@ def difference(view_a: View, view_b: View, stage: str, cell: tuple[int, int], la
     if of_means:
         st.caption(t("cmp.diff_means", lang, ha=ha, hb=hb))
         a, b = head_means(a), head_means(b)
-    head = st.session_state[widget_key("head")] - 1
+    head = None if of_means else st.session_state[widget_key("head")] - 1  # the means are of every head
     width, scale = page_width(), type_scale()
 
     window = window_around(len(labels), *cell)
@@ -242,7 +242,7 @@ def difference(view_a: View, view_b: View, stage: str, cell: tuple[int, int], la
             stage,
             figure_words(lang),
             highlight=cell,
-            focus=None if of_means else head,
+            focus=head,
             of_means=of_means,
             size=ChartSize(width_px=width, scale=scale),
             window=window,

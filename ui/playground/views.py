@@ -15,7 +15,7 @@ from figures import ChartSize, channel_map_figure, head_detail_figure, heads_ove
 from figures.events import MIN_WIDTH
 from figures.export import export_name
 from figures.overview import plan_overview
-from gpt_core import DETAIL_STAGES, STAGES, PlaygroundTrace, position_label, softmax_steps
+from gpt_core import DETAIL_STAGES, STAGES, PlaygroundTrace, position_label
 from gpt_core.source import Note
 from gpt_core.window import Window, window_around
 from seeing_attention.engine import page_bytes, playground_page_html
@@ -25,15 +25,16 @@ from string_table.figure_words import figure_words
 from ..charts import page_width, prepared, show_chart, type_scale
 from ..contained import contained_part
 from ..shared import sources
+from ..shared.shared_cache import SharedResults
 from ..shell import is_presenting
+from ..step_timing import timed
 from ..views.model import SCREEN_CHART_PX, SourceView
 from ..window_map import window_map
 from .controls import CSV_HEAD, CSV_STAGE, PAGE, keep_share_choices, share_choices, widget_key
 from .exports import matrix_csv, trace_npz
+from .softmax_table import SCORE_DECIMALS, WEIGHT_DECIMALS, softmax_table
 
 CSV_MIME = "text/csv"
-SCORE_DECIMALS = 4
-WEIGHT_DECIMALS = 6
 STATS_PRECISION = 3
 # The first chart stands beside the controls: its share of the main column, and the gap.
 CONTROLS_SHARE, CHART_SHARE = 2, 3
@@ -108,6 +109,11 @@ def chosen_window(view: View) -> Window:
     )
 
 
+# The overview's height beside the controls, by everything its plan reads (heads, labels,
+# size, window): planned once, not again on every rerun (~10 ms of a rerun at 70 tokens).
+PLANNED_HEIGHTS: SharedResults[float] = SharedResults(max_entries=256)
+
+
 def overview_fits_beside(view: View) -> bool:
     """Whether every head fits beside the controls on the first screen (else the overview
     takes the page's width under them: a tall column beside short controls leaves half the
@@ -118,8 +124,11 @@ def overview_fits_beside(view: View) -> bool:
     window = chosen_window(view)
     width, height = overview_size(beside=True, long=not window.whole)
     size = ChartSize(width_px=width, scale=type_scale(), max_height_px=height)
-    plan = plan_overview(view.result.config.heads, view.result.labels, size, window)
-    return plan.frame.height <= height + 0.5
+    heads, labels = view.result.config.heads, view.result.labels
+    key = (heads, tuple(labels), size, window)
+    plan = lambda: plan_overview(heads, labels, size, window).frame.height  # noqa: E731
+    planned = PLANNED_HEIGHTS.get(key, lambda: timed("figures", plan))
+    return planned <= height + 0.5
 
 
 OVERVIEW_CHART_KEY = "pg_overview_chart"
@@ -267,25 +276,13 @@ def first_screen_map(view: View, lang: str) -> None:
 
 
 def softmax_calculator(view: View, lang: str) -> None:
-    labels = view.result.labels
     head = st.session_state[widget_key("head")] - 1
     row = st.session_state[widget_key("row")]
-    steps = softmax_steps(view.result.trace.masked_scores[0, head, row])
+    masked_row = view.result.trace.masked_scores[0, head, row]
+    table, row_max, total = softmax_table(masked_row, view.result.labels, lang, view.shared("softmax", head, row))
     st.markdown(t("pg.softmax_intro", lang, head=head + 1, row=row))
-    table = pd.DataFrame(
-        {
-            t("pg.col.key", lang): [position_label(j, label) for j, label in enumerate(labels)],
-            t("pg.col.score", lang): [
-                "−∞" if np.isneginf(s) else f"{s:.{SCORE_DECIMALS}f}" for s in steps.scores.tolist()
-            ],
-            t("pg.col.exp", lang): [f"{e:.{WEIGHT_DECIMALS}f}" for e in steps.exps.tolist()],
-            t("pg.col.weight", lang): [f"{w:.{WEIGHT_DECIMALS}f}" for w in steps.weights.tolist()],
-        }
-    )
     st.dataframe(table, hide_index=True, key="pg_softmax_table")
-    st.markdown(
-        t("pg.softmax_sum", lang, max=f"{steps.row_max:.{SCORE_DECIMALS}f}", total=f"{steps.total:.{WEIGHT_DECIMALS}f}")
-    )
+    st.markdown(t("pg.softmax_sum", lang, max=f"{row_max:.{SCORE_DECIMALS}f}", total=f"{total:.{WEIGHT_DECIMALS}f}"))
 
 
 def shapes(view: View, lang: str) -> None:
