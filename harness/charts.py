@@ -144,5 +144,11 @@ def assert_displays(trace: dict, expected, exact_atol: float = 0.0) -> None:
     assert np.abs(shown[cells] - truth[cells]).max(initial=0.0) < 10.0**-finest
 
 
+def part_of(trace: dict, z) -> dict:
+    """``trace`` with ``z`` (some of its decoded cells) as its values: to read those cells
+    alone with ``assert_displays``, as its templates print them."""
+    return {**trace, "z": np.asarray(z, dtype=np.float64)}
+
+
 def traces_by_name(spec: dict) -> dict[str, dict]:
     return {trace.get("name"): trace for trace in spec["data"] if trace.get("name")}
