@@ -19,8 +19,8 @@ import torch
 from figures import head_detail_figure, heads_overview_figure
 from figures.display_precision import at_display_precision, display_trace, shown_decimals
 from figures.wire import wire_dict
-from harness.charts import d3_fixed
 from gpt_core import PlaygroundConfig, trace_attention
+from harness.charts import d3_fixed
 from string_table.figure_words import figure_words
 
 
