@@ -15,8 +15,9 @@ from harness.browser import APP_READY_TIMEOUT_MS, wait_for_app
 
 CHART_SELECTOR = ".js-plotly-plot .heatmaplayer"
 
-# Every trace on the page as {name: {"x": [...], "z": [[...], ...] | None}}, read from what
-# Plotly drew (_fullData holds the decoded arrays).
+# Every trace on the page as {name: {"x": [...], "z": [[...], ...] | None, ...}}, read from
+# what Plotly drew (_fullData holds the decoded arrays), with the templates that print its
+# values where it has them (so that ``assert_displays`` reads it as it reads figure JSON).
 READ_TRACES_JS = """() => {
   const out = {};
   for (const plot of document.querySelectorAll('.js-plotly-plot')) {
@@ -27,7 +28,11 @@ READ_TRACES_JS = """() => {
         z: trace.z ? Array.from(trace.z, row => Array.from(row, v => (v === null || Number.isNaN(v)) ? null : v)) : null,
         colorscale: trace.colorscale || null,
         fill: trace.fill || null,
+        hoverinfo: trace.hoverinfo || null,
       };
+      for (const name of ['hovertemplate', 'texttemplate']) {
+        if (typeof trace[name] === 'string' && trace[name]) out[trace.name][name] = trace[name];
+      }
     }
   }
   return out;
