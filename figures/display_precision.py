@@ -26,9 +26,6 @@ import numpy as np
 _Z_FIELD = re.compile(r"%\{z(?::([^}]*))?\}")
 _FIXED = re.compile(r"^[+\- ]?\.(\d+)f$")  # d3-format's fixed-point type: JavaScript's toFixed
 TEMPLATES = ("hovertemplate", "texttemplate")
-# The mantissa bits tried for zero, most first (a float32 has 23): the first that prints
-# the same is sent.
-_LOW_BITS = tuple(range(22, 0, -2))
 # How close (in units of a format's last digit) to one of its ties a value is sent exact:
 # the float arithmetic of rounding is exact far below this.
 _TIE_MARGIN = 1e-3
@@ -66,11 +63,32 @@ def _printed_as(values: np.ndarray, decimals: int) -> np.ndarray:
     return np.floor(values * 10.0**decimals + 0.5)
 
 
-def _shortened(single: np.ndarray, low_bits: int) -> np.ndarray:
-    """``single`` (float32) rounded to a mantissa whose ``low_bits`` last bits are 0."""
-    bits = single.view(np.uint32).astype(np.uint64)
-    half = np.uint64((1 << low_bits) >> 1)
-    return (((bits + half) >> np.uint64(low_bits)) << np.uint64(low_bits)).astype(np.uint32).view(np.float32)
+def _printed_alike(exact: np.ndarray, shown: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """The magnitudes that every format prints as it prints ``exact``'s (a margin in from
+    each end), as an interval [low, high] of float32s."""
+    low, high = np.full(exact.shape, -np.inf), np.full(exact.shape, np.inf)
+    for digits in shown:
+        step, printed = 10.0**-digits, _printed_as(exact, digits)
+        low = np.maximum(low, (printed - 0.5 + _TIE_MARGIN) * step)
+        high = np.minimum(high, (printed + 0.5 - _TIE_MARGIN) * step)
+    negative = np.signbit(exact)
+    small, large = np.maximum(np.where(negative, -high, low), 0.0), np.where(negative, -low, high)
+    below, above = small.astype(np.float32), large.astype(np.float32)
+    below = np.where(below < small, np.nextafter(below, np.float32(np.inf)), below)  # inside the interval
+    above = np.where(above > large, np.nextafter(above, np.float32(0)), above)
+    return below, above
+
+
+def _fewest_bits(below: np.ndarray, above: np.ndarray) -> np.ndarray:
+    """The float32 in [below, above] (non-negative) whose mantissa ends in the most zero
+    bits: positive floats order as their bit patterns, so it is ``above`` with every bit
+    under the highest one where the two ends differ set to 0."""
+    low, high = below.view(np.uint32), above.view(np.uint32)
+    differ = low ^ high
+    width = np.zeros(differ.shape, dtype=np.uint32)
+    some = differ > 0
+    width[some] = np.floor(np.log2(differ[some].astype(np.float64))).astype(np.uint32)
+    return np.where(some, high & ~((np.uint32(1) << width) - np.uint32(1)), high).view(np.float32)
 
 
 def at_display_precision(values: np.ndarray, decimals: list[int]) -> np.ndarray:
@@ -81,20 +99,18 @@ def at_display_precision(values: np.ndarray, decimals: list[int]) -> np.ndarray:
     shown = sorted(set(decimals) or {4})
     single = np.ascontiguousarray(values, dtype=np.float32)
     exact = single.astype(np.float64)
-    with np.errstate(invalid="ignore"):
+    with np.errstate(invalid="ignore", over="ignore"):
         settled = ~np.isfinite(exact)
         for digits in shown:
             settled |= _near_a_tie(exact, digits)
-        result = single.copy()
-        for low_bits in _LOW_BITS:
-            candidate = _shortened(single, low_bits)
-            wide = candidate.astype(np.float64)
-            same = ~settled
-            for digits in shown:
-                same &= (_printed_as(wide, digits) == _printed_as(exact, digits)) & ~_near_a_tie(wide, digits)
-            result[same] = candidate[same]
-            settled |= same
-    return result
+        below, above = _printed_alike(exact, shown)
+        magnitude = _fewest_bits(below, above)
+        candidate = np.where(np.signbit(exact), -magnitude, magnitude).astype(np.float32)  # −0 stays −0
+        wide = candidate.astype(np.float64)
+        same = ~settled & (below <= above)  # checked again, as the browser will print it
+        for digits in shown:
+            same &= (_printed_as(wide, digits) == _printed_as(exact, digits)) & ~_near_a_tie(wide, digits)
+    return np.where(same, candidate, single)
 
 
 def display_trace(trace: dict) -> dict:
