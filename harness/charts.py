@@ -4,6 +4,8 @@ the browser receives it."""
 from __future__ import annotations
 
 import base64
+import re
+from decimal import ROUND_HALF_UP, Decimal
 
 import numpy as np
 
@@ -13,8 +15,9 @@ from harness.browser import APP_READY_TIMEOUT_MS, wait_for_app
 
 CHART_SELECTOR = ".js-plotly-plot .heatmaplayer"
 
-# Every trace on the page as {name: {"x": [...], "z": [[...], ...] | None}}, read from what
-# Plotly drew (_fullData holds the decoded arrays).
+# Every trace on the page as {name: {"x": [...], "z": [[...], ...] | None, ...}}, read from
+# what Plotly drew (_fullData holds the decoded arrays), with the templates that print its
+# values where it has them (so that ``assert_displays`` reads it as it reads figure JSON).
 READ_TRACES_JS = """() => {
   const out = {};
   for (const plot of document.querySelectorAll('.js-plotly-plot')) {
@@ -25,7 +28,11 @@ READ_TRACES_JS = """() => {
         z: trace.z ? Array.from(trace.z, row => Array.from(row, v => (v === null || Number.isNaN(v)) ? null : v)) : null,
         colorscale: trace.colorscale || null,
         fill: trace.fill || null,
+        hoverinfo: trace.hoverinfo || null,
       };
+      for (const name of ['hovertemplate', 'texttemplate']) {
+        if (typeof trace[name] === 'string' && trace[name]) out[trace.name][name] = trace[name];
+      }
     }
   }
   return out;
@@ -85,6 +92,67 @@ def decode(value) -> np.ndarray:
             array = array.reshape(shape)
         return array
     return np.array(value, dtype=float)
+
+
+_Z_FIELD = re.compile(r"%\{z(?::([^}]*))?\}")
+_FIXED = re.compile(r"^([+\- ]?)\.(\d+)f$")
+
+
+def d3_fixed(value: float, decimals: int, plus: bool = False) -> str:
+    """What plotly.js prints for ``%{z:.Nf}`` (``+.Nf`` with ``plus``): d3-format's fixed
+    type, JavaScript's ``toFixed`` of the absolute value (ties away from zero, on the exact
+    binary value), with a minus sign that a negative rounding to zero loses unless ``+``."""
+    if np.isnan(value):
+        return "NaN"
+    negative = value < 0 or (value == 0 and np.copysign(1.0, value) < 0)
+    body = Decimal(abs(float(value))).quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+    if negative and body == 0 and not plus:
+        negative = False
+    return ("−" if negative else ("+" if plus else "")) + str(body)
+
+
+def printed_formats(trace: dict) -> list[tuple[int, bool]] | None:
+    """The fixed formats (decimals, signed) in which a trace's hover and written values print
+    its ``z``; None where one prints it otherwise or the trace keeps Plotly's own hover."""
+    if "hovertemplate" not in trace and trace.get("hoverinfo") != "skip":
+        return None
+    forms = []
+    for name in ("hovertemplate", "texttemplate"):
+        for form in _Z_FIELD.findall(str(trace.get(name) or "")):
+            fixed = _FIXED.match(form)
+            if fixed is None:
+                return None
+            forms.append((int(fixed.group(2)), fixed.group(1) == "+"))
+    return forms
+
+
+def assert_displays(trace: dict, expected, exact_atol: float = 0.0) -> None:
+    """A heatmap as a person reads it in the browser shows ``expected`` (torch's numbers):
+    the same cells are empty, every fixed format of its hover and written values prints the
+    text ``expected`` prints, and each cell's colour lies within one last digit of it.
+    A trace whose ``z`` is printed otherwise is sent exact: it must equal ``expected`` to
+    ``exact_atol``."""
+    truth = np.asarray(expected, dtype=np.float64)
+    shown = np.asarray(decode(trace["z"]), dtype=np.float64)
+    assert shown.size == truth.size, (shown.shape, truth.shape)
+    shown = shown.reshape(truth.shape)
+    np.testing.assert_array_equal(np.isfinite(shown), np.isfinite(truth))
+    forms = printed_formats(trace)
+    if forms is None:
+        np.testing.assert_allclose(shown, truth, atol=exact_atol, rtol=0)
+        return
+    cells = np.isfinite(truth)
+    for decimals, plus in forms or [(4, False)]:
+        for got, want in zip(shown[cells], truth[cells], strict=True):
+            assert d3_fixed(got, decimals, plus) == d3_fixed(want, decimals, plus), (got, want, decimals)
+    finest = max((decimals for decimals, _ in forms), default=4)
+    assert np.abs(shown[cells] - truth[cells]).max(initial=0.0) < 10.0**-finest
+
+
+def part_of(trace: dict, z) -> dict:
+    """``trace`` with ``z`` (some of its decoded cells) as its values: to read those cells
+    alone with ``assert_displays``, as its templates print them."""
+    return {**trace, "z": np.asarray(z, dtype=np.float64)}
 
 
 def traces_by_name(spec: dict) -> dict[str, dict]:

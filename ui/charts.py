@@ -188,7 +188,7 @@ def _drawn(figure: go.Figure | FigureSpec, sized: bool, presenting: bool, lang: 
     description = timed("description", lambda: describe(data, words))
     meta = figure.layout.get("meta") if isinstance(figure, FigureSpec) else figure.layout.meta
     return Drawn(
-        timed("serialization", lambda: _Sent.of(wire_dict(figure))),
+        timed("serialization", lambda: _Sent.of(wire_dict(figure, display=True))),
         description.label,
         description.text,
         data,

@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+import csv
+import io
 import json
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -107,3 +110,10 @@ def downloads(monkeypatch):
 
     fetch.names = registered
     return fetch
+
+
+def csv_matrix(data: bytes) -> np.ndarray:
+    """A matrix downloaded as CSV (ui/playground/exports.py): its header row and each row's
+    name left out, every number as written (Python's repr: the float exactly)."""
+    rows = list(csv.reader(io.StringIO(data.decode())))[1:]
+    return np.array([[float(value) for value in row[1:]] for row in rows])

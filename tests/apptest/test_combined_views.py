@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from gpt_core import PlaygroundConfig, trace_attention
-from harness.charts import decode
+from harness.charts import assert_displays, decode
 from links.playground import PRESETS
 from string_table import t
 from tests.apptest.conftest import chart_traces, open_page, open_tab
@@ -64,12 +64,11 @@ def test_the_combined_view_shows_the_heads_mean_and_the_one_layer_rollout(lang):
     assert at.session_state["pg_tab"] == t("pg.tab.combined", lang)
     weights = trace_attention(PRESETS["book"], PlaygroundConfig(seed=3)).trace.weights[0]
     traces = chart_traces(at)
-    mean = square(traces[t("cbfig.mean", lang)])
-    rollout = square(traces[t("cbfig.rollout", lang)])
-    np.testing.assert_allclose(mean, heads_mean(weights), atol=1e-6)
-    np.testing.assert_allclose(rollout, rollout_by_hand([weights]), atol=1e-6)
+    mean = heads_mean(weights)
+    assert_displays(traces[t("cbfig.mean", lang)], mean)
+    assert_displays(traces[t("cbfig.rollout", lang)], rollout_by_hand([weights]))
     T = mean.shape[0]
-    np.testing.assert_allclose(rollout, 0.5 * mean + 0.5 * np.eye(T), atol=1e-6)  # one layer: ½ mean + ½ I
+    assert_displays(traces[t("cbfig.rollout", lang)], 0.5 * mean + 0.5 * np.eye(T))  # one layer: ½ mean + ½ I
     assert traces[t("cbfig.mean", lang)]["x"][0] == "0 · 动", "the other heatmaps' labels"
     text = "\n".join(element.value for element in at.markdown)
     assert t("cb.pg_rollout", lang) in text and t("cb.rollout_note", lang) in text
@@ -81,13 +80,17 @@ def test_the_qk_sum_is_the_raw_score_of_the_heatmap_cell_and_scaled_by_root_d(la
     assert not at.exception, at.exception
     assert at.session_state["pg_tab"] == t("pg.tab.qk", lang)
     traces = chart_traces(at)
-    raw = square(traces[f"{t('stage.scores', lang)} · {t('fig.head', lang)} 2"])[4, 1]
-    scaled = square(traces[f"{t('stage.scaled_scores', lang)} · {t('fig.head', lang)} 2"])[4, 1]
+    expected = trace_attention(PRESETS["book"], PlaygroundConfig()).trace
+    raw, scaled = expected.scores[0, 1, 4, 1].item(), expected.scaled_scores[0, 1, 4, 1].item()
+    assert_displays(traces[f"{t('stage.scores', lang)} · {t('fig.head', lang)} 2"], expected.scores[0, 1].numpy())
+    assert_displays(
+        traces[f"{t('stage.scaled_scores', lang)} · {t('fig.head', lang)} 2"], expected.scaled_scores[0, 1].numpy()
+    )
     total, shown_scaled = bold_numbers(at)
     assert total == pytest.approx(raw, abs=1e-4) and shown_scaled == pytest.approx(scaled, abs=1e-4)
     assert raw / np.sqrt(8) == pytest.approx(scaled, abs=1e-6)
     products = next(trace for name, trace in traces.items() if name == t("qkfig.products", lang))
-    assert float(np.sum(products["y"])) == pytest.approx(float(raw), abs=1e-5)
+    assert float(np.sum(products["y"])) == pytest.approx(raw, abs=1e-5)
     assert not at.info, "an unmasked cell: no note about the mask"
     assert any(t("pg.tab.softmax", lang) in caption.value for caption in at.caption), "points to the softmax view"
 
@@ -140,12 +143,12 @@ def test_the_explorer_combines_the_chosen_blocks_heads_or_rolls_out_all_blocks(l
     assert len(layers) >= 2, "rolled out over more than one block: the order of the product matters"
     mean = chart(at, COMBINED_CHART_KEY)["data"][0]
     assert mean["name"] == t("cbfig.mean", lang) and query(at).get("combine", "mean") == "mean"
-    np.testing.assert_allclose(square(mean), heads_mean(layers[1]), atol=1e-6)
+    assert_displays(mean, heads_mean(layers[1]))
     at.segmented_control(key="ex_combine").set_value("rollout").run()
     assert not at.exception, at.exception
     rollout = chart(at, COMBINED_CHART_KEY)["data"][0]
     assert rollout["name"] == t("cbfig.rollout", lang) and query(at)["combine"] == "rollout"
-    np.testing.assert_allclose(square(rollout), rollout_by_hand(layers), atol=1e-6)
+    assert_displays(rollout, rollout_by_hand(layers))
     assert any(t("cb.rollout_note", lang) == element.value for element in at.markdown), "what rollout assumes"
 
 
@@ -165,8 +168,7 @@ def test_a_trained_models_block_gives_its_own_qk_and_combined_numbers():
     assert bold_numbers(at)[0] == pytest.approx(layer.scores[0, 2, 6, 5].item(), abs=1e-4)
     assert bold_numbers(at)[1] == pytest.approx(layer.scaled_scores[0, 2, 6, 5].item(), abs=1e-4)
     open_tab(at, "combined")
-    mean = square(chart_traces(at)["mean over heads"])
-    np.testing.assert_allclose(mean, heads_mean(layer.weights), atol=1e-6)
+    assert_displays(chart_traces(at)["mean over heads"], heads_mean(layer.weights))
 
 
 @pytest.mark.parametrize("family", ["gpt2", "llama"])
@@ -185,7 +187,7 @@ def test_a_real_models_qk_and_rollout_are_its_own(family, tiny_model_folders, ti
     explorer = open_page(EXPLORER, view="combined", model=f"tiny-{family}", prompt=text, combine="rollout")
     assert not explorer.exception, explorer.exception
     rollout = chart(explorer, COMBINED_CHART_KEY)["data"][0]
-    np.testing.assert_allclose(square(rollout), rollout_by_hand(list(expected.weights)), atol=1e-6)
+    assert_displays(rollout, rollout_by_hand(list(expected.weights)))
     assert "layers" in chart(explorer, COMBINED_CHART_KEY)["layout"]["title"]["text"], "a real model has layers"
 
 
@@ -203,8 +205,8 @@ def test_the_playgrounds_rollout_of_a_two_layer_model_runs_through_both_layers(
     at = open_page(PLAYGROUND, weights="tiny-gpt2", block="1", text=text, view="combined", lang=lang)
     assert not at.exception, at.exception
     traces = chart_traces(at)
-    np.testing.assert_allclose(square(traces[t("cbfig.mean", lang)]), heads_mean(layers[0]), atol=1e-6)
-    np.testing.assert_allclose(square(traces[t("cbfig.rollout", lang)]), rollout_by_hand(layers), atol=1e-6)
+    assert_displays(traces[t("cbfig.mean", lang)], heads_mean(layers[0]))
+    assert_displays(traces[t("cbfig.rollout", lang)], rollout_by_hand(layers))
     title = chart(at, ROLLOUT_CHART_KEY)["layout"]["title"]["text"]
     assert t("ex.combined_rollout_title", lang, blocks=2, units=t("cb.layers", lang)) in title
     text_shown = "\n".join(element.value for element in at.markdown)

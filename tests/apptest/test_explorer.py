@@ -11,7 +11,7 @@ import torch
 
 from gpt_core import GPT, CharVocabulary, GPTConfig, RunSummary
 from gpt_core.explore import trace_model
-from harness.charts import decode, traces_by_name
+from harness.charts import assert_displays, decode, part_of, traces_by_name
 from tests.apptest.conftest import open_page, open_tab
 from ui.explorer.views import DETAIL_CHART_KEY, GRID_CHART_KEY, TRAINING_CHART_KEY
 from ui.shared.models import MODEL_STATE, TrainedModel
@@ -46,16 +46,12 @@ def test_model_and_prompt_in_grid_and_detail_out():
     assert len(grid) == 2 * 2
     for block, layer in enumerate(expected.layers):
         for head in range(2):
-            z = _z(grid[f"block {block + 1} · head {head + 1}"], T)
+            trace = grid[f"block {block + 1} · head {head + 1}"]
             lower = np.tril(np.ones((T, T), dtype=bool))
-            np.testing.assert_allclose(z[lower], layer.weights[0, head].numpy()[lower], atol=1e-6)
+            assert_displays(part_of(trace, _z(trace, T)[lower]), layer.weights[0, head].numpy()[lower])
     detail = charts[DETAIL_CHART_KEY]
-    np.testing.assert_allclose(
-        _z(detail["softmax weights · head 2"], T), expected.layers[1].weights[0, 1].numpy(), atol=1e-6
-    )
-    np.testing.assert_allclose(
-        _z(detail["raw scores QKᵀ · head 2"], T), expected.layers[1].scores[0, 1].numpy(), atol=1e-5
-    )
+    assert_displays(detail["softmax weights · head 2"], expected.layers[1].weights[0, 1].numpy())
+    assert_displays(detail["raw scores QKᵀ · head 2"], expected.layers[1].scores[0, 1].numpy())
 
 
 def test_the_view_goes_into_the_url_and_a_link_reproduces_it():
@@ -128,9 +124,8 @@ def test_the_model_trained_in_this_session_is_explored_and_has_no_snapshots():
     expected = trace_model(trained.model, trained.vocabulary, "abcabc")
     grid = _charts(at)[GRID_CHART_KEY]
     assert len(grid) == 2 * 3
-    np.testing.assert_allclose(
-        _z(grid["block 2 · head 3"], 6)[5], expected.layers[1].weights[0, 2, 5].numpy(), atol=1e-6
-    )
+    trace = grid["block 2 · head 3"]
+    assert_displays(part_of(trace, _z(trace, 6)[5]), expected.layers[1].weights[0, 2, 5].numpy())
     assert any("kept no attention while it trained" in info.value for info in at.info)
     assert not at.select_slider, "no training scrubber"
 

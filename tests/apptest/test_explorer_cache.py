@@ -16,7 +16,7 @@ import torch
 from gpt_core import hf
 from gpt_core.kv_cache import generate_characters_cached
 from gpt_core.sources import TinyGPT
-from harness.charts import decode, traces_by_name
+from harness.charts import assert_displays, decode, part_of, traces_by_name
 from string_table import t
 from tests.apptest.conftest import open_page
 from tests.apptest.test_long_text_explorer import wide  # noqa: F401 - the fixture of GPT-2 small's shape
@@ -63,12 +63,20 @@ def shown_rows(at, lang: str, layers: int, heads: int, unit: str) -> np.ndarray:
     )
 
 
-def shown_matrices(at, lang: str, heads: int, tokens: int) -> np.ndarray:
+def matrix_traces(at, lang: str, heads: int) -> list[dict]:
     traces = traces_by_name(chart(at, MATRIX_CHART_KEY))
     name = t("stage.weights", lang)
-    return np.array(
-        [decode(traces[f"{name} · {t('fig.head', lang)} {h + 1}"]["z"]).reshape(tokens, tokens) for h in range(heads)]
-    )
+    return [traces[f"{name} · {t('fig.head', lang)} {h + 1}"] for h in range(heads)]
+
+
+def shown_matrices(at, lang: str, heads: int, tokens: int) -> np.ndarray:
+    return np.array([decode(trace["z"]).reshape(tokens, tokens) for trace in matrix_traces(at, lang, heads)])
+
+
+def assert_last_rows_show(at, lang: str, tokens: int, expected: np.ndarray) -> None:
+    """Each head's matrix (``expected``: (heads, tokens)) shows the step's new row last."""
+    for trace, row in zip(matrix_traces(at, lang, len(expected)), expected, strict=True):
+        assert_displays(part_of(trace, decode(trace["z"]).reshape(tokens, tokens)[-1]), row)
 
 
 def outlined_rows(at) -> set[tuple[float, float, float, float]]:
@@ -102,8 +110,10 @@ def test_the_tiny_gpts_cache_view_shows_its_steps_numbers(lang):
     full = TinyGPT(checkpoint.model, checkpoint.vocabulary, "h4", PROMPT).trace(
         checkpoint.vocabulary.decode(generation.token_ids[:tokens])
     )
-    np.testing.assert_allclose(matrices, full.weights[0][0].numpy(), atol=1e-5)  # the same tokens' causal pass
-    np.testing.assert_allclose(matrices[:, -1, :], step.layers[0].weights.numpy(), atol=1e-6)  # the new row
+    # The same tokens' causal pass, its float rounding apart (1e-5), and the matrix is sent
+    # at the precision it prints (figures/display_precision.py): within one last digit, 1e-4.
+    np.testing.assert_allclose(matrices, full.weights[0][0].numpy(), atol=1e-4 + 1e-5)
+    assert_last_rows_show(at, lang, tokens, step.layers[0].weights.numpy())  # the new row
     assert outlined_rows(at) == {(-0.5, tokens - 0.5, tokens - 1.5, tokens - 0.5)}
     per_token = 2 * blocks * heads * d * 4  # keys and values, every block and head, float32
     shape = t(
@@ -164,8 +174,7 @@ def test_a_grouped_query_hugging_face_model_shows_its_own_cache(lang, offered, t
     assert (layers, heads, kv_heads) == (2, 4, 2), "the tiny Qwen2: two query heads to a key/value head"
     expected = torch.stack([layer.weights for layer in step.layers]).numpy()
     np.testing.assert_allclose(shown_rows(at, lang, layers, heads, "layer"), expected, atol=1e-6)
-    matrices = shown_matrices(at, lang, heads, step.length)
-    np.testing.assert_allclose(matrices[:, -1, :], first.weights.numpy(), atol=1e-6)
+    assert_last_rows_show(at, lang, step.length, first.weights.numpy())
     per_token = 2 * layers * kv_heads * d * 4
     assert per_token < 1024, "the tiny model's token fits in bytes"
     grouped = t(
@@ -232,5 +241,5 @@ def test_a_long_prompt_in_a_model_of_many_heads_shows_a_window_of_one_layer(wide
     head5 = matrices["softmax weights · head 5"]
     assert [int(label.split(" · ")[0]) for label in head5["y"]] == list(range(tokens - 48, tokens))
     z = decode(head5["z"]).reshape(48, 48)
-    np.testing.assert_allclose(z[-1], step.layers[2].weights[4, tokens - 48 :].numpy(), atol=1e-6)
+    assert_displays(part_of(head5, z[-1]), step.layers[2].weights[4, tokens - 48 :].numpy())
     assert outlined_rows(at) == {(-0.5, 47.5, 46.5, 47.5)}

@@ -12,7 +12,7 @@ import pytest
 
 from figures.lines import LINE_THRESHOLD
 from gpt_core.explore import generate_characters, head_metrics, trace_model
-from harness.charts import decode, traces_by_name
+from harness.charts import assert_displays, decode, part_of, traces_by_name
 from string_table import t
 from tests.apptest.conftest import clicks_for, open_page
 from tests.apptest.test_explorer import _tiny_model
@@ -75,13 +75,8 @@ def test_a_click_on_a_grid_panel_opens_that_block_and_head(click):
     assert (at.selectbox(key="ex_block").value, at.selectbox(key="ex_head").value) == (2, 3)
     assert (query(at)["block"], query(at)["head"]) == ("2", "3")
     assert any(h.value.startswith("Block 2 · head 3") for h in at.subheader), [h.value for h in at.subheader]
-    T = len(PROMPT)
     detail = traces_by_name(chart(at, DETAIL_CHART_KEY))
-    np.testing.assert_allclose(
-        decode(detail["softmax weights · head 3"]["z"]).reshape(T, T),
-        expected_trace(4).layers[1].weights[0, 2].numpy(),
-        atol=1e-6,
-    )
+    assert_displays(detail["softmax weights · head 3"], expected_trace(4).layers[1].weights[0, 2].numpy())
     focus = focused_panel(chart(at, GRID_CHART_KEY))
     assert traces_by_name(chart(at, GRID_CHART_KEY))["block 2 · head 3"]["xaxis"] == focus
 
@@ -210,8 +205,9 @@ def test_the_training_snapshot_is_the_chosen_blocks_at_the_chosen_step():
     T = snapshot.shape[-1]
     lower = np.tril(np.ones((T, T), dtype=bool))
     for head in range(4):
-        z = decode(traces[f"softmax weights · head {head + 1}"]["z"]).reshape(T, T)
-        np.testing.assert_allclose(z[lower], snapshot[head][lower], atol=1e-6)
+        trace = traces[f"softmax weights · head {head + 1}"]
+        z = decode(trace["z"]).reshape(T, T)
+        assert_displays(part_of(trace, z[lower]), snapshot[head][lower])
     assert traces["softmax weights · head 3"]["xaxis"] == focused_panel(spec)
     assert shipped_experiment().snapshot_prompt[:T] in [code.value for code in at.code]
 
@@ -224,10 +220,11 @@ def test_generation_is_gpt_cores_and_follows_its_settings():
     checkpoint = shipped_model(4)
     steps = generate_characters(checkpoint.model, checkpoint.vocabulary, PROMPT, 5, 1.0, 7)
     assert (PROMPT + "".join(step.char for step in steps)).rstrip("\n") in shown_code(at)
-    z = decode(traces_by_name(chart(at, GENERATION_CHART_KEY))["block 2 · head 3"]["z"]).reshape(5, -1)
+    trace = traces_by_name(chart(at, GENERATION_CHART_KEY))["block 2 · head 3"]
+    z = decode(trace["z"]).reshape(5, -1)
     for i, step in enumerate(steps):
         row = step.rows[1, 2].numpy()
-        np.testing.assert_allclose(z[i, : len(row)], row, atol=1e-6)
+        assert_displays(part_of(trace, z[i, : len(row)]), row)
     at.slider(key="ex_n").set_value(8).run()
     longer = generate_characters(checkpoint.model, checkpoint.vocabulary, PROMPT, 8, 1.0, 7)
     assert (PROMPT + "".join(step.char for step in longer)).rstrip("\n") in shown_code(at)
@@ -242,5 +239,6 @@ def test_a_new_prompt_for_this_sessions_model_is_traced_anew():
     at.text_area(key="ex_prompt").input("hgfedcba").run()
     assert not at.exception, at.exception
     expected = trace_model(trained.model, trained.vocabulary, "hgfedcba")
-    z = decode(traces_by_name(chart(at, GRID_CHART_KEY))["block 2 · head 3"]["z"]).reshape(8, 8)
-    np.testing.assert_allclose(z[7], expected.layers[1].weights[0, 2, 7].numpy(), atol=1e-6)
+    trace = traces_by_name(chart(at, GRID_CHART_KEY))["block 2 · head 3"]
+    z = decode(trace["z"]).reshape(8, 8)
+    assert_displays(part_of(trace, z[7]), expected.layers[1].weights[0, 2, 7].numpy())

@@ -8,7 +8,7 @@ import numpy as np
 
 from gpt_core import PlaygroundConfig, trace_attention
 from gpt_core.lesson import BOOK_TEXT, parameter_counts, scaling_table
-from harness.charts import decode
+from harness.charts import assert_displays, decode, part_of
 from string_table import t
 from ui.shared.resources import shipped_experiment, shipped_snapshots
 
@@ -41,15 +41,25 @@ def z(at, name: str) -> np.ndarray:
     return values.reshape(len(trace["y"]), -1)
 
 
+def assert_shows(at, name: str, expected: np.ndarray, cells: np.ndarray | None = None) -> None:
+    """The chart's trace ``name`` shows ``expected`` (only at ``cells``, where given) as the
+    browser prints it (harness/charts.py ``assert_displays``)."""
+    trace = chart_traces(at)[name]
+    if cells is None:
+        assert_displays(trace, expected)
+    else:
+        assert_displays(part_of(trace, z(at, name)[cells]), expected[cells])
+
+
 def test_step_1_follows_the_text_and_d():
     at = open_page(PAGE, step="1")
     at.text_input(key="ls_text_1").input("abcdefghij").run()
     at.select_slider(key="ls_d_1").set_value(8).run()
     expected = trace_attention("abcdefghij", PlaygroundConfig(heads=1, head_dim=8)).trace
-    np.testing.assert_array_equal(z(at, "Q"), expected.queries_heads[0, 0].numpy())  # Q, K, V before the question
-    np.testing.assert_array_equal(z(at, "V"), expected.values_heads[0, 0].numpy())
+    assert_shows(at, "Q", expected.queries_heads[0, 0].numpy())  # Q, K, V before the question
+    assert_shows(at, "V", expected.values_heads[0, 0].numpy())
     reveal(at, 1)
-    np.testing.assert_array_equal(z(at, "softmax weights · head 1"), expected.weights[0, 0].numpy())
+    assert_shows(at, "softmax weights · head 1", expected.weights[0, 0].numpy())
     assert any("T = 10 tokens, d = 8" in m.value for m in at.markdown)
     assert check(at, 1, "10 × 10") == "right"
     assert check(at, 1, "10 × 8") == "wrong"
@@ -68,9 +78,9 @@ def test_step_3_shows_the_chosen_head_and_takes_the_zero_keys_in_any_order():
     at = open_page(PAGE, step="3")
     at.select_slider(key="ls_head_3").set_value(3).run()
     expected = trace_attention(BOOK_TEXT, PlaygroundConfig(heads=4, head_dim=8)).trace
-    np.testing.assert_array_equal(z(at, "raw scores QKᵀ · head 3"), expected.scores[0, 2].numpy())
+    assert_shows(at, "raw scores QKᵀ · head 3", expected.scores[0, 2].numpy())
     reveal(at, 3)
-    np.testing.assert_array_equal(z(at, "softmax weights · head 3"), expected.weights[0, 2].numpy())
+    assert_shows(at, "softmax weights · head 3", expected.weights[0, 2].numpy())
     later = list(range(4, len(BOOK_TEXT)))  # the keys after query 3
     assert check(at, 3, later[::-1]) == "right"
 
@@ -118,7 +128,7 @@ def test_step_8_shows_the_last_block_at_the_end_of_training():
     T = weights.shape[-1]
     lower = np.tril(np.ones((T, T), dtype=bool))
     for head in range(4):
-        np.testing.assert_allclose(z(at, f"softmax weights · head {head + 1}")[lower], weights[head][lower], atol=1e-6)
+        assert_shows(at, f"softmax weights · head {head + 1}", weights[head], lower)
 
 
 def test_presentation_mode_leaves_the_page_title_out():

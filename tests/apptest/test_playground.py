@@ -10,7 +10,7 @@ import pytest
 from figures.sizing import DEFAULT_WIDTH_PX
 from gpt_core import MAX_TOKENS, PlaygroundConfig, tokenize, trace_attention
 from gpt_core.window import WINDOW_TOKENS
-from harness.charts import decode, traces_by_name
+from harness.charts import assert_displays, decode, traces_by_name
 from links.playground import PRESET_TOKENIZERS, PRESETS, VIEWS
 from tests.apptest.conftest import asks_for_the_rest, chart_traces, open_page, open_tab
 
@@ -124,8 +124,8 @@ def test_a_change_before_the_rest_arrives_draws_the_whole_page():
 
 def test_page_numbers_equal_gpt_core(page):
     expected = trace_attention(PRESETS["book"], PlaygroundConfig()).trace
-    np.testing.assert_array_equal(matrix(page, "softmax weights · head 3"), expected.weights[0, 2].numpy())
-    np.testing.assert_array_equal(matrix(page, "raw scores QKᵀ · head 1"), expected.scores[0, 0].numpy())
+    assert_displays(all_traces(page)["softmax weights · head 3"], expected.weights[0, 2].numpy())
+    assert_displays(all_traces(page)["raw scores QKᵀ · head 1"], expected.scores[0, 0].numpy())
 
 
 def test_url_holds_every_control(page):
@@ -169,7 +169,7 @@ def test_url_parameters_reproduce_the_numbers():
     assert not at.exception and not at.warning
     config = PlaygroundConfig(heads=2, head_dim=3, seed=42, positional=False, qkv_bias=True, scale=False)
     expected = trace_attention("hello there", config).trace
-    np.testing.assert_array_equal(matrix(at, "softmax weights · head 2"), expected.weights[0, 1].numpy())
+    assert_displays(all_traces(at)["softmax weights · head 2"], expected.weights[0, 1].numpy())
     assert "raw scores QKᵀ · head 1" in all_traces(at), "overview shows the stage from the link"
     assert at.selectbox(key="pg_row").value == 4 and at.selectbox(key="pg_col").value == 1
     assert query(at)["seed"] == "42" and query(at)["head"] == "2"
@@ -330,7 +330,12 @@ def test_dropout_in_train_mode_adds_the_dropped_weights(page):
     after = matrix(page, "weights after dropout · head 1")
     weights = matrix(page, "softmax weights · head 1")
     kept = np.isfinite(after)  # dropped cells are drawn in their own layer, not as small weights
-    np.testing.assert_allclose(after[kept], weights[kept] * 2, rtol=1e-6)
+    exact = trace_attention(PRESETS["book"], PlaygroundConfig(dropout=0.5, training=True)).trace
+    assert_displays(
+        all_traces(page)["weights after dropout · head 1"], np.where(kept, exact.dropped_weights[0, 0], np.nan)
+    )
+    assert_displays(all_traces(page)["softmax weights · head 1"], exact.weights[0, 0].numpy())
+    np.testing.assert_allclose(exact.dropped_weights[0, 0][kept], exact.weights[0, 0][kept] * 2, rtol=1e-6)
     layer = matrix(page, "dropped by dropout (0) · head 1")
     lower = np.isfinite(weights)
     np.testing.assert_array_equal(np.isfinite(layer) | kept, lower), "every visible cell is kept or dropped"

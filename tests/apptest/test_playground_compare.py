@@ -11,7 +11,7 @@ import pytest
 from figures.palette import HIGHLIGHT_COLOR
 from gpt_core import PlaygroundConfig, tokenize, trace_attention
 from gpt_core.explore import trace_model
-from harness.charts import decode
+from harness.charts import assert_displays, decode
 from tests.apptest.conftest import open_page
 from ui.playground.compare import A_CHART_KEY, B_CHART_KEY, DIFF_CHART_KEY
 from ui.shared.resources import shipped_model
@@ -25,9 +25,21 @@ def _chart(at, key: str) -> dict:
     return json.loads(chart.proto.spec)
 
 
+def _value_traces(spec: dict) -> list[dict]:
+    return [trace for trace in spec["data"] if trace["type"] == "heatmap" and "layer" not in trace.get("meta", {})]
+
+
+def _assert_shows(spec: dict, expected: np.ndarray) -> None:
+    """Each panel shows its head's numbers of ``expected`` (h, T, T) as the browser prints them."""
+    traces = _value_traces(spec)
+    assert len(traces) == len(expected)
+    for trace, matrix in zip(traces, expected, strict=True):
+        assert_displays(trace, matrix)
+
+
 def _values(spec: dict) -> list[np.ndarray]:
     """Each panel's values (the −∞ layers left out), in head order, as (T, T)."""
-    traces = [trace for trace in spec["data"] if trace["type"] == "heatmap" and "layer" not in trace.get("meta", {})]
+    traces = _value_traces(spec)
     matrices = [decode(trace["z"]).astype(np.float32) for trace in traces]
     T = int(round(np.sqrt(matrices[0].size)))
     return [matrix.reshape(T, T) for matrix in matrices]
@@ -79,8 +91,8 @@ def test_the_link_carries_both_set_ups_and_reproduces_both_columns_exactly():
     config_b = PlaygroundConfig(heads=3, head_dim=6, seed=7, scale=False)
     for key, config in ((A_CHART_KEY, config_a), (B_CHART_KEY, config_b)):
         expected = trace_attention(TEXT, config).trace.scaled_scores[0].numpy()
-        np.testing.assert_array_equal(_stack(_chart(opened, key)), expected)
-        np.testing.assert_array_equal(_stack(_chart(at, key)), expected)
+        _assert_shows(_chart(opened, key), expected)
+        _assert_shows(_chart(at, key), expected)
 
 
 def test_the_difference_is_b_minus_a_per_head_when_the_shapes_match():
@@ -89,7 +101,7 @@ def test_the_difference_is_b_minus_a_per_head_when_the_shapes_match():
     a = trace_attention(TEXT, PlaygroundConfig(heads=3, head_dim=8)).trace.weights[0].numpy()
     b = trace_attention(TEXT, PlaygroundConfig(heads=3, head_dim=8, seed=1, scale=False)).trace.weights[0].numpy()
     diff = _chart(at, DIFF_CHART_KEY)
-    np.testing.assert_array_equal(_stack(diff), b - a)
+    _assert_shows(diff, b - a)
     assert [trace["zmid"] for trace in diff["data"] if trace.get("showscale")] == [0.0]
 
 
@@ -98,8 +110,7 @@ def test_different_head_counts_compare_the_heads_means_and_say_so():
     assert not at.exception, at.exception
     a = trace_attention(TEXT, PlaygroundConfig(heads=2, head_dim=8)).trace.weights[0].numpy()
     b = trace_attention(TEXT, PlaygroundConfig(heads=4, head_dim=8)).trace.weights[0].numpy()
-    (diff,) = _values(_chart(at, DIFF_CHART_KEY))
-    np.testing.assert_allclose(diff, b.mean(0) - a.mean(0), rtol=0, atol=1e-6)
+    _assert_shows(_chart(at, DIFF_CHART_KEY), [b.mean(0) - a.mean(0)])
     assert any("A has 2 heads and B has 4" in caption.value for caption in at.caption)
 
 
@@ -130,7 +141,7 @@ def test_a_shipped_model_as_b_shows_its_real_stream_and_its_link_leaves_out_rand
     assert not at.exception, at.exception
     checkpoint = shipped_model(2)
     expected = trace_model(checkpoint.model, checkpoint.vocabulary, text).layers[1].weights[0].numpy()
-    np.testing.assert_array_equal(_stack(_chart(at, B_CHART_KEY)), expected)
+    _assert_shows(_chart(at, B_CHART_KEY), expected)
     assert at.query_params["b_weights"] == "h2" and "b_heads" not in at.query_params
 
 

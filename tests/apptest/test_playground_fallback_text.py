@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
 import torch
 
 from gpt_core import GPT, CharVocabulary, GPTConfig, RunSummary
 from gpt_core.explore import trace_model
-from harness.charts import decode
+from harness.charts import assert_displays
 from tests.apptest.conftest import open_page
 from ui.shared.models import MODEL_STATE, TrainedModel
 from ui.shared.resources import shipped_experiment, shipped_model
@@ -23,11 +22,12 @@ FIRST_HEAD = {"en": "softmax weights · head 1", "zh": "softmax 权重 · 头 1"
 KEPT = {"en": "Your text stays in the box", "zh": "你的文字还在上面的输入框里"}
 
 
-def _weights(at, lang: str = "en") -> np.ndarray:
+def _weights(at, lang: str = "en") -> dict:
+    """The trace of head 1's softmax weights."""
     for chart in at.get("plotly_chart"):
         for trace in json.loads(chart.proto.spec)["data"]:
             if trace.get("name") == FIRST_HEAD[lang] and trace.get("type") == "heatmap":
-                return decode(trace["z"]).astype(np.float32)
+                return trace
     raise AssertionError("no softmax chart of head 1")
 
 
@@ -58,7 +58,7 @@ def test_a_shipped_model_shows_its_own_example_for_a_text_it_cannot_read(lang):
     own = shipped_experiment().snapshot_prompt[: checkpoint.model.config.context_length]
     _fell_back(at, lang, "你好世界", own, "But soft, what light")
     expected = trace_model(checkpoint.model, checkpoint.vocabulary, own).layers[0].weights[0, 0].numpy()
-    np.testing.assert_array_equal(_weights(at, lang), expected)
+    assert_displays(_weights(at, lang), expected)
 
 
 def test_the_sessions_model_shows_its_own_prompt_for_the_book_example():
@@ -70,7 +70,7 @@ def test_the_sessions_model_shows_its_own_prompt_for_the_book_example():
     at.selectbox(key="pg_weights").set_value("session").run()
     _fell_back(at, "en", BOOK_EXAMPLE, "bad cab", "“bad cab”")
     expected = trace_model(trained.model, trained.vocabulary, "bad cab").layers[0].weights[0, 0].numpy()
-    np.testing.assert_array_equal(_weights(at), expected)
+    assert_displays(_weights(at), expected)
     # A text the model can read is drawn as soon as the student writes it.
     at.text_area(key="pg_text").set_value("ace").run()
     assert not at.exception and not at.error

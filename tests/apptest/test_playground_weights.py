@@ -14,6 +14,7 @@ import torch
 
 from gpt_core import GPT, CharVocabulary, GPTConfig, RunSummary
 from gpt_core.explore import trace_model
+from harness.charts import assert_displays
 from tests.apptest.conftest import open_page, open_tab
 from ui.shared.models import MODEL_STATE, TrainedModel
 from ui.shared.resources import shipped_model
@@ -43,8 +44,8 @@ def test_a_shipped_model_shows_its_real_stream_into_the_chosen_block(block):
     assert not at.exception, at.exception
     checkpoint = shipped_model(4)
     expected = trace_model(checkpoint.model, checkpoint.vocabulary, PROMPT).layers[block - 1]
-    np.testing.assert_array_equal(_matrix(at, "softmax weights · head 2"), expected.weights[0, 1].numpy())
-    np.testing.assert_array_equal(_matrix(at, "raw scores QKᵀ · head 2"), expected.scores[0, 1].numpy())
+    assert_displays(_traces(at)["softmax weights · head 2"], expected.weights[0, 1].numpy())
+    assert_displays(_traces(at)["raw scores QKᵀ · head 2"], expected.scores[0, 1].numpy())
     # The model fixes heads and head_dim: shown, not editable; it reads characters.
     assert not {"pg_heads", "pg_head_dim", "pg_seed"} & {box.key for box in at.number_input}
     assert not [radio for radio in at.radio if radio.key == "pg_tok"]
@@ -100,7 +101,7 @@ def test_the_model_trained_in_this_session_can_be_chosen_and_random_weights_come
     at.selectbox(key="pg_block").set_value(2).run()
     assert not at.exception, at.exception
     expected = trace_model(trained.model, trained.vocabulary, "abcdefgh").layers[1]
-    np.testing.assert_array_equal(_matrix(at, "softmax weights · head 3"), expected.weights[0, 2].numpy())
+    assert_displays(_traces(at)["softmax weights · head 3"], expected.weights[0, 2].numpy())
     assert any("context of 8 characters" in m.value for m in at.markdown)
     assert at.query_params["weights"] == "session" and at.query_params["block"] == "2"
     at.selectbox(key="pg_weights").set_value("random").run()

@@ -12,9 +12,9 @@ import pytest
 
 import gpt_core.source
 from gpt_core import hf
-from harness.charts import decode, traces_by_name
+from harness.charts import assert_displays, decode, part_of, traces_by_name
 from harness.file_server import unused_local_url
-from tests.apptest.conftest import open_page, open_tab
+from tests.apptest.conftest import csv_matrix, open_page, open_tab
 from ui.explorer.views import DETAIL_CHART_KEY, LAYER_CHART_KEY, MAP_CHART_KEY
 from ui.playground.views import DETAIL_CHART_KEY as PG_DETAIL_KEY
 
@@ -43,15 +43,20 @@ def _z(trace: dict, T: int) -> np.ndarray:
 
 @pytest.mark.parametrize("family", FAMILIES)
 @pytest.mark.parametrize("layer", [1, 2])
-def test_the_playground_shows_a_real_models_layer(family, layer, offered, tiny_models):
+def test_the_playground_shows_a_real_models_layer(family, layer, offered, tiny_models, downloads):
     at = open_page(PLAYGROUND, weights=offered[family], block=str(layer), text=TEXT, head="2")
     assert not at.exception, at.exception
     expected = hf.trace(tiny_models[family], TEXT)
     stages = expected.layers[layer - 1]
-    T = len(expected.pieces)
     detail = _chart(at, PG_DETAIL_KEY)
-    np.testing.assert_array_equal(_z(detail["softmax weights · head 2"], T), stages.weights[0, 1].numpy())
-    np.testing.assert_array_equal(_z(detail["raw scores QKᵀ · head 2"], T), stages.scores[0, 1].numpy())
+    assert_displays(detail["softmax weights · head 2"], stages.weights[0, 1].numpy())
+    assert_displays(detail["raw scores QKᵀ · head 2"], stages.scores[0, 1].numpy())
+    # The numbers themselves, exactly: the share tab's CSV of the head shown (the chart
+    # sends them at the precision it prints).
+    open_tab(at, "share")
+    np.testing.assert_array_equal(csv_matrix(downloads("scores_head2.csv")), stages.scores[0, 1].numpy())
+    at.selectbox(key="pg_csv_stage").set_value("weights").run()
+    np.testing.assert_array_equal(csv_matrix(downloads("weights_head2.csv")), stages.weights[0, 1].numpy())
     # The model fixes heads, head_dim and the tokenizer: shown, not editable.
     assert not {"pg_heads", "pg_head_dim", "pg_seed"} & {box.key for box in at.number_input}
     assert not [radio for radio in at.radio if radio.key == "pg_tok"]
@@ -142,15 +147,14 @@ def test_the_explorer_maps_every_layer_and_head_of_a_real_model(family, offered,
     layer = _chart(at, LAYER_CHART_KEY)
     lower = np.tril(np.ones((T, T), dtype=bool))
     for head in range(4):  # every head of the chosen layer (the masked half is drawn as −∞, not numbers)
-        z = _z(layer[f"softmax weights · head {head + 1}"], T)
-        np.testing.assert_array_equal(z[lower], expected.weights[1][0, head].numpy()[lower])
-    mapped = decode(next(iter(_chart(at, MAP_CHART_KEY).values()))["z"]).reshape(2, 4)
+        trace = layer[f"softmax weights · head {head + 1}"]
+        assert_displays(part_of(trace, _z(trace, T)[lower]), expected.weights[1][0, head].numpy()[lower])
     from gpt_core.explore import head_metrics
 
     firsts = np.stack([head_metrics(w[0])["first"].numpy() for w in expected.weights])
-    np.testing.assert_allclose(mapped, firsts, atol=1e-6)
+    assert_displays(next(iter(_chart(at, MAP_CHART_KEY).values())), firsts, exact_atol=1e-6)
     detail = _chart(at, DETAIL_CHART_KEY)
-    np.testing.assert_array_equal(_z(detail["raw scores QKᵀ · head 3"], T), expected.layers[1].scores[0, 2].numpy())
+    assert_displays(detail["raw scores QKᵀ · head 3"], expected.layers[1].scores[0, 2].numpy())
     assert at.query_params["model"] == offered[family]
 
 
@@ -161,8 +165,7 @@ def test_the_explorer_scores_induction_and_generates_token_by_token(offered, tin
 
     weights, offset = hf.induction_weights(tiny_models["llama"])
     expected = np.stack([induction_scores(w[0], hf.INDUCTION_TOKENS, offset).numpy() for w in weights])
-    mapped = decode(next(iter(_chart(at, MAP_CHART_KEY).values()))["z"]).reshape(2, 4)
-    np.testing.assert_allclose(mapped, expected, atol=1e-6)
+    assert_displays(next(iter(_chart(at, MAP_CHART_KEY).values())), expected, exact_atol=1e-6)
     steps = hf.generate_tokens(tiny_models["llama"], "the cat", 4)
     generated = "the cat" + tiny_models["llama"].tokenizer.decode([step.piece.token_id for step in steps])
     assert any(code.value == generated for code in at.code)

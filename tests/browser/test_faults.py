@@ -6,11 +6,9 @@ from __future__ import annotations
 import time
 from urllib.parse import urlencode
 
-import numpy as np
-
 from gpt_core import PlaygroundConfig, trace_attention
 from harness.browser import VIEWPORT, exceptions_shown, new_context, open_expanders, wait_for_app, wait_for_rerun
-from harness.charts import read_traces, wait_for_charts, wait_for_trace
+from harness.charts import assert_displays, read_traces, wait_for_charts, wait_for_trace
 from harness.server import start_server, stop_server
 from string_table import t
 
@@ -25,16 +23,21 @@ WEIGHTS_DEADLINE_S = 60.0  # a rerun may still be drawing, on a busy machine
 
 
 def _weights_shown(page, text: str, **config) -> bool:
-    """Whether the detail view shows exactly the weights of (text, config), head 1.
+    """Whether the detail view shows the weights of (text, config), head 1, as the browser
+    prints them (``assert_displays``: the chart is sent at the precision it prints).
 
-    Exactly: the server and this process compute with the same torch thread count
+    Exactly those: the server and this process compute with the same torch thread count
     (gpt_core.reproduce.COMPUTE_THREADS, set for every test by tests/conftest.py), which is
     the app's promise that a link gives identical numbers."""
     shown = read_traces(page).get(WEIGHTS)
     if shown is None or len(shown["x"]) != len(text):
         return False
     expected = trace_attention(text, PlaygroundConfig(**config)).trace.weights[0, 0].numpy()
-    return np.array_equal(np.array(shown["z"], dtype=np.float32), expected)
+    try:
+        assert_displays(shown, expected)
+    except AssertionError:
+        return False
+    return True
 
 
 def _wait_for_weights(page, text: str, **config) -> None:

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlparse
 
-import numpy as np
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from gpt_core import PlaygroundConfig, trace_attention
 from harness.browser import exceptions_shown, wait_for_app, wait_for_rerun
-from harness.charts import read_traces, wait_for_charts
+from harness.charts import assert_displays, read_traces, wait_for_charts
 from harness.keyboard import tab_to
 from harness.server import ARTIFACTS
 from string_table import t
@@ -89,7 +88,7 @@ def test_the_playground_from_the_keyboard_alone(shared_server, browser_page):
     assert traces[SOFTMAX]["x"] == labels
     assert f"softmax weights · head {HEADS}" in traces and f"softmax weights · head {HEADS + 1}" not in traces
     expected = trace_attention(TEXT, PlaygroundConfig(heads=HEADS, head_dim=HEAD_DIM)).trace.weights[0, 0].numpy()
-    np.testing.assert_array_equal(np.array(traces[SOFTMAX]["z"], dtype=np.float32), expected)
+    assert_displays(traces[SOFTMAX], expected)
     params = _params(page)
     assert (params["text"], params["row"], params["col"]) == (TEXT, str(ROW), str(COL))
     tab_to(page, ".st-key-pg_head_dim input", backwards=True, unseen=unseen)  # and back again

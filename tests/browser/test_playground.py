@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlencode, urlparse
 
-import numpy as np
-
 from figures import MASKED_COLOR
 from gpt_core import PlaygroundConfig, trace_attention
 from harness.browser import VIEWPORT, exceptions_shown, new_context, wait_for_app
-from harness.charts import cell_centre, read_traces, wait_for_charts, wait_for_trace
+from harness.charts import assert_displays, cell_centre, read_traces, wait_for_charts, wait_for_trace
 from harness.server import ARTIFACTS
 from links.playground import VIEWS
 from tests.helpers import assert_the_app_shell
@@ -27,10 +25,8 @@ def test_deep_link_on_a_fresh_server_reproduces_the_numbers(fresh_server, browse
     wait_for_trace(browser_page, "softmax weights · head 2")
     traces = read_traces(browser_page)
     expected = trace_attention("to be or not", PlaygroundConfig(heads=3, head_dim=4, seed=11)).trace
-    shown = np.array(traces["softmax weights · head 2"]["z"], dtype=np.float32)
-    np.testing.assert_array_equal(shown, expected.weights[0, 1].numpy())
-    raw = np.array(traces["raw scores QKᵀ · head 2"]["z"], dtype=np.float32)
-    np.testing.assert_array_equal(raw, expected.scores[0, 1].numpy())
+    assert_displays(traces["softmax weights · head 2"], expected.weights[0, 1].numpy())
+    assert_displays(traces["raw scores QKᵀ · head 2"], expected.scores[0, 1].numpy())
     assert "masked (−∞ above the diagonal) · head 3" in traces, "the overview shows the linked stage"
     assert _url_params(browser_page)["seed"] == "11"
     assert_the_app_shell(browser_page, "playground")
@@ -77,8 +73,7 @@ def test_typing_and_changing_heads_update_the_charts_and_the_url(shared_server, 
     params = _url_params(browser_page)
     assert params["text"] == "hello" and params["heads"] == "2"
     expected = trace_attention("hello", PlaygroundConfig(heads=2, head_dim=8)).trace.weights[0, 1].numpy()
-    shown = np.array(read_traces(browser_page)["softmax weights · head 2"]["z"], dtype=np.float32)
-    np.testing.assert_array_equal(shown, expected)
+    assert_displays(read_traces(browser_page)["softmax weights · head 2"], expected)
 
 
 def test_html_in_the_text_is_shown_as_text(shared_server, browser_page):
@@ -265,8 +260,7 @@ def test_a_shipped_model_in_the_playground_shows_its_trained_heads(shared_server
     wait_for_trace(browser_page, "softmax weights · head 3")
     checkpoint = load_experiment(EXPERIMENT_DIR).checkpoint(4)
     expected = trace_model(checkpoint.model, checkpoint.vocabulary, prompt).layers[1]
-    shown = np.array(read_traces(browser_page)["softmax weights · head 3"]["z"], dtype=np.float32)
-    np.testing.assert_array_equal(shown, expected.weights[0, 2].numpy())
+    assert_displays(read_traces(browser_page)["softmax weights · head 3"], expected.weights[0, 2].numpy())
     assert browser_page.get_by_text("The model fixes h = 4 heads").is_visible()
     assert _url_params(browser_page)["weights"] == "h4"
     assert exceptions_shown(browser_page) == 0
