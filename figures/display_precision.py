@@ -29,6 +29,7 @@ TEMPLATES = ("hovertemplate", "texttemplate")
 # How close (in units of a format's last digit) to one of its ties a value is sent exact:
 # the float arithmetic of rounding is exact far below this.
 _TIE_MARGIN = 1e-3
+_SMALLEST = np.float32(np.finfo(np.float32).smallest_subnormal)
 
 
 def shown_decimals(trace: dict) -> list[int] | None:
@@ -100,10 +101,11 @@ def at_display_precision(values: np.ndarray, decimals: list[int]) -> np.ndarray:
     single = np.ascontiguousarray(values, dtype=np.float32)
     exact = single.astype(np.float64)
     with np.errstate(invalid="ignore", over="ignore"):
-        settled = ~np.isfinite(exact)
+        settled = ~np.isfinite(exact) | (exact == 0)  # a 0 (a masked weight) stays exactly 0
         for digits in shown:
             settled |= _near_a_tie(exact, digits)
         below, above = _printed_alike(exact, shown)
+        below = np.maximum(below, _SMALLEST)  # a value that is not 0 is not sent as 0
         magnitude = _fewest_bits(below, above)
         candidate = np.where(np.signbit(exact), -magnitude, magnitude).astype(np.float32)  # −0 stays −0
         wide = candidate.astype(np.float64)

@@ -155,5 +155,16 @@ def part_of(trace: dict, z) -> dict:
     return {**trace, "z": np.asarray(z, dtype=np.float64)}
 
 
+HEATMAP_HOVER = "%{z:.4f}"  # what every attention heatmap's hover prints (figures/attention.py, grid.py)
+
+
+def assert_hover_shows(values, expected) -> None:
+    """Cells read from a drawn heatmap (``None`` where empty) show ``expected`` as the
+    attention heatmaps' hover prints it (``HEATMAP_HOVER``): ``assert_displays`` for the
+    values a page script read without the trace's templates."""
+    cells = np.array([[np.nan if v is None else v for v in row] for row in values], dtype=np.float64)
+    assert_displays({"hovertemplate": HEATMAP_HOVER, "z": cells}, expected)
+
+
 def traces_by_name(spec: dict) -> dict[str, dict]:
     return {trace.get("name"): trace for trace in spec["data"] if trace.get("name")}

@@ -11,7 +11,7 @@ import numpy as np
 from gpt_core.explore import trace_model
 from gpt_core.results import load_experiment
 from harness.browser import exceptions_shown, wait_for_app, wait_for_rerun
-from harness.charts import cell_centre, wait_for_trace
+from harness.charts import assert_hover_shows, cell_centre, wait_for_trace
 from tests.apptest.conftest import ROOT
 from tests.helpers import assert_the_app_shell
 
@@ -45,11 +45,11 @@ def test_a_deep_link_on_a_fresh_server_reproduces_the_chosen_heads_numbers(fresh
     checkpoint = EXPERIMENT.checkpoint(8)
     expected = trace_model(checkpoint.model, checkpoint.vocabulary, PROMPT).layers[1]
     detail = page.evaluate(CHART_TRACES_JS, "ex_detail_chart")
-    np.testing.assert_allclose(_matrix(detail["softmax weights · head 6"]), expected.weights[0, 5].numpy(), atol=1e-5)
+    assert_hover_shows(detail["softmax weights · head 6"], expected.weights[0, 5].numpy())
     grid = page.evaluate(CHART_TRACES_JS, "ex_grid_chart")
     shown = _matrix(grid["block 2 · head 6"])
     lower = np.tril(np.ones(shown.shape, dtype=bool))
-    np.testing.assert_allclose(shown[lower], expected.weights[0, 5].numpy()[lower], atol=1e-5)
+    assert_hover_shows(np.where(lower, shown, np.nan).tolist(), np.where(lower, expected.weights[0, 5].numpy(), np.nan))
     assert page.get_by_role("link", name="Attention playground").count() >= 1, "the app's page links, not raw files"
     assert _params(page)["head"] == "6" and _params(page)["model"] == "h8"
     assert exceptions_shown(page) == 0 and not page.console_errors

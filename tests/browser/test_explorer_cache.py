@@ -12,7 +12,7 @@ import numpy as np
 from gpt_core.kv_cache import generate_characters_cached
 from gpt_core.results import load_experiment
 from harness.browser import APP_READY_TIMEOUT_MS, exceptions_shown, wait_for_app, wait_for_rerun
-from harness.charts import wait_for_trace
+from harness.charts import assert_hover_shows, wait_for_trace
 from tests.apptest.conftest import ROOT
 
 EXPERIMENT = load_experiment(ROOT / "assets" / "heads_experiment")
@@ -57,9 +57,8 @@ def _check_step(page, generation, index: int) -> None:
             shown = np.array(bars[f"block {block + 1} · head {head + 1} · reads"], dtype=float)
             np.testing.assert_allclose(shown, layer.weights[head].numpy(), atol=1e-6)
     matrix = page.evaluate(CHART_VALUES_JS, "ex_cache_matrix_chart")["softmax weights · head 1"]
-    last = np.array([np.nan if v is None else v for v in matrix[-1]], dtype=float)
     assert len(matrix) == step.length
-    np.testing.assert_allclose(last, step.layers[0].weights[0].numpy(), atol=1e-6)
+    assert_hover_shows([matrix[-1]], step.layers[0].weights[0].numpy()[None])
 
 
 def test_the_cache_view_steps_forward_and_draws_each_steps_row(shared_server, browser_page):

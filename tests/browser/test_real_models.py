@@ -13,7 +13,7 @@ import pytest
 
 from gpt_core import hf
 from harness.browser import exceptions_shown, wait_for_app, wait_for_rerun
-from harness.charts import cell_centre, wait_for_trace
+from harness.charts import assert_hover_shows, cell_centre, wait_for_trace
 from harness.file_server import unused_local_url
 from harness.server import Server, start_server, stop_server
 from tests.browser.test_explorer import CHART_TRACES_JS
@@ -65,7 +65,7 @@ def test_a_deep_link_to_a_real_model_reproduces_its_numbers(
     wait_for_trace(page, "softmax weights · head 3")
     expected = hf.trace(tiny_models[family], TEXT).layers[1]
     detail = page.evaluate(CHART_TRACES_JS, "pg_detail_chart")
-    np.testing.assert_allclose(_matrix(detail["softmax weights · head 3"]), expected.weights[0, 2].numpy(), atol=1e-6)
+    assert_hover_shows(detail["softmax weights · head 3"], expected.weights[0, 2].numpy())
     assert page.get_by_text(f"h_kv = {kv_heads} key/value heads").count() >= 1
     assert _params(page)["weights"] == f"tiny-{family}" and _params(page)["block"] == "2"
     assert exceptions_shown(page) == 0 and not page.console_errors
@@ -115,7 +115,7 @@ def test_clicking_the_layer_map_opens_that_head(name, wide_folders, wide_server,
     expected = hf.trace(hf.load(str(wide_folders[name])), TEXT).weights[1][0, 2].numpy()
     layer = _matrix(page.evaluate(CHART_TRACES_JS, "ex_layer_chart")["softmax weights · head 3"])
     lower = np.tril(np.ones(layer.shape, dtype=bool))
-    np.testing.assert_allclose(layer[lower], expected[lower], atol=1e-6)
+    assert_hover_shows(np.where(lower, layer, np.nan).tolist(), np.where(lower, expected, np.nan))
     assert exceptions_shown(page) == 0 and not page.console_errors
 
 
