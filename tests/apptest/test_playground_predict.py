@@ -171,3 +171,22 @@ def test_a_bad_predict_value_falls_back_with_a_note(bad):
     assert at.toggle(key="pg_predict").value is False
     assert "predict" not in query(at)
     assert all(group.key != PILLS for group in at.get("button_group"))
+
+
+def row_bands(at, row: int) -> set[str]:
+    """The panels (their y axes) in which some chart outlines query ``row`` from key 0 to its own."""
+    band = (-0.5, row + 0.5, row - 0.5, row + 0.5)
+    found = set()
+    for chart in at.get("plotly_chart"):
+        for shape in json.loads(chart.proto.spec)["layout"].get("shapes", []):
+            if shape.get("type") == "rect" and tuple(shape.get(k) for k in ("x0", "x1", "y0", "y1")) == band:
+                found.add(shape["yref"])
+    return found
+
+
+def test_the_hidden_row_is_outlined_in_every_head_until_the_guess():
+    at = open_page(PAGE, predict="1")
+    assert len(row_bands(at, T - 1)) == HEADS
+    at.button_group(key=PILLS).set_value(4).run()
+    assert not at.exception, at.exception
+    assert row_bands(at, T - 1) == set()

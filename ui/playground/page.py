@@ -133,14 +133,15 @@ def render() -> None:
         sizes_slot.markdown(t("pg.tokens_line", lang, T=T, h=config.heads, d=config.head_dim, C=config.output_dim))
         view, pending = predict.shown_view(view, values, lang)  # Predict first: the row hidden until guessed
         beside = views.overview_fits_beside(view)
+        outline = st.session_state[widget_key("row")] if pending else None  # the hidden row, marked
         if beside:
-            views.overview(view, lang)
+            views.overview(view, lang, outline=outline)
             notes.remarks(view.notes, lang)  # the source's notes under the first chart (its warnings above)
         map_above = not beside and not views.chosen_window(view).whole
         if map_above:  # a long text's heads under the controls: its map here
             views.first_screen_map(view, lang)
     if not beside:  # too tall beside the controls: the page's width under them
-        views.overview(view, lang, beside=False)
+        views.overview(view, lang, beside=False, outline=outline)
         notes.remarks(view.notes, lang)
     if first_screen:
         ask_for_the_rest(PAGE_KEY)
