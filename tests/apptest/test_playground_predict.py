@@ -190,3 +190,21 @@ def test_the_hidden_row_is_outlined_in_every_head_until_the_guess():
     at.button_group(key=PILLS).set_value(4).run()
     assert not at.exception, at.exception
     assert row_bands(at, T - 1) == set()
+
+
+def test_another_head_keeps_the_answer():
+    at = open_page(PAGE, predict="1")
+    at.button_group(key=PILLS).set_value(1).run()
+    at.selectbox(key="pg_head").set_value(3).run()
+    assert not at.exception, at.exception
+    assert all(group.key != PILLS for group in at.get("button_group"))
+    assert RANK_LINE["en"].split(":")[0].format(head=3) in page_words(at)
+
+
+def test_a_trained_model_hides_its_row_too():
+    at = open_page(PAGE, predict="1", weights="h2", text="to be or not")
+    assert not at.exception, at.exception
+    row = len("to be or not") - 1
+    for trace in heatmaps(at):
+        assert np.isnan(rows_of(trace)[row]).all(), trace["name"]
+    assert len(at.button_group(key=PILLS).options) == row + 1
