@@ -208,3 +208,10 @@ def test_a_trained_model_hides_its_row_too():
     for trace in heatmaps(at):
         assert np.isnan(rows_of(trace)[row]).all(), trace["name"]
     assert len(at.button_group(key=PILLS).options) == row + 1
+
+
+def test_compare_mode_offers_no_predict_switch():
+    at = open_page(PAGE, cmp="1")
+    assert not at.exception, at.exception
+    assert all(toggle.key != "pg_predict" for toggle in at.toggle)
+    assert all(group.key != PILLS for group in at.get("button_group"))

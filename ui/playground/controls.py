@@ -210,9 +210,10 @@ def _size_controls(lang: str) -> None:
         )
 
 
-def draw_controls(lang: str) -> AttentionSource | None:
+def draw_controls(lang: str, predict: bool = True) -> AttentionSource | None:
     """The controls, one above the other: they stand in a column beside the first chart.
     With a model, what the model fixes is shown instead of the settings random weights take.
+    ``predict``: with the Predict first switch (compare mode hides no row).
     Returns the source chosen (None: a model that could not be loaded, its message shown)."""
     _text_controls(lang)
     source = _weights_control(lang)
@@ -221,7 +222,8 @@ def draw_controls(lang: str) -> AttentionSource | None:
         _size_controls(lang)
     elif source is not None:
         notes.facts(source, lang)  # what the model fixes, instead of the settings
-    st.toggle(t("pg.predict", lang), key=widget_key("predict"), help=t("pg.predict_help", lang))
+    if predict:
+        st.toggle(t("pg.predict", lang), key=widget_key("predict"), help=t("pg.predict_help", lang))
     return source
 
 
