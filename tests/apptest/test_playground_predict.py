@@ -215,3 +215,15 @@ def test_compare_mode_offers_no_predict_switch():
     assert not at.exception, at.exception
     assert all(toggle.key != "pg_predict" for toggle in at.toggle)
     assert all(group.key != PILLS for group in at.get("button_group"))
+
+
+def test_a_long_texts_window_hides_the_row_too():
+    words = "the cat sat on the mat ".split() * 12  # 72 words: the views show a window around the row
+    at = open_page(PAGE, predict="1", text=" ".join(words), tok="word")
+    assert not at.exception, at.exception
+    row_label = f"{len(words) - 1} · {words[-1]}"
+    windowed = [trace for trace in heatmaps(at) if row_label in trace["y"]]
+    assert len(windowed) >= HEADS, "every head's window holds the row"
+    for trace in windowed:
+        assert np.isnan(rows_of(trace)[trace["y"].index(row_label)]).all(), trace["name"]
+    assert len(at.button_group(key=PILLS).options) == len(words)
