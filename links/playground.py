@@ -90,6 +90,9 @@ PARAMS: tuple[Param, ...] = (
     Param("view", "choice", "softmax", choices=VIEWS),  # the open tab below the charts
     Param("token", "int", LAST_TOKEN, LAST_TOKEN, LAST_POSITION),  # the token view's token
     Param("token_dir", "choice", "both", choices=TOKEN_DIRECTIONS),  # what the token view draws of it
+    # Predict first (ui/playground/predict.py): the chosen query's row hidden until guessed; in
+    # the link only while on.
+    Param("predict", "bool", False),
     *COMPARE_PARAMS,
 )
 PARAMS_BY_NAME = {param.name: param for param in PARAMS}

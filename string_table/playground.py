@@ -185,4 +185,33 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "T = {T} tokens, h = {h} heads of d = {d}: C = {C} channels.",
         "zh": "T = {T} 个词元，h = {h} 个头，每个 d = {d}：C = {C} 个通道。",
     },
+    "pg.predict": {"en": "Predict first", "zh": "先预测"},
+    "pg.predict_help": {
+        "en": "Hide the chosen query's row in every head until you guess which earlier token it reads most; "
+        "then the row is shown with where your guess ranks in each head. Changing the query, the text or a "
+        "setting asks again.",
+        "zh": "在你猜出所选查询最关注哪个之前的词元之前，隐藏它在每个头中的那一行；猜完后显示这一行，并告诉你的猜测在每个头中排第几。"
+        "更换查询、文字或设置会重新提问。",
+    },
+    "pg.predict_ask": {
+        "en": "Predict first: which earlier token will query {query} read most? Tap one.",
+        "zh": "先预测：查询 {query} 最关注哪个之前的词元？点一个。",
+    },
+    "pg.predict_hidden": {
+        "en": "Its row is hidden (empty) in every head until you choose.",
+        "zh": "在你选择之前，这一行在每个头中都是隐藏的（空白）。",
+    },
+    "pg.predict_tabs_wait": {
+        "en": "The softmax by hand, the tables and the downloads hold the hidden row: they appear once you have "
+        "predicted (above, beside the controls).",
+        "zh": "手算 softmax、表格和下载都包含被隐藏的那一行：预测之后（在上方控件旁边）它们就会出现。",
+    },
+    "pg.predict_result": {
+        "en": "You predicted **{guess}**. Where it ranks among the keys (1 = the strongest):",
+        "zh": "你的预测是 **{guess}**。它在各个键中的排名（1 = 最强）：",
+    },
+    "pg.predict_rank": {
+        "en": "head {head}: rank {rank} of {keys}; the strongest is {strongest}",
+        "zh": "头 {head}：{keys} 个中排第 {rank}；最强的是 {strongest}",
+    },
 }

@@ -281,7 +281,7 @@ def render(lang: str, first_screen: bool) -> None:
     # both charts start on the first screen at 1366×768.
     a_col, b_col = st.columns(2, gap="medium")
     with a_col, st.expander(t("cmp.a_title", lang), icon=SETTINGS_ICON):
-        source_a = draw_controls(lang)
+        source_a = draw_controls(lang, predict=False)
     with b_col, st.expander(t("cmp.b_title", lang), icon=SETTINGS_ICON):
         source_b = _b_controls(lang, config_b(PAGE.values()))
     values = current_values()

@@ -34,7 +34,7 @@ NOTE_VALUE_CHARS = NOTE_CHARS  # a link's odd value is shown up to this many cha
 # The focus controls (head, stage, row, col, cells) are drawn with the views, after the
 # computation: they follow the link or the session, never a value the browser sent first.
 FOCUS = ("head", "stage", "row", "col", "cells", "token", "token_dir")
-LOOKING = (*FOCUS, "view")  # what only chooses what is looked at: a change keeps the link's notes
+LOOKING = (*FOCUS, "view", "predict")  # what only chooses what is looked at: a change keeps the link's notes
 widget_key = PAGE.key
 
 
@@ -91,6 +91,8 @@ def write_url(values: dict[str, Any], text_used: str | None) -> dict[str, str]:
     heads, seed, …): the model decides those, and the link says what the page shows."""
     taken = sources.settings_of(values.get("weights", state.RANDOM_WEIGHTS))
     omit = tuple(name for name in state.RANDOM_ONLY if name not in taken)
+    if not values.get("predict"):  # Predict first is in the link only while on
+        omit = (*omit, "predict")
     if not values.get("cmp"):  # set-up B is in the link only while compared (ui/playground/compare.py)
         omit = (*omit, *state.COMPARE_NAMES)
     else:
@@ -208,9 +210,10 @@ def _size_controls(lang: str) -> None:
         )
 
 
-def draw_controls(lang: str) -> AttentionSource | None:
+def draw_controls(lang: str, predict: bool = True) -> AttentionSource | None:
     """The controls, one above the other: they stand in a column beside the first chart.
     With a model, what the model fixes is shown instead of the settings random weights take.
+    ``predict``: with the Predict first switch (compare mode hides no row).
     Returns the source chosen (None: a model that could not be loaded, its message shown)."""
     _text_controls(lang)
     source = _weights_control(lang)
@@ -219,6 +222,8 @@ def draw_controls(lang: str) -> AttentionSource | None:
         _size_controls(lang)
     elif source is not None:
         notes.facts(source, lang)  # what the model fixes, instead of the settings
+    if predict:
+        st.toggle(t("pg.predict", lang), key=widget_key("predict"), help=t("pg.predict_help", lang))
     return source
 
 

@@ -16,7 +16,7 @@ from ..first_screen import ask_for_the_rest, is_first_screen
 from ..shell import page_title, setup_page
 from ..views import notes
 from ..views.tabs import draw_open_tab
-from . import chosen_view, combined_view, compare, token_view, views
+from . import chosen_view, combined_view, compare, predict, token_view, views
 from .controls import (
     LOOKING,
     PAGE,
@@ -56,13 +56,18 @@ def _apply_click(payload: object, view: View) -> None:
 TABS_KEY = "pg_tab"
 
 
-def _below(view: View, query: dict[str, str], text: str, lang: str, map_above: bool) -> None:
+def _below(view: View, query: dict[str, str], text: str, lang: str, map_above: bool, pending: bool) -> None:
     """Below the first screen: one head stage by stage (its hover linked by the page's chart
     events) and the tabs, of which only the open one is drawn (ui/lazy_tabs.py). A view that
     fails says so in its place (ui/contained.py); the rest of the page stays. ``map_above``:
-    the first screen shows the long text's map, which the detail then only points to."""
+    the first screen shows the long text's map, which the detail then only points to.
+    ``pending``: a prediction is still to come, so the tabs (which hold the hidden row's
+    numbers) wait for it."""
     with contained(t("pg.detail_title", lang), lang):
         views.detail(view, lang, map_above=map_above)
+    if pending:
+        st.info(t("pg.predict_tabs_wait", lang), icon=":material/help:")
+        return
     draw_open_tab(
         state.VIEWS,
         tab_views(view, query, text, lang),
@@ -126,17 +131,19 @@ def render() -> None:
         config = view.result.config
         T = len(view.result.tokens)
         sizes_slot.markdown(t("pg.tokens_line", lang, T=T, h=config.heads, d=config.head_dim, C=config.output_dim))
+        view, pending = predict.shown_view(view, values, lang)  # Predict first: the row hidden until guessed
         beside = views.overview_fits_beside(view)
+        outline = st.session_state[widget_key("row")] if pending else None  # the hidden row, marked
         if beside:
-            views.overview(view, lang)
+            views.overview(view, lang, outline=outline)
             notes.remarks(view.notes, lang)  # the source's notes under the first chart (its warnings above)
         map_above = not beside and not views.chosen_window(view).whole
         if map_above:  # a long text's heads under the controls: its map here
             views.first_screen_map(view, lang)
     if not beside:  # too tall beside the controls: the page's width under them
-        views.overview(view, lang, beside=False)
+        views.overview(view, lang, beside=False, outline=outline)
         notes.remarks(view.notes, lang)
     if first_screen:
         ask_for_the_rest(PAGE_KEY)
         return
-    _below(view, query, values["text"] if text_used is None else text_used, lang, map_above)
+    _below(view, query, values["text"] if text_used is None else text_used, lang, map_above, pending)

@@ -139,8 +139,9 @@ SCROLL_CSS = "<style>.st-key-{outer} {{ overflow-x: auto; }} .st-key-{inner} {{ 
 
 
 @st.fragment  # a stage change reruns this chart only: nothing else on the page reads the stage
-def overview(view: View, lang: str, beside: bool = True) -> None:
-    """All heads of the chosen stage, beside the controls or under them (``overview_fits_beside``)."""
+def overview(view: View, lang: str, beside: bool = True, outline: int | None = None) -> None:
+    """All heads of the chosen stage, beside the controls or under them (``overview_fits_beside``);
+    ``outline``: a query row outlined in every head (Predict first's hidden row)."""
     k = widget_key
     st.segmented_control(
         t("pg.stage", lang),
@@ -168,6 +169,7 @@ def overview(view: View, lang: str, beside: bool = True) -> None:
             focus=focus,
             size=ChartSize(width_px=width, scale=scale, max_height_px=height),
             window=window,
+            outline_row=outline,
         )
 
     show_chart(
