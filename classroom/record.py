@@ -35,13 +35,15 @@ class StepQuestion:
 
 @dataclass(frozen=True)
 class StepSummary:
+    """A step's answers: how many, and how many right (None: the step's question is not known)."""
+
     step: int
     answered: int
-    right: int
+    right: int | None
 
     @property
-    def share_right(self) -> float:
-        return self.right / self.answered if self.answered else 0.0
+    def share_right(self) -> float | None:
+        return None if self.right is None else self.right / self.answered if self.answered else 0.0
 
 
 def safe_cell(value: object) -> object:
@@ -58,8 +60,9 @@ def answer_text(question: StepQuestion | None, answer: tuple[int, ...]) -> str:
     return PICKS_JOIN.join(labels[i] if 0 <= i < len(labels) else str(i) for i in answer)
 
 
-def is_right(question: StepQuestion | None, answer: tuple[int, ...]) -> bool:
-    return question is not None and bool(question.is_right(answer))
+def is_right(question: StepQuestion | None, answer: tuple[int, ...]) -> bool | None:
+    """The question's judgement of the answer; None when the question is not known."""
+    return None if question is None else bool(question.is_right(answer))
 
 
 def answers_csv(
@@ -70,7 +73,8 @@ def answers_csv(
 ) -> str:
     """Every answer as one CSV line (``header``: the six columns' names in the page's
     language; ``yes_no``: the right column's words), in the rows' order. A step's seconds
-    are empty where the room holds no time for it. CRLF line ends (RFC 4180)."""
+    are empty where the room holds no time for it, its right cells where its question is not
+    known (``questions`` has no entry for it). CRLF line ends (RFC 4180)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow([safe_cell(name) for name in header])
@@ -82,11 +86,15 @@ def answers_csv(
                 safe_cell(question.text if question is not None else ""),
                 row.student,
                 safe_cell(answer_text(question, row.answer)),
-                safe_cell(yes_no[0] if is_right(question, row.answer) else yes_no[1]),
+                _judged(is_right(question, row.answer), yes_no),
                 "" if row.seconds is None else f"{row.seconds:.1f}",
             ]
         )
     return out.getvalue()
+
+
+def _judged(right: bool | None, yes_no: tuple[str, str]) -> object:
+    return "" if right is None else safe_cell(yes_no[0] if right else yes_no[1])
 
 
 def csv_bytes(text: str) -> bytes:
@@ -96,10 +104,11 @@ def csv_bytes(text: str) -> bytes:
 
 
 def summary(rows: Sequence[AnswerRecord], questions: Mapping[int, StepQuestion]) -> list[StepSummary]:
-    """Each step that has answers, in order: how many answered and how many were right."""
+    """Each step that has answers, in order: how many answered and how many were right
+    (None where the step's question is not known)."""
     answered: dict[int, int] = {}
     right: dict[int, int] = {}
     for row in rows:
         answered[row.step] = answered.get(row.step, 0) + 1
-        right[row.step] = right.get(row.step, 0) + is_right(questions.get(row.step), row.answer)
-    return [StepSummary(step, answered[step], right[step]) for step in sorted(answered)]
+        right[row.step] = right.get(row.step, 0) + bool(is_right(questions.get(row.step), row.answer))
+    return [StepSummary(s, answered[s], right[s] if s in questions else None) for s in sorted(answered)]

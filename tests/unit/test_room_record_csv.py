@@ -33,9 +33,11 @@ def test_every_answer_is_a_line_with_its_question_labels_judgement_and_seconds()
     )
 
 
-def test_a_step_without_its_question_is_written_and_judged_wrong():
+def test_a_step_whose_question_is_not_known_is_written_unjudged():
     text = answers_csv([AnswerRecord(2, 1, (0, 5), 1.0)], QUESTIONS)
-    assert text.splitlines()[1] == "2,,1,0; 5,no,1.0"
+    assert text.splitlines()[1] == "2,,1,0; 5,,1.0"
+    assert summary([AnswerRecord(2, 1, (0,), 1.0)], QUESTIONS) == [StepSummary(2, 1, None)]
+    assert StepSummary(2, 1, None).share_right is None
 
 
 def test_cells_a_spreadsheet_would_run_as_formulas_stay_text():
