@@ -10,11 +10,11 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "room.record.none": {"en": "No answers yet.", "zh": "还没有人作答。"},
     "room.record.summary": {"en": "Share right, by step", "zh": "各步骤答对的比例"},
-    "room.record.step": {"en": "Step", "zh": "步骤"},
-    "room.record.answered": {"en": "Answered", "zh": "作答人数"},
-    "room.record.right": {"en": "Right", "zh": "答对人数"},
-    "room.record.share": {"en": "Share right", "zh": "答对比例"},
-    "room.record.unknown": {"en": "not known", "zh": "未知"},
+    "room.record.line": {
+        "en": "{right} of {answered} right · **{share}**",
+        "zh": "{answered} 人中 {right} 人答对 · **{share}**",
+    },
+    "room.record.unjudged": {"en": "{answered} answered (not judged)", "zh": "{answered} 人作答（未判定）"},
     # the CSV's header and its right column's words
     "room.record.col.step": {"en": "step", "zh": "步骤"},
     "room.record.col.question": {"en": "question", "zh": "问题"},

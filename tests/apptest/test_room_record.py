@@ -66,11 +66,14 @@ def test_the_teacher_downloads_every_answer_and_sees_each_steps_share_right(lang
     assert [row[:5] for row in rows[1:]] == expected
     assert all(0.0 <= float(row[5]) <= SLOW_S for row in rows[1:]), rows
     assert not any(student in data.decode("utf-8-sig") for student in STUDENTS), "numbers, never ids"
-    summary = "\n".join(m.value for m in at.markdown if m.value.startswith("|"))
+    summary = "\n".join(m.value for m in at.markdown)
     for step in (1, 2):
         right = sum(pick == RIGHT[step] for pick in PICKS[step])
         share = f"{right / len(PICKS[step]):.0%}"
-        assert f"| {step} | {len(PICKS[step])} | {right} |" in summary and share in summary, summary
+        line = t("room.record.line", lang, right=right, answered=len(PICKS[step]), share=share)
+        assert f"**{step}.** {line}" in summary, summary
+    bars = [bar.value for bar in at.get("progress")]  # as Streamlit sends them: percent
+    assert bars == [round(100 * sum(p == RIGHT[s] for p in PICKS[s]) / len(PICKS[s])) for s in (1, 2)], bars
     assert t("room.record.download", lang) in [b.label for b in at.get("download_button")]
 
 

@@ -1,5 +1,5 @@
 """The teacher's record of the room, in the sidebar: "Download the answers (CSV)" and each
-step's share right (a table the size of the sidebar, one line a step). The CSV and the
+step's share right (a line and a bar a step). The CSV and the
 summary are ``classroom/record.py``'s; the store's ``record`` gives the answers.
 
 Each step's question comes from the lesson itself: a room's page builds the step's question
@@ -27,7 +27,6 @@ from .seat import Seat, refused, store, store_failed
 Question = Any
 DOWNLOAD_KEY = "rm_record_csv"
 SUMMARY_KEY = "rm_record_summary"
-BAR_CELLS = 10  # the share right drawn as ten cells, readable from the back of a room
 
 _QUESTIONS: dict[tuple[str, int], StepQuestion] = {}
 _LOCK = threading.Lock()
@@ -68,25 +67,16 @@ def record_csv(seat: Seat, lang: str) -> bytes:
     return csv_bytes(answers_csv(store().record(seat.code, seat.key), questions(lang), header, yes_no))
 
 
-def _share(right: int | None, answered: int, lang: str) -> str:
-    if right is None:
-        return t("room.record.unknown", lang)
-    share = right / answered if answered else 0.0
-    filled = round(share * BAR_CELLS)
-    return f"`{'█' * filled}{'░' * (BAR_CELLS - filled)}` {share:.0%}"
-
-
-def summary_table(seat: Seat, lang: str) -> str:
-    """The summary as a Markdown table: step, answered, right, share right (with its bar)."""
-    rows = summary(store().record(seat.code, seat.key), questions(lang))
-    if not rows:
-        return t("room.record.none", lang)
-    names = [t(f"room.record.{name}", lang) for name in ("step", "answered", "right", "share")]
-    lines = ["| " + " | ".join(names) + " |", "|" + "---:|" * 3 + ":---|"]
-    for row in rows:
-        right = "–" if row.right is None else str(row.right)
-        lines.append(f"| {row.step} | {row.answered} | {right} | {_share(row.right, row.answered, lang)} |")
-    return "\n".join(lines)
+def summary_lines(seat: Seat, lang: str) -> list[tuple[str, float | None]]:
+    """Each answered step's line ("1. 3 of 5 right · 60%") and its share right (None: not known)."""
+    lines = []
+    for row in summary(store().record(seat.code, seat.key), questions(lang)):
+        if row.share_right is None:
+            words = t("room.record.unjudged", lang, answered=row.answered)
+        else:
+            words = t("room.record.line", lang, right=row.right, answered=row.answered, share=f"{row.share_right:.0%}")
+        lines.append((f"**{row.step}.** {words}", row.share_right))
+    return lines
 
 
 def record_panel(seat: Seat, lang: str) -> None:
@@ -105,7 +95,7 @@ def record_panel(seat: Seat, lang: str) -> None:
         )
         st.markdown(f"**{t('room.record.summary', lang)}**")
         try:
-            table = summary_table(seat, lang)
+            lines = summary_lines(seat, lang)
         except RoomError as error:
             refused(error, lang)
             return
@@ -113,4 +103,9 @@ def record_panel(seat: Seat, lang: str) -> None:
             store_failed(lang, error)
             return
         with st.container(key=SUMMARY_KEY):
-            st.markdown(table)
+            if not lines:
+                st.caption(t("room.record.none", lang))
+            for line, share in lines:
+                st.markdown(line)
+                if share is not None:  # the share as a bar across the sidebar, readable from afar
+                    st.progress(share)
