@@ -1,6 +1,6 @@
 """A class answering together: 100 students in one room behind nginx with 2 app processes.
 
-    python benchmarks/room.py [--students 100] [--processes 2] [--window 10] [--no-kill]
+    python benchmarks/room.py [--students 100] [--processes 2] [--window 10] [--step 10] [--no-kill]
     python benchmarks/room.py cold [--students 100] [--processes 2] [--arrive 20] [--plain]
 
 Loopback only, bounded in count and time. It starts nginx and the app processes
@@ -12,14 +12,18 @@ it), makes a room, and speaks Streamlit's websocket protocol as browsers do
 - the teacher's page (``?room=CODE&key=KEY``) reruns its live count every second;
 - each student opens ``?room=CODE``, its id in the cookie a browser sends (arrivals spread
   over ``--arrive`` seconds), follows the teacher (its fragment every 1.5 s), and answers
-  step 1 once, at a random moment of a ``--window`` of 10 s: the time from sending the
-  answer to its run's end is its round trip.
+  step ``--step`` (the room is moved there first; default 10, the token question) once, at a
+  random moment of a ``--window`` of 10 s, with one of the step's first six options (option
+  indices 0-5: on a token question, token positions): the time from sending the answer to
+  its run's end is its round trip;
+- once the teacher's screen counts every answer, the teacher presses Reveal: the run that
+  draws the reveal (the bars with the right answer marked) is timed.
 
 Reported: the answers' round trips (median, p95, max), how long after the last answer the
-teacher's screen counted all of them, whether the store holds every answer exactly once,
-and then (unless ``--no-kill``) what a process's death (SIGKILL) does: every answer counted
-before it is still counted, and its students reconnect (a new websocket through nginx, the
-same ``me``) and see their answer again.
+teacher's screen counted all of them and drew the reveal, whether the store holds every
+answer exactly once, and then (unless ``--no-kill``) what a process's death (SIGKILL) does:
+every answer counted before it is still counted, and its students reconnect (a new
+websocket through nginx, the same ``me``) and see their answer again.
 
 ``cold``: a class at the cluster's start. The cluster is started (its processes warm
 themselves before their health check answers, ui/warm.py; ``--plain``: plain `streamlit run`
@@ -52,7 +56,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as `python benchmarks/room.py`
     sys.path.insert(0, str(ROOT))
 
-from classroom.model import Tally  # noqa: E402
+from classroom.model import LESSON_STEPS, Tally  # noqa: E402
 from classroom.sqlite_store import SQLiteStore  # noqa: E402
 from deploy.cluster import ROOMS_FILE, start_cluster, stop_cluster  # noqa: E402
 from harness.server import ARTIFACTS  # noqa: E402
@@ -60,12 +64,13 @@ from harness.streamlit_client import StreamlitClient  # noqa: E402
 from ui.room.student_id import COOKIE  # noqa: E402
 
 PAGE = "lesson"
-ANSWER_KEY = "rm_answer_1"
-# Step 1's options as the radio sends them (Streamlit 1.67 sends a radio's formatted option).
-OPTIONS = ("6 × 6", "6 × 4", "4 × 4")
+DEFAULT_STEP = 10  # the token question: its options are token positions
+PICKS = 6  # students answer with option indices 0-5 (fewer where the step has fewer options)
+REVEAL_KEY = "rm_reveal"  # ui/room/teacher.py
 ANSWERED = re.compile(r"\*\*(\d+) answered\*\*")
 SEED = 20261204
-ANSWER_IN = "Your answer is in"  # string_table/room.py room.your_answer_in
+# string_table/room.py: room.your_answer_in, and once revealed room.you_were_right / _wrong
+ANSWER_SHOWN = ("Your answer is in", "You answered")
 
 
 @dataclass
@@ -115,23 +120,31 @@ async def drive_fragments(
         await asyncio.sleep(0.05)
 
 
-async def open_student(url: str, code: str, student: Student) -> float:
+def answer_key(step: int) -> str:
+    return f"rm_answer_{step}"  # ui/room/student.py
+
+
+async def open_student(url: str, code: str, student: Student, step: int) -> float:
     student.client = StreamlitClient(url, PAGE, f"room={code}", cookies={COOKIE: student.me})
     await student.client.connect()
     result = await student.client.open_page()
     student.texts = result.texts
     if not result.ok:
         student.errors.append(f"open: {result.exceptions or result.status}")
-    if ANSWER_KEY not in student.client.widget_ids:
+    if answer_key(step) not in student.client.widget_ids:
         student.errors.append("no answer widget on the page")
     return result.seconds
 
 
-async def answer(student: Student, delay: float) -> None:
+async def answer(student: Student, delay: float, step: int) -> None:
+    """Picks option ``student.answer`` (wrapped to the options the page shows; a radio's value
+    travels as the option's formatted text)."""
     await asyncio.sleep(delay)
+    options = student.client.widget_options.get(answer_key(step)) or [""]
+    student.answer %= len(options)
     async with student.lock:
         student.sent_at = time.monotonic()
-        result = await student.client.set_widget(ANSWER_KEY, string_value=OPTIONS[student.answer])
+        result = await student.client.set_widget(answer_key(step), string_value=options[student.answer])
         student.round_trip = time.monotonic() - student.sent_at
     if not result.ok:
         student.errors.append(f"answer: {result.exceptions or result.status}")
@@ -147,12 +160,12 @@ def teacher_counted(seen: list, total: int) -> float | None:
     return None
 
 
-def check_store(store: SQLiteStore, code: str, students: list[Student]) -> dict:
-    tally = store.tally(code, 1)
+def check_store(store: SQLiteStore, code: str, students: list[Student], step: int) -> dict:
+    tally = store.tally(code, step)
     expected = Tally(len(students), {})
     for s in students:
         expected.by_answer[(s.answer,)] = expected.by_answer.get((s.answer,), 0) + 1
-    each = sum(store.answer_of(code, 1, s.me) == (s.answer,) for s in students)
+    each = sum(store.answer_of(code, step, s.me) == (s.answer,) for s in students)
     return {
         "answered": tally.answered,
         "students": store.students(code),
@@ -161,9 +174,9 @@ def check_store(store: SQLiteStore, code: str, students: list[Student]) -> dict:
     }
 
 
-async def kill_one(cluster, code: str, store: SQLiteStore, students: list[Student], url: str) -> dict:
+async def kill_one(cluster, code: str, store: SQLiteStore, students: list[Student], url: str, step: int) -> dict:
     """SIGKILL one app process; its students reconnect through nginx and find their answer."""
-    before = check_store(store, code, students)
+    before = check_store(store, code, students, step)
     victim = cluster.app_pids[0]
     os.kill(victim, signal.SIGKILL)
     await asyncio.sleep(0.5)
@@ -179,10 +192,10 @@ async def kill_one(cluster, code: str, store: SQLiteStore, students: list[Studen
     for s in dropped:
         await s.client.close()
         started = time.monotonic()
-        await open_student(url, code, s)
+        await open_student(url, code, s, step)
         reconnect.append(time.monotonic() - started)
-    shown_again = sum(any(ANSWER_IN in text for text in s.texts) for s in dropped)
-    after = check_store(store, code, students)
+    shown_again = sum(any(shown in text for text in s.texts for shown in ANSWER_SHOWN) for s in dropped)
+    after = check_store(store, code, students, step)
     return {
         "killed_pid": victim,
         "students_on_it": len(dropped),
@@ -195,6 +208,25 @@ async def kill_one(cluster, code: str, store: SQLiteStore, students: list[Studen
     }
 
 
+async def counted_then_revealed(teacher, lock: asyncio.Lock, seen: list, total: int, last_answer: float) -> dict:
+    """Waits (30 s at most) for the teacher's screen to count ``total`` answers, then presses
+    Reveal and times the run that draws it: both from the last answer's end."""
+    deadline = time.monotonic() + 30
+    while teacher_counted(seen, total) is None and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    counted_at = teacher_counted(seen, total)
+    async with lock:
+        pressed = time.monotonic()
+        revealed = await teacher.press(REVEAL_KEY)
+        drawn_at = time.monotonic()
+    return {
+        "teacher_counted_all_after_last_answer_s": None if counted_at is None else max(0.0, counted_at - last_answer),
+        "reveal_run_s": drawn_at - pressed,
+        "reveal_drawn_after_last_answer_s": drawn_at - last_answer,
+        "reveal_ok": revealed.ok and revealed.charts >= 1,  # the bars, redrawn with the right answer marked
+    }
+
+
 async def run(args) -> dict:
     rng = random.Random(SEED)
     run_dir = Path(tempfile.mkdtemp(prefix="room-bench-"))
@@ -202,32 +234,31 @@ async def run(args) -> dict:
     store = SQLiteStore(run_dir / ROOMS_FILE)
     try:
         code, key = store.create()
+        store.move(code, key, args.step)  # the teacher's page and the students' open on the step
         stop = asyncio.Event()
         teacher = StreamlitClient(cluster.url, PAGE, f"room={code}&key={key}")
         await teacher.connect()
         assert (await teacher.open_page()).ok, "the teacher's page"
         teacher_lock, seen, teacher_errors = asyncio.Lock(), [], []
         tasks = [asyncio.create_task(drive_fragments(teacher, teacher_lock, stop, seen, teacher_errors))]
-        students = [Student(n, f"b{n:011d}", answer=rng.randrange(len(OPTIONS))) for n in range(args.students)]
+        students = [Student(n, f"b{n:011d}", answer=rng.randrange(PICKS)) for n in range(args.students)]
         arrivals = sorted(rng.uniform(0, args.arrive) for _ in students)
 
         async def arrive(student: Student, at: float) -> float:
             await asyncio.sleep(at)
-            return await open_student(cluster.url, code, student)
+            return await open_student(cluster.url, code, student, args.step)
 
         opens = await asyncio.gather(*(arrive(s, at) for s, at in zip(students, arrivals, strict=True)))
         tasks += [asyncio.create_task(drive_fragments(s.client, s.lock, stop, errors=s.errors)) for s in students]
         window_start = time.monotonic()
-        await asyncio.gather(*(answer(s, rng.uniform(0, args.window)) for s in students))
+        await asyncio.gather(*(answer(s, rng.uniform(0, args.window), args.step) for s in students))
         last_answer = max(s.sent_at + s.round_trip for s in students)
-        deadline = time.monotonic() + 30
-        while teacher_counted(seen, len(students)) is None and time.monotonic() < deadline:
-            await asyncio.sleep(0.1)
-        counted_at = teacher_counted(seen, len(students))
+        shown = await counted_then_revealed(teacher, teacher_lock, seen, len(students), last_answer)
         trips = [s.round_trip for s in students if s.round_trip is not None]
         result = {
             "students": len(students),
             "processes": args.processes,
+            "step": args.step,
             "window_s": args.window,
             "open_median_s": statistics.median(opens),
             "open_p95_s": percentile(opens, 0.95),
@@ -235,14 +266,12 @@ async def run(args) -> dict:
             "answer_median_s": statistics.median(trips),
             "answer_p95_s": percentile(trips, 0.95),
             "answer_max_s": max(trips),
-            "teacher_counted_all_after_last_answer_s": None
-            if counted_at is None
-            else max(0.0, counted_at - last_answer),
-            "store": check_store(store, code, students),
+            **shown,
+            "store": check_store(store, code, students, args.step),
             "errors": sorted({e for s in students for e in s.errors} | set(teacher_errors))[:10],
         }
         if args.kill:
-            result["kill"] = await kill_one(cluster, code, store, students, cluster.url)
+            result["kill"] = await kill_one(cluster, code, store, students, cluster.url, args.step)
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
         for s in students:
@@ -258,7 +287,7 @@ async def run(args) -> dict:
 async def first_render(url: str, code: str, student: Student) -> float:
     """From opening the websocket to the end of the page's first run."""
     started = time.perf_counter()
-    await open_student(url, code, student)
+    await open_student(url, code, student, 1)
     return time.perf_counter() - started
 
 
@@ -318,8 +347,13 @@ def main() -> None:
     parser.add_argument(
         "--arrive", type=float, default=20.0, help="the students open the link within this many seconds"
     )
+    parser.add_argument(
+        "--step", type=int, default=DEFAULT_STEP, help="the step the class answers (default 10: the token question)"
+    )
     parser.add_argument("--no-kill", dest="kill", action="store_false")
     args = parser.parse_args()
+    if not 1 <= args.step <= LESSON_STEPS:
+        parser.error(f"--step must be a step of the lesson, 1 to {LESSON_STEPS} (got {args.step})")
     result = asyncio.run(cold(args) if args.mode == "cold" else run(args))
     ARTIFACTS.mkdir(exist_ok=True)
     name = f"room-cold-{'plain' if args.plain else 'warm'}" if args.mode == "cold" else "room"

@@ -1,6 +1,7 @@
 """What a class's room is, whatever store holds it: its code, the teacher's key (stored as a hash), the step the
-teacher is on, which steps are revealed, and each student's answer to each step. Nothing
-else: no names, no text a student typed anywhere.
+teacher is on, which steps are revealed, and each student's answer to each step, with the
+times the teacher opened each step and each answer last changed, and the order students
+joined in. Nothing else: no names, no text a student typed anywhere.
 
 Every process serving the app must see the same room (behind nginx students land on
 different processes), so a room lives outside the process: by default in a SQLite file
@@ -136,6 +137,26 @@ class Tally:
         return counts
 
 
+@dataclass(frozen=True)
+class AnswerRecord:
+    """One answer as the teacher's record holds it: the step, the student's number in the room
+    (1, 2, 3… in the order students joined, never their id), the option indices picked, and
+    the seconds from the step's first opening to the answer's last change (None when the
+    room holds no opening time for the step: a room made before times were kept)."""
+
+    step: int
+    student: int
+    answer: tuple[int, ...]
+    seconds: float | None
+
+
+def seconds_after(opened: float | None, answered: float | None) -> float | None:
+    """Seconds from a step's opening to an answer, rounded to tenths; None when either is unknown."""
+    if opened is None or answered is None:
+        return None
+    return round(max(0.0, answered - opened), 1)
+
+
 def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
@@ -234,6 +255,9 @@ class RoomStore(Protocol):
     def answer_of(self, code: str, step: int, student: str) -> tuple[int, ...] | None: ...
 
     def tally(self, code: str, step: int) -> Tally: ...
+
+    def record(self, code: str, key: str) -> list[AnswerRecord]:
+        """Every answer of the room, by step then student number (the teacher's key only)."""
 
     def students(self, code: str) -> int: ...
 

@@ -2,15 +2,18 @@
 SQLite file): ``ROOM_STORE=redis://host:6379/0``. The same behaviour as ``SQLiteStore``, the
 same ``RoomError`` reasons.
 
-A room is five keys, all named after its code inside braces (a Redis Cluster hash tag: every
+A room is seven keys, all named after its code inside braces (a Redis Cluster hash tag: every
 key of a room lives on one node, so one script may touch them all):
 
 - ``sa:room:{CODE}``          hash: ``key_hash`` (sha256 of the teacher's key, never the key),
-                              ``step``, ``version``, ``expires_at``, ``revealed:<step>`` = 1
+                              ``step``, ``version``, ``expires_at``, ``revealed:<step>`` = 1,
+                              ``opened:<step>`` = when the teacher first opened the step
 - ``sa:room:{CODE}:students`` set of the students' anonymous ids
 - ``sa:room:{CODE}:answers``  hash ``<step>:<student>`` -> the option indices, ``1,3``
 - ``sa:room:{CODE}:changes``  hash ``<step>:<student>`` -> how often that answer changed
 - ``sa:room:{CODE}:tally``    hash ``<step>:<answer>`` -> how many students gave it
+- ``sa:room:{CODE}:joined``   hash ``<student>`` -> their number, 1, 2, 3… in the order they joined
+- ``sa:room:{CODE}:answered`` hash ``<step>:<student>`` -> when that answer last changed
 
 Every write is one Lua script (Redis runs a script alone: no answer is lost or counted
 twice, and the student and change limits hold however many processes write at once), and
@@ -36,6 +39,7 @@ from redis.retry import Retry
 from . import model as _model
 from .model import (
     CALL_TIMEOUT_S,
+    AnswerRecord,
     Limits,
     RoomError,
     RoomState,
@@ -43,12 +47,14 @@ from .model import (
     checked_answer,
     is_student_id,
     key_hash,
+    seconds_after,
     window_start,
 )
+from .redis_scripts import ANSWER, CREATE, END, JOIN, MOVE, REVEAL
 
 PREFIX = "sa:room:"
 LIMIT_PREFIX = "sa:limit:"  # per client address (hashed) and window: how often it did a kind of thing
-SUFFIXES = ("", ":students", ":answers", ":changes", ":tally")
+SUFFIXES = ("", ":students", ":answers", ":changes", ":tally", ":joined", ":answered")
 # A call connects (at most CONNECT_TIMEOUT_S) and waits for its reply (at most
 # SOCKET_TIMEOUT_S), never retried after a timeout: a hung Redis costs a page one bounded
 # wait, then the message. A refused or broken connection (Redis restarted) is retried once at
@@ -56,120 +62,6 @@ SUFFIXES = ("", ":students", ":answers", ":changes", ":tally")
 CONNECT_TIMEOUT_S = 1.0
 SOCKET_TIMEOUT_S = CALL_TIMEOUT_S - CONNECT_TIMEOUT_S - 0.5
 RECONNECT_TRIES = 1
-
-# Shared by every script: whether the room is live by the caller's clock, and a key kept
-# exactly as long as the room.
-_LUA_COMMON = """
-local function live(room, now)
-  local expires = redis.call('HGET', room, 'expires_at')
-  if not expires or tonumber(expires) <= now then return nil end
-  return tonumber(expires)
-end
-local function keep(key, expires, now)
-  redis.call('PEXPIRE', key, math.max(1, math.ceil((expires - now) * 1000)))
-end
-local function join(students, student, most, expires, now)
-  if redis.call('SISMEMBER', students, student) == 1 then return nil end
-  if redis.call('SCARD', students) >= most then return 'full' end
-  redis.call('SADD', students, student)
-  keep(students, expires, now)
-  return nil
-end
-"""
-
-# KEYS: the room's five keys. ARGV: now, key hash, step, expires_at. 0 when the code is taken
-# by a live room; a room expired by the clock (its keys not yet gone) is replaced.
-_CREATE = (
-    _LUA_COMMON
-    + """
-local now = tonumber(ARGV[1])
-if live(KEYS[1], now) then return 0 end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
-redis.call('HSET', KEYS[1], 'key_hash', ARGV[2], 'step', ARGV[3], 'version', 1, 'expires_at', ARGV[4])
-keep(KEYS[1], tonumber(ARGV[4]), now)
-return 1
-"""
-)
-
-# KEYS: the room. ARGV: now, key hash, step. {'ok', the room's fields...} or {reason}.
-_MOVE = (
-    _LUA_COMMON
-    + """
-if not live(KEYS[1], tonumber(ARGV[1])) then return {'no_room'} end
-if redis.call('HGET', KEYS[1], 'key_hash') ~= ARGV[2] then return {'not_teacher'} end
-if redis.call('HGET', KEYS[1], 'step') ~= ARGV[3] then
-  redis.call('HSET', KEYS[1], 'step', ARGV[3])
-  redis.call('HINCRBY', KEYS[1], 'version', 1)
-end
-return {'ok', unpack(redis.call('HGETALL', KEYS[1]))}
-"""
-)
-
-# KEYS: the room's five keys. ARGV: now, key hash. 'ok' once every key is gone.
-_END = (
-    _LUA_COMMON
-    + """
-if not live(KEYS[1], tonumber(ARGV[1])) then return 'no_room' end
-if redis.call('HGET', KEYS[1], 'key_hash') ~= ARGV[2] then return 'not_teacher' end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
-return 'ok'
-"""
-)
-
-_REVEAL = (
-    _LUA_COMMON
-    + """
-if not live(KEYS[1], tonumber(ARGV[1])) then return {'no_room'} end
-if redis.call('HGET', KEYS[1], 'key_hash') ~= ARGV[2] then return {'not_teacher'} end
-if redis.call('HSETNX', KEYS[1], 'revealed:' .. ARGV[3], 1) == 1 then
-  redis.call('HINCRBY', KEYS[1], 'version', 1)
-end
-return {'ok', unpack(redis.call('HGETALL', KEYS[1]))}
-"""
-)
-
-# KEYS: the room, its students. ARGV: now, student, the most students.
-_JOIN = (
-    _LUA_COMMON
-    + """
-local now = tonumber(ARGV[1])
-local expires = live(KEYS[1], now)
-if not expires then return 'no_room' end
-return join(KEYS[2], ARGV[2], tonumber(ARGV[3]), expires, now) or 'ok'
-"""
-)
-
-# KEYS: the room's five keys. ARGV: now, student, the most students, step, answer ("1,3"),
-# the most changes. The student joins first (and stays joined whatever follows, as in
-# SQLiteStore, whose join is a transaction of its own).
-_ANSWER = (
-    _LUA_COMMON
-    + """
-local now = tonumber(ARGV[1])
-local expires = live(KEYS[1], now)
-if not expires then return 'no_room' end
-local refused = join(KEYS[2], ARGV[2], tonumber(ARGV[3]), expires, now)
-if refused then return refused end
-if redis.call('HEXISTS', KEYS[1], 'revealed:' .. ARGV[4]) == 1 then return 'revealed' end
-local field = ARGV[4] .. ':' .. ARGV[2]
-local old = redis.call('HGET', KEYS[3], field)
-if old == ARGV[5] then return 'ok' end
-if old then
-  if tonumber(redis.call('HGET', KEYS[4], field) or '0') >= tonumber(ARGV[6]) then
-    return 'too_many_changes'
-  end
-  redis.call('HINCRBY', KEYS[4], field, 1)
-  keep(KEYS[4], expires, now)
-  local before = ARGV[4] .. ':' .. old
-  if redis.call('HINCRBY', KEYS[5], before, -1) <= 0 then redis.call('HDEL', KEYS[5], before) end
-end
-redis.call('HSET', KEYS[3], field, ARGV[5])
-keep(KEYS[3], expires, now)
-redis.call('HINCRBY', KEYS[5], ARGV[4] .. ':' .. ARGV[5], 1)
-keep(KEYS[5], expires, now)
-return 'ok'
-"""
-)
 
 
 def room_keys(code: str) -> list[str]:
@@ -203,8 +95,8 @@ class RedisStore:
             retry_on_timeout=False,
         )
         script = self._redis.register_script
-        self._create, self._move, self._reveal = script(_CREATE), script(_MOVE), script(_REVEAL)
-        self._join, self._answer, self._end = script(_JOIN), script(_ANSWER), script(_END)
+        self._create, self._move, self._reveal = script(CREATE), script(MOVE), script(REVEAL)
+        self._join, self._answer, self._end = script(JOIN), script(ANSWER), script(END)
 
     def _now(self) -> float:
         return float(self.clock())
@@ -251,7 +143,7 @@ class RedisStore:
         if not _is_code(code):
             raise RoomError("no_room")
         keys = room_keys(code)
-        self._outcome(self._join(keys=keys[:2], args=[repr(self._now()), student, self.limits.students]))
+        self._outcome(self._join(keys=keys, args=[repr(self._now()), student, self.limits.students]))
 
     def answer(self, code: str, step: int, student: str, answer: Sequence[int]) -> None:
         self._check_step(step)
@@ -293,6 +185,24 @@ class RedisStore:
             if field.startswith(prefix) and int(n) > 0
         }
         return Tally(sum(by_answer.values()), by_answer)
+
+    def record(self, code: str, key: str) -> list[AnswerRecord]:
+        if self.state(code) is None:
+            raise RoomError("no_room")
+        if not self.is_teacher(code, key):
+            raise RoomError("not_teacher")
+        keys = room_keys(code)
+        room, answers, joined, answered = self._read(*(lambda p, k=keys[i]: p.hgetall(k) for i in (0, 2, 5, 6)))
+        # 1, 2, 3… in the order of joining (a student joined before numbers were kept comes after)
+        order = sorted({field.split(":", 1)[1] for field in answers}, key=lambda s: (int(joined.get(s, 1 << 30)), s))
+        number = {student: n for n, student in enumerate(order, 1)}
+        rows = []
+        for field, text in answers.items():
+            step, student = field.split(":", 1)
+            opened, at = room.get(f"opened:{step}"), answered.get(field)
+            seconds = seconds_after(float(opened) if opened else None, float(at) if at else None)
+            rows.append(AnswerRecord(int(step), number[student], _answer_tuple(text), seconds))
+        return sorted(rows, key=lambda row: (row.step, row.student))
 
     def students(self, code: str) -> int:
         if not _is_code(code):

@@ -21,6 +21,7 @@ from . import model as _model
 from .model import (
     CALL_TIMEOUT_S,
     KEY_BYTES,
+    AnswerRecord,
     Limits,
     RoomError,
     RoomState,
@@ -28,6 +29,7 @@ from .model import (
     checked_answer,
     is_student_id,
     key_hash,
+    seconds_after,
     window_start,
 )
 
@@ -50,7 +52,17 @@ CREATE TABLE IF NOT EXISTS client_counts (
   kind TEXT NOT NULL, client TEXT NOT NULL, window REAL NOT NULL, until REAL NOT NULL, n INTEGER NOT NULL,
   PRIMARY KEY (kind, client, window));
 CREATE INDEX IF NOT EXISTS client_counts_until ON client_counts (until);
+CREATE TABLE IF NOT EXISTS opened (
+  code TEXT NOT NULL, step INTEGER NOT NULL, at REAL NOT NULL, PRIMARY KEY (code, step));
+CREATE TABLE IF NOT EXISTS answered (
+  code TEXT NOT NULL, step INTEGER NOT NULL, student TEXT NOT NULL, at REAL NOT NULL,
+  PRIMARY KEY (code, step, student));
 """
+# A room's rows, in every table that holds them (a file made before ``opened`` and ``answered``
+# existed gets them from SCHEMA's CREATE TABLE IF NOT EXISTS when it opens). A student's
+# number is the order of their row in ``students`` (its rowid grows with every insert).
+ROOM_TABLES = ("rooms", "students", "answers", "opened", "answered")
+_OPEN = "INSERT OR IGNORE INTO opened VALUES (?, ?, ?)"  # a step's first opening is kept
 
 
 def default_sqlite_path() -> Path:
@@ -141,6 +153,7 @@ class SQLiteStore:
                 "INSERT INTO rooms VALUES (?, ?, ?, '[]', 1, ?, ?)",
                 (code, key_hash(key), step, now, now + self.limits.ttl_s),
             )
+            db.execute(_OPEN, (code, step, now))
         if forgot:
             self._compact()
         return code, key
@@ -175,6 +188,7 @@ class SQLiteStore:
             db.execute(
                 "UPDATE rooms SET step = ?, version = version + 1 WHERE code = ? AND step != ?", (step, code, step)
             )
+            db.execute(_OPEN, (code, step, self.clock()))
         return self._existing(code)
 
     def reveal(self, code: str, key: str, step: int) -> RoomState:
@@ -193,7 +207,7 @@ class SQLiteStore:
     def end(self, code: str, key: str) -> None:
         self._teacher(code, key)
         with self._tx() as db:
-            for table in ("rooms", "students", "answers"):
+            for table in ROOM_TABLES:
                 db.execute(f"DELETE FROM {table} WHERE code = ?", (code,))
 
     # -- students --------------------------------------------------------------------------------
@@ -222,13 +236,16 @@ class SQLiteStore:
             ).fetchone()
             if row is None:
                 db.execute("INSERT INTO answers VALUES (?, ?, ?, ?, 0)", (code, step, student, picked))
-            elif row[0] != picked:
-                if row[1] >= self.limits.changes_per_step:
-                    raise RoomError("too_many_changes")
+            elif row[0] == picked:
+                return  # no change: the answer's time stays
+            elif row[1] >= self.limits.changes_per_step:
+                raise RoomError("too_many_changes")
+            else:
                 db.execute(
                     "UPDATE answers SET answer = ?, changes = changes + 1 WHERE code = ? AND step = ? AND student = ?",
                     (picked, code, step, student),
                 )
+            db.execute("INSERT OR REPLACE INTO answered VALUES (?, ?, ?, ?)", (code, step, student, self.clock()))
 
     # Reads see a live room's rows only: an expired room's rows may wait for the next cleanup.
     _LIVE = "code IN (SELECT code FROM rooms WHERE code = ? AND expires_at > ?)"
@@ -255,6 +272,26 @@ class SQLiteStore:
         )
         by_answer = {tuple(json.loads(answer)): n for answer, n in rows}
         return Tally(sum(by_answer.values()), by_answer)
+
+    def record(self, code: str, key: str) -> list[AnswerRecord]:
+        self._teacher(code, key)
+        rows = (
+            self._db()
+            .execute(
+                "SELECT a.step, n.number, a.answer, o.at, t.at FROM answers a"
+                " JOIN (SELECT student, ROW_NUMBER() OVER (ORDER BY rowid) AS number FROM students WHERE code = ?) n"
+                " ON n.student = a.student"
+                " LEFT JOIN opened o ON o.code = a.code AND o.step = a.step"
+                " LEFT JOIN answered t ON t.code = a.code AND t.step = a.step AND t.student = a.student"
+                " WHERE a.code = ? ORDER BY a.step, n.number",
+                (code, code),
+            )
+            .fetchall()
+        )
+        return [
+            AnswerRecord(step, number, tuple(json.loads(answer)), seconds_after(opened, at))
+            for step, number, answer, opened, at in rows
+        ]
 
     def students(self, code: str) -> int:
         (count,) = (
@@ -294,8 +331,8 @@ class SQLiteStore:
         """Removes the expired rooms and what they held; True when there were any."""
         if db.execute("DELETE FROM rooms WHERE expires_at <= ?", (now,)).rowcount == 0:
             return False
-        db.execute("DELETE FROM students WHERE code NOT IN (SELECT code FROM rooms)")  # what they held
-        db.execute("DELETE FROM answers WHERE code NOT IN (SELECT code FROM rooms)")
+        for table in ROOM_TABLES[1:]:  # what they held
+            db.execute(f"DELETE FROM {table} WHERE code NOT IN (SELECT code FROM rooms)")
         return True
 
     def _compactable(self) -> None:

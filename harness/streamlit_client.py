@@ -94,7 +94,7 @@ class StreamlitClient:
         self.widget_kinds: dict[str, str] = {}  # user key -> element kind ("selectbox", "select_slider", …)
         self.widget_states: dict[str, WidgetState] = {}  # what this client has set
         self.widget_fragments: dict[str, str] = {}  # user key -> id of the fragment that drew it
-        self.widget_options: dict[str, list[str]] = {}  # user key -> a segmented control's labels, as sent
+        self.widget_options: dict[str, list[str]] = {}  # user key -> a segmented control's or radio's labels, as sent
         # Fragments the page asked the browser to rerun every so often (``st.fragment(run_every=…)``):
         # fragment id -> seconds. A browser's frontend drives them; so must a client.
         self.auto_reruns: dict[str, float] = {}
@@ -225,5 +225,7 @@ class StreamlitClient:
             self.widget_fragments[user_key] = forward.delta.fragment_id
             if kind == "button_group":  # its value travels as the chosen option's label
                 self.widget_options[user_key] = [option.content for option in element.button_group.options]
+            elif kind == "radio":  # and a radio's as the chosen option's formatted text
+                self.widget_options[user_key] = list(element.radio.options)
             select_slider = kind == "slider" and element.slider.type == Slider.SELECT_SLIDER
             self.widget_kinds[user_key] = "select_slider" if select_slider else kind

@@ -22,6 +22,7 @@ from . import (
     page,
     playground,
     room,
+    room_record,
     token_view,
     train,
 )
@@ -54,6 +55,7 @@ STRINGS: dict[str, dict[str, str]] = _merge(
     export.STRINGS,
     page.STRINGS,
     room.STRINGS,
+    room_record.STRINGS,
     learner_sources.STRINGS,
 )
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from classroom.model import Limits, RoomError
-from classroom.sqlite_store import SQLiteStore
+from classroom.sqlite_store import ROOM_TABLES, SQLiteStore
 from harness.redis_server import need_redis_server, running_redis_server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,7 +67,7 @@ class Stores:
             with sqlite3.connect(self.path) as db:
                 return {
                     table: db.execute(f"SELECT * FROM {table} WHERE code = ?", (code,)).fetchall()
-                    for table in ("rooms", "students", "answers")
+                    for table in ROOM_TABLES
                 }
         client = self.client()
         try:

@@ -24,7 +24,7 @@ import harness.redis_server as redis_harness
 from classroom import model as model_module
 from classroom import store as store_module
 from classroom.model import CODE_ALPHABET, Limits, RoomState, Tally, normalise_code, shown_code
-from classroom.sqlite_store import SQLiteStore
+from classroom.sqlite_store import ROOM_TABLES, SQLiteStore
 from harness.redis_server import need_redis_server
 
 from .room_stores import (
@@ -110,7 +110,7 @@ def test_the_student_side_has_no_key_to_give_and_sees_none():
     """The calls a student's page makes take no key, and the state every screen reads
     carries neither the key nor its hash."""
     student_calls = ("state", "join", "answer", "answer_of", "tally", "students")
-    teacher_calls = ("move", "reveal", "is_teacher", "end")
+    teacher_calls = ("move", "reveal", "is_teacher", "end", "record")
     for name in student_calls:
         assert "key" not in inspect.signature(getattr(model_module.RoomStore, name)).parameters, name
     for name in teacher_calls:
@@ -301,6 +301,9 @@ def test_a_code_no_room_has_is_no_room_for_every_call(stores):
     assert store.students(made) == 0
 
 
+NOTHING = {table: [] for table in ROOM_TABLES}  # a SQLite room gone: no row in any of its tables
+
+
 # -- expiry ------------------------------------------------------------------------------------
 def _assert_gone(store, code: str, key: str, student: str) -> None:
     assert store.state(code) is None
@@ -340,7 +343,7 @@ def test_the_teacher_ends_a_room_and_nothing_of_it_is_left(stores):
     assert store.tally(code, 1) == Tally(1, {(2,): 1}), "a wrong key ends nothing"
     store.end(code, key)
     _assert_gone(store, code, key, sid(1))
-    empty = {"rooms": [], "students": [], "answers": []} if stores.kind == "sqlite" else {}
+    empty = NOTHING if stores.kind == "sqlite" else {}
     assert stores.room_contents(code) == empty
     assert reason(lambda: store.end(code, key)) == "no_room"
     assert reason(lambda: store.end("ACEF-HJKM", key)) == "no_room"
@@ -405,7 +408,7 @@ def test_redis_keeps_every_key_of_a_room_exactly_as_long_as_the_room(stores):
     client = stores.client()
     try:
         keys = list(client.scan_iter(match=f"sa:room:{{{code}}}*"))
-        assert len(keys) == 5
+        assert len(keys) == 7
         for name in keys:
             assert 0 < client.pttl(name) <= 3000, name
         deadline = store.state(code).expires_at + 30.0  # Redis drops them at 3 s; a busy machine may lag
@@ -426,12 +429,12 @@ def test_sqlite_deletes_an_expired_rooms_rows(stores):
     store.answer(code, 1, sid(1), [1])
     clock.now += 60.0
     store.create()  # making a room clears every expired one
-    assert stores.room_contents(code) == {"rooms": [], "students": [], "answers": []}
+    assert stores.room_contents(code) == NOTHING
     kept, _ = store.create()
     store.answer(kept, 1, sid(1), [1])
     clock.now += 60.0
     stores.open(Limits(ttl_s=60.0), clock)  # and so does opening the file (a restarted server)
-    assert stores.room_contents(kept) == {"rooms": [], "students": [], "answers": []}
+    assert stores.room_contents(kept) == NOTHING
 
 
 # -- what a room keeps -------------------------------------------------------------------------
@@ -462,23 +465,32 @@ def test_a_room_keeps_only_its_code_steps_student_ids_answers_key_hash_and_count
             "answers": ["code", "step", "student", "answer", "changes"],
             # the limits per client: a hash of its address per window (test_room_clients.py)
             "client_counts": ["kind", "client", "window", "until", "n"],
+            "opened": ["code", "step", "at"],
+            "answered": ["code", "step", "student", "at"],
         }
         assert contents["rooms"] == [(code, digest, 2, "[3]", 3, clock.now, expires_at)]
         assert {row for row in contents["students"]} == {(code, s) for s in students}
         for row_code, step, student, answer, changes in contents["answers"]:
             assert row_code == code and step in (1, 2) and student in students and changes in (0, 1)
             assert all(type(i) is int for i in json.loads(answer))
-        assert len(contents["answers"]) == 8
+        assert len(contents["answers"]) == 8  # and when each step opened and answer changed (test_room_record.py)
+        assert contents["opened"] == [(code, 1, clock.now), (code, 2, clock.now)]
+        assert sorted(contents["answered"]) == sorted((code, st, s, clock.now) for st in (1, 2) for s in students)
         return
     room = f"sa:room:{{{code}}}"
-    assert set(contents) == {room, *(f"{room}:{part}" for part in ("students", "answers", "changes", "tally"))}
+    parts = ("students", "answers", "changes", "tally", "joined", "answered")
+    assert set(contents) == {room, *(f"{room}:{part}" for part in parts)}
     assert contents[room] == {
         "key_hash": digest,
         "step": "2",
         "version": "3",
         "revealed:3": "1",
         "expires_at": repr(expires_at),
+        "opened:1": repr(clock.now),
+        "opened:2": repr(clock.now),
     }
+    assert contents[f"{room}:joined"] == {s: str(n) for n, s in enumerate(sorted(students), 1)}
+    assert contents[f"{room}:answered"] == {f"{st}:{s}": repr(clock.now) for st in (1, 2) for s in students}
     assert contents[f"{room}:students"] == students
     assert {f.split(":", 1)[1] for f in contents[f"{room}:answers"]} == students
     for part in ("answers", "changes", "tally"):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite3
 
 from classroom.model import Limits
-from classroom.sqlite_store import SCHEMA, SQLiteStore
+from classroom.sqlite_store import ROOM_TABLES, SCHEMA, SQLiteStore
 
 from .room_stores import FakeClock, sid
 
@@ -28,6 +28,7 @@ def _fill(path, codes: list[str]) -> None:
         db.executemany("INSERT INTO students VALUES (?, ?)", [(c, sid(s)) for c in codes for s in range(STUDENTS)])
         rows = [(c, step, sid(s), "[0]") for c in codes for step in range(1, STEPS + 1) for s in range(STUDENTS)]
         db.executemany("INSERT INTO answers VALUES (?, ?, ?, ?, 0)", rows)
+        db.executemany("INSERT INTO answered VALUES (?, ?, ?, 0.0)", [row[:3] for row in rows])  # and their times
 
 
 def test_expired_rooms_are_removed_and_the_file_shrinks_back(tmp_path):
@@ -44,11 +45,8 @@ def test_expired_rooms_are_removed_and_the_file_shrinks_back(tmp_path):
         clock.now += HOUR_S + 1  # every room has expired
         code, key = store.create()
         with sqlite3.connect(path) as db:
-            left = {
-                table: db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
-                for table in ("rooms", "students", "answers")
-            }
-        assert left == {"rooms": 1, "students": 0, "answers": 0}, left
+            left = {table: db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] for table in ROOM_TABLES}
+        assert left == {table: int(table in ("rooms", "opened")) for table in ROOM_TABLES}, left
         shrunk = _size(path)
         assert shrunk <= 2 * empty + 64 * 1024, f"{full} bytes, then {shrunk} after the rooms expired (empty: {empty})"
         assert store.is_teacher(code, key) and store.state(code) is not None, "the store goes on"

@@ -10,6 +10,7 @@ from links.lesson import STEP_PARAM, VIEW_FIGURE, params, parse_query
 from string_table import t
 
 from ..page_state.state import PageState
+from ..room.record_view import record_panel, remember
 from ..room.seat import SEAT_STATE, Seat, code_text, link_query, moved, seat_from_link
 from ..room.student import back_to_teacher, student_bar
 from ..room.teacher import (
@@ -24,7 +25,7 @@ from ..room.teacher import (
 from ..shell import is_presenting, page_title, setup_page
 from .keys import pressed
 from .layout import NAV_BAR_KEY, StepLayout
-from .questions import REVEALED_PREFIX, SHOWN, ask, is_retrying, is_revealed
+from .questions import REVEALED_PREFIX, SHOWN, ask, is_retrying, is_revealed, is_right
 from .steps import INPUT_KEYS, STEPS
 
 PARAMS = params(len(STEPS))
@@ -143,6 +144,8 @@ def render() -> None:
     PAGE.write_url({STEP_PARAM: step}, lang, **link_query(seat), **view_query(seat))
     st.subheader(f"{step}. {t(f'ls.{step}.title', lang)}")
     _step(step, lang, presenting, seat)
+    if seat is not None:  # after the step: its question is known to the record
+        record_panel(seat, lang)
     if presenting and navigates:  # one bar at the screen's bottom, always in reach
         with st.container(key=NAV_BAR_KEY):
             _navigation(step, lang, presenting, seat=seat)
@@ -161,6 +164,8 @@ def _step(step: int, lang: str, presenting: bool, seat: Seat | None) -> None:
     layout = StepLayout(presenting, is_revealed(step), is_retrying(step) and seat is None, locked=seat is not None)
     with layout.text:
         question = STEPS[step - 1](lang, layout)
+    if seat is not None:  # the class's question of this step, for the teacher's record
+        remember(question, lang, is_right)
     if question is not None:
         with first if first is not None else layout.text:
             if not presenting and first is None:

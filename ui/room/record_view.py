@@ -1,0 +1,111 @@
+"""The teacher's record of the room, in the sidebar: "Download the answers (CSV)" and each
+step's share right (a line and a bar a step). The CSV and the
+summary are ``classroom/record.py``'s; the store's ``record`` gives the answers.
+
+Each step's question comes from the lesson itself: a room's page builds the step's question
+with the class's inputs (locked to their defaults, so the same for every page of every
+room), and ``remember`` keeps it for this process, by language and step. A step no page of
+this process has built since it started (a server restarted mid-class, or another machine's
+page) is written with its right column empty, and "not known" in the summary.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+
+from classroom.model import RoomError
+from classroom.record import COLUMNS, StepQuestion, answers_csv, csv_bytes, summary
+from string_table import t
+
+from .seat import Seat, refused, store, store_failed
+
+# A lesson question (``ui/lesson/questions.Question``), read by its fields: no page imported.
+Question = Any
+DOWNLOAD_KEY = "rm_record_csv"
+SUMMARY_KEY = "rm_record_summary"
+
+_QUESTIONS: dict[tuple[str, int], StepQuestion] = {}
+_LOCK = threading.Lock()
+
+
+def step_question(question: Question, judge: Callable[[Question, Any], bool]) -> StepQuestion:
+    """The record's view of a lesson question: its prompt, its options' labels, and ``judge``
+    (the lesson's ``is_right``) on the options an answer's indices pick."""
+    options = list(question.options)
+
+    def right(answer: tuple[int, ...]) -> bool:
+        picked = [options[i] for i in answer if 0 <= i < len(options)]
+        if len(picked) != len(answer):
+            return False
+        if question.many:
+            return judge(question, picked)
+        return len(picked) == 1 and judge(question, picked[0])
+
+    return StepQuestion(question.prompt, [question.label(option) for option in options], right)
+
+
+def remember(question: Question | None, lang: str, judge: Callable[[Question, Any], bool]) -> None:
+    """Keeps the room's question of this step (built with the class's inputs) for the record."""
+    if question is not None:
+        with _LOCK:
+            _QUESTIONS[(lang, question.step)] = step_question(question, judge)
+
+
+def questions(lang: str) -> dict[int, StepQuestion]:
+    with _LOCK:
+        return {step: q for (language, step), q in _QUESTIONS.items() if language == lang}
+
+
+def record_csv(seat: Seat, lang: str) -> bytes:
+    """The room's answers as the CSV file, read from the store when asked."""
+    header = [t(f"room.record.col.{name}", lang) for name in COLUMNS]
+    yes_no = (t("room.record.yes", lang), t("room.record.no", lang))
+    return csv_bytes(answers_csv(store().record(seat.code, seat.key), questions(lang), header, yes_no))
+
+
+def summary_lines(seat: Seat, lang: str) -> list[tuple[str, float | None]]:
+    """Each answered step's line ("1. 3 of 5 right · 60%") and its share right (None: not known)."""
+    lines = []
+    for row in summary(store().record(seat.code, seat.key), questions(lang)):
+        if row.share_right is None:
+            words = t("room.record.unjudged", lang, answered=row.answered)
+        else:
+            words = t("room.record.line", lang, right=row.right, answered=row.answered, share=f"{row.share_right:.0%}")
+        lines.append((f"**{row.step}.** {words}", row.share_right))
+    return lines
+
+
+def record_panel(seat: Seat, lang: str) -> None:
+    """The teacher's record in the sidebar: the download and the summary (the teacher only)."""
+    if not seat.teacher:
+        return
+    with st.sidebar.expander(t("room.record.title", lang), icon=":material/download:"):
+        st.download_button(
+            t("room.record.download", lang),
+            lambda: record_csv(seat, lang),
+            file_name=f"room_{seat.code}_answers.csv",
+            mime="text/csv",
+            key=DOWNLOAD_KEY,
+            icon=":material/table:",
+            help=t("room.record.download_help", lang),
+        )
+        st.markdown(f"**{t('room.record.summary', lang)}**")
+        try:
+            lines = summary_lines(seat, lang)
+        except RoomError as error:
+            refused(error, lang)
+            return
+        except Exception as error:  # noqa: BLE001 - said in place; the page goes on
+            store_failed(lang, error)
+            return
+        with st.container(key=SUMMARY_KEY):
+            if not lines:
+                st.caption(t("room.record.none", lang))
+            for line, share in lines:
+                st.markdown(line)
+                if share is not None:  # the share as a bar across the sidebar, readable from afar
+                    st.progress(share)
