@@ -22,6 +22,7 @@ from . import (
     page,
     playground,
     room,
+    token_question,
     token_view,
     train,
 )
@@ -55,6 +56,7 @@ STRINGS: dict[str, dict[str, str]] = _merge(
     page.STRINGS,
     room.STRINGS,
     learner_sources.STRINGS,
+    token_question.STRINGS,
 )
 
 
