@@ -71,8 +71,13 @@ def token_question_figure(
                 hovertemplate="%{y}: %{x:.3f}<extra></extra>",
             )
         )
+    return build_figure(traces, _layout(len(names), len(traces), text))
+
+
+def _layout(keys: int, traces: int, text: Words) -> dict:
+    """The figure's frame: tall enough for ``keys`` rows of ``traces`` bars each."""
     layout = dict(
-        height=FRAME_PX + ROW_PX * max(len(names), 1) * max(len(traces), 1),
+        height=FRAME_PX + ROW_PX * max(keys, 1) * max(traces, 1),
         margin=dict(l=10, r=40, t=70, b=40),
         plot_bgcolor=BACKGROUND,
         font=dict(size=FONT_SIZE, family=FONT_FAMILY),
@@ -88,4 +93,4 @@ def token_question_figure(
         ),
         yaxis=dict(autorange="reversed", automargin=True, type="category", fixedrange=True),
     )
-    return build_figure(traces, layout)
+    return layout

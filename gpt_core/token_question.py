@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import torch
 
 MAX_QUERY = 63  # a room stores option indices up to 63 (classroom Limits.option_index)
-# Step 11's trained head: the shipped model of 4 heads (steps 8 and 9 show it) on this prompt.
+# Step 11's trained head: a shipped model (by default of 4 heads, as steps 8 and 9) on this prompt.
 TRAINED_PROMPT = "ROMEO:\nBut soft"
 TRAINED_HEADS = 4
 

@@ -71,10 +71,12 @@ def test_previous_token_share_counts_rows_whose_maximum_is_just_before_them():
     assert previous_token_head([torch.stack([own, own]), torch.stack([own, previous])]) == (1, 1, 1.0)
 
 
-def test_the_shipped_models_chosen_head_reads_the_previous_token_on_the_steps_prompt():
-    """Step 11's head: the shipped 4-head model on its prompt; its rows put their maximum on
-    the token just before them for at least 90 % of the queries, counted row by row here."""
-    checkpoint = load_experiment(ASSETS / "heads_experiment").checkpoint(TRAINED_HEADS)
+@pytest.mark.parametrize("heads", [1, 2, TRAINED_HEADS, 8])
+def test_the_shipped_models_chosen_head_reads_the_previous_token_on_the_steps_prompt(heads):
+    """Step 11's head: each shipped model on the step's prompt; the chosen head's rows put
+    their maximum on the token just before them for at least 90 % of the queries, counted row
+    by row here."""
+    checkpoint = load_experiment(ASSETS / "heads_experiment").checkpoint(heads)
     weights = [w[0] for w in trace_model(checkpoint.model, checkpoint.vocabulary, TRAINED_PROMPT).weights]
     layer, head, share = previous_token_head(weights)
     rows = weights[layer][head]

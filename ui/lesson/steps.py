@@ -34,6 +34,7 @@ from .layout import StepLayout
 from .measured_steps import parallel, parameters, scaling, trained
 from .questions import Question
 from .token_steps import HEAD_KEY as TOKEN_HEAD_KEY
+from .token_steps import MODEL_KEY as TOKEN_MODEL_KEY
 from .token_steps import TEXT_KEY as TOKEN_TEXT_KEY
 from .token_steps import random_token, trained_token
 
@@ -241,4 +242,5 @@ INPUT_KEYS = (
     CACHE_STEP_KEY,
     TOKEN_TEXT_KEY,
     TOKEN_HEAD_KEY,
+    TOKEN_MODEL_KEY,
 )

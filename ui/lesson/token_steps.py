@@ -29,11 +29,13 @@ from string_table.figure_words import figure_words
 
 from ..markdown import literal
 from ..shared import sources
+from ..shared.resources import shipped_experiment
 from .layout import StepLayout
 from .questions import Question
 
 RANDOM_HEADS, RANDOM_HEAD_DIM = 4, 8
 TEXT_KEY, HEAD_KEY = "ls_text_10", "ls_head_10"
+MODEL_KEY = "ls_h_11"  # step 11: which shipped model (its head count)
 MAX_CHARS = 16  # the lesson's short sentences (steps 1's too): at most 16 options to tap
 
 
@@ -67,13 +69,13 @@ def token_question(step: int, lang: str, labels: list[str], row, head: int, laye
     )
 
 
-def reveal_row(layout: StepLayout, token: TokenRow, key: str, lang: str) -> None:
+def reveal_row(layout: StepLayout, token: TokenRow, key: str, lang: str, *share) -> None:
     """The real row, alone (in a room the class's chart and the student's draw it)."""
     if layout.locked:
         return
     with layout.figure():
         build = lambda: token_question_figure(token.labels, figure_words(lang), weights=token.weights, head=token.head)  # noqa: E731
-        layout.chart(build, key, (token.labels, token.head))
+        layout.chart(build, key, (*share, token.labels, token.head))
 
 
 def random_token(lang: str, layout: StepLayout) -> Question:
@@ -91,32 +93,36 @@ def random_token(lang: str, layout: StepLayout) -> Question:
 
     def reveal() -> None:
         st.markdown(t("ls.tq.body", lang, head=head, n=len(labels) - 1))
-        reveal_row(layout, question.row, "ls_chart_10", lang)
+        reveal_row(layout, question.row, "ls_chart_10", lang, head)
 
     return replace(question, reveal=reveal)
 
 
 def trained_token(lang: str, layout: StepLayout) -> Question | None:
-    source = sources.load(sources.shipped_model_name(TRAINED_HEADS), lang)
-    if source is None:
+    experiment = shipped_experiment()
+    if experiment is None or TRAINED_HEADS not in experiment.head_counts:
         st.warning(t("ls.11.no_model", lang))
         return None
+    heads = st.select_slider(
+        t("ls.heads", lang), experiment.head_counts, value=TRAINED_HEADS, key=MODEL_KEY, disabled=layout.locked
+    )
+    source = sources.load(sources.shipped_model_name(heads), lang)
     result = sources.trace(source, TRAINED_PROMPT)
     layers = [weights[0] for weights in result.weights]
     layer, head, share = previous_token_head(layers)
     labels, T = list(result.labels), len(result.labels)
     prompt = f"“{literal(TRAINED_PROMPT)}”"
-    layout.lead(t("ls.11.lead", lang, h=TRAINED_HEADS, prompt=prompt, head=head + 1, layer=layer + 1, n=T - 1))
+    layout.lead(t("ls.11.lead", lang, h=heads, prompt=prompt, head=head + 1, layer=layer + 1, n=T - 1))
     words = figure_words(lang)
     with layout.figure():  # every row but the asked one: the pattern is there to see
         shown = layers[layer][:, : T - 1, : T - 1].numpy()
-        sized = layout.overview(TRAINED_HEADS, labels[: T - 1])
+        sized = layout.overview(heads, labels[: T - 1])
         build = lambda: heads_overview_figure(shown, labels[: T - 1], "weights", words, focus=head, size=sized)  # noqa: E731
-        layout.chart(build, "ls_chart_11_rows", (layer, head, sized), sized=True, width_px=sized.width_px)
+        layout.chart(build, "ls_chart_11_rows", (heads, layer, head, sized), sized=True, width_px=sized.width_px)
     question = token_question(11, lang, labels, layers[layer][head, -1], head, layer)
 
     def reveal() -> None:
         st.markdown(t("ls.11.body", lang, head=head + 1, share=f"{share:.0%}", rows=T - 1))
-        reveal_row(layout, question.row, "ls_chart_11", lang)
+        reveal_row(layout, question.row, "ls_chart_11", lang, heads)
 
     return replace(question, reveal=reveal)
