@@ -11,13 +11,14 @@ import plotly.graph_objects as go
 
 from .labels import axis_labels
 from .palette import head_color
-from .room import BAR_COLOR
 from .style import BACKGROUND, FONT_FAMILY, FONT_SIZE, GRID_COLOR, TITLE_FONT_SIZE, build_figure
 from .words import Words
 
 ROW_PX = 30  # a key's pair of bars
 FRAME_PX = 110  # the title and legend above, the axis below
 YOURS_MARK = "◀"
+# The class's bars: a warm grey, apart from every head's colour (blues among them) beside it.
+CLASS_COLOR = "#bab0ac"
 
 
 def class_shares(counts: Sequence[int]) -> list[float]:
@@ -49,7 +50,7 @@ def token_question_figure(
                 name=text["tqfig.class"],
                 y=names,
                 x=class_shares(counts),
-                marker=dict(color=BAR_COLOR),
+                marker=dict(color=CLASS_COLOR),
                 text=[str(int(n)) for n in counts],
                 textposition="outside",
                 cliponaxis=False,

@@ -36,6 +36,11 @@ from .questions import Question
 RANDOM_HEADS, RANDOM_HEAD_DIM = 4, 8
 TEXT_KEY, HEAD_KEY = "ls_text_10", "ls_head_10"
 MODEL_KEY = "ls_h_11"  # step 11: which shipped model (its head count)
+TAP_PX = 44  # an option's least height and width on a phone: a fingertip's target
+# The options as tokens to tap: each a boxed target at least TAP_PX square, alone or in a room.
+TAP_CSS = """<style>{keys} {{ gap: 0.5rem; flex-wrap: wrap; }}
+{labels} {{ min-height: {px}px; min-width: {px}px; padding: 0 0.7rem; margin: 0;
+  border: 1px solid #c7c7c7; border-radius: 0.5rem; display: flex; align-items: center; }}</style>"""
 MAX_CHARS = 16  # the lesson's short sentences (steps 1's too): at most 16 options to tap
 
 
@@ -69,6 +74,13 @@ def token_question(step: int, lang: str, labels: list[str], row, head: int, laye
     )
 
 
+def tap_targets(step: int) -> None:
+    """The step's options (its own and a room's) large enough to tap at 390×844."""
+    keys = [f".st-key-ls_answer_{step} [role='radiogroup']", f".st-key-rm_answer_{step} [role='radiogroup']"]
+    labels = [f"{key} label" for key in keys]
+    st.html(TAP_CSS.format(keys=", ".join(keys), labels=", ".join(labels), px=TAP_PX))
+
+
 def reveal_row(layout: StepLayout, token: TokenRow, key: str, lang: str, *share) -> None:
     """The real row, alone (in a room the class's chart and the student's draw it)."""
     if layout.locked:
@@ -90,6 +102,7 @@ def random_token(lang: str, layout: StepLayout) -> Question:
     layout.lead(t("ls.10.lead", lang, h=RANDOM_HEADS, n=len(labels) - 1))
     row = result.layers[0].weights[0, head - 1, -1]
     question = token_question(10, lang, labels, row, head - 1)
+    tap_targets(10)
 
     def reveal() -> None:
         st.markdown(t("ls.tq.body", lang, head=head, n=len(labels) - 1))
@@ -120,6 +133,7 @@ def trained_token(lang: str, layout: StepLayout) -> Question | None:
         build = lambda: heads_overview_figure(shown, labels[: T - 1], "weights", words, focus=head, size=sized)  # noqa: E731
         layout.chart(build, "ls_chart_11_rows", (heads, layer, head, sized), sized=True, width_px=sized.width_px)
     question = token_question(11, lang, labels, layers[layer][head, -1], head, layer)
+    tap_targets(11)
 
     def reveal() -> None:
         st.markdown(t("ls.11.body", lang, head=head + 1, share=f"{share:.0%}", rows=T - 1))
