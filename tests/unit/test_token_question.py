@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from figures.labels import plotly_safe
-from figures.palette import head_color
+from figures.palette import HEAD_COLORS, head_color
 from figures.token_question import YOURS_MARK, class_shares, token_question_figure
 from figures.words import Words
 from gpt_core import PlaygroundConfig
@@ -104,6 +104,7 @@ def test_the_figure_draws_the_class_and_the_real_row_on_one_token_axis():
     assert list(cls.y) == names and list(real.y) == names, "escaped labels, one axis"
     assert list(cls.x) == [0.25, 0.75, 0.0] and list(cls.text) == ["1", "3", "0"]
     assert list(real.x) == [0.2, 0.5, 0.3] and real.marker.color == head_color(2) == "#d04ec6"
+    assert cls.marker.color not in HEAD_COLORS, "the class's bars never look like a head's"
 
 
 def test_before_the_reveal_the_figure_has_no_row_and_a_students_choice_is_marked():

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import streamlit as st
 
-from figures import heads_overview_figure
+from figures import heads_overview_figure, qkv_figure
 from figures.token_question import token_question_figure
 from gpt_core import PlaygroundConfig, position_label
 from gpt_core.lesson import BOOK_TEXT
@@ -27,6 +27,7 @@ from gpt_core.token_question import (
 from string_table import t
 from string_table.figure_words import figure_words
 
+from ..charts import page_width
 from ..markdown import literal
 from ..shared import sources
 from ..shared.resources import shipped_experiment
@@ -100,6 +101,11 @@ def random_token(lang: str, layout: StepLayout) -> Question:
     result = sources.trace(sources.load(sources.RANDOM, lang, config), (text or BOOK_TEXT)[: MAX_QUERY + 1])
     labels = list(result.labels)
     layout.lead(t("ls.10.lead", lang, h=RANDOM_HEADS, n=len(labels) - 1))
+    layer, width = result.layers[0], page_width()
+    vectors = [part[0, head - 1].numpy() for part in (layer.queries_heads, layer.keys_heads, layer.values_heads)]
+    with layout.figure():  # the head's queries and keys: their products, not yet worked out, are the answer
+        build = lambda: qkv_figure(*vectors, labels, figure_words(lang), width)  # noqa: E731
+        layout.chart(build, "ls_chart_10_qkv", (text, head, width))
     row = result.layers[0].weights[0, head - 1, -1]
     question = token_question(10, lang, labels, row, head - 1)
     tap_targets(10)
