@@ -79,13 +79,13 @@ def _layout(keys: int, traces: int, text: Words) -> dict:
     """The figure's frame: tall enough for ``keys`` rows of ``traces`` bars each."""
     layout = dict(
         height=FRAME_PX + ROW_PX * max(keys, 1) * max(traces, 1),
-        margin=dict(l=10, r=40, t=70, b=40),
+        margin=dict(l=10, r=40, t=80, b=40),
         plot_bgcolor=BACKGROUND,
         font=dict(size=FONT_SIZE, family=FONT_FAMILY),
         barmode="group",
         showlegend=True,
-        legend=dict(orientation="h", yref="container", y=0.93, yanchor="top", x=0),
-        title=dict(text=text["tqfig.title"], font=dict(size=TITLE_FONT_SIZE), yref="container", y=0.99, yanchor="top"),
+        legend=dict(orientation="h", yref="container", y=0.9, yanchor="top", x=0),
+        title=dict(text=text["tqfig.title"], font=dict(size=TITLE_FONT_SIZE), yref="container", y=0.97, yanchor="top"),
         xaxis=dict(
             title=dict(text=text["tqfig.share_axis"]),
             gridcolor=GRID_COLOR,

@@ -11,7 +11,7 @@ import torch
 
 MAX_QUERY = 63  # a room stores option indices up to 63 (classroom Limits.option_index)
 # Step 11's trained head: a shipped model (by default of 4 heads, as steps 8 and 9) on this prompt.
-TRAINED_PROMPT = "ROMEO:\nBut soft"
+TRAINED_PROMPT = "ROMEO:\nBut"  # 10 characters: 9 rows shown before, cells legible on a projector
 TRAINED_HEADS = 4
 
 
