@@ -7,14 +7,12 @@ STRINGS: dict[str, dict[str, str]] = {
     "ls.10.title": {"en": "Which token does a random head read?", "zh": "随机的头读哪个词元？"},
     "ls.10.lead": {
         "en": "The book's layer with random weights, h = {h} heads. Token {n}, the last, compares its query "
-        "with the key of every token up to itself; the softmax turns the scores into weights. "
-        "Before seeing any weight: which token will it read most?",
+        "with every key up to its own. Before seeing a weight: which token will it read most?",
         "zh": "书中那一层，权重随机，h = {h} 个头。最后一个词元 {n} 用它的查询和自己及之前每个词元的键比较；"
         "softmax 把分数变成权重。在看到任何权重之前：它最多读哪个词元？",
     },
     "ls.10.hint": {
-        "en": "The largest score q·k/√d gets the largest weight. With random weights no rule of language decides "
-        "which key that is: choose again, or ask for the answer.",
+        "en": "The largest score q·k/√d wins; random weights follow no rule of language. Choose again, or see the answer.",
         "zh": "最大的分数 q·k/√d 得到最大的权重。权重随机时，没有任何语言规律决定是哪个键：再选一次，或查看答案。",
     },
     "ls.11.title": {"en": "Which token does a trained head read?", "zh": "训练后的头读哪个词元？"},

@@ -38,10 +38,12 @@ RANDOM_HEADS, RANDOM_HEAD_DIM = 4, 8
 TEXT_KEY, HEAD_KEY = "ls_text_10", "ls_head_10"
 MODEL_KEY = "ls_h_11"  # step 11: which shipped model (its head count)
 TAP_PX = 44  # an option's least height and width on a phone: a fingertip's target
-# The options as tokens to tap: each a boxed target at least TAP_PX square, alone or in a room.
-TAP_CSS = """<style>{keys} {{ gap: 0.5rem; flex-wrap: wrap; }}
+# The options as tokens to tap on a phone (a narrow or touch screen): each a boxed target at
+# least TAP_PX square, alone or in a room; a projector's screen keeps the lesson's radios.
+TAP_CSS = """<style>@media (max-width: 640px), (pointer: coarse) {{
+{keys} {{ gap: 0.5rem; flex-wrap: wrap; }}
 {labels} {{ min-height: {px}px; min-width: {px}px; padding: 0 0.7rem; margin: 0;
-  border: 1px solid #c7c7c7; border-radius: 0.5rem; display: flex; align-items: center; }}</style>"""
+  border: 1px solid #c7c7c7; border-radius: 0.5rem; display: flex; align-items: center; }} }}</style>"""
 MAX_CHARS = 16  # the lesson's short sentences (steps 1's too): at most 16 options to tap
 
 
