@@ -72,11 +72,12 @@ def token_question_figure(
                 hovertemplate="%{y}: %{x:.3f}<extra></extra>",
             )
         )
-    return build_figure(traces, _layout(len(names), len(traces), text))
+    return build_figure(traces, _layout(len(names), len(traces), text, counts is not None))
 
 
-def _layout(keys: int, traces: int, text: Words) -> dict:
-    """The figure's frame: tall enough for ``keys`` rows of ``traces`` bars each."""
+def _layout(keys: int, traces: int, text: Words, with_class: bool) -> dict:
+    """The figure's frame: tall enough for ``keys`` rows of ``traces`` bars each; its axis
+    names the class's share only where the class is drawn."""
     layout = dict(
         height=FRAME_PX + ROW_PX * max(keys, 1) * max(traces, 1),
         margin=dict(l=10, r=40, t=80, b=40),
@@ -87,7 +88,7 @@ def _layout(keys: int, traces: int, text: Words) -> dict:
         legend=dict(orientation="h", yref="container", y=0.9, yanchor="top", x=0),
         title=dict(text=text["tqfig.title"], font=dict(size=TITLE_FONT_SIZE), yref="container", y=0.97, yanchor="top"),
         xaxis=dict(
-            title=dict(text=text["tqfig.share_axis"]),
+            title=dict(text=text["tqfig.share_axis" if with_class else "tqfig.weight_axis"]),
             gridcolor=GRID_COLOR,
             range=[0, 1.15],
             fixedrange=True,

@@ -152,7 +152,14 @@ TOKEN_VIEW_WORDS = (
     "tv.title_both",
 )
 ROOM_WORDS = ("rmfig.title", "rmfig.count_axis", "rmfig.right")
-TOKEN_QUESTION_WORDS = ("tqfig.title", "tqfig.class", "tqfig.weights", "tqfig.share_axis", "tqfig.yours")
+TOKEN_QUESTION_WORDS = (
+    "tqfig.title",
+    "tqfig.class",
+    "tqfig.weights",
+    "tqfig.share_axis",
+    "tqfig.weight_axis",
+    "tqfig.yours",
+)
 FIGURE_WORDS = tuple(
     dict.fromkeys(
         (

@@ -63,5 +63,6 @@ STRINGS: dict[str, dict[str, str]] = {
     "tqfig.class": {"en": "the class's choices (share)", "zh": "全班的选择（比例）"},
     "tqfig.weights": {"en": "head {head}'s real weights", "zh": "头 {head} 真实的权重"},
     "tqfig.share_axis": {"en": "share of the class · weight", "zh": "全班比例 · 权重"},
+    "tqfig.weight_axis": {"en": "weight", "zh": "权重"},
     "tqfig.yours": {"en": "your choice", "zh": "你的选择"},
 }

@@ -112,6 +112,7 @@ def test_before_the_reveal_the_figure_has_no_row_and_a_students_choice_is_marked
     assert [trace.name for trace in figure.data] == ["the class's choices (share)"]
     mine = token_question_figure(["a", "b"], WORDS, weights=[0.4, 0.6], chosen=0)
     assert list(mine.data[0].y) == [f"0 · a {YOURS_MARK} your choice", "1 · b"]
+    assert mine.layout.xaxis.title.text == "weight" and figure.layout.xaxis.title.text == "share of the class · weight"
     assert plotly_safe("<") == "&lt;"
 
 
