@@ -33,7 +33,7 @@ HOUR_S, MINUTE_S = 3600.0, 60.0
 DEFAULT_TTL_S = 24 * 3600.0
 # The lesson's steps (ui/lesson/steps.py; tests/apptest/test_room.py holds them equal): a room
 # takes no other step.
-LESSON_STEPS = 9
+LESSON_STEPS = 11
 # The longest one store call may take before it gives up (a hung Redis, a locked file): the
 # page then says the store failed in the room's place instead of freezing.
 CALL_TIMEOUT_S = 3.0

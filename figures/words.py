@@ -152,6 +152,14 @@ TOKEN_VIEW_WORDS = (
     "tv.title_both",
 )
 ROOM_WORDS = ("rmfig.title", "rmfig.count_axis", "rmfig.right")
+TOKEN_QUESTION_WORDS = (
+    "tqfig.title",
+    "tqfig.class",
+    "tqfig.weights",
+    "tqfig.share_axis",
+    "tqfig.weight_axis",
+    "tqfig.yours",
+)
 FIGURE_WORDS = tuple(
     dict.fromkeys(
         (
@@ -165,6 +173,7 @@ FIGURE_WORDS = tuple(
             *COMBINED_WORDS,
             *TOKEN_VIEW_WORDS,
             *ROOM_WORDS,
+            *TOKEN_QUESTION_WORDS,
         )
     )
 )

@@ -23,6 +23,7 @@ from . import (
     playground,
     room,
     room_record,
+    token_question,
     token_view,
     train,
 )
@@ -57,6 +58,7 @@ STRINGS: dict[str, dict[str, str]] = _merge(
     room.STRINGS,
     room_record.STRINGS,
     learner_sources.STRINGS,
+    token_question.STRINGS,
 )
 
 

@@ -13,6 +13,7 @@ from string_table import t
 from ui.lesson.steps import STEPS
 
 from .conftest import chart_traces, open_page
+from .test_lesson_token import ROWS, best_and_worst
 
 PAGE = "pages/2_lesson.py"
 STEP_COUNT = len(STEPS)
@@ -35,6 +36,8 @@ ANSWERS = {
     7: ("one", "uniform"),
     8: (None, None),  # from the shipped experiment, below
     9: ("one", "all"),  # one new position a step: one key per key/value head, not t of them
+    10: (None, None),  # the strongest key and the weakest of the head's row, worked out with torch
+    11: (None, None),
 }
 
 
@@ -54,6 +57,8 @@ REVEALED_CHARTS = {
     6: ("ls_chart_6",),
     7: ("ls_chart_7", "ls_chart_7b"),
     9: ("ls_chart_9",),
+    10: ("ls_chart_10",),
+    11: ("ls_chart_11",),
 }
 COUNTS_64 = parameter_counts(64)
 SPOILER_TEXT = {
@@ -66,6 +71,8 @@ SPOILER_TEXT = {
     7: (),
     8: (),
     9: ("(h_kv, t, d)",),  # the cache's shape, in the explanation
+    10: (),
+    11: (),
 }
 
 
@@ -113,6 +120,8 @@ def test_no_step_shows_its_answer_before_it_is_submitted(lang, step):
     right, wrong = ANSWERS[step]
     if step == 8:
         right, wrong = SHIPPED_BEST, SHIPPED_CLEARLY_WORSE
+    if step in ROWS:
+        right, wrong = best_and_worst(ROWS[step]())
     _answer(at, step, wrong)
     assert at.error and t("ls.wrong", lang, hint="").strip() in at.error[0].value
     assert not at.success

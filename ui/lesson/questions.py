@@ -35,6 +35,7 @@ class Question:
     hint: str = ""  # shown after a wrong answer: where to look, without the answer
     reveal: Callable[[], None] | None = None  # draws what answers the question, once revealed
     accepted: tuple = ()  # every option counted right (answers the numbers cannot tell apart)
+    row: Any = None  # a token question's real row (gpt_core.token_question.TokenRow): a room draws it
 
 
 def answer_key(step: int) -> str:

@@ -1,8 +1,8 @@
-"""The lesson's nine steps, in order: here the first four, inside one layer of random
-weights, ``measured_steps``'s next four and ``cache_step``'s last. Each draws a short
-explanation, one live figure computed by gpt_core (drawn by the same figure builders as the
-playground), a control or two, and returns its question, built from the numbers it just
-computed."""
+"""The lesson's eleven steps, in order: here the first four, inside one layer of random
+weights, ``measured_steps``'s next four, ``cache_step``'s ninth and ``token_steps``' last
+two. Each draws a short explanation, one live figure computed by gpt_core (drawn by the same
+figure builders as the playground), a control or two, and returns its question, built from
+the numbers it just computed."""
 
 from __future__ import annotations
 
@@ -33,6 +33,10 @@ from .cache_step import cache
 from .layout import StepLayout
 from .measured_steps import parallel, parameters, scaling, trained
 from .questions import Question
+from .token_steps import HEAD_KEY as TOKEN_HEAD_KEY
+from .token_steps import MODEL_KEY as TOKEN_MODEL_KEY
+from .token_steps import TEXT_KEY as TOKEN_TEXT_KEY
+from .token_steps import random_token, trained_token
 
 HEAD_CHOICES = LESSON_HEAD_COUNTS
 HEAD_DIM_CHOICES = (2, 4, 8, 16)
@@ -221,7 +225,7 @@ def merge(lang: str, layout: StepLayout) -> Question:
     )
 
 
-STEPS = (one_head, split, mask, merge, parameters, parallel, scaling, trained, cache)
+STEPS = (one_head, split, mask, merge, parameters, parallel, scaling, trained, cache, random_token, trained_token)
 # Each step's inputs: in a room they are the class's (their defaults, locked), so that every
 # student answers the question the teacher projects.
 INPUT_KEYS = (
@@ -236,4 +240,7 @@ INPUT_KEYS = (
     "ls_d_7",
     "ls_h_8",
     CACHE_STEP_KEY,
+    TOKEN_TEXT_KEY,
+    TOKEN_HEAD_KEY,
+    TOKEN_MODEL_KEY,
 )

@@ -12,8 +12,11 @@ from typing import Any
 import streamlit as st
 
 from classroom.model import RoomError
+from figures.token_question import token_question_figure
 from string_table import t
+from string_table.figure_words import figure_words
 
+from ..charts import show_chart
 from .seat import OWN_PACE_KEY, Seat, code_text, refused, store, store_failed
 
 # A lesson question (``ui/lesson/questions.Question``: step, prompt, options, label,
@@ -24,6 +27,7 @@ FOLLOW_EVERY_S = 1.5
 SEEN_VERSION = "rm_seen_version"  # the room's version this page last drew
 ANSWER_PREFIX = "rm_answer_"
 SENT_ERROR = "rm_sent_error"
+OWN_ROW_KEY = "rm_own_row"
 
 
 @st.fragment(run_every=FOLLOW_EVERY_S)
@@ -137,6 +141,16 @@ def student_question(seat: Seat, question: Question, lang: str, the_answer, labe
         right = is_right(question, chosen)
         st.markdown(t("room.you_were_right" if right else "room.you_were_wrong", lang, answer=label_of(chosen)))
     the_answer()
+    if getattr(question, "row", None) is not None:
+        own_row(question, chosen if answered else None, lang)
+
+
+def own_row(question: Question, chosen: Any, lang: str) -> None:
+    """A token question, revealed: the head's real row with the student's own choice marked."""
+    row, options = question.row, list(question.options)
+    mine = options.index(chosen) if chosen in options else None
+    figure = token_question_figure(row.labels, figure_words(lang), weights=row.weights, chosen=mine, head=row.head)
+    show_chart(figure, OWN_ROW_KEY, table=False)
 
 
 def back_to_teacher(seat: Seat, lang: str, step: int, go) -> None:

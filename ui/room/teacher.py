@@ -13,7 +13,8 @@ import segno
 import streamlit as st
 
 from classroom.model import RoomError
-from figures.room import answers_figure
+from figures.room import answer_counts, answers_figure
+from figures.token_question import token_question_figure
 from links.lesson import VIEW_ANSWERS, VIEW_FIGURE, VIEW_JOIN, VIEW_PARAM, VIEWS
 from string_table import t
 from string_table.figure_words import figure_words
@@ -176,12 +177,33 @@ def live_answers(seat: Seat, question: Question, lang: str, revealed: bool, coun
         st.markdown(f"**{t('room.answered', lang, n=tally.answered)}** · {t('room.joined', lang, n=joined)}")
     if tally.answered == 0:
         st.caption(t("room.no_answers", lang))
+        if not (revealed and getattr(question, "row", None) is not None):
+            return
+    if getattr(question, "row", None) is not None:
+        token_answers(question, answer_counts(len(question.options), tally.by_option()), lang, revealed)
         return
     labels = [question.label(option) for option in question.options]
     figure = answers_figure(
         labels, tally.by_option(), figure_words(lang), right_options(question) if revealed else None
     )
     show_chart(figure, CHART_KEY, table=False)
+
+
+def token_answers(question: Question, counts: list[int], lang: str, revealed: bool) -> None:
+    """A token question: the class's choices as a bar per key token and, once revealed, the
+    head's real row beside them and the share of the class that chose the strongest key."""
+    row = question.row
+    words = figure_words(lang)
+    weights = row.weights if revealed else None
+    figure = token_question_figure(row.labels, words, counts=counts, weights=weights, head=row.head)
+    show_chart(figure, CHART_KEY, table=False)
+    answered = sum(counts)
+    if revealed and answered:
+        strongest = right_options(question)
+        chose = sum(counts[i] for i in strongest)
+        keys = t("list_sep", lang).join(question.label(question.options[i]) for i in strongest)
+        share = f"{chose / answered:.0%}"
+        st.markdown(t("room.tq_share", lang, share=share, n=chose, answered=answered, keys=literal(keys)))
 
 
 def _on_view_change() -> None:
