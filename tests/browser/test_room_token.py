@@ -7,8 +7,11 @@ Screenshots of a student's phone before and after the reveal are kept."""
 
 from __future__ import annotations
 
+import csv
+import io
 import math
 import re
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import torch
@@ -25,6 +28,7 @@ PROJECTOR = {"width": 1366, "height": 768}
 PHONE = dict(viewport={"width": 390, "height": 844}, device_scale_factor=3, is_mobile=True, has_touch=True)
 LIVE_TIMEOUT_MS = 20_000  # the teacher's chart redraws every second; a busy 2-core machine lags
 TAP_PX = 44
+RECORD_TIMEOUT_MS = 60_000  # the CSV is made on the click, from the room's store
 TRACES_JS = """names => {
   const found = {};
   for (const plot of document.querySelectorAll('.js-plotly-plot'))
@@ -78,6 +82,24 @@ def _choose(page, label: str) -> None:
     page.get_by_text(t("room.your_answer_in", "en").split(".")[0]).wait_for(timeout=LIVE_TIMEOUT_MS)
 
 
+def _check_the_record(teacher, picks: list[int], labels: list[str], best: int) -> None:
+    """The teacher's CSV (the sidebar's "The class's answers") holds every answer: step 10,
+    students numbered 1–4 in the order they joined, each one's token, right where it is the
+    strongest key, and the seconds after the step opened."""
+    teacher.get_by_text(t("room.record.title", "en"), exact=True).click()
+    button = teacher.get_by_role("button", name=t("room.record.download", "en"))
+    button.wait_for(timeout=LIVE_TIMEOUT_MS)
+    with teacher.expect_download(timeout=RECORD_TIMEOUT_MS) as caught:
+        button.click()
+    text = Path(caught.value.path()).read_text(encoding="utf-8-sig")
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0] == ["step", "question", "student", "answer", "right", "seconds"]
+    mine = [row for row in rows[1:] if row[0] == "10"]
+    assert [(row[2], row[3]) for row in mine] == [(str(n + 1), labels[pick]) for n, pick in enumerate(picks)]
+    assert [row[4] for row in mine] == ["yes" if pick == best else "no" for pick in picks]
+    assert all(0 <= float(row[5]) < 600 for row in mine), "seconds after step 10 opened"
+
+
 def test_four_phones_choose_tokens_and_the_reveal_adds_the_heads_real_row(cluster, playwright_browser):
     row = real_row()
     labels = [position_label(i, char) for i, char in enumerate(BOOK_TEXT)]
@@ -112,6 +134,7 @@ def test_four_phones_choose_tokens_and_the_reveal_adds_the_heads_real_row(cluste
         for page, pick in zip(students, picks, strict=True):
             _wait_for(page, weights, f"t.y && t.y.some(y => y.startsWith({labels[pick]!r} + ' ◀'))")
         students[0].screenshot(path=str(ARTIFACTS / "room-token-phone-revealed-390.png"), full_page=True)
+        _check_the_record(teacher, picks, labels, best)
         for page in [teacher, *students]:
             page.wait_for_selector(IDLE)
             assert exceptions_shown(page) == 0
