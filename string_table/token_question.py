@@ -44,11 +44,11 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "ls.tq.in_layer": {"en": "{head} of layer {layer}", "zh": "{head}（第 {layer} 层）"},
     "ls.tq.why": {
-        "en": "in head {head}, token {n}'s largest weight, {weight}, is on {keys}: {lead} more than on any other key.",
+        "en": "In head {head}, token {n}'s largest weight, {weight}, is on {keys}: {lead} more than on any other key.",
         "zh": "在头 {head} 中，词元 {n} 最大的权重 {weight} 在 {keys} 上：比任何其他键多 {lead}。",
     },
     "ls.tq.why_tie": {
-        "en": "in head {head}, token {n}'s largest weight, {weight}, is on {keys} alike: each of them is right.",
+        "en": "In head {head}, token {n}'s largest weight, {weight}, is on {keys} alike: each of them is right.",
         "zh": "在头 {head} 中，词元 {n} 最大的权重 {weight} 同样落在 {keys} 上：每一个都算对。",
     },
     "ls.tq.body": {
