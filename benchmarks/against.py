@@ -13,17 +13,18 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @contextmanager
-def checked_out(revision: str) -> Iterator[Path]:
-    """The folder of ``revision``'s tree (any commit git names: a hash, ``HEAD~2``, a tag)."""
+def checked_out(revision: str, repository: Path = ROOT) -> Iterator[Path]:
+    """The folder of ``revision``'s tree (any commit git names: a hash, ``HEAD~2``, a tag) of
+    ``repository`` (this project's own clone by default)."""
     with tempfile.TemporaryDirectory() as folder:
         tree = Path(folder) / "tree"
         subprocess.run(
-            ["git", "worktree", "add", "--detach", str(tree), revision], cwd=ROOT, check=True, capture_output=True
+            ["git", "worktree", "add", "--detach", str(tree), revision], cwd=repository, check=True, capture_output=True
         )
         try:
             yield tree
         finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, check=True)
+            subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=repository, check=True)
 
 
 def option(args: list[str]) -> str | None:

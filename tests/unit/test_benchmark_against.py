@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import subprocess
 
-from benchmarks.against import ROOT, checked_out, option, without_option
+from benchmarks.against import checked_out, option, without_option
 
 
 def test_the_option_and_the_arguments_without_it():
@@ -15,12 +15,24 @@ def test_the_option_and_the_arguments_without_it():
     assert option(["classroom"]) is None and without_option(["classroom"]) == ["classroom"]
 
 
-def test_the_commit_is_checked_out_apart_and_removed_after():
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
-    with checked_out("HEAD") as tree:
-        assert tree != ROOT and (tree / "app.py").is_file()
-        there = subprocess.run(["git", "rev-parse", "HEAD"], cwd=tree, capture_output=True, text=True, check=True)
-        assert there.stdout == head
+def _git(folder, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=folder, capture_output=True, text=True, check=True).stdout.strip()
+
+
+def test_the_commit_is_checked_out_apart_and_removed_after(tmp_path):
+    """In a repository the test makes (a copy of the project need not be a git clone): two
+    commits, the first checked out apart while the folder itself stays at the second."""
+    repository = tmp_path / "repository"
+    repository.mkdir()
+    _git(repository, "init", "-q")
+    for text in ("first", "second"):
+        (repository / "app.py").write_text(text)
+        _git(repository, "add", "app.py")
+        _git(repository, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", text)
+    first = _git(repository, "rev-parse", "HEAD~1")
+    with checked_out("HEAD~1", repository) as tree:
+        assert tree != repository and (tree / "app.py").read_text() == "first"
+        assert _git(tree, "rev-parse", "HEAD") == first
+        assert (repository / "app.py").read_text() == "second"
     assert not tree.exists()
-    listed = subprocess.run(["git", "worktree", "list"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
-    assert str(tree) not in listed
+    assert str(tree) not in _git(repository, "worktree", "list")
