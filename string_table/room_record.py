@@ -8,7 +8,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "answer, right or wrong, seconds after the step opened.",
         "zh": "每个答案：步骤、问题、学生编号（按加入顺序；不含姓名）、答案、对错、该步骤开始后的秒数。",
     },
-    "room.record.none": {"en": "No answers yet.", "zh": "还没有人作答。"},
+    "room.record.none": {"en": "Nothing recorded yet.", "zh": "还没有记录。"},
     "room.record.summary": {"en": "Share right, by step", "zh": "各步骤答对的比例"},
     "room.record.line": {
         "en": "{right} of {answered} right · **{share}**",
