@@ -20,10 +20,15 @@ pytestmark = pytest.mark.skipif(len(ALLOWED) < 2, reason="one core: there is not
 
 
 def thread_cores(pid: int) -> list[str]:
-    """Each thread's allowed cores, as Linux lists them ("1", "0-1")."""
+    """Each live thread's allowed cores, as Linux lists them ("1", "0-1"). A thread that
+    ends between the listing and the read (a finished worker) is not counted."""
     found = []
     for task in Path(f"/proc/{pid}/task").iterdir():
-        for line in (task / "status").read_text().splitlines():
+        try:
+            status = (task / "status").read_text()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        for line in status.splitlines():
             if line.startswith("Cpus_allowed_list:"):
                 found.append(line.split(":", 1)[1].strip())
     return found
