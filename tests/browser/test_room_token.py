@@ -73,8 +73,21 @@ def _student(browser, cluster: Cluster, code: str):
     return context, page
 
 
+def _tap_style_applied(page) -> None:
+    """Waits until the page's tap-target style (a style-only ``st.html``, drawn by a part of
+    Streamlit's page that a new browser loads on its first use) has reached the options: a
+    phone's first seconds may show the plain radios, never the test's measurement."""
+    page.wait_for_function(
+        "px => [...document.querySelectorAll(\"[data-testid='stRadio'] label\")]"
+        ".some(l => getComputedStyle(l).minHeight === px)",
+        arg=f"{TAP_PX}px",
+        timeout=LIVE_TIMEOUT_MS,
+    )
+
+
 def _choose(page, label: str) -> None:
     option = page.locator("[data-testid='stRadio'] label").filter(has_text=label)
+    _tap_style_applied(page)
     box = option.bounding_box()
     assert box["height"] >= TAP_PX and box["width"] >= TAP_PX, f"{label} is {box} on a phone: too small to tap"
     option.tap()
