@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from gpt_core.experiment import HEAD_COUNTS, StepTimes
 from harness.charts import traces_by_name
 from ui.first_screen import COMPONENT_KEY_PREFIX as FIRST_SCREEN_KEY
 from ui.shared.shared_cache import clear_all
@@ -62,6 +63,25 @@ def server_corpus(stand_in_shakespeare):
     same on every machine (tests/conftest.py): no AppTest depends on the course's copy.
     tests/apptest/test_corpus.py takes it away again for the server without it."""
     return stand_in_shakespeare
+
+
+STEADY = StepTimes(train_step=0.05, forward=0.015, sample_token=0.002)  # a made-up server's speed
+
+
+@pytest.fixture
+def steady_server(monkeypatch):
+    """The Train page's estimate with its measurement replaced by a fixed speed (the real one
+    is measured live, and a busy machine's slowness makes the page warn); call it with other
+    StepTimes for a slower server."""
+    import ui.train.plan
+
+    def at_speed(times: StepTimes = STEADY) -> None:
+        ui.train.plan.step_times.clear()
+        monkeypatch.setattr(ui.train.plan, "measure_step_times", lambda *_, **__: dict.fromkeys(HEAD_COUNTS, times))
+
+    at_speed()
+    yield at_speed
+    ui.train.plan.step_times.clear()
 
 
 @pytest.fixture

@@ -10,19 +10,24 @@ from gpt_core import InputError
 from gpt_core.experiment import HEAD_COUNTS, StepTimes
 from harness.charts import traces_by_name
 from string_table import error_text, t
-from tests.apptest.conftest import chart_traces, open_page
+from tests.apptest.conftest import STEADY, chart_traces, open_page
 from tests.helpers import free_slots
+from ui.shared.models import MODEL_STATE
 
 PAGE = "pages/3_train.py"
 PAGE_SCRIPT = PAGE
 
 
-def train_quickly(at, corpus: str = "copy", steps: int = 20):
+def train_quickly(at, corpus: str = "copy", steps: int = 20, refused: bool = False):
+    """Starts a short run; unless it is to be ``refused``, it must leave a model (a failure
+    names what the page said instead)."""
     at.radio(key="tr_corpus").set_value(corpus).run()
     at.number_input(key="tr_context").set_value(16).run()
     at.number_input(key="tr_steps").set_value(steps).run()
     at.button(key="tr_start").click().run()
     assert not at.exception, at.exception
+    said = [e.value for e in at.error] + [w.value for w in at.warning]
+    assert refused or MODEL_STATE in at.session_state, f"no model after the run; the page said {said}"
     return at
 
 
@@ -127,7 +132,7 @@ def test_a_failed_run_leaves_no_progress(page, monkeypatch):
         return original(model, corpus, config, on_progress=progress, should_stop=should_stop)
 
     monkeypatch.setattr(ui.train.running, "train", train_then_fail)
-    train_quickly(page, steps=50)
+    train_quickly(page, steps=50, refused=True)
     assert page.error, "the error is shown"
     assert loss_charts(page) == [] and progress_left(page) == [], "no model, so no curve; no stale progress"
 
@@ -205,7 +210,7 @@ def test_a_model_above_the_memory_budget_is_refused_with_a_message_before_it_tra
 
     monkeypatch.setattr(controls, "TRAINING_MAX_BYTES", 1024)  # a host that allows almost nothing
     at = open_page(PAGE, lang=lang)
-    train_quickly(at)
+    train_quickly(at, refused=True)
     assert "tr_model" not in at.session_state, "nothing trained"
     message = " ".join(error.value for error in at.error)
     from gpt_core import InputError
@@ -470,24 +475,6 @@ def test_a_short_run_is_too_short_to_tell():
         )
 
 
-STEADY = StepTimes(train_step=0.05, forward=0.015, sample_token=0.002)  # a made-up server's speed
-
-
-@pytest.fixture
-def steady_server(monkeypatch):
-    """The estimate's measurement replaced by a fixed speed (the real one is measured live);
-    call it with other StepTimes for a slower server."""
-    import ui.train.plan
-
-    def at_speed(times: StepTimes = STEADY) -> None:
-        ui.train.plan.step_times.clear()
-        monkeypatch.setattr(ui.train.plan, "measure_step_times", lambda *_, **__: dict.fromkeys(HEAD_COUNTS, times))
-
-    at_speed()
-    yield at_speed
-    ui.train.plan.step_times.clear()
-
-
 def plan_caption(at, lang: str = "en") -> str:
     """The caption that says how long the experiment will take (exactly one)."""
     from string_table import STRINGS
@@ -703,9 +690,10 @@ def test_the_training_snapshots_show_their_prompt_and_label_both_axes(lang):
     assert t("tr.snap_title", lang, step=experiment.runs[0].steps, block=1) == layout["title"]["text"]
 
 
-def test_the_snapshot_slider_is_spaced_by_step_and_stops_at_saved_snapshots(page):
+def test_the_snapshot_slider_is_spaced_by_step_and_stops_at_saved_snapshots(steady_server, page):
     """The snapshots were taken at uneven steps (many early, few late): a slider over the
-    snapshots put step 200 past the middle of a 1500-step run. The track is the steps."""
+    snapshots put step 200 past the middle of a 1500-step run. The track is the steps.
+    (At a fixed server speed: the plan's estimate warns when a busy machine is slow.)"""
     import math
 
     from ui.shared.resources import shipped_experiment

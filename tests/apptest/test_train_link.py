@@ -33,7 +33,7 @@ def warnings(at) -> list[str]:
     return [w.value for w in at.warning]
 
 
-def test_a_link_sets_every_control():
+def test_a_link_sets_every_control(steady_server):
     at = open_page(PAGE, **LINKED)
     assert not at.exception, at.exception
     assert at.radio(key="tr_corpus").value == "copy"
