@@ -1,7 +1,9 @@
 """The keyboard harness itself (harness/keyboard.py), on pages written here: a focus the page
 takes away by redrawing the focused element is the redraw's, not a missing focus style; a Tab
-that leaves the focus nowhere on a page that redrew nothing is still counted; a Tab past the
-page's last element, to the browser's own controls, is not the page's and is not counted."""
+that leaves the focus nowhere on a page that redrew nothing is still counted; a ring missing
+while a run redraws the page is judged once the page is idle, so one that comes with the
+redraw is not counted and one that never comes is; a Tab past the page's last element, to the
+browser's own controls, is not the page's and is not counted."""
 
 from __future__ import annotations
 
@@ -27,6 +29,22 @@ document.getElementById("b").addEventListener("focusin", (event) => {
 # B drops the focus as soon as it takes it, with nothing redrawn: a real loss of the focus.
 BLUR_B = """
 document.getElementById("b").addEventListener("focus", (event) => event.target.blur());
+"""
+
+# B takes the focus with no ring while a run redraws the page for longer than the harness's
+# wait for a ring (a busy machine); the run ends with B's ring drawn (RING_AFTER "true") or not.
+SLOW_RUN_B = """
+const RING_AFTER = {ring_after};
+const b = document.getElementById("b");
+b.style.outline = "none";
+b.addEventListener("focus", () => {
+  const app = document.querySelector("[data-testid='stApp']");
+  app.setAttribute("data-test-script-state", "running");
+  setTimeout(() => {
+    if (RING_AFTER) b.style.outline = "";
+    app.setAttribute("data-test-script-state", "notRunning");
+  }, 3000);
+});
 """
 
 
@@ -77,5 +95,25 @@ def test_a_tab_past_the_last_element_goes_on_from_the_top(playwright_browser, tm
         unseen = tab_to(page, "#b")
         assert unseen == [], unseen
         assert page.evaluate("() => document.activeElement.id") == "b"
+    finally:
+        context.close()
+
+
+def test_a_ring_drawn_when_a_slow_run_ends_is_not_a_missing_focus_style(playwright_browser, tmp_path):
+    context, page = _page(playwright_browser, tmp_path, SLOW_RUN_B.replace("{ring_after}", "true"))
+    try:
+        page.locator("#a").focus()
+        unseen = tab_to(page, "#c")
+        assert unseen == [], unseen
+    finally:
+        context.close()
+
+
+def test_a_ring_still_missing_after_a_slow_run_is_counted(playwright_browser, tmp_path):
+    context, page = _page(playwright_browser, tmp_path, SLOW_RUN_B.replace("{ring_after}", "false"))
+    try:
+        page.locator("#a").focus()
+        unseen = tab_to(page, "#c")
+        assert unseen == ["b: no outline or box-shadow on it or on the control around it"], unseen
     finally:
         context.close()
