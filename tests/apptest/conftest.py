@@ -85,6 +85,20 @@ def steady_server(monkeypatch):
 
 
 @pytest.fixture
+def steady_training(request, monkeypatch):
+    """Training's speed probe (``gpt_core.train.forward_seconds``, timed before a capped run
+    to refuse a model too slow for its cap or for Stop) at STEADY's fixed speed: a busy
+    machine's probe refused the tests' tiny models as too slow to stop. A test marked
+    ``measured_speed`` (its subject is that refusal) keeps the real probe."""
+    if request.node.get_closest_marker("measured_speed"):
+        return
+    import importlib
+
+    training = importlib.import_module("gpt_core.train")  # the module: gpt_core.train is its function
+    monkeypatch.setattr(training, "forward_seconds", lambda *_: STEADY.forward)
+
+
+@pytest.fixture
 def page(request) -> AppTest:
     """The page named by the test module's PAGE, opened fresh, with no exception."""
     at = open_page(request.module.PAGE)

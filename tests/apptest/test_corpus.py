@@ -104,7 +104,7 @@ def test_the_servers_cache_folder_is_named_only_to_a_browser_on_the_server(no_co
     assert ("Downloads are kept in" in said) is shown
 
 
-def test_the_download_button_fetches_verifies_and_uses_the_corpus(no_corpus, tmp_path, monkeypatch):
+def test_the_download_button_fetches_verifies_and_uses_the_corpus(no_corpus, tmp_path, monkeypatch, steady_training):
     www = tmp_path / "www"
     www.mkdir()
     (www / TINY_SHAKESPEARE_FILE).write_text(STAND_IN, encoding="utf-8")

@@ -37,7 +37,7 @@ def test_markup_in_the_playground_text_and_link_is_shown_literally():
     assert any("&lt;" in label for label in labels), "a < token is drawn as an entity"
 
 
-def test_markup_in_the_prompt_and_an_uploaded_corpus_is_shown_literally():
+def test_markup_in_the_prompt_and_an_uploaded_corpus_is_shown_literally(steady_training):
     at = open_page("pages/3_train.py")
     upload = (MARKUP + " the quick brown fox jumps over the lazy dog.\n").encode() * 40
     at.radio(key="tr_corpus").set_value("own").run()

@@ -15,6 +15,8 @@ from tests.helpers import free_slots
 from ui.shared.models import MODEL_STATE
 
 PAGE = "pages/3_train.py"
+# Every run here at a fixed probe speed, but for the tests marked measured_speed (conftest.py).
+pytestmark = pytest.mark.usefixtures("steady_training")
 PAGE_SCRIPT = PAGE
 
 
@@ -723,6 +725,7 @@ def test_the_snapshot_slider_is_spaced_by_step_and_stops_at_saved_snapshots(stea
         assert title() == t("tr.snap_title", step=shown, block=1)
 
 
+@pytest.mark.measured_speed
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_model_too_large_for_the_runs_cap_is_refused_at_once_with_what_to_change(lang):
     """16 heads × 64, 4 blocks, context 64 (50 million parameters): a step takes about 16 s
