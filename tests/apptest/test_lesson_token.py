@@ -108,6 +108,21 @@ def test_asking_for_the_answer_draws_the_row_too():
     assert chart(at, "ls_chart_10"), "the row once asked for"
 
 
+def test_two_texts_with_the_same_labels_each_draw_their_own_row():
+    """A space is labelled "␣", as the character "␣" is: two sessions whose texts differ only
+    there have the same labels but their own weights, and each reveal draws its own."""
+    for text in ("a b", "a␣b"):
+        trace = trace_attention(text, PlaygroundConfig(heads=4, head_dim=8)).trace
+        q, k = trace.queries_heads[0, 0], trace.keys_heads[0, 0]
+        row = torch.softmax(q[-1] @ k.T / math.sqrt(8), dim=-1).tolist()
+        at = open_page(PAGE, step="10")
+        at.text_input(key="ls_text_10").input(text).run()
+        check(at, 10, best_and_worst(row)[1])
+        at.button(key="ls_show_10").click().run()
+        (drawn,) = chart(at, "ls_chart_10").values()
+        assert drawn["x"] == pytest.approx(row, abs=1e-6), f"{text!r}: its own row"
+
+
 def _room_on(step: int, lang: str):
     at = open_page(PAGE, room="new", step=str(step), **({"lang": lang} if lang != "en" else {}))
     assert not at.exception, at.exception

@@ -90,7 +90,7 @@ def reveal_row(layout: StepLayout, token: TokenRow, key: str, lang: str, *share)
         return
     with layout.figure():
         build = lambda: token_question_figure(token.labels, figure_words(lang), weights=token.weights, head=token.head)  # noqa: E731
-        layout.chart(build, key, (*share, token.labels, token.head))
+        layout.chart(build, key, (*share, token.labels, token.weights, token.head))  # a space and "␣" share a label
 
 
 def random_token(lang: str, layout: StepLayout) -> Question:
