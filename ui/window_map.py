@@ -54,4 +54,5 @@ def window_note(weights: np.ndarray, window: Window, row: int, lang: str, place,
     place.markdown(t("win.note_above" if above else "win.note", lang, T=window.tokens, n=window.size))
     if row in window.queries:
         outside = float(weight_outside(weights, window)[row - window.first_query])
-        place.markdown(t("win.outside", lang, row=row, share=f"{outside:.1%}"))
+        if not np.isnan(outside):  # NaN: the row is hidden until the learner's guess (Predict first)
+            place.markdown(t("win.outside", lang, row=row, share=f"{outside:.1%}"))

@@ -12,6 +12,7 @@ import torch
 
 from gpt_core import PlaygroundConfig, trace_attention
 from harness.charts import assert_displays, decode, traces_by_name
+from string_table import t
 from string_table.figure_words import figure_words
 from tests.apptest.conftest import open_page
 
@@ -227,3 +228,8 @@ def test_a_long_texts_window_hides_the_row_too():
     for trace in windowed:
         assert np.isnan(rows_of(trace)[trace["y"].index(row_label)]).all(), trace["name"]
     assert len(at.button_group(key=PILLS).options) == len(words)
+    outside = t("win.outside", row=len(words) - 1, share="").split("**")[0]  # "Query 71 gives "
+    assert "nan" not in page_words(at).lower() and outside not in page_words(at), "no share of a hidden row"
+    at.button_group(key=PILLS).set_value(0).run()
+    assert not at.exception, at.exception
+    assert outside in page_words(at), "the row's share outside the window, once guessed"
