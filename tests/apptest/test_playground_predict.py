@@ -233,3 +233,17 @@ def test_a_long_texts_window_hides_the_row_too():
     at.button_group(key=PILLS).set_value(0).run()
     assert not at.exception, at.exception
     assert outside in page_words(at), "the row's share outside the window, once guessed"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_failing_predict_first_says_so_in_its_place_and_the_page_stays(monkeypatch, lang):
+    import ui.playground.predict
+
+    def broken(*_):
+        raise RuntimeError("a bug in Predict first")
+
+    monkeypatch.setattr(ui.playground.predict, "hidden", broken)
+    at = open_page(PAGE, predict="1", lang=lang)
+    assert not at.exception, at.exception
+    assert [e.value for e in at.error] == [t("contained.failed", lang, what=t("pg.predict", lang))]
+    assert len(heatmaps(at)) >= HEADS, "the heads are still drawn"

@@ -15,6 +15,7 @@ from gpt_core import position_label
 from links import playground as state
 from string_table import t
 
+from ..contained import contained
 from ..markdown import literal
 from .controls import widget_key
 from .views import View
@@ -104,9 +105,16 @@ def answer(view: View, row: int, guess: int, lang: str) -> None:
 
 def shown_view(view: View, values: dict[str, Any], lang: str) -> tuple[View, bool]:
     """With Predict first on, the question (pending: the view with the row hidden) or the
-    answer; the view to draw and whether the guess is still to come."""
+    answer; the view to draw and whether the guess is still to come. Should Predict first
+    fail, it says so in its place and the views are drawn as without it."""
     if not values.get("predict"):
         return view, False
+    with contained(t("pg.predict", lang), lang):
+        return _question_or_answer(view, values, lang)
+    return view, False
+
+
+def _question_or_answer(view: View, values: dict[str, Any], lang: str) -> tuple[View, bool]:
     row = st.session_state[widget_key("row")]
     guess = guess_for(values, row)
     if guess is None:
