@@ -197,6 +197,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "en": "Predict first: which earlier token will query {query} read most? Tap one.",
         "zh": "先预测：查询 {query} 最关注哪个之前的词元？点一个。",
     },
+    "pg.predict_ask_list": {
+        "en": "Predict first: which earlier token will query {query} read most? Choose it in the list.",
+        "zh": "先预测：查询 {query} 最关注哪个之前的词元？在列表中选一个。",
+    },
+    "pg.predict_placeholder": {"en": "Choose a token…", "zh": "选择一个词元…"},
     "pg.predict_hidden": {
         "en": "Its row is hidden (empty) in every head until you choose.",
         "zh": "在你选择之前，这一行在每个头中都是隐藏的（空白）。",

@@ -227,10 +227,14 @@ def test_a_long_texts_window_hides_the_row_too():
     assert len(windowed) >= HEADS, "every head's window holds the row"
     for trace in windowed:
         assert np.isnan(rows_of(trace)[trace["y"].index(row_label)]).all(), trace["name"]
-    assert len(at.button_group(key=PILLS).options) == len(words)
+    assert all(group.key != PILLS for group in at.get("button_group")), "72 keys: no wall of pills"
+    listed = at.selectbox(key=PILLS)
+    assert listed.options == [f"{i} · {word}" for i, word in enumerate(words)] and listed.value is None
     outside = t("win.outside", row=len(words) - 1, share="").split("**")[0]  # "Query 71 gives "
     assert "nan" not in page_words(at).lower() and outside not in page_words(at), "no share of a hidden row"
-    at.button_group(key=PILLS).set_value(0).run()
+    listed.set_value(0).run()
+    assert not at.exception, at.exception
+    assert t("pg.predict_result", guess="0 · the").split(".")[0] in page_words(at), "the list's choice is the guess"
     assert not at.exception, at.exception
     assert outside in page_words(at), "the row's share outside the window, once guessed"
 
@@ -247,3 +251,14 @@ def test_a_failing_predict_first_says_so_in_its_place_and_the_page_stays(monkeyp
     assert not at.exception, at.exception
     assert [e.value for e in at.error] == [t("contained.failed", lang, what=t("pg.predict", lang))]
     assert len(heatmaps(at)) >= HEADS, "the heads are still drawn"
+
+
+def test_every_key_at_the_top_is_named_the_strongest():
+    """Without positions, four equal characters have equal keys: every weight of the last row
+    is the same, so each key is the strongest and every guess ranks first."""
+    at = open_page(PAGE, predict="1", text="aaaa", pos="0")
+    assert not at.exception, at.exception
+    at.button_group(key=PILLS).set_value(2).run()
+    tied = ", ".join(f"{i} · a" for i in range(4))
+    expected = RANK_LINE["en"].format(head=1, rank=1, keys=4, strongest=tied)
+    assert expected in page_words(at), page_words(at)

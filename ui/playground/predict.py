@@ -22,6 +22,7 @@ from .views import View
 
 GUESS_STATE = "pg_predict_guess"  # (the query row's key, the position guessed)
 PILLS_KEY = "pg_predict_pills"
+MAX_PILLS = 48  # keys a row may offer as pills; a longer row lists them in a box
 
 
 def question_key(values: dict[str, Any], row: int) -> tuple:
@@ -67,18 +68,29 @@ def _choose(key: tuple) -> None:
 
 
 def ask(view: View, values: dict[str, Any], row: int, lang: str) -> None:
-    """The question and one pill per key the query can read ("2 · cat", escaped)."""
+    """The question and one pill per key the query can read ("2 · cat", escaped); a row of
+    more than MAX_PILLS keys (a long text) lists them in a box instead of a wall of pills."""
     labels = view.result.labels
     st.session_state[PILLS_KEY] = None
-    st.pills(
-        t("pg.predict_ask", lang, query=literal(position_label(row, labels[row]))),
-        list(range(row + 1)),
-        key=PILLS_KEY,
-        selection_mode="single",
-        on_change=_choose,
-        args=(question_key(values, row),),
-        format_func=lambda i: literal(position_label(i, labels[i])),
-    )
+    query = literal(position_label(row, labels[row]))
+    choice = dict(key=PILLS_KEY, on_change=_choose, args=(question_key(values, row),))
+    if row + 1 <= MAX_PILLS:  # a pill's label is Markdown: escaped
+        st.pills(
+            t("pg.predict_ask", lang, query=query),
+            list(range(row + 1)),
+            selection_mode="single",
+            format_func=lambda i: literal(position_label(i, labels[i])),
+            **choice,
+        )
+    else:  # a list's option is plain text
+        st.selectbox(
+            t("pg.predict_ask_list", lang, query=query),
+            list(range(row + 1)),
+            index=None,
+            placeholder=t("pg.predict_placeholder", lang),
+            format_func=lambda i: position_label(i, labels[i]),
+            **choice,
+        )
     st.caption(t("pg.predict_hidden", lang))
 
 
@@ -87,7 +99,9 @@ def answer(view: View, row: int, guess: int, lang: str) -> None:
     labels, weights = view.result.labels, view.stages["weights"]
     lines = []
     for head, rank in enumerate(ranks(weights, row, guess)):
-        strongest = int(np.argmax(weights[head, row, : row + 1]))
+        readable = weights[head, row, : row + 1]
+        tied = np.flatnonzero(readable == readable.max())  # every key at the top, as ranks count them
+        strongest = t("list_sep", lang).join(literal(position_label(int(k), labels[k])) for k in tied)
         lines.append(
             "- "
             + t(
@@ -96,7 +110,7 @@ def answer(view: View, row: int, guess: int, lang: str) -> None:
                 head=head + 1,
                 rank=rank,
                 keys=row + 1,
-                strongest=literal(position_label(strongest, labels[strongest])),
+                strongest=strongest,
             )
         )
     guessed = literal(position_label(guess, labels[guess]))
