@@ -16,7 +16,7 @@ from ..first_screen import ask_for_the_rest, is_first_screen
 from ..shell import page_title, setup_page
 from ..views import notes
 from ..views.tabs import draw_open_tab
-from . import chosen_view, combined_view, compare, predict, token_view, views
+from . import chosen_view, combined_view, compare, predict, share_view, token_view, views
 from .controls import (
     LOOKING,
     PAGE,
@@ -88,7 +88,7 @@ def tab_views(view: View, query: dict[str, str], text: str, lang: str) -> dict:
         "qk": lambda: combined_view.qk(view, lang),
         "combined": lambda: combined_view.combined(view, lang),
         "token": lambda: token_view.token_view(view, text, lang),
-        "share": lambda: views.share(view, query, text, lang),
+        "share": lambda: share_view.share(view, query, text, lang),
     }
 
 

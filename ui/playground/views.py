@@ -1,11 +1,10 @@
 """The playground's views of one computation: all heads, one head stage by stage, the
-softmax by hand, the shapes, the per-head table, and the link and downloads."""
+softmax by hand, the shapes and the per-head table (the link and downloads: share_view.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import ClassVar
-from urllib.parse import urlencode
 
 import numpy as np
 import pandas as pd
@@ -15,10 +14,9 @@ from figures import ChartSize, channel_map_figure, head_detail_figure, heads_ove
 from figures.events import MIN_WIDTH
 from figures.export import export_name
 from figures.overview import plan_overview
-from gpt_core import DETAIL_STAGES, STAGES, PlaygroundTrace, position_label
+from gpt_core import STAGES, PlaygroundTrace, position_label
 from gpt_core.source import Note
 from gpt_core.window import Window, window_around
-from seeing_attention.engine import page_bytes, playground_page_html
 from string_table import t
 from string_table.figure_words import figure_words
 
@@ -30,11 +28,9 @@ from ..shell import is_presenting
 from ..step_timing import timed
 from ..views.model import SCREEN_CHART_PX, SourceView
 from ..window_map import window_map
-from .controls import CSV_HEAD, CSV_STAGE, PAGE, keep_share_choices, share_choices, widget_key
-from .exports import matrix_csv, trace_npz
+from .controls import PAGE, widget_key
 from .softmax_table import SCORE_DECIMALS, WEIGHT_DECIMALS, softmax_table
 
-CSV_MIME = "text/csv"
 STATS_PRECISION = 3
 # The first chart stands beside the controls: its share of the main column, and the gap.
 CONTROLS_SHARE, CHART_SHARE = 2, 3
@@ -82,7 +78,7 @@ def position_labels(labels: list[str]):
     return lambda position: position_label(position, labels[position])
 
 
-def _head_label(lang: str):
+def head_label(lang: str):
     return lambda n: f"{t('fig.head', lang)} {n}"
 
 
@@ -188,7 +184,7 @@ def _detail_controls(view: View, lang: str) -> None:
     T = len(labels)
     head_col, row_col, col_col = st.columns(3, vertical_alignment="bottom")
     head_col.selectbox(
-        t("pg.focus_head", lang), list(range(1, view.about.heads + 1)), key=k("head"), format_func=_head_label(lang)
+        t("pg.focus_head", lang), list(range(1, view.about.heads + 1)), key=k("head"), format_func=head_label(lang)
     )
     row_col.selectbox(t("pg.query_row", lang), list(range(T)), key=k("row"), format_func=position_labels(labels))
     col_col.selectbox(t("pg.key_col", lang), list(range(T)), key=k("col"), format_func=position_labels(labels))
@@ -302,7 +298,7 @@ def shapes(view: View, lang: str) -> None:
 
 
 def statistics(view: View, lang: str) -> None:
-    head_names = [_head_label(lang)(n + 1) for n in range(view.result.config.heads)]
+    head_names = [head_label(lang)(n + 1) for n in range(view.result.config.heads)]
     table = pd.DataFrame({t(f"pg.stat.{name}", lang): values for name, values in view.statistics.items()})
     table.insert(0, t("fig.head", lang), head_names)
     # A plain frame with a number format: a pandas Styler (head colours) cost ~13 % of the
@@ -311,87 +307,3 @@ def statistics(view: View, lang: str) -> None:
     config = {name: number for name in table.columns[1:]}
     st.dataframe(table, hide_index=True, key="pg_stats_table", column_config=config)
     st.caption(t("pg.stats_help", lang))
-
-
-def share(view: View, query: dict[str, str], text: str, lang: str) -> None:
-    """The link (``query``: a text too long for a link is not in it) and the downloads,
-    which carry ``text``, the text shown, whatever its length."""
-    base = (st.context.url or "").split("?")[0]
-    link = f"{base}?{urlencode(query)}"
-    st.markdown(t("pg.share_intro", lang))
-    st.code(link, language=None, wrap_lines=True)
-    result = view.result
-    stage_col, head_col = st.columns(2)
-    share_choices(result.config.heads)
-    stage = stage_col.selectbox(
-        t("pg.csv_stage", lang), DETAIL_STAGES, key=CSV_STAGE, format_func=lambda s: t(f"stage.{s}", lang)
-    )
-    head = head_col.selectbox(
-        t("pg.csv_head", lang), list(range(1, result.config.heads + 1)), key=CSV_HEAD, format_func=_head_label(lang)
-    )
-    keep_share_choices()
-    buttons = st.columns(3)
-    block = int(query.get("block", 1))
-    _page_download(view, text, link, block, stage, head, lang)
-    _file_downloads(view, text, block, stage, head, buttons, lang)
-
-
-def _page_download(view: View, text: str, link: str, block: int, stage: str, head: int, lang: str) -> None:
-    """The whole view as one offline page (``seeing_attention.engine``), with its size."""
-    result = view.result
-    page_stage = stage if stage in STAGES else "weights"
-    st.download_button(
-        t("pg.download_page", lang),
-        lambda: playground_page_html(
-            text=text,
-            result=result,
-            stages=view.stages,
-            source=view.source,
-            lang=lang,
-            link=link,
-            block=block,
-            stage=page_stage,
-            head=head - 1,
-        ),
-        file_name=export_name("attention_page", view.about.name, h=result.config.heads, d=result.config.head_dim)
-        + ".html",
-        mime="text/html",
-        key="pg_download_page",
-        icon=":material/web:",
-        help=t("pg.download_page_help", lang),
-    )
-    heads, tokens = view.stages["weights"].shape[0], view.stages["weights"].shape[-1]
-    st.caption(t("pg.download_page_size", lang, mb=f"{page_bytes(heads, tokens) / 1e6:.1f}"))
-
-
-def _file_downloads(view: View, text: str, block: int, stage: str, head: int, buttons, lang: str) -> None:
-    """The chosen stage's matrix (CSV), the whole trace (NumPy) and the code that computes it."""
-    result = view.result
-    matrix = getattr(result.trace, stage)[0, head - 1].numpy()
-    buttons[0].download_button(
-        t("pg.download_csv", lang),
-        lambda: matrix_csv(matrix, result.labels),
-        file_name=f"{stage}_head{head}.csv",
-        mime=CSV_MIME,
-        key="pg_download_csv",
-        icon=":material/table:",
-    )
-    buttons[1].download_button(
-        t("pg.download_npz", lang),
-        lambda: trace_npz(result),
-        file_name="attention_trace.npz",
-        mime="application/octet-stream",
-        key="pg_download_npz",
-        icon=":material/data_array:",
-    )
-    reproduction = view.source.reproduction(text, block - 1)
-    st.caption(t("pg.snippet_help", lang))
-    buttons[2].download_button(
-        t("pg.download_py", lang),
-        reproduction.code,
-        file_name="reproduce_attention.py",
-        mime="text/x-python",
-        key="pg_download_py",
-        icon=":material/code:",
-    )
-    st.code(reproduction.code, language="python")
