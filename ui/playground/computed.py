@@ -20,17 +20,17 @@ from ..markdown import literal
 from ..shared import sources
 from ..shared.lanes import heavy_turn
 from ..shared.shared_cache import SharedResults
+from ..views.held import KEEP_MAX_BYTES
 from .views import View
 
 MEMO_STATE = "pg_memo"
 SHARED_VIEW_ENTRIES = 128  # (source, text, layer) computations kept for every session of the server
 SHARED_VIEW_MB = 256  # and the memory they may hold (random weights: 16 heads × 128 tokens, ~6 MB)
-MEMO_MAX_BYTES = 8 * 2**20  # a session keeps its last view itself up to this size (a short text's)
+MEMO_MAX_BYTES = KEEP_MAX_BYTES  # a session keeps its last view itself up to this size (a short text's)
 
 
 def _view_bytes(view: View) -> int:
-    tensors = view.result.trace.tensors().values()
-    return sum(tensor.nbytes for tensor in tensors) + sum(array.nbytes for array in view.statistics.values())
+    return view.nbytes()
 
 
 # Views shared by every session, by (source, text, layer): the arrays are only read.

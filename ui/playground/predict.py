@@ -17,6 +17,7 @@ from string_table import t
 
 from ..contained import contained
 from ..markdown import literal
+from .computed import SHARED_VIEWS
 from .controls import widget_key
 from .views import View
 
@@ -39,7 +40,14 @@ def guess_for(values: dict[str, Any], row: int) -> int | None:
 
 def hidden(view: View, row: int) -> View:
     """``view`` with query ``row`` of every head and stage empty (NaN: drawn as no cell, no
-    value to hover, write or read back), shared between sessions under its own key."""
+    value to hover, write or read back), shared between sessions under its own key, and kept
+    in the server's bounded cache of views beside the view it hides a row of."""
+    if not view.identity:
+        return _without(view, row)
+    return SHARED_VIEWS.get((*view.identity, "predict", row), lambda: _without(view, row))
+
+
+def _without(view: View, row: int) -> View:
 
     def without_row(matrices: np.ndarray) -> np.ndarray:
         emptied = np.array(matrices, dtype=np.float32, copy=True)

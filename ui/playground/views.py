@@ -26,6 +26,7 @@ from ..shared import sources
 from ..shared.shared_cache import SharedResults
 from ..shell import is_presenting
 from ..step_timing import timed
+from ..views.held import Held, in_part
 from ..views.model import SCREEN_CHART_PX, SourceView
 from ..window_map import window_map
 from .controls import PAGE, widget_key
@@ -65,6 +66,11 @@ class View(SourceView):
 
     def layer_weights(self) -> np.ndarray:
         return self.stages["weights"]
+
+    def nbytes(self) -> int:
+        """What its arrays hold: the layer's recorded tensors and the per-head statistics."""
+        tensors = self.result.trace.tensors().values()
+        return sum(tensor.nbytes for tensor in tensors) + sum(array.nbytes for array in self.statistics.values())
 
     def every_layer(self) -> list[np.ndarray]:
         """Every layer of the source's trace (read again from the shared traces: the view
@@ -134,10 +140,15 @@ DETAIL_SCROLL_KEY = "pg_detail_scroll"
 SCROLL_CSS = "<style>.st-key-{outer} {{ overflow-x: auto; }} .st-key-{inner} {{ min-width: {width}px; }}</style>"
 
 
-@st.fragment  # a stage change reruns this chart only: nothing else on the page reads the stage
 def overview(view: View, lang: str, beside: bool = True, outline: int | None = None) -> None:
     """All heads of the chosen stage, beside the controls or under them (``overview_fits_beside``);
     ``outline``: a query row outlined in every head (Predict first's hidden row)."""
+    _overview_part(Held(view, view.nbytes()), lang, beside, outline)
+
+
+@st.fragment  # a stage change reruns this chart only: nothing else on the page reads the stage
+def _overview_part(held: Held[View], lang: str, beside: bool, outline: int | None) -> None:
+    view = in_part(held)  # not the view itself: a part keeps its arguments (ui/views/held.py)
     k = widget_key
     st.segmented_control(
         t("pg.stage", lang),
@@ -210,13 +221,14 @@ def detail(view: View, lang: str, map_above: bool = False) -> None:
             view.file_name("map", head=head + 1),
             drawn_above=map_above,
         )
-    _detail_chart(view, lang)
+    _detail_chart(Held(view, view.nbytes()), lang)
 
 
 @st.fragment  # the values toggle reruns this chart only: nothing else reads it
 @contained_part("pg.detail_title")
-def _detail_chart(view: View, lang: str) -> None:
+def _detail_chart(held: Held[View], lang: str) -> None:
     """The toggle for the cells' values and the chart of the chosen head's stages."""
+    view = in_part(held)
     k = widget_key
     labels, config = view.result.labels, view.result.config
     st.toggle(t("pg.values", lang), key=k("cells"), help=t("pg.values_help", lang))
