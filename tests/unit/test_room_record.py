@@ -124,3 +124,13 @@ def test_a_file_made_before_times_were_kept_opens_and_gives_its_record(tmp_path)
         ]
     finally:
         store.close()
+
+
+def test_every_student_who_joined_is_numbered_answering_or_not(stores):
+    store = stores.open()
+    code, key = store.create()
+    store.join(code, sid(5))  # joins, never answers: still student 1
+    store.join(code, sid(3))
+    store.answer(code, 1, sid(3), [0])
+    store.answer(code, 1, sid(8), [1])  # joins by answering, third to join
+    assert [(row.student, row.answer) for row in store.record(code, key)] == [(2, (0,)), (3, (1,))]
