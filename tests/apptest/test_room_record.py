@@ -14,6 +14,7 @@ import pytest
 
 from classroom.store import shared_store
 from string_table import t
+from ui.room import record_view
 
 from .conftest import open_page
 from .test_room import (  # noqa: F401 - room_store: the autouse fixture, for this module too
@@ -85,3 +86,24 @@ def test_a_student_page_has_no_record(downloads):
     assert not one.exception, one.exception
     assert t("room.record.download", "en") not in [b.label for b in one.get("download_button")]
     assert not [name for name in downloads.names if name and name.startswith("room_")], "no room file made"
+
+
+def test_a_step_built_in_the_other_language_is_still_judged(downloads, monkeypatch):
+    monkeypatch.setattr(record_view, "_QUESTIONS", {})  # no page of this process has built a step yet
+    at = teacher("zh")  # the room's step 1 built in Chinese only
+    code, key = at.query_params["room"], at.query_params["key"]
+    store = shared_store()
+    for student, pick in zip(STUDENTS, PICKS[1], strict=True):
+        store.answer(code, 1, student, [pick])
+    store.move(code, key, 2)
+    at = _teacher_on(code, key, "en")  # the teacher switched to English on step 2
+    rows = list(csv.reader(io.StringIO(downloads(f"room_{code}_answers.csv").decode("utf-8-sig"))))
+    yes, no = t("room.record.yes", "en"), t("room.record.no", "en")
+    expected = [
+        ["1", t("ls.1.q", "zh"), str(n), STEP1_OPTIONS[pick], yes if pick == STEP1_RIGHT else no]
+        for n, pick in enumerate(PICKS[1], 1)
+    ]
+    assert [row[:5] for row in rows[1:]] == expected
+    right = sum(pick == STEP1_RIGHT for pick in PICKS[1])
+    line = t("room.record.line", "en", right=right, answered=len(PICKS[1]), share=f"{right / len(PICKS[1]):.0%}")
+    assert f"**1.** {line}" in "\n".join(m.value for m in at.markdown)

@@ -4,7 +4,8 @@ summary are ``classroom/record.py``'s; the store's ``record`` gives the answers.
 
 Each step's question comes from the lesson itself: a room's page builds the step's question
 with the class's inputs (locked to their defaults, so the same for every page of every
-room), and ``remember`` keeps it for this process, by language and step. A step no page of
+room), and ``remember`` keeps it for this process, by language and step (a step built only in
+another language is judged by that language's question). A step no page of
 this process has built since it started (a server restarted mid-class, or another machine's
 page) is written with its right column empty, and "not known" in the summary.
 """
@@ -56,8 +57,15 @@ def remember(question: Question | None, lang: str, judge: Callable[[Question, An
 
 
 def questions(lang: str) -> dict[int, StepQuestion]:
+    """Each step's question for the record in ``lang``, or, for a step built only in another
+    language (the teacher switched language during the class), that language's: the
+    judgement is the same whatever the language, and its text is the one known."""
     with _LOCK:
-        return {step: q for (language, step), q in _QUESTIONS.items() if language == lang}
+        known = list(_QUESTIONS.items())
+    found: dict[int, StepQuestion] = {}
+    for (_, step), question in sorted(known, key=lambda item: item[0][0] != lang):  # lang's first
+        found.setdefault(step, question)
+    return found
 
 
 def record_csv(seat: Seat, lang: str) -> bytes:
