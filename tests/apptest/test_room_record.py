@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import csv
 import io
+import logging
 
 import pytest
 
+from classroom.model import RoomError
 from classroom.store import shared_store
 from string_table import t
 from ui.room import record_view
+from ui.room.failures import FailureLog
 
 from .conftest import open_page
 from .test_room import (  # noqa: F401 - room_store: the autouse fixture, for this module too
@@ -107,3 +110,32 @@ def test_a_step_built_in_the_other_language_is_still_judged(downloads, monkeypat
     right = sum(pick == STEP1_RIGHT for pick in PICKS[1])
     line = t("room.record.line", "en", right=right, answered=len(PICKS[1]), share=f"{right / len(PICKS[1]):.0%}")
     assert f"**1.** {line}" in "\n".join(m.value for m in at.markdown)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(
+    ("failure", "said"),
+    [
+        (ConnectionError("the store did not answer"), "room.record.download_failed.store"),
+        (RoomError("no_room"), "room.record.download_failed.no_room"),
+    ],
+)
+def test_a_download_that_fails_is_said_in_place_and_logged(lang, failure, said, downloads, monkeypatch, caplog):
+    at = teacher(lang)
+    code = at.query_params["room"]
+    store = shared_store()
+
+    def fails(*_):
+        raise failure
+
+    monkeypatch.setattr(store, "record", fails)  # the store fails, or the room ended, from the click on
+    # a log of its own: failures of one kind are logged once a minute, and another test's may be in it
+    monkeypatch.setattr(record_view, "FAILURES", FailureLog(record_view.FAILURES.logger))
+    with caplog.at_level(logging.WARNING), pytest.raises(Exception) as made:  # noqa: PT011 - no file, whatever Streamlit is told
+        downloads(f"room_{code}_answers.csv")
+    at.run()
+    assert not at.exception, at.exception
+    shown = [element.value for kind in ("error", "warning") for element in at.get(kind)]
+    assert t(said, lang) in shown, shown
+    assert any(record.levelno >= logging.WARNING and "download" in record.getMessage() for record in caplog.records)
+    assert made.value is not failure, "the store's own error is not handed to Streamlit"
