@@ -30,6 +30,7 @@ from .seat import FAILURES, Seat, refused, store, store_failed
 Question = Any
 DOWNLOAD_KEY = "rm_record_csv"
 SUMMARY_KEY = "rm_record_summary"
+BOX_KEY = "rm_record_box"
 DOWNLOADS_STATE = "rm_record_downloads"  # this session's Downloads: how its last file's making went
 # The click's run waits this long at most for its file (one bounded store call, then the CSV).
 DOWNLOAD_WAIT_S = CALL_TIMEOUT_S + 1.0
@@ -117,7 +118,7 @@ def record_panel(seat: Seat, lang: str) -> None:
     """The teacher's record in the sidebar: the download and the summary (the teacher only)."""
     if not seat.teacher:
         return
-    with st.sidebar.expander(t("room.record.title", lang), icon=":material/download:"):
+    with st.sidebar.expander(t("room.record.title", lang), icon=":material/download:", key=BOX_KEY):
         downloads = st.session_state.setdefault(DOWNLOADS_STATE, Downloads())
         clicked = st.download_button(
             t("room.record.download", lang),
