@@ -142,7 +142,8 @@ class AnswerRecord:
     """One answer as the teacher's record holds it: the step, the student's number in the room
     (1, 2, 3… in the order students joined, never their id), the option indices picked, and
     the seconds from the step's first opening to the answer's last change (None when the
-    room holds no opening time for the step: a room made before times were kept)."""
+    room holds no opening time for the step, a room made before times were kept, or when
+    the answer last changed before the step opened)."""
 
     step: int
     student: int
@@ -151,10 +152,12 @@ class AnswerRecord:
 
 
 def seconds_after(opened: float | None, answered: float | None) -> float | None:
-    """Seconds from a step's opening to an answer, rounded to tenths; None when either is unknown."""
-    if opened is None or answered is None:
+    """Seconds from a step's opening to an answer, rounded to tenths; None when either is
+    unknown, or when the answer came before the step opened (a student at their own pace,
+    ahead of the teacher: no time after an opening to tell)."""
+    if opened is None or answered is None or answered < opened:
         return None
-    return round(max(0.0, answered - opened), 1)
+    return round(answered - opened, 1)
 
 
 def new_code() -> str:

@@ -192,9 +192,13 @@ class RedisStore:
         if not self.is_teacher(code, key):
             raise RoomError("not_teacher")
         keys = room_keys(code)
-        room, answers, joined, answered = self._read(*(lambda p, k=keys[i]: p.hgetall(k) for i in (0, 2, 5, 6)))
-        # 1, 2, 3… in the order of joining (a student joined before numbers were kept comes after)
-        order = sorted({field.split(":", 1)[1] for field in answers}, key=lambda s: (int(joined.get(s, 1 << 30)), s))
+        members, room, answers, joined, answered = self._read(
+            lambda p: p.smembers(keys[1]), *(lambda p, k=keys[i]: p.hgetall(k) for i in (0, 2, 5, 6))
+        )
+        # Every student who joined, answering or not, 1, 2, 3… in the order of joining (as
+        # SQLiteStore's; a student joined before join numbers were kept comes after)
+        everyone = set(members) | {field.split(":", 1)[1] for field in answers}
+        order = sorted(everyone, key=lambda s: (int(joined.get(s, 1 << 30)), s))
         number = {student: n for n, student in enumerate(order, 1)}
         rows = []
         for field, text in answers.items():

@@ -185,10 +185,11 @@ class SQLiteStore:
         self._check_step(step)
         self._teacher(code, key)
         with self._tx() as db:
-            db.execute(
+            changed = db.execute(
                 "UPDATE rooms SET step = ?, version = version + 1 WHERE code = ? AND step != ?", (step, code, step)
-            )
-            db.execute(_OPEN, (code, step, self.clock()))
+            ).rowcount
+            if changed:  # the step opens only when it changes (as the Redis store's MOVE)
+                db.execute(_OPEN, (code, step, self.clock()))
         return self._existing(code)
 
     def reveal(self, code: str, key: str, step: int) -> RoomState:

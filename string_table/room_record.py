@@ -9,6 +9,18 @@ STRINGS: dict[str, dict[str, str]] = {
         "zh": "每个答案：步骤、问题、学生编号（按加入顺序；不含姓名）、答案、对错、该步骤开始后的秒数。",
     },
     "room.record.none": {"en": "Nothing recorded yet.", "zh": "还没有记录。"},
+    "room.record.download_failed.store": {
+        "en": "The answers could not be downloaded: the room cannot be reached just now. Try again in a moment.",
+        "zh": "无法下载答案：暂时无法连接课堂。请稍后再试。",
+    },
+    "room.record.download_failed.no_room": {
+        "en": "The answers could not be downloaded: the room has ended or expired, and its answers are gone.",
+        "zh": "无法下载答案：课堂已结束或已过期，答案已被删除。",
+    },
+    "room.record.download_failed.not_teacher": {
+        "en": "The answers could not be downloaded: only the teacher's link can download them.",
+        "zh": "无法下载答案：只有教师链接可以下载。",
+    },
     "room.record.summary": {"en": "Share right, by step", "zh": "各步骤答对的比例"},
     "room.record.line": {
         "en": "{right} of {answered} right · **{share}**",

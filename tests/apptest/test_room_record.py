@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import csv
 import io
+import logging
 
 import pytest
 
+from classroom.model import RoomError
 from classroom.store import shared_store
 from string_table import t
+from ui.room import record_view
+from ui.room.failures import FailureLog
 
 from .conftest import open_page
 from .test_room import (  # noqa: F401 - room_store: the autouse fixture, for this module too
@@ -85,3 +89,53 @@ def test_a_student_page_has_no_record(downloads):
     assert not one.exception, one.exception
     assert t("room.record.download", "en") not in [b.label for b in one.get("download_button")]
     assert not [name for name in downloads.names if name and name.startswith("room_")], "no room file made"
+
+
+def test_a_step_built_in_the_other_language_is_still_judged(downloads, monkeypatch):
+    monkeypatch.setattr(record_view, "_QUESTIONS", {})  # no page of this process has built a step yet
+    at = teacher("zh")  # the room's step 1 built in Chinese only
+    code, key = at.query_params["room"], at.query_params["key"]
+    store = shared_store()
+    for student, pick in zip(STUDENTS, PICKS[1], strict=True):
+        store.answer(code, 1, student, [pick])
+    store.move(code, key, 2)
+    at = _teacher_on(code, key, "en")  # the teacher switched to English on step 2
+    rows = list(csv.reader(io.StringIO(downloads(f"room_{code}_answers.csv").decode("utf-8-sig"))))
+    yes, no = t("room.record.yes", "en"), t("room.record.no", "en")
+    expected = [
+        ["1", t("ls.1.q", "zh"), str(n), STEP1_OPTIONS[pick], yes if pick == STEP1_RIGHT else no]
+        for n, pick in enumerate(PICKS[1], 1)
+    ]
+    assert [row[:5] for row in rows[1:]] == expected
+    right = sum(pick == STEP1_RIGHT for pick in PICKS[1])
+    line = t("room.record.line", "en", right=right, answered=len(PICKS[1]), share=f"{right / len(PICKS[1]):.0%}")
+    assert f"**1.** {line}" in "\n".join(m.value for m in at.markdown)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(
+    ("failure", "said"),
+    [
+        (ConnectionError("the store did not answer"), "room.record.download_failed.store"),
+        (RoomError("no_room"), "room.record.download_failed.no_room"),
+    ],
+)
+def test_a_download_that_fails_is_said_in_place_and_logged(lang, failure, said, downloads, monkeypatch, caplog):
+    at = teacher(lang)
+    code = at.query_params["room"]
+    store = shared_store()
+
+    def fails(*_):
+        raise failure
+
+    monkeypatch.setattr(store, "record", fails)  # the store fails, or the room ended, from the click on
+    # a log of its own: failures of one kind are logged once a minute, and another test's may be in it
+    monkeypatch.setattr(record_view, "FAILURES", FailureLog(record_view.FAILURES.logger))
+    with caplog.at_level(logging.WARNING), pytest.raises(Exception) as made:  # noqa: PT011 - no file, whatever Streamlit is told
+        downloads(f"room_{code}_answers.csv")
+    at.run()
+    assert not at.exception, at.exception
+    shown = [element.value for kind in ("error", "warning") for element in at.get(kind)]
+    assert t(said, lang) in shown, shown
+    assert any(record.levelno >= logging.WARNING and "download" in record.getMessage() for record in caplog.records)
+    assert made.value is not failure, "the store's own error is not handed to Streamlit"

@@ -124,3 +124,59 @@ def test_a_file_made_before_times_were_kept_opens_and_gives_its_record(tmp_path)
         ]
     finally:
         store.close()
+
+
+def test_every_student_who_joined_is_numbered_answering_or_not(stores):
+    store = stores.open()
+    code, key = store.create()
+    store.join(code, sid(5))  # joins, never answers: still student 1
+    store.join(code, sid(3))
+    store.answer(code, 1, sid(3), [0])
+    store.answer(code, 1, sid(8), [1])  # joins by answering, third to join
+    assert [(row.student, row.answer) for row in store.record(code, key)] == [(2, (0,)), (3, (1,))]
+
+
+def test_a_move_to_the_step_already_open_is_no_opening(stores):
+    clock = FakeClock()
+    store = stores.open(DEFAULTS, clock)
+    start = clock.now
+    code, key = store.create()  # step 1 opens at start
+    _forget_openings(stores, code)  # as a room made before opening times were kept
+    clock.now = start + 5.0
+    store.move(code, key, 1)  # the same step: the step does not change, nothing opens
+    clock.now = start + 8.0
+    store.answer(code, 1, sid(1), [0])
+    store.move(code, key, 2)  # a change: step 2 opens at +8
+    clock.now = start + 9.5
+    store.move(code, key, 2)  # the same step again: its opening stays +8
+    clock.now = start + 12.0
+    store.answer(code, 2, sid(1), [1])
+    assert store.record(code, key) == [AnswerRecord(1, 1, (0,), None), AnswerRecord(2, 1, (1,), 4.0)]
+
+
+def _forget_openings(stores, code: str) -> None:
+    """The room's opening times taken out of the store, past the store's own calls."""
+    if stores.kind == "sqlite":
+        with sqlite3.connect(stores.path) as db:
+            db.execute("DELETE FROM opened WHERE code = ?", (code,))
+        return
+    client = stores.client()
+    try:
+        room = f"sa:room:{{{code}}}"
+        client.hdel(room, *[name for name in client.hkeys(room) if name.startswith("opened:")])
+    finally:
+        client.close()
+
+
+def test_an_answer_given_before_its_step_opened_has_no_seconds(stores):
+    clock = FakeClock()
+    store = stores.open(DEFAULTS, clock)
+    start = clock.now
+    code, key = store.create()  # step 1 opens at start
+    clock.now = start + 2.0
+    store.answer(code, 3, sid(1), [1])  # at their own pace, ahead of the teacher
+    clock.now = start + 9.0
+    store.move(code, key, 3)  # step 3 opens after the answer
+    clock.now = start + 11.0
+    store.answer(code, 3, sid(2), [0])
+    assert store.record(code, key) == [AnswerRecord(3, 1, (1,), None), AnswerRecord(3, 2, (0,), 2.0)]
