@@ -12,8 +12,8 @@ import torch
 
 import ui.playground.computed
 import ui.views.held
-from ui.playground.computed import SHARED_VIEWS, _view_bytes
 from ui.explorer.views import ExplorerView
+from ui.playground.computed import SHARED_VIEWS
 from ui.playground.views import View
 
 from .conftest import open_page
@@ -38,7 +38,7 @@ def test_no_session_keeps_a_long_texts_view_once_the_shared_cache_lets_it_go(pre
     at.run()  # the rest of the page, as the browser asks for it after the first screen
     assert not at.exception, at.exception
     drawn = _long_views()
-    assert drawn and all(_view_bytes(view) > SMALL_MB * 2**20 for view in drawn), "a view too large to keep"
+    assert drawn and all(view.nbytes() > SMALL_MB * 2**20 for view in drawn), "a view too large to keep"
     del drawn
     SHARED_VIEWS.clear()
     assert _long_views() == [], "a session still holds a long text's view"
