@@ -35,7 +35,7 @@ def window_map(
     ``drawn_above``: the same map already stands higher on the page (the first screen's): only
     the note is drawn here, pointing to it, so the page sends the map once."""
     if drawn_above:
-        window_note(weights, window, row, lang, st.container(), above=True)
+        window_note(weights, window, row, lang, st, above=True)
         return
     map_col, note_col = st.columns(list(shares), vertical_alignment="center")
     scale = type_scale()
@@ -50,9 +50,11 @@ def window_map(
 
 
 def window_note(weights: np.ndarray, window: Window, row: int, lang: str, place, above: bool = False) -> None:
-    """What the window is, where its map stands, and the chosen query's share outside it."""
-    place.markdown(t("win.note_above" if above else "win.note", lang, T=window.tokens, n=window.size))
+    """What the window is, where its map stands, and the chosen query's share outside it: one
+    block of text (each element a rerun sends costs the server as much as a line of it)."""
+    lines = [t("win.note_above" if above else "win.note", lang, T=window.tokens, n=window.size)]
     if row in window.queries:
         outside = float(weight_outside(weights, window)[row - window.first_query])
         if not np.isnan(outside):  # NaN: the row is hidden until the learner's guess (Predict first)
-            place.markdown(t("win.outside", lang, row=row, share=f"{outside:.1%}"))
+            lines.append(t("win.outside", lang, row=row, share=f"{outside:.1%}"))
+    place.markdown("\n\n".join(lines))

@@ -72,7 +72,7 @@ def test_the_map_shows_the_whole_text_and_the_note_gives_the_weight_outside_the_
     weights = trace_attention(TEXT, PlaygroundConfig(tokenizer="char")).trace.weights[0, 1, 80]
     outside = weights[48:].sum().item()  # keys 48..80 lie outside the window's keys 0..47
     assert outside > 0.01
-    notes = [m.value for m in at.markdown if "outside the window" in m.value]
+    notes = [line for m in at.markdown for line in m.value.split("\n\n") if "outside the window" in line]
     assert notes == [f"Query 80 gives **{outside:.1%}** of its attention to keys outside the window."]
 
 
@@ -94,7 +94,7 @@ def test_a_short_text_has_no_window_and_no_map():
     assert not [spec for spec in _specs(at) if any(t.get("meta", {}).get("step") for t in spec["data"])]
     detail = _trace(at, "raw scores QKᵀ · head 1")
     assert len(detail["y"]) == 64 and "origin" not in detail["meta"]
-    assert not [m.value for m in at.markdown if "outside the window" in m.value]
+    assert not [line for m in at.markdown for line in m.value.split("\n\n") if "outside the window" in line]
 
 
 @pytest.mark.parametrize("view", ["qk", "softmax", "token", "combined", "shapes", "stats", "share"])
@@ -146,7 +146,7 @@ def test_compare_mode_of_a_long_text_has_the_map_and_a_click_on_it_moves_both_wi
     assert "The map shows set-up A's head 2; its box is the window both set-ups show." in [c.value for c in at.caption]
     weights = trace_attention(text, PlaygroundConfig(tokenizer="char")).trace.weights[0, 1, 100]
     outside = weights[:16].sum().item() + weights[64:].sum().item()  # keys outside 16..63 (query 100 sees 0..100)
-    assert [m.value for m in at.markdown if "outside the window" in m.value] == [
+    assert [line for m in at.markdown for line in m.value.split("\n\n") if "outside the window" in line] == [
         f"Query 100 gives **{outside:.1%}** of its attention to keys outside the window."
     ]
 
@@ -219,7 +219,7 @@ def test_the_map_on_the_first_screen_is_sent_once_and_the_detail_points_to_it(la
     at = open_page(PAGE, text=TEXT, tok="char", heads="8", head_dim="8", row="80", lang=lang)
     assert not at.exception, at.exception
     _map(at)  # exactly one map
-    notes = [m.value for m in at.markdown]
+    notes = [paragraph for m in at.markdown for paragraph in m.value.split("\n\n")]
     assert t("win.note_above", lang, T=100, n=48) in notes
     assert notes.count(t("win.note", lang, T=100, n=48)) == 1, "beside the map on the first screen only"
     assert any(t("win.outside", lang, row=80, share="").split("**")[0] in note for note in notes)

@@ -77,7 +77,7 @@ def test_the_note_gives_the_weight_outside_the_window_from_torch(offered):
     at = _open(block="3", head="5", row="80", col="10")
     weights = hf.trace(offered, TEXT).weights[2][0, 4, 80]
     outside = weights[48:].sum().item()  # the window's keys are 0..47; query 80 reads 0..80
-    notes = [m.value for m in at.markdown if "outside the window" in m.value]
+    notes = [line for m in at.markdown for line in m.value.split("\n\n") if "outside the window" in line]
     assert notes == [f"Query 80 gives **{outside:.1%}** of its attention to keys outside the window."]
 
 
