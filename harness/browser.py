@@ -114,13 +114,26 @@ IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 FIRST_SCREEN_ONLY = "[class*='st-key-first_screen_']"
 
 
+# The app's own styles are on the page (ui/shell.py BASE_CSS sets this property). They come
+# through Streamlit's HTML element, whose code a browser loads on first use: a busy machine
+# draws the page's widgets before it, so a size or a position is measured once it is here.
+STYLED_JS = "() => getComputedStyle(document.documentElement).getPropertyValue('--attention-styled').trim() === '1'"
+
+
+def wait_for_styles(page, timeout_ms: int = APP_READY_TIMEOUT_MS) -> None:
+    """Wait until the app's styles apply (every style the run so far sent: the same code draws them)."""
+    page.wait_for_function(STYLED_JS, timeout=timeout_ms)
+
+
 def wait_for_app(page, timeout_ms: int = APP_READY_TIMEOUT_MS) -> None:
     """Wait until a title is on screen and the page's script has finished its run; when
-    that run drew only the first screen, also for the run that draws the rest."""
+    that run drew only the first screen, also for the run that draws the rest; and until
+    the app's styles apply."""
     page.wait_for_selector("[data-testid='stHeading'] h1", timeout=timeout_ms)
     page.wait_for_selector(IDLE, timeout=timeout_ms)
     page.wait_for_selector(FIRST_SCREEN_ONLY, state="detached", timeout=timeout_ms)
     page.wait_for_selector(IDLE, timeout=timeout_ms)
+    wait_for_styles(page, timeout_ms)
 
 
 # A chart's "show as table" expander (ui/charts.py TABLE_SUFFIX): opening one reruns the page.

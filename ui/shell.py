@@ -32,8 +32,10 @@ PRESENT_STATE = PRESENT_STATE_KEY  # one name with ui/charts.py
 # Every page: the copy button of a code block is always shown (Streamlit shows it only on
 # hover, which a student on a touch screen or a projector never sees); a chart's text
 # alternative (ui/charts.py) is out of sight and out of the layout (its wrapper too: no gap
-# under the chart), but read by a screen reader. A fixed style, no user text.
+# under the chart), but read by a screen reader. A fixed style, no user text. Its --attention-styled
+# tells a test the page's styles have arrived (Streamlit loads the part drawing them lazily).
 BASE_CSS = """<style>
+:root { --attention-styled: 1; }
 [data-testid='stCode'] > pre + div { opacity: 1; visibility: visible; }
 [data-testid='stMainBlockContainer'] { padding-top: 3.5rem; }
 [class*='ALT'], [data-testid='stLayoutWrapper']:has(> [class*='ALT']) { position: absolute !important; width: 1px !important; height: 1px !important;

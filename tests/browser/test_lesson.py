@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from harness.browser import exceptions_shown, new_context, wait_for_app
+from harness.browser import exceptions_shown, new_context, wait_for_app, wait_for_styles
 from harness.charts import CHART_SELECTOR
 from harness.server import ARTIFACTS
 from string_table import t
@@ -116,6 +116,7 @@ def test_a_presenters_keys_move_between_steps_and_the_buttons_are_at_the_bottom_
         # Presenting: previous/next in one bar fixed at the screen's bottom, in view.
         bar = page.locator(".st-key-ls_nav_bar").get_by_role("button", name=t("ls.next", "zh"))
         bar.wait_for()
+        wait_for_styles(page)  # the bar is fixed at the bottom by the page's style
         assert page.get_by_role("button", name=t("ls.next", "zh")).count() == 1
         assert bar.bounding_box()["y"] + bar.bounding_box()["height"] <= PROJECTOR["height"]
         box = page.locator(".st-key-ls_text_1 input")

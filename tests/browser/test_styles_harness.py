@@ -1,0 +1,38 @@
+"""The harness's wait for the app's styles (harness/browser.py ``wait_for_styles``), on pages
+written here: it returns once the app's marker property applies, and not before."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from harness.browser import new_context, wait_for_styles
+from ui.shell import BASE_CSS
+
+PAGE = "<!DOCTYPE html><html><head>{style}</head><body><p>a page</p></body></html>"
+
+
+def _open(browser, tmp_path, style: str):
+    path = tmp_path / "page.html"
+    path.write_text(PAGE.replace("{style}", style), encoding="utf-8")
+    context = new_context(browser)
+    page = context.new_page()
+    page.goto(path.as_uri())
+    return context, page
+
+
+def test_the_wait_ends_once_the_apps_style_applies(playwright_browser, tmp_path):
+    context, page = _open(playwright_browser, tmp_path, BASE_CSS)
+    try:
+        wait_for_styles(page, timeout_ms=5_000)
+    finally:
+        context.close()
+
+
+def test_the_wait_does_not_end_without_the_apps_style(playwright_browser, tmp_path):
+    context, page = _open(playwright_browser, tmp_path, "<style>p { color: red; }</style>")
+    try:
+        with pytest.raises(PlaywrightTimeout):
+            wait_for_styles(page, timeout_ms=1_000)
+    finally:
+        context.close()
