@@ -759,3 +759,11 @@ def test_a_prompt_of_characters_the_model_never_saw_is_said_so_and_nothing_is_ma
     said = error_text(InputError("no_known_characters", characters=6), lang)
     assert said in [error.value for error in at.error], [error.value for error in at.error]
     assert "tr_generated" not in at.session_state
+
+
+def test_the_models_download_reruns_nothing(page):
+    """Its file is made on the click, beside the click's rerun: a rerun that ends first drops
+    the file's maker, so the click reruns nothing (as the playground's downloads)."""
+    train_quickly(page, steps=10)
+    (button,) = [b.proto for b in page.get("download_button") if b.proto.id.endswith("tr_download_model")]
+    assert button.HasField("deferred_file_id") and button.ignore_rerun

@@ -17,6 +17,9 @@ from .exports import matrix_csv, trace_npz
 from .views import View, head_label
 
 CSV_MIME = "text/csv"
+# A download's click reruns nothing: Streamlit makes a file beside the click's rerun, and a
+# rerun that ends first drops the file's maker (the browser then gets no file at all).
+NO_RERUN = "ignore"
 
 
 def share(view: View, query: dict[str, str], text: str, lang: str) -> None:
@@ -63,6 +66,7 @@ def _page_download(view: View, text: str, link: str, block: int, stage: str, hea
         + ".html",
         mime="text/html",
         key="pg_download_page",
+        on_click=NO_RERUN,
         icon=":material/web:",
         help=t("pg.download_page_help", lang),
     )
@@ -80,6 +84,7 @@ def _file_downloads(view: View, text: str, block: int, stage: str, head: int, bu
         file_name=f"{stage}_head{head}.csv",
         mime=CSV_MIME,
         key="pg_download_csv",
+        on_click=NO_RERUN,
         icon=":material/table:",
     )
     buttons[1].download_button(
@@ -88,6 +93,7 @@ def _file_downloads(view: View, text: str, block: int, stage: str, head: int, bu
         file_name="attention_trace.npz",
         mime="application/octet-stream",
         key="pg_download_npz",
+        on_click=NO_RERUN,
         icon=":material/data_array:",
     )
     reproduction = view.source.reproduction(text, block - 1)
@@ -98,6 +104,7 @@ def _file_downloads(view: View, text: str, block: int, stage: str, head: int, bu
         file_name="reproduce_attention.py",
         mime="text/x-python",
         key="pg_download_py",
+        on_click=NO_RERUN,
         icon=":material/code:",
     )
     st.code(reproduction.code, language="python")

@@ -65,6 +65,7 @@ def model_summary(lang: str) -> None:
         file_name=checkpoint_file_name(trained),
         mime="application/octet-stream",
         key="tr_download_model",
+        on_click="ignore",  # no rerun: one that ended before the file was made would drop its maker
         icon=":material/download:",
         help=t("tr.download_model_help", lang),
     )
