@@ -7,6 +7,8 @@ browser's own controls, is not the page's and is not counted."""
 
 from __future__ import annotations
 
+import pytest
+
 from harness.browser import new_context
 from harness.keyboard import tab_to
 
@@ -99,21 +101,18 @@ def test_a_tab_past_the_last_element_goes_on_from_the_top(playwright_browser, tm
         context.close()
 
 
-def test_a_ring_drawn_when_a_slow_run_ends_is_not_a_missing_focus_style(playwright_browser, tmp_path):
-    context, page = _page(playwright_browser, tmp_path, SLOW_RUN_B.replace("{ring_after}", "true"))
+@pytest.mark.parametrize(
+    ("ring_after", "counted"),
+    [("true", []), ("false", ["b: no outline or box-shadow on it or on the control around it"])],
+    ids=["ring-comes-with-the-redraw", "ring-never-comes"],
+)
+def test_a_ring_missing_while_a_slow_run_redraws_is_judged_once_the_page_is_idle(
+    playwright_browser, tmp_path, ring_after, counted
+):
+    context, page = _page(playwright_browser, tmp_path, SLOW_RUN_B.replace("{ring_after}", ring_after))
     try:
         page.locator("#a").focus()
         unseen = tab_to(page, "#c")
-        assert unseen == [], unseen
-    finally:
-        context.close()
-
-
-def test_a_ring_still_missing_after_a_slow_run_is_counted(playwright_browser, tmp_path):
-    context, page = _page(playwright_browser, tmp_path, SLOW_RUN_B.replace("{ring_after}", "false"))
-    try:
-        page.locator("#a").focus()
-        unseen = tab_to(page, "#c")
-        assert unseen == ["b: no outline or box-shadow on it or on the control around it"], unseen
+        assert unseen == counted, unseen
     finally:
         context.close()
