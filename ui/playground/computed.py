@@ -29,12 +29,8 @@ SHARED_VIEW_MB = 256  # and the memory they may hold (random weights: 16 heads Ã
 MEMO_MAX_BYTES = KEEP_MAX_BYTES  # a session keeps its last view itself up to this size (a short text's)
 
 
-def _view_bytes(view: View) -> int:
-    return view.nbytes()
-
-
 # Views shared by every session, by (source, text, layer): the arrays are only read.
-SHARED_VIEWS: SharedResults[View] = SharedResults(SHARED_VIEW_ENTRIES, SHARED_VIEW_MB * 2**20, _view_bytes)
+SHARED_VIEWS: SharedResults[View] = SharedResults(SHARED_VIEW_ENTRIES, SHARED_VIEW_MB * 2**20, View.nbytes)
 
 
 def layer_view(source: AttentionSource, trace: Trace, layer: int, identity: tuple = (), text: str = "") -> View:
@@ -75,7 +71,7 @@ def compute(source: AttentionSource, text: str, layer: int = 0) -> View:
     # A session keeps its own reference only to a small view: a long text's (a real model's 12
     # heads of 512 tokens, ~70 MB) lives in the shared, bounded cache alone, so that a class of
     # long texts costs the server that bound, not a view per student.
-    if _view_bytes(view) <= MEMO_MAX_BYTES:
+    if view.nbytes() <= MEMO_MAX_BYTES:
         st.session_state[MEMO_STATE] = (key, view)
     else:
         st.session_state.pop(MEMO_STATE, None)
