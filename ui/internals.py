@@ -40,7 +40,13 @@ HISTORY_NAVIGATION = Internal(
     "a run started by the browser's Back or Forward shows the page as it was left (ui/page_state/state.py)",
     "after Back a box may show a value older than the one the student left",
 )
-INTERNALS: tuple[Internal, ...] = (ASYNCIO_NODELAY, NEW_WIDGET_STATE, HISTORY_NAVIGATION)
+FRAGMENT_RERUN = Internal(
+    "streamlit AppSession.request_rerun (and AppSession.has_fragment)",
+    "a change made in a part of a page (a fragment) the server does not hold yet, as after a "
+    "restart, reruns the whole page with it (ui/runtime.py)",
+    "such a change is dropped: the control shows it, the page does not, until the next change",
+)
+INTERNALS: tuple[Internal, ...] = (ASYNCIO_NODELAY, NEW_WIDGET_STATE, HISTORY_NAVIGATION, FRAGMENT_RERUN)
 WIDGET_ID_PREFIX = "$$ID-"  # Streamlit's id of a keyed widget: "$$ID-<hash>-<key>"
 _warned: set[str] = set()
 
@@ -101,3 +107,45 @@ def keys_sent_by_browser() -> set[str]:
         for widget_id in widget_states_sent()
         if isinstance(widget_id, str) and widget_id.startswith(WIDGET_ID_PREFIX)
     }
+
+
+def whole_page_for_unknown_parts(request_rerun: Callable) -> Callable:
+    """``AppSession.request_rerun`` that turns a rerun of a fragment the session does not
+    hold into a rerun of the whole page with the same widget states.
+
+    Streamlit drops such a request (it logs "does not exist anymore"), and with it the new
+    value of the control that sent it: the browser shows the new value, the page the old
+    one. It happens when the session has not drawn the part yet: a server restarted under
+    an open page, whose first run is still under way when the student changes a control.
+    The browser sends every widget's state with a fragment's rerun, so a full rerun loses
+    nothing. A part's own timer (``run_every``) that outlived it is still dropped."""
+
+    def rerun_whole_page_if_unknown(session, client_state=None):
+        fragment_id = getattr(client_state, "fragment_id", "")
+        timed = getattr(client_state, "is_auto_rerun", False)  # a part's timer: dropped, as it should be
+        if fragment_id and not timed and not session.has_fragment(fragment_id):
+            LOG.info("a rerun of part %s, which this session does not hold, reruns the whole page", fragment_id)
+            whole = type(client_state)()
+            whole.CopyFrom(client_state)
+            whole.ClearField("fragment_id")
+            client_state = whole
+        return request_rerun(session, client_state)
+
+    rerun_whole_page_if_unknown.rerun_of_unknown_parts = True  # marks the replacement: installed once
+    return rerun_whole_page_if_unknown
+
+
+def rerun_unknown_parts_in_full() -> bool:
+    """Install ``whole_page_for_unknown_parts`` on Streamlit's AppSession (once); False, with
+    a log line, when this Streamlit has no such method."""
+    try:
+        from streamlit.runtime.app_session import AppSession
+
+        current = AppSession.request_rerun
+        AppSession.has_fragment  # noqa: B018  # the check the replacement relies on
+    except Exception as error:  # noqa: BLE001  # any change of these internals: degrade, say so
+        _missing(FRAGMENT_RERUN, error)
+        return False
+    if not getattr(current, "rerun_of_unknown_parts", False):
+        AppSession.request_rerun = whole_page_for_unknown_parts(current)
+    return True

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from gpt_core.reproduce import COMPUTE_THREADS, use_compute_threads
 
-from .internals import asyncio_set_nodelay, replace_asyncio_set_nodelay
+from .internals import asyncio_set_nodelay, replace_asyncio_set_nodelay, rerun_unknown_parts_in_full
 from .memory import fix_mmap_threshold
 
 # Each session computes with one thread: many students' sessions (threads of one server
@@ -49,6 +49,7 @@ def configure_process() -> None:
             pin_interpreter(os.environ.get(CPU_ENV, "auto"))
             if os.environ.get(KEEP_NAGLE_ENV) != "1":
                 disable_nagle()
+            rerun_unknown_parts_in_full()  # a change in a part not drawn yet is not lost (ui/internals.py)
             freeze_heap()
             _configured.set()
 

@@ -102,3 +102,71 @@ def test_every_internal_is_listed_in_the_contributors_guide(internal):
     with open(GUIDE, encoding="utf-8") as handle:
         guide = handle.read()
     assert internal.name in guide, f"docs/contributing.md's 'Private internals' section does not list {internal.name}"
+
+
+from streamlit.proto.ClientState_pb2 import ClientState  # noqa: E402
+from streamlit.runtime.app_session import AppSession  # noqa: E402
+
+
+class _Session:
+    """Stands in for an AppSession: the parts it holds, and the requests it was given."""
+
+    def __init__(self, parts: set[str]) -> None:
+        self.parts = parts
+        self.requests: list = []
+
+    def has_fragment(self, fragment_id: str) -> bool:
+        return fragment_id in self.parts
+
+
+def _record(session, client_state=None):
+    session.requests.append(client_state)
+
+
+def _client_state(fragment_id: str, auto: bool = False) -> ClientState:
+    state = ClientState(query_string="seed=7", fragment_id=fragment_id, is_auto_rerun=auto)
+    state.widget_states.widgets.add(id="$$ID-abc-pg_seed", int_value=7)
+    return state
+
+
+def test_a_change_in_a_part_the_session_does_not_hold_reruns_the_whole_page_with_its_values():
+    session = _Session(parts={"held"})
+    whole_page_for_unknown = internals.whole_page_for_unknown_parts(_record)
+    whole_page_for_unknown(session, _client_state("gone"))
+    (sent,) = session.requests
+    assert sent.fragment_id == "", "a rerun of the whole page"
+    assert [(w.id, w.int_value) for w in sent.widget_states.widgets] == [("$$ID-abc-pg_seed", 7)], "the new value kept"
+    assert sent.query_string == "seed=7"
+
+
+def test_a_part_the_session_holds_a_whole_page_rerun_and_a_parts_timer_pass_unchanged():
+    session = _Session(parts={"held"})
+    whole_page_for_unknown = internals.whole_page_for_unknown_parts(_record)
+    held, timer, whole = _client_state("held"), _client_state("gone", auto=True), _client_state("")
+    for state in (held, timer, whole):
+        whole_page_for_unknown(session, state)
+    whole_page_for_unknown(session)  # no client state: Streamlit's own rerun
+    assert session.requests == [held, timer, whole, None]
+    assert session.requests[1].fragment_id == "gone", "a timer of a part no longer drawn is still Streamlit's to drop"
+
+
+def test_the_replacement_is_installed_on_streamlits_session_once(monkeypatch):
+    monkeypatch.setattr(AppSession, "request_rerun", AppSession.request_rerun)  # restored after the test
+    assert internals.rerun_unknown_parts_in_full() is True
+    installed = AppSession.request_rerun
+    assert getattr(installed, "rerun_of_unknown_parts", False), (
+        f"{internals.FRAGMENT_RERUN.name}: the replacement is not installed (checked on {internals.CHECKED_STREAMLIT})"
+    )
+    assert internals.rerun_unknown_parts_in_full() is True
+    assert AppSession.request_rerun is installed, "installed once, not wrapped again"
+
+
+def test_without_streamlits_session_method_the_replacement_says_so_and_changes_nothing(monkeypatch, caplog):
+    monkeypatch.delattr(AppSession, "has_fragment")
+    monkeypatch.setattr(AppSession, "request_rerun", AppSession.request_rerun)
+    before = AppSession.request_rerun
+    monkeypatch.setattr(internals, "_warned", set())
+    with caplog.at_level(logging.WARNING, logger=internals.LOG.name):
+        assert internals.rerun_unknown_parts_in_full() is False
+    assert AppSession.request_rerun is before
+    assert "AppSession.request_rerun" in caplog.text
