@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio.base_events
 import logging
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -46,7 +47,12 @@ FRAGMENT_RERUN = Internal(
     "restart, reruns the whole page with it (ui/runtime.py)",
     "such a change is dropped: the control shows it, the page does not, until the next change",
 )
-INTERNALS: tuple[Internal, ...] = (ASYNCIO_NODELAY, NEW_WIDGET_STATE, HISTORY_NAVIGATION, FRAGMENT_RERUN)
+DEFLATE_LEVEL = Internal(
+    "websockets PerMessageDeflate.encode (and its encoder, compress_settings, local_max_window_bits)",
+    "the server deflates its websocket messages at a faster level than the library's default (ui/runtime.py)",
+    "messages are deflated at zlib's default level: a few milliseconds more of the server's time a change",
+)
+INTERNALS: tuple[Internal, ...] = (ASYNCIO_NODELAY, NEW_WIDGET_STATE, HISTORY_NAVIGATION, FRAGMENT_RERUN, DEFLATE_LEVEL)
 WIDGET_ID_PREFIX = "$$ID-"  # Streamlit's id of a keyed widget: "$$ID-<hash>-<key>"
 _warned: set[str] = set()
 
@@ -148,4 +154,44 @@ def rerun_unknown_parts_in_full() -> bool:
         return False
     if not getattr(current, "rerun_of_unknown_parts", False):
         AppSession.request_rerun = whole_page_for_unknown_parts(current)
+    return True
+
+
+def encode_at_level(encode: Callable, level: int, starts: tuple) -> Callable:
+    """``PerMessageDeflate.encode`` that deflates each message at zlib ``level``, the
+    connection's other settings (its window, its memory level) kept. The first message a
+    connection sends at another level starts a new compressor: a message's first frame
+    (its opcode in ``starts``, never a control frame, which may come between a message's
+    frames) is a boundary its reader's decompressor takes as it comes, so connections
+    opened before this was installed change too. It runs where the library compresses, on
+    the server's event loop."""
+
+    def encoded_at_level(extension, frame):
+        if frame.opcode in starts and extension.compress_settings.get("level") != level:
+            extension.compress_settings = {**extension.compress_settings, "level": level}
+            if not extension.local_no_context_takeover:  # otherwise made anew for each message, from the settings
+                extension.encoder = zlib.compressobj(
+                    wbits=-extension.local_max_window_bits, **extension.compress_settings
+                )
+        return encode(extension, frame)
+
+    encoded_at_level.deflate_level = level  # marks the replacement
+    encoded_at_level.__wrapped__ = encode
+    return encoded_at_level
+
+
+def deflate_at_level(level: int) -> bool:
+    """Install ``encode_at_level`` on websockets' PerMessageDeflate; False, with a log line,
+    when this websockets has no such class or method."""
+    try:
+        from websockets.extensions.permessage_deflate import PerMessageDeflate
+        from websockets.frames import Opcode
+
+        current = PerMessageDeflate.encode
+        starts = (Opcode.TEXT, Opcode.BINARY)
+    except Exception as error:  # noqa: BLE001  # any change of these internals: degrade, say so
+        _missing(DEFLATE_LEVEL, error)
+        return False
+    original = current.__wrapped__ if hasattr(current, "deflate_level") else current
+    PerMessageDeflate.encode = encode_at_level(original, level, starts)
     return True

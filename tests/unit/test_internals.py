@@ -170,3 +170,68 @@ def test_without_streamlits_session_method_the_replacement_says_so_and_changes_n
         assert internals.rerun_unknown_parts_in_full() is False
     assert AppSession.request_rerun is before
     assert "AppSession.request_rerun" in caplog.text
+
+
+import zlib  # noqa: E402
+
+from websockets.extensions.permessage_deflate import PerMessageDeflate  # noqa: E402
+from websockets.frames import Frame, Opcode  # noqa: E402
+
+# What uvicorn gives the server's side of a connection (its window of 2**12, memLevel 5).
+WINDOW_BITS, MEM_LEVEL = 12, 5
+MESSAGES = [bytes(range(256)) * 40 + str(i).encode() * 500 for i in range(4)]
+
+
+def _pair(no_context_takeover: bool = False) -> tuple[PerMessageDeflate, PerMessageDeflate]:
+    """The server's side of a deflated connection and the browser's, which reads it."""
+    server = PerMessageDeflate(
+        no_context_takeover, no_context_takeover, WINDOW_BITS, WINDOW_BITS, {"memLevel": MEM_LEVEL}
+    )
+    browser = PerMessageDeflate(no_context_takeover, no_context_takeover, WINDOW_BITS, WINDOW_BITS)
+    return server, browser
+
+
+def _read(browser: PerMessageDeflate, frames: list[Frame]) -> list[bytes]:
+    return [bytes(browser.decode(frame).data) for frame in frames]
+
+
+@pytest.fixture
+def deflate_patch(monkeypatch):
+    monkeypatch.setattr(PerMessageDeflate, "encode", PerMessageDeflate.encode)  # restored after the test
+
+
+@pytest.mark.parametrize("no_context_takeover", [False, True])
+def test_a_connection_open_before_the_level_changes_deflates_at_it_and_reads_the_same(
+    deflate_patch, no_context_takeover
+):
+    server, browser = _pair(no_context_takeover)
+    before = [server.encode(Frame(Opcode.BINARY, message)) for message in MESSAGES[:2]]
+    assert internals.deflate_at_level(1) is True
+    after = [server.encode(Frame(Opcode.BINARY, message)) for message in MESSAGES[2:]]
+    assert _read(browser, before + after) == MESSAGES, "the browser reads every message, before and after"
+    level_one = zlib.compressobj(1, zlib.DEFLATED, -WINDOW_BITS, MEM_LEVEL)
+    expected = level_one.compress(MESSAGES[2]) + level_one.flush(zlib.Z_SYNC_FLUSH)
+    assert bytes(after[0].data) == expected[:-4], "the first message after: zlib's level 1 from a fresh compressor"
+    default = zlib.compressobj(6, zlib.DEFLATED, -WINDOW_BITS, MEM_LEVEL)
+    assert len(after[0].data) != len((default.compress(MESSAGES[2]) + default.flush(zlib.Z_SYNC_FLUSH))[:-4])
+
+
+def test_a_control_frame_between_a_messages_frames_keeps_its_compressor(deflate_patch):
+    """A ping may come between two frames of one message: the level changes only where a
+    message starts, so the message's frames stay one deflate stream."""
+    server, browser = _pair()
+    first = server.encode(Frame(Opcode.BINARY, MESSAGES[0][:5000], fin=False))
+    assert internals.deflate_at_level(1) is True
+    ping = server.encode(Frame(Opcode.PING, b"ping"))
+    rest = server.encode(Frame(Opcode.CONT, MESSAGES[0][5000:]))
+    following = server.encode(Frame(Opcode.BINARY, MESSAGES[1]))
+    assert bytes(ping.data) == b"ping"
+    read = _read(browser, [first, rest, following])
+    assert [read[0] + read[1], read[2]] == MESSAGES[:2]
+
+
+def test_installing_the_level_twice_wraps_the_library_once(deflate_patch):
+    original = PerMessageDeflate.encode
+    internals.deflate_at_level(1)
+    internals.deflate_at_level(3)
+    assert PerMessageDeflate.encode.__wrapped__ is original and PerMessageDeflate.encode.deflate_level == 3
