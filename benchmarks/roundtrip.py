@@ -72,6 +72,8 @@ async def measure(url: str, changes: int, steps_log: str | None = None) -> dict:
     try:
         first = await client.open_page()
         assert first.ok, first.exceptions
+        rest = await client.open_page()  # the rest of the page, asked for once the first screen is drawn
+        assert rest.ok, rest.exceptions
         times, sizes, wire, steps = [], [], [], []
         for i in range(WARMUP_CHANGES + changes):
             if steps_log:
