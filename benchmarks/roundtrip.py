@@ -17,8 +17,10 @@ where a change's server time goes (trace, figures, description, serialization, t
 Each row gives a change's bytes twice: the messages as Streamlit serialized them, and what
 the socket delivered (the websocket frames, compressed where the server compresses; the
 client offers compression as browsers do). With ``--against REV`` (a commit, e.g. ``HEAD~3``)
-the same changes also run against that commit's code, checked out in a temporary worktree,
-in the same run, so the two are compared on the same machine at the same time.
+the same changes also run against that commit's code, checked out in a temporary worktree:
+a server of this code and one of that code, up at once, each change made on one and then on
+the other (the order reversed every other round), so the two rows see the same machine at
+the same moments.
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ if str(ROOT) not in sys.path:  # run as `python benchmarks/roundtrip.py`
 from benchmarks.against import checked_out, option  # noqa: E402
 from benchmarks.wire_bytes import attribute, breakdown_rows  # noqa: E402
 from harness.server import start_server, stop_server  # noqa: E402
-from harness.streamlit_client import StreamlitClient  # noqa: E402
+from harness.streamlit_client import RunResult, StreamlitClient  # noqa: E402
+from ui.runtime import CPU_ENV  # noqa: E402
 from ui.step_timing import ENV, read_steps  # noqa: E402
 
 BOOK_SENTENCE = "The cat sat on the mat because it was tired, and the dog slept by the door all day."[:70]
@@ -63,39 +66,73 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
-async def measure(url: str, changes: int, steps_log: str | None = None) -> dict:
-    """The round trips of CHANGES seed changes after a warm-up; with ``steps_log`` (the
-    server's ATTENTION_STEP_TIMES file), also each change's server time by step."""
+async def _opened(url: str) -> tuple[StreamlitClient, RunResult]:
+    """A client on the playground at the book's size, its first screen and the rest drawn
+    (the browser asks for the rest once the first screen is up)."""
     client = StreamlitClient(url, "playground", urlencode(QUERY))
     client.keep_frames = True
     await client.connect()
-    try:
-        first = await client.open_page()
-        assert first.ok, first.exceptions
-        times, sizes, wire, steps = [], [], [], []
-        for i in range(WARMUP_CHANGES + changes):
-            if steps_log:
-                Path(steps_log).write_text("")  # the run before has finished: its steps are logged
-            result = await client.set_widget("pg_seed", int_value=1000 + i)
-            assert result.ok and result.charts >= 2, (result.exceptions, result.charts)
-            if i >= WARMUP_CHANGES:
-                times.append(result.seconds * 1000)
-                sizes.append(result.bytes)
-                wire.append(result.wire_bytes)
-                steps.append(read_steps(steps_log) if steps_log else {})
-                last = result
-    finally:
-        await client.close()
+    first = await client.open_page()
+    assert first.ok, first.exceptions
+    rest = await client.open_page()
+    assert rest.ok, rest.exceptions
+    return client, first
+
+
+async def _seed_change(client: StreamlitClient, number: int) -> RunResult:
+    result = await client.set_widget("pg_seed", int_value=1000 + number)
+    assert result.ok and result.charts >= 2, (result.exceptions, result.charts)
+    return result
+
+
+def _summary(first: RunResult, results: list[RunResult], steps: list[dict[str, float]] | None = None) -> dict:
+    times = [result.seconds * 1000 for result in results]
     return {
         "first_render_ms": round(first.seconds * 1000),
         "median_ms": round(statistics.median(times), 1),
         "p95_ms": round(percentile(times, 0.95), 1),
         "max_ms": round(max(times), 1),
-        "bytes_per_change": round(statistics.median(sizes)),
-        "wire_bytes_per_change": round(statistics.median(wire)),
-        "bytes_of_last_change": attribute(last.frames),
-        "server_ms_by_step": step_medians(steps, times) if steps_log else {},
+        "bytes_per_change": round(statistics.median(result.bytes for result in results)),
+        "wire_bytes_per_change": round(statistics.median(result.wire_bytes for result in results)),
+        "bytes_of_last_change": attribute(results[-1].frames),
+        "server_ms_by_step": step_medians(steps, times) if steps else {},
     }
+
+
+async def measure(url: str, changes: int, steps_log: str | None = None) -> dict:
+    """The round trips of CHANGES seed changes after a warm-up; with ``steps_log`` (the
+    server's ATTENTION_STEP_TIMES file), also each change's server time by step."""
+    client, first = await _opened(url)
+    results, steps = [], []
+    try:
+        for i in range(WARMUP_CHANGES + changes):
+            if steps_log:
+                Path(steps_log).write_text("")  # the run before has finished: its steps are logged
+            result = await _seed_change(client, i)
+            if i >= WARMUP_CHANGES:
+                results.append(result)
+                steps.append(read_steps(steps_log) if steps_log else {})
+    finally:
+        await client.close()
+    return _summary(first, results, steps if steps_log else None)
+
+
+async def measure_side_by_side(urls: dict[str, str], changes: int) -> dict[str, dict]:
+    """The same seed changes on several servers, taken in turn (one change on each, the
+    order reversed every other round), so that each sees the machine as the others do."""
+    opened = {label: await _opened(url) for label, url in urls.items()}
+    results: dict[str, list[RunResult]] = {label: [] for label in urls}
+    labels = list(urls)
+    try:
+        for i in range(WARMUP_CHANGES + changes):
+            for label in labels if i % 2 == 0 else labels[::-1]:
+                result = await _seed_change(opened[label][0], i)
+                if i >= WARMUP_CHANGES:
+                    results[label].append(result)
+    finally:
+        for client, _ in opened.values():
+            await client.close()
+    return {label: _summary(opened[label][1], results[label]) for label in labels}
 
 
 def step_medians(steps: list[dict[str, float]], times: list[float]) -> dict[str, float]:
@@ -117,10 +154,23 @@ def run_setting(env: dict[str, str], changes: int, steps_log: str | None = None,
         stop_server(server)
 
 
-def run_against(revision: str, changes: int) -> dict:
-    """This app's setting on ``revision``'s code, from a temporary worktree of it."""
+def run_against(revision: str, changes: int) -> dict[str, dict]:
+    """This app's setting on this code and on ``revision``'s (from a temporary worktree of
+    it), both servers up at once, each on its own core, and changed in turn
+    (``measure_side_by_side``)."""
+    env = SETTINGS[APP_SETTING]
     with checked_out(revision) as tree:
-        return run_setting(SETTINGS[APP_SETTING], changes, cwd=tree)
+        servers = {  # each on a core of its own (ui/runtime.py pins a server's threads to one)
+            f"{APP_SETTING}, this code, side by side": start_server("roundtrip", env={**env, CPU_ENV: "0"}),
+            f"{APP_SETTING}, at {revision}, side by side": start_server(
+                "roundtrip", env={**env, CPU_ENV: "1"}, cwd=tree
+            ),
+        }
+        try:
+            return asyncio.run(measure_side_by_side({label: server.url for label, server in servers.items()}, changes))
+        finally:
+            for server in servers.values():
+                stop_server(server)
 
 
 def main() -> None:
@@ -130,7 +180,7 @@ def main() -> None:
     changes = int(numbers[0]) if numbers else DEFAULT_CHANGES
     rows = {label: run_setting(env, changes) for label, env in SETTINGS.items()}
     if against:
-        rows[f"{APP_SETTING}, at {against}"] = run_against(against, changes)
+        rows.update(run_against(against, changes))
     with tempfile.TemporaryDirectory() as folder:
         timed = run_setting(SETTINGS[APP_SETTING], changes, str(Path(folder) / "steps.tsv"))
     sys.stdout.write(json.dumps({**rows, TIMED_LABEL: timed}, indent=2) + "\n\n")

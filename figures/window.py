@@ -70,8 +70,9 @@ def _block_traces(summary: Blocks, look: Look, stage: str, head: int, text: Word
     values = summary.values
     masked = np.isneginf(values)
     hover = text["win.block_hover"].format(q="%{customdata[0]}", k="%{customdata[1]}", v="%{z:.4f}")
-    starts = np.arange(n) * b
-    customdata = np.stack(np.meshgrid(starts, starts, indexing="ij"), axis=-1).tolist()  # [query, key] per block
+    starts = np.arange(n, dtype=np.uint16 if n * b < 2**16 else np.uint32) * b
+    # [query, key] per block, as a typed array (a nested list is a Python walk on every draw)
+    customdata = np.stack(np.meshgrid(starts, starts, indexing="ij"), axis=-1)
     common = dict(x=centres, y=centres, hoverongaps=False, customdata=customdata, xgap=0, ygap=0)
     traces = []
     if masked.any():

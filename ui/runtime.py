@@ -15,7 +15,7 @@ from pathlib import Path
 
 from gpt_core.reproduce import COMPUTE_THREADS, use_compute_threads
 
-from .internals import asyncio_set_nodelay, replace_asyncio_set_nodelay
+from .internals import asyncio_set_nodelay, deflate_at_level, replace_asyncio_set_nodelay, rerun_unknown_parts_in_full
 from .memory import fix_mmap_threshold
 
 # Each session computes with one thread: many students' sessions (threads of one server
@@ -27,6 +27,10 @@ TORCH_THREADS = COMPUTE_THREADS
 # (benchmarks/roundtrip.py).
 KEEP_NAGLE_ENV = "ATTENTION_KEEP_NAGLE"
 
+# zlib's level for the websocket's messages (the library's default is 6): a seed change's
+# messages deflate in about half the time for about 6 % more bytes on the wire
+# (benchmarks/roundtrip.py; docs/benchmarks.md "Lighter on the wire").
+DEFLATE_LEVEL = 1
 ASYNCIO_SET_NODELAY = asyncio_set_nodelay()  # asyncio's own (None on a Python without it), for the tests
 # The core this process's interpreter threads run on: a number (deploy/cluster.py gives
 # each process its own), "auto" (the default: one of the allowed cores, by process id) or
@@ -49,6 +53,8 @@ def configure_process() -> None:
             pin_interpreter(os.environ.get(CPU_ENV, "auto"))
             if os.environ.get(KEEP_NAGLE_ENV) != "1":
                 disable_nagle()
+            rerun_unknown_parts_in_full()  # a change in a part not drawn yet is not lost (ui/internals.py)
+            deflate_at_level(DEFLATE_LEVEL)
             freeze_heap()
             _configured.set()
 

@@ -36,3 +36,18 @@ def test_clicking_the_map_moves_the_window_of_every_stage(shared_server, browser
     link = parse_qs(urlsplit(page.url).query)
     assert (link["row"], link["col"]) == (["30"], ["40"])
     assert exceptions_shown(page) == 0
+
+
+def test_a_block_of_the_map_says_where_it_starts_on_hover(shared_server, browser_page):
+    """Each block's first query and key travel as a typed array (figures/window.py): the
+    hover reads them from it."""
+    page = browser_page
+    page.goto(f"{shared_server.url}/playground?{urlencode({'text': TEXT, 'tok': 'char'})}")
+    wait_for_charts(page)
+    page.locator(".st-key-pg_window_map .js-plotly-plot").wait_for()
+    x, y = cell_centre(page, "pg_window_map", "", 31, 41)  # tokens 31 and 41: the block from 30 and 40
+    page.mouse.move(x, y)
+    hover = page.locator(".st-key-pg_window_map .hoverlayer .hovertext")
+    hover.wait_for()
+    assert "queries from 30, keys from 40" in hover.text_content()
+    assert exceptions_shown(page) == 0

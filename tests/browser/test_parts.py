@@ -53,6 +53,48 @@ async def _part_changes(url: str) -> dict:
     return {"stage": stage, "crafted": crafted, "cells": cells, "seed": seed}
 
 
+async def _setup_change(url: str):
+    client = await _opened(url)
+    try:
+        return await client.set_widget("pg_seed", int_value=12)
+    finally:
+        await client.close()
+
+
+def test_a_control_of_the_set_up_reruns_the_set_up_not_the_pages_shell(shared_server):
+    """A seed change reruns the set-up's part: its charts, its tab and its link, with none of
+    the page's shell (the sidebar's title and the page's own title are not sent again)."""
+    run = _in_thread(_setup_change(shared_server.url))
+    assert run.ok, run.exceptions
+    assert run.status == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
+    assert {OVERVIEW, DETAIL} <= set(run.chart_keys), "every chart of the set-up"
+    assert _query(run.query_strings[-1])["seed"] == "12", "the link follows"
+    said = "\n".join(run.texts)
+    last = len(LINK["text"]) - 1  # the default row: the last token (characters)
+    assert t("pg.softmax_intro", "en", head=1, row=last).split(":")[0] in said, "the open tab too"
+    assert t("app.name", "en") not in said and t("page.playground.blurb", "en") not in said, "no shell"
+
+
+async def _change_in_a_part_not_held(url: str):
+    client = await _opened(url)
+    try:
+        client.widget_fragments["pg_seed"] = "a-part-this-session-never-drew"  # as after a server restart
+        return await client.set_widget("pg_seed", int_value=13)
+    finally:
+        await client.close()
+
+
+def test_a_change_in_a_part_the_server_does_not_hold_reruns_the_whole_page_with_it(shared_server):
+    """Streamlit drops a rerun of a part its session does not hold (a server that restarted
+    under an open page, before its first run drew the part), and with it the control's new
+    value; here the whole page reruns with it instead (ui/internals.py)."""
+    run = _in_thread(_change_in_a_part_not_held(shared_server.url))
+    assert run.ok, run.exceptions
+    assert run.status == ForwardMsg.FINISHED_SUCCESSFULLY, "a run of the whole page"
+    assert _query(run.query_strings[-1])["seed"] == "13", "the new value was not lost"
+    assert {OVERVIEW, DETAIL} <= set(run.chart_keys)
+
+
 def _query(query_string: str) -> dict[str, str]:
     return {key: values[-1] for key, values in parse_qs(query_string).items()}
 

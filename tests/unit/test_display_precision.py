@@ -17,7 +17,7 @@ import pytest
 import torch
 
 from figures import head_detail_figure, heads_overview_figure
-from figures.display_precision import at_display_precision, display_trace, shown_decimals
+from figures.display_precision import at_display_precision, display_trace, display_traces, shown_decimals
 from figures.wire import wire_dict
 from gpt_core import PlaygroundConfig, trace_attention
 from harness.charts import d3_fixed
@@ -188,3 +188,33 @@ def test_zero_stays_exactly_zero_and_a_small_value_is_not_sent_as_zero():
     assert sent[0] == 0 and not np.signbit(sent[0]) and sent[1] == 0 and np.signbit(sent[1])
     assert np.all(sent[2:4] > 0) and sent[4] < 0
     assert printed(sent, 4) == printed(values, 4)
+
+
+def test_a_figures_heatmaps_made_in_one_pass_are_sent_as_each_alone():
+    """``display_traces`` groups heatmaps printed alike; each trace comes out as
+    ``display_trace`` makes it alone: other decimals, another shape, float64, NaN, a trace
+    printed with every digit, and one that is no heatmap."""
+    rng = np.random.default_rng(5)
+    weights = rng.random((6, 6)).astype(np.float32)
+    weights[0, 1:] = 0.0
+    scores = (rng.standard_normal((4, 9)) * 3).astype(np.float64)
+    scores[2, 3] = np.nan
+    traces = [
+        {"type": "heatmap", "z": weights, "hovertemplate": "%{z:.4f}"},
+        {"type": "heatmap", "z": scores, "hovertemplate": "%{z:.2f}", "texttemplate": "%{z:.1f}"},
+        {"type": "scatter", "y": np.arange(3.0)},
+        {"type": "heatmap", "z": weights.T.copy(), "hovertemplate": "%{z:.4f}", "name": "second of the first kind"},
+        {"type": "heatmap", "z": weights, "hovertemplate": "%{z}"},
+    ]
+    together = display_traces(traces)
+    assert [sorted(trace) for trace in together] == [sorted(trace) for trace in traces], "every property kept"
+    for made, trace in zip(together, traces, strict=True):
+        alone = display_trace(trace)
+        if "z" in trace:
+            assert made["z"].shape == trace["z"].shape
+            np.testing.assert_array_equal(made["z"], alone["z"])  # bit for bit, NaN where NaN
+            assert made["z"].dtype == alone["z"].dtype
+        else:
+            assert made is trace
+    assert together[4] is traces[4], "a z printed with every digit is sent exact"
+    assert not np.array_equal(together[0]["z"], weights), "the first kind was made to its precision"

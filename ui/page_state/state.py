@@ -146,6 +146,17 @@ class PageState:
         if st.session_state.pop(self.browser_key, None):
             st.rerun()
 
+    def refresh(self) -> None:
+        """Before a part of the page reruns alone (``st.fragment``): each widget the session
+        holds gets its own value anew (a box whose labels changed shows the new label, as
+        ``restore`` does in a full run), and a value its parameter can't hold is repaired.
+        The link, the history and the browser's values were read by the last full run."""
+        ss = st.session_state
+        for name in self.by_name:
+            if self.key(name) in ss:
+                send_to_browser(self.key(name), ss[self.key(name)])
+        self.repair(set())
+
     def repair(self, from_browser: set[str] | None = None) -> None:
         """Widgets holding a value their parameter can't hold (a stale label, a crafted
         value) get the last good value back, else the default."""

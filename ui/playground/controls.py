@@ -42,9 +42,19 @@ def restore_controls() -> None:
     """Fill each control from the link (first visit), this session's last values, or what
     the browser sent after a restart (ui/page_state); the preset box follows the text."""
     from_browser = PAGE.restore(late=FOCUS)
+    if widget_key("preset") not in from_browser:
+        _preset_follows_the_text()
+
+
+def refresh_controls() -> None:
+    """Before the set-up reruns alone: each control shows its value anew, a value its
+    parameter can't hold is repaired, and the preset box follows the text."""
+    PAGE.refresh()
+    _preset_follows_the_text()
+
+
+def _preset_follows_the_text() -> None:
     ss = st.session_state
-    if widget_key("preset") in from_browser:
-        return
     text, tok = PAGE.get("text"), PAGE.get("tok")
     matching = [
         key for key, preset in state.PRESETS.items() if preset == text and state.PRESET_TOKENIZERS[key] == tok

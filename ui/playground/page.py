@@ -1,7 +1,9 @@
 """The playground page: read the controls, compute attention once per change of the
 numbers, keep the chosen cell valid, then draw the views. A change that only moves the
 focus (head, stage, cell) reuses the last computation. A session's first run draws the
-controls and the overview only; the browser then asks for the rest (ui/first_screen.py)."""
+controls and the overview only; the browser then asks for the rest (ui/first_screen.py).
+A change of one of the set-up's controls reruns the set-up alone (``one_setup``, a fragment):
+the shell, the sidebar and the compare switch stay as drawn."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from .controls import (
     PAGE,
     current_values,
     draw_controls,
+    refresh_controls,
     resolve_weights,
     restore_controls,
     show_notes,
@@ -92,6 +95,9 @@ def tab_views(view: View, query: dict[str, str], text: str, lang: str) -> dict:
     }
 
 
+FULL_RUN_STATE = "pg_full_run"  # set by a full run for the part below: not a rerun of that part alone
+
+
 def render() -> None:
     lang = setup_page(PAGE_KEY)
     first_screen = is_first_screen(PAGE_KEY)
@@ -102,6 +108,21 @@ def render() -> None:
     if compare.toggle(lang):  # two set-ups side by side (ui/playground/compare.py)
         compare.render(lang, first_screen)
         return
+    st.session_state[FULL_RUN_STATE] = True
+    one_setup(lang, first_screen)
+    if first_screen:
+        ask_for_the_rest(PAGE_KEY)
+
+
+@st.fragment  # a control of the set-up reruns this part only: the shell and sidebar stay as drawn
+def one_setup(lang: str, first_screen: bool) -> None:
+    """One set-up: its controls beside all heads' chart, then (after the first screen) the
+    rest. A rerun of this part alone (one of its controls changed) first shows each control's
+    value anew and repairs one its parameter can't hold, as a full run's restore does (the
+    link, the history and the browser's values were read by the full run before)."""
+    if not st.session_state.pop(FULL_RUN_STATE, False):
+        refresh_controls()
+        resolve_weights()
     notes_slot = st.empty()  # filled once the values are read: a changed number makes the notes old news
     # The first screen at 1366×768: the controls in a column beside all heads' chart.
     controls_col, chart_col = st.columns([views.CONTROLS_SHARE, views.CHART_SHARE], gap="medium")
@@ -143,7 +164,5 @@ def render() -> None:
     if not beside:  # too tall beside the controls: the page's width under them
         views.overview(view, lang, beside=False, outline=outline)
         notes.remarks(view.notes, lang)
-    if first_screen:
-        ask_for_the_rest(PAGE_KEY)
-        return
-    _below(view, query, values["text"] if text_used is None else text_used, lang, map_above, pending)
+    if not first_screen:
+        _below(view, query, values["text"] if text_used is None else text_used, lang, map_above, pending)
