@@ -28,7 +28,7 @@ TORCH_THREADS = COMPUTE_THREADS
 KEEP_NAGLE_ENV = "ATTENTION_KEEP_NAGLE"
 
 # zlib's level for the websocket's messages (the library's default is 6): a seed change's
-# messages deflate in about half the time for about 6 % more bytes on the wire
+# messages deflate in about half the time for about 3 % more bytes on the wire
 # (benchmarks/roundtrip.py; docs/benchmarks.md "Lighter on the wire").
 DEFLATE_LEVEL = 1
 ASYNCIO_SET_NODELAY = asyncio_set_nodelay()  # asyncio's own (None on a Python without it), for the tests
