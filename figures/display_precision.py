@@ -118,13 +118,8 @@ def at_display_precision(values: np.ndarray, decimals: list[int]) -> np.ndarray:
 def display_trace(trace: dict) -> dict:
     """A heatmap trace whose float ``z`` is sent at its templates' precision; any other trace
     (or one whose ``z`` is printed with every digit) as it is."""
-    z = trace.get("z")
-    if trace.get("type") != "heatmap" or not isinstance(z, np.ndarray) or z.dtype.kind != "f":
-        return trace
-    decimals = shown_decimals(trace)
-    if decimals is None:
-        return trace
-    return {**trace, "z": at_display_precision(z, decimals)}
+    decimals = _printed_decimals(trace)
+    return trace if decimals is None else {**trace, "z": at_display_precision(trace["z"], list(decimals))}
 
 
 def _printed_decimals(trace: dict) -> tuple[int, ...] | None:

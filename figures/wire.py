@@ -19,7 +19,7 @@ import plotly.io as pio
 from _plotly_utils.utils import is_skipped_key, plotlyjsShortTypes
 from _plotly_utils.utils import to_typed_array_spec as _plotly_typed_array_spec
 
-from .display_precision import display_trace, display_traces
+from .display_precision import display_traces
 from .style import FigureSpec
 
 _SCALARS = (str, int, float, bool, type(None))
@@ -91,14 +91,14 @@ def wire_dict(figure: go.Figure | FigureSpec, display: bool = False) -> dict:
     stay lists, as JSON sends them). A FigureSpec is serialized straight from its dicts.
     ``display``: for the browser's chart, heatmaps' values at the precision their hover and
     written values print (figures/display_precision.py); without, every number exact."""
-    shown = display_trace if display else (lambda trace: trace)
+    traces = figure.data if isinstance(figure, FigureSpec) else figure._data
+    data = display_traces(traces) if display else traces
     if isinstance(figure, FigureSpec):
         layout = _spec_wire(figure.layout)
         if "template" not in layout:  # what a Figure adds: Plotly's default template, as it is now
             layout["template"] = _default_template()
-        data = display_traces(figure.data) if display else figure.data
         return {"data": [_spec_wire(trace) for trace in data], "layout": layout}
-    result = {"data": [_wire(shown(trace)) for trace in figure._data], "layout": _wire(figure._layout)}
+    result = {"data": [_wire(trace) for trace in data], "layout": _wire(figure._layout)}
     frames = [_wire(frame._props) for frame in figure._frame_objs]
     if frames:
         result["frames"] = frames
