@@ -109,6 +109,18 @@ def new_context(browser, **options):
     return context
 
 
+def local_page(browser, folder, html: str):
+    """A context and a page of ``html``, written into ``folder`` and loaded as the app's pages
+    are (a file's URL, not set_content, whose document.open() drops the run watcher's
+    listeners): the harness's own tests use it."""
+    path = folder / "page.html"
+    path.write_text(html, encoding="utf-8")
+    context = new_context(browser)
+    page = context.new_page()
+    page.goto(path.as_uri())
+    return context, page
+
+
 IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 # ui/first_screen.py's component: on the page while only its first screen is drawn.
 FIRST_SCREEN_ONLY = "[class*='st-key-first_screen_']"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness.browser import new_context
+from harness.browser import local_page
 from harness.keyboard import tab_to
 
 # An idle app, as Streamlit marks it, with three buttons with a visible focus ring.
@@ -51,14 +51,7 @@ b.addEventListener("focus", () => {
 
 
 def _page(browser, tmp_path, script: str = ""):
-    """A page loaded as the app's pages are (not set_content, whose document.open() drops the
-    run watcher's listeners)."""
-    path = tmp_path / "page.html"
-    path.write_text(PAGE.replace("{script}", script), encoding="utf-8")
-    context = new_context(browser)
-    page = context.new_page()
-    page.goto(path.as_uri())
-    return context, page
+    return local_page(browser, tmp_path, PAGE.replace("{script}", script))
 
 
 def test_a_focused_element_the_page_redraws_is_not_a_missing_focus_style(playwright_browser, tmp_path):

@@ -6,23 +6,14 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from harness.browser import new_context, wait_for_styles
+from harness.browser import local_page, wait_for_styles
 from ui.shell import BASE_CSS
 
 PAGE = "<!DOCTYPE html><html><head>{style}</head><body><p>a page</p></body></html>"
 
 
-def _open(browser, tmp_path, style: str):
-    path = tmp_path / "page.html"
-    path.write_text(PAGE.replace("{style}", style), encoding="utf-8")
-    context = new_context(browser)
-    page = context.new_page()
-    page.goto(path.as_uri())
-    return context, page
-
-
 def test_the_wait_ends_once_the_apps_style_applies(playwright_browser, tmp_path):
-    context, page = _open(playwright_browser, tmp_path, BASE_CSS)
+    context, page = local_page(playwright_browser, tmp_path, PAGE.replace("{style}", BASE_CSS))
     try:
         wait_for_styles(page, timeout_ms=5_000)
     finally:
@@ -30,7 +21,9 @@ def test_the_wait_ends_once_the_apps_style_applies(playwright_browser, tmp_path)
 
 
 def test_the_wait_does_not_end_without_the_apps_style(playwright_browser, tmp_path):
-    context, page = _open(playwright_browser, tmp_path, "<style>p { color: red; }</style>")
+    context, page = local_page(
+        playwright_browser, tmp_path, PAGE.replace("{style}", "<style>p { color: red; }</style>")
+    )
     try:
         with pytest.raises(PlaywrightTimeout):
             wait_for_styles(page, timeout_ms=1_000)
