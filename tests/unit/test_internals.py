@@ -197,7 +197,10 @@ def _read(browser: PerMessageDeflate, frames: list[Frame]) -> list[bytes]:
 
 @pytest.fixture
 def deflate_patch(monkeypatch):
-    monkeypatch.setattr(PerMessageDeflate, "encode", PerMessageDeflate.encode)  # restored after the test
+    """The library's own encode for the test, whatever a page run in this process installed
+    before (ui/runtime.py's configure_process), and what was there restored after it."""
+    library = getattr(PerMessageDeflate.encode, "__wrapped__", PerMessageDeflate.encode)
+    monkeypatch.setattr(PerMessageDeflate, "encode", library)
 
 
 @pytest.mark.parametrize("no_context_takeover", [False, True])
