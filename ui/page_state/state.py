@@ -293,7 +293,7 @@ class PageState:
         return query
 
     # -- number boxes --------------------------------------------------------------------------
-    def _clamp(self, name: str) -> None:
+    def _clamp(self, name: str, then: Callable[[], None] | None = None) -> None:
         """A number typed out of range becomes the nearest allowed one, remembered so its box
         says so. (The box has no min or max: a browser keeps an out-of-range number in the
         box without sending it, and the page would go on silently with the previous value.)"""
@@ -301,18 +301,27 @@ class PageState:
         typed = ss[self.key(name)]
         used = self.by_name[name].clamp(typed)
         clamped = ss.setdefault(self.clamped_key, {})
-        clamped.pop(name, None)
+        was_clamped = clamped.pop(name, None) is not None
         if typed != used:
             ss[self.key(name)] = used
             clamped[name] = used
+        elif then is not None and not was_clamped:  # the box looks as it did: only ``then``'s part reruns
+            then()
 
     def number_input(
-        self, column: Any, name: str, label: str, lang: str, help_text: str | None = None, step: int | float = 1
+        self,
+        column: Any,
+        name: str,
+        label: str,
+        lang: str,
+        help_text: str | None = None,
+        step: int | float = 1,
+        then: Callable[[], None] | None = None,
     ) -> None:
         """A number box that takes any number; one out of range is clamped with a visible note."""
         param = self.by_name[name]
         value = column.number_input(
-            label, step=step, key=self.key(name), help=help_text, on_change=self._clamp, args=(name,)
+            label, step=step, key=self.key(name), help=help_text, on_change=self._clamp, args=(name, then)
         )
         clamped = st.session_state.get(self.clamped_key, {})
         if name in clamped and clamped[name] != value:
