@@ -6,15 +6,24 @@ harness/streamlit_client.py) or Chromium's own websocket received them."""
 from __future__ import annotations
 
 import asyncio
+import json
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qs, urlencode, urlparse
 
 import numpy as np
+import pytest
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from gpt_core import PlaygroundConfig, trace_attention
 from harness.browser import IDLE, exceptions_shown, wait_for_rerun
-from harness.charts import cell_centre, read_traces, wait_for_charts, wait_for_trace
+from harness.charts import (
+    assert_displays,
+    cell_centre,
+    read_traces,
+    traces_by_name,
+    wait_for_charts,
+    wait_for_trace,
+)
 from harness.streamlit_client import StreamlitClient
 from links.explorer import COMBINE_KINDS
 from links.explorer import VIEWS as EXPLORER_VIEWS
@@ -53,45 +62,96 @@ async def _part_changes(url: str) -> dict:
     return {"stage": stage, "crafted": crafted, "cells": cells, "seed": seed}
 
 
-async def _setup_change(url: str):
+async def _setup_changes(url: str) -> dict:
     client = await _opened(url)
+    client.keep_frames = True
     try:
-        return await client.set_widget("pg_seed", int_value=12)
+        seed = await client.set_widget("pg_seed", int_value=12)
+        heads = await client.set_widget("pg_heads", int_value=2)
     finally:
         await client.close()
+    return {"seed": seed, "heads": heads}
 
 
-def test_a_control_of_the_set_up_reruns_the_set_up_not_the_pages_shell(shared_server):
-    """A seed change reruns the set-up's part: its charts, its tab and its link, with none of
-    the page's shell (the sidebar's title and the page's own title are not sent again)."""
-    run = _in_thread(_setup_change(shared_server.url))
+def _widgets_sent(run) -> set[str]:
+    """The keys of the widgets a run drew (a widget's id ends in its key)."""
+    keys = set()
+    for data in run.frames:
+        message = ForwardMsg()
+        message.ParseFromString(data)
+        if message.WhichOneof("type") != "delta" or message.delta.WhichOneof("type") != "new_element":
+            continue
+        element = message.delta.new_element
+        element_id = getattr(getattr(element, element.WhichOneof("type")), "id", "")
+        if element_id.startswith("$$ID-"):
+            keys.add(element_id.split("-", 2)[2])
+    return keys
+
+
+CONTROLS = {"pg_preset", "pg_text", "pg_weights", "pg_tok", "pg_heads", "pg_head_dim", "pg_seed", "pg_predict"}
+
+
+def test_a_seed_change_reruns_the_charts_not_the_controls_nor_the_shell(shared_server):
+    """A seed change reruns what the numbers draw (the charts' part): its charts, the open
+    tab and the link, with the new numbers; the controls and the page's shell stay as drawn."""
+    run = _in_thread(_setup_changes(shared_server.url))["seed"]
     assert run.ok, run.exceptions
     assert run.status == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
     assert {OVERVIEW, DETAIL} <= set(run.chart_keys), "every chart of the set-up"
+    assert not _widgets_sent(run) & CONTROLS, "no control"
+    assert "pg_head" in _widgets_sent(run), "the detail's own choices are the charts'"
     assert _query(run.query_strings[-1])["seed"] == "12", "the link follows"
     said = "\n".join(run.texts)
     last = len(LINK["text"]) - 1  # the default row: the last token (characters)
     assert t("pg.softmax_intro", "en", head=1, row=last).split(":")[0] in said, "the open tab too"
     assert t("app.name", "en") not in said and t("page.playground.blurb", "en") not in said, "no shell"
+    detail = json.loads(run.chart_specs[run.chart_keys.index(DETAIL)])
+    config = PlaygroundConfig(heads=int(LINK["heads"]), head_dim=int(LINK["head_dim"]), seed=12)
+    expected = trace_attention(LINK["text"], config).trace.weights[0, 0].numpy()
+    assert_displays(traces_by_name(detail)["softmax weights · head 1"], expected)
 
 
-async def _change_in_a_part_not_held(url: str):
+def test_a_size_change_reruns_the_set_up_with_its_controls_not_the_pages_shell(shared_server):
+    """A change of the heads reruns the set-up's part, its controls too (C = h × d under
+    them says the new size), without the page's shell."""
+    run = _in_thread(_setup_changes(shared_server.url))["heads"]
+    assert run.ok, run.exceptions
+    assert run.status == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
+    assert CONTROLS <= _widgets_sent(run)
+    assert {OVERVIEW, DETAIL} <= set(run.chart_keys)
+    assert _query(run.query_strings[-1])["heads"] == "2"
+    said = "\n".join(run.texts)
+    assert t("pg.c_equals", "en", h=2, d=int(LINK["head_dim"]), C=2 * int(LINK["head_dim"])) in said
+    assert t("app.name", "en") not in said and t("page.playground.blurb", "en") not in said, "no shell"
+
+
+async def _change_in_a_part_not_held(url: str, key: str, value: int):
     client = await _opened(url)
     try:
-        client.widget_fragments["pg_seed"] = "a-part-this-session-never-drew"  # as after a server restart
-        return await client.set_widget("pg_seed", int_value=13)
+        client.widget_fragments[key] = "a-part-this-session-never-drew"  # as after a server restart
+        return await client.set_widget(key, int_value=value)
     finally:
         await client.close()
 
 
-def test_a_change_in_a_part_the_server_does_not_hold_reruns_the_whole_page_with_it(shared_server):
+@pytest.mark.parametrize(
+    ("key", "name", "value", "status"),
+    [
+        ("pg_head_dim", "head_dim", 5, ForwardMsg.FINISHED_SUCCESSFULLY),  # the whole page
+        ("pg_seed", "seed", 13, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY),  # its callback: the charts
+    ],
+)
+def test_a_change_in_a_part_the_server_does_not_hold_reruns_the_whole_page_with_it(
+    shared_server, key, name, value, status
+):
     """Streamlit drops a rerun of a part its session does not hold (a server that restarted
     under an open page, before its first run drew the part), and with it the control's new
-    value; here the whole page reruns with it instead (ui/internals.py)."""
-    run = _in_thread(_change_in_a_part_not_held(shared_server.url))
+    value; here the whole page reruns with it instead (ui/internals.py), or, for a control of
+    the numbers only, the charts' part its callback names."""
+    run = _in_thread(_change_in_a_part_not_held(shared_server.url, key, value))
     assert run.ok, run.exceptions
-    assert run.status == ForwardMsg.FINISHED_SUCCESSFULLY, "a run of the whole page"
-    assert _query(run.query_strings[-1])["seed"] == "13", "the new value was not lost"
+    assert run.status == status
+    assert _query(run.query_strings[-1])[name] == str(value), "the new value was not lost"
     assert {OVERVIEW, DETAIL} <= set(run.chart_keys)
 
 
