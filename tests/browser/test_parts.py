@@ -15,6 +15,7 @@ import pytest
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from gpt_core import PlaygroundConfig, trace_attention
+from gpt_core.playground import MAX_SEED
 from harness.browser import IDLE, exceptions_shown, wait_for_rerun
 from harness.charts import (
     assert_displays,
@@ -68,9 +69,11 @@ async def _setup_changes(url: str) -> dict:
     try:
         seed = await client.set_widget("pg_seed", int_value=12)
         heads = await client.set_widget("pg_heads", int_value=2)
+        too_large = await client.set_widget("pg_seed", int_value=MAX_SEED + 5)
+        back = await client.set_widget("pg_seed", int_value=3)
     finally:
         await client.close()
-    return {"seed": seed, "heads": heads}
+    return {"seed": seed, "heads": heads, "too_large": too_large, "back": back}
 
 
 def _widgets_sent(run) -> set[str]:
@@ -109,6 +112,20 @@ def test_a_seed_change_reruns_the_charts_not_the_controls_nor_the_shell(shared_s
     config = PlaygroundConfig(heads=int(LINK["heads"]), head_dim=int(LINK["head_dim"]), seed=12)
     expected = trace_attention(LINK["text"], config).trace.weights[0, 0].numpy()
     assert_displays(traces_by_name(detail)["softmax weights · head 1"], expected)
+
+
+def test_a_seed_out_of_range_reruns_the_set_up_whose_box_says_so_and_the_next_one_too(shared_server):
+    """A seed the box can't hold is clamped, and the box says so under it: that is the set-up's
+    rerun, its controls with it; so is the next seed's, which takes the note away again."""
+    runs = _in_thread(_setup_changes(shared_server.url))
+    clamped = t("note.box_clamped", "en", name=t("pg.seed", "en"), low=0, high=MAX_SEED, used=MAX_SEED)
+    for name, note_shown in (("too_large", True), ("back", False)):
+        run = runs[name]
+        assert run.ok, run.exceptions
+        assert "pg_seed" in _widgets_sent(run), name
+        assert (clamped in "\n".join(run.texts)) is note_shown, name
+    assert _query(runs["too_large"].query_strings[-1])["seed"] == str(MAX_SEED)
+    assert _query(runs["back"].query_strings[-1])["seed"] == "3"
 
 
 def test_a_size_change_reruns_the_set_up_with_its_controls_not_the_pages_shell(shared_server):
