@@ -128,6 +128,29 @@ def test_a_seed_out_of_range_reruns_the_set_up_whose_box_says_so_and_the_next_on
     assert _query(runs["back"].query_strings[-1])["seed"] == "3"
 
 
+async def _seed_after_a_link_with_notes(url: str):
+    client = StreamlitClient(url, "playground", urlencode({**LINK, "heads": "zzz"}))
+    await client.connect()
+    try:
+        opened = [await client.open_page() for _ in range(2)]  # the first screen, then the rest
+        return opened, await client.set_widget("pg_seed", int_value=14)
+    finally:
+        await client.close()
+
+
+def test_a_seed_change_after_a_link_with_notes_takes_the_notes_away(shared_server):
+    """A link's notes (a value it held that could not be used) are drawn by the set-up; the
+    first change of a number makes them old news, so that change reruns the set-up, not only
+    the charts."""
+    opened, changed = _in_thread(_seed_after_a_link_with_notes(shared_server.url))
+    assert any("zzz" in text for run in opened for text in run.texts), "the note is shown first"
+    assert changed.ok, changed.exceptions
+    assert changed.status == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
+    assert t("pg.c_equals", "en", h=4, d=4, C=16) in changed.texts, "the set-up's controls again"
+    assert not any("zzz" in text for text in changed.texts), "and the note gone"
+    assert _query(changed.query_strings[-1])["seed"] == "14"
+
+
 def test_a_size_change_reruns_the_set_up_with_its_controls_not_the_pages_shell(shared_server):
     """A change of the heads reruns the set-up's part, its controls too (C = h × d under
     them says the new size), without the page's shell."""
