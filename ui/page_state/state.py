@@ -296,7 +296,9 @@ class PageState:
     def _clamp(self, name: str, then: Callable[[], None] | None = None) -> None:
         """A number typed out of range becomes the nearest allowed one, remembered so its box
         says so. (The box has no min or max: a browser keeps an out-of-range number in the
-        box without sending it, and the page would go on silently with the previous value.)"""
+        box without sending it, and the page would go on silently with the previous value.)
+        ``then``: the page's own callback, called only when the box looks as before (not
+        clamped now, nor before), so that it may rerun a part without the box."""
         ss = st.session_state
         typed = ss[self.key(name)]
         used = self.by_name[name].clamp(typed)
@@ -318,7 +320,8 @@ class PageState:
         step: int | float = 1,
         then: Callable[[], None] | None = None,
     ) -> None:
-        """A number box that takes any number; one out of range is clamped with a visible note."""
+        """A number box that takes any number; one out of range is clamped with a visible note.
+        ``then``: called after a change that leaves the box looking as before (``_clamp``)."""
         param = self.by_name[name]
         value = column.number_input(
             label, step=step, key=self.key(name), help=help_text, on_change=self._clamp, args=(name, then)

@@ -152,8 +152,9 @@ def the_charts(
     column beside them (``column``) and what lies under both. A control that changes the
     numbers only (the seed, the settings under "more", Predict first: ``rerun_the_charts``)
     reruns this part alone, and so does a click on a chart or a choice of the detail: the
-    controls stay as drawn, the source is read anew from them, and the link's notes (drawn
-    by the set-up) stay, since such a rerun is only made while there are none."""
+    controls stay as drawn and the source is read anew from them. The link's notes, drawn by
+    the set-up, stay too: a change of what is looked at keeps them, and while there are any
+    a control of the numbers reruns the set-up instead."""
     if not st.session_state.pop(SETUP_RUN_STATE, False):
         source = chosen_source(lang)
     st.session_state[CHARTS_DRAWN] = True
