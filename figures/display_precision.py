@@ -75,8 +75,10 @@ def _printed_alike(exact: np.ndarray, shown: list[int]) -> tuple[np.ndarray, np.
     negative = np.signbit(exact)
     small, large = np.maximum(np.where(negative, -high, low), 0.0), np.where(negative, -low, high)
     below, above = small.astype(np.float32), large.astype(np.float32)
-    below = np.where(below < small, np.nextafter(below, np.float32(np.inf)), below)  # inside the interval
-    above = np.where(above > large, np.nextafter(above, np.float32(0)), above)
+    # A float32 rounded outside the interval moves one float inward: non-negative floats order
+    # as their bit patterns, so the next one up or down is the pattern plus or minus one.
+    below.view(np.uint32)[below < small] += np.uint32(1)
+    above.view(np.uint32)[above > large] -= np.uint32(1)
     return below, above
 
 
@@ -88,7 +90,7 @@ def _fewest_bits(below: np.ndarray, above: np.ndarray) -> np.ndarray:
     differ = low ^ high
     width = np.zeros(differ.shape, dtype=np.uint32)
     some = differ > 0
-    width[some] = np.floor(np.log2(differ[some].astype(np.float64))).astype(np.uint32)
+    width[some] = np.frexp(differ[some].astype(np.float64))[1] - 1  # the highest set bit: floor(log2)
     return np.where(some, high & ~((np.uint32(1) << width) - np.uint32(1)), high).view(np.float32)
 
 
@@ -99,20 +101,25 @@ def at_display_precision(values: np.ndarray, decimals: list[int]) -> np.ndarray:
     only the colour needs them, and four decimals are kept."""
     shown = sorted(set(decimals) or {4})
     single = np.ascontiguousarray(values, dtype=np.float32)
-    exact = single.astype(np.float64)
+    sent = single.ravel().copy()
     with np.errstate(invalid="ignore", over="ignore"):
-        settled = ~np.isfinite(exact) | (exact == 0)  # a 0 (a masked weight) stays exactly 0
+        # Only the cells with a value to print are worked on: a 0 (a masked weight, most of
+        # a causal chart's upper half) stays exactly 0, and so do −0, NaN and ±∞.
+        live = np.flatnonzero(np.isfinite(sent) & (sent != 0))
+        exact = sent[live].astype(np.float64)
+        settled = np.zeros(exact.shape, dtype=bool)
         for digits in shown:
             settled |= _near_a_tie(exact, digits)
         below, above = _printed_alike(exact, shown)
         below = np.maximum(below, _SMALLEST)  # a value that is not 0 is not sent as 0
         magnitude = _fewest_bits(below, above)
-        candidate = np.where(np.signbit(exact), -magnitude, magnitude).astype(np.float32)  # −0 stays −0
+        candidate = np.where(np.signbit(exact), -magnitude, magnitude).astype(np.float32)
         wide = candidate.astype(np.float64)
         same = ~settled & (below <= above)  # checked again, as the browser will print it
         for digits in shown:
             same &= (_printed_as(wide, digits) == _printed_as(exact, digits)) & ~_near_a_tie(wide, digits)
-    return np.where(same, candidate, single)
+        sent[live[same]] = candidate[same]
+    return sent.reshape(single.shape)
 
 
 def display_trace(trace: dict) -> dict:

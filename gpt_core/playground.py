@@ -102,8 +102,10 @@ def positional_encoding(length: int, dim: int) -> torch.Tensor:
 
 
 def embed(tokens: list[str], dim: int, seed: int, positional: bool) -> torch.Tensor:
-    """Input vectors (1, T, dim): token vectors, plus positions when ``positional``."""
-    x = torch.stack([token_vector(token, dim, seed) for token in tokens])  # (T, dim)
+    """Input vectors (1, T, dim): token vectors, plus positions when ``positional``. A token
+    that comes again has the same vector: each distinct token's is drawn once."""
+    vectors = {token: token_vector(token, dim, seed) for token in dict.fromkeys(tokens)}
+    x = torch.stack([vectors[token] for token in tokens])  # (T, dim)
     if positional:
         x = x + positional_encoding(len(tokens), dim)
     return x.unsqueeze(0)  # (B=1, T, dim)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from gpt_core.experiment import HEAD_COUNTS, StepTimes
@@ -47,6 +48,21 @@ def open_tab(at: AppTest, name: str, key: str = "pg_view") -> AppTest:
     at.run()
     assert not at.exception, at.exception
     return at
+
+
+@pytest.fixture(autouse=True)
+def named_parts_rerun_the_page(monkeypatch):
+    """AppTest builds its element tree from each run's messages alone, so a part that a
+    callback reruns by its name (``st.rerun("pg_charts")``: the part alone, the rest of the
+    page as drawn) would leave the tree holding that part only. Here such a rerun is the
+    usual one, the whole page with the same values; the part's rerun alone is tested against
+    a real server (tests/browser/test_parts.py)."""
+    rerun = st.rerun
+
+    def whole_page(scope="app"):
+        return rerun(scope if scope in ("app", "fragment") else "app")
+
+    monkeypatch.setattr(st, "rerun", whole_page)
 
 
 @pytest.fixture(autouse=True)

@@ -6,15 +6,25 @@ harness/streamlit_client.py) or Chromium's own websocket received them."""
 from __future__ import annotations
 
 import asyncio
+import json
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import parse_qs, urlencode, urlparse
 
 import numpy as np
+import pytest
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from gpt_core import PlaygroundConfig, trace_attention
+from gpt_core.playground import MAX_SEED
 from harness.browser import IDLE, exceptions_shown, wait_for_rerun
-from harness.charts import cell_centre, read_traces, wait_for_charts, wait_for_trace
+from harness.charts import (
+    assert_displays,
+    cell_centre,
+    read_traces,
+    traces_by_name,
+    wait_for_charts,
+    wait_for_trace,
+)
 from harness.streamlit_client import StreamlitClient
 from links.explorer import COMBINE_KINDS
 from links.explorer import VIEWS as EXPLORER_VIEWS
@@ -53,45 +63,135 @@ async def _part_changes(url: str) -> dict:
     return {"stage": stage, "crafted": crafted, "cells": cells, "seed": seed}
 
 
-async def _setup_change(url: str):
+async def _setup_changes(url: str) -> dict:
     client = await _opened(url)
+    client.keep_frames = True
     try:
-        return await client.set_widget("pg_seed", int_value=12)
+        seed = await client.set_widget("pg_seed", int_value=12)
+        heads = await client.set_widget("pg_heads", int_value=2)
+        too_large = await client.set_widget("pg_seed", int_value=MAX_SEED + 5)
+        back = await client.set_widget("pg_seed", int_value=3)
     finally:
         await client.close()
+    return {"seed": seed, "heads": heads, "too_large": too_large, "back": back}
 
 
-def test_a_control_of_the_set_up_reruns_the_set_up_not_the_pages_shell(shared_server):
-    """A seed change reruns the set-up's part: its charts, its tab and its link, with none of
-    the page's shell (the sidebar's title and the page's own title are not sent again)."""
-    run = _in_thread(_setup_change(shared_server.url))
+def _widgets_sent(run) -> set[str]:
+    """The keys of the widgets a run drew (a widget's id ends in its key)."""
+    keys = set()
+    for data in run.frames:
+        message = ForwardMsg()
+        message.ParseFromString(data)
+        if message.WhichOneof("type") != "delta" or message.delta.WhichOneof("type") != "new_element":
+            continue
+        element = message.delta.new_element
+        element_id = getattr(getattr(element, element.WhichOneof("type")), "id", "")
+        if element_id.startswith("$$ID-"):
+            keys.add(element_id.split("-", 2)[2])
+    return keys
+
+
+CONTROLS = {"pg_preset", "pg_text", "pg_weights", "pg_tok", "pg_heads", "pg_head_dim", "pg_seed", "pg_predict"}
+
+
+def test_a_seed_change_reruns_the_charts_not_the_controls_nor_the_shell(shared_server):
+    """A seed change reruns what the numbers draw (the charts' part): its charts, the open
+    tab and the link, with the new numbers; the controls and the page's shell stay as drawn."""
+    run = _in_thread(_setup_changes(shared_server.url))["seed"]
     assert run.ok, run.exceptions
     assert run.status == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
     assert {OVERVIEW, DETAIL} <= set(run.chart_keys), "every chart of the set-up"
+    assert not _widgets_sent(run) & CONTROLS, "no control"
+    assert "pg_head" in _widgets_sent(run), "the detail's own choices are the charts'"
     assert _query(run.query_strings[-1])["seed"] == "12", "the link follows"
     said = "\n".join(run.texts)
     last = len(LINK["text"]) - 1  # the default row: the last token (characters)
     assert t("pg.softmax_intro", "en", head=1, row=last).split(":")[0] in said, "the open tab too"
     assert t("app.name", "en") not in said and t("page.playground.blurb", "en") not in said, "no shell"
+    detail = json.loads(run.chart_specs[run.chart_keys.index(DETAIL)])
+    config = PlaygroundConfig(heads=int(LINK["heads"]), head_dim=int(LINK["head_dim"]), seed=12)
+    expected = trace_attention(LINK["text"], config).trace.weights[0, 0].numpy()
+    assert_displays(traces_by_name(detail)["softmax weights · head 1"], expected)
 
 
-async def _change_in_a_part_not_held(url: str):
-    client = await _opened(url)
+def test_a_seed_out_of_range_reruns_the_set_up_whose_box_says_so_and_the_next_one_too(shared_server):
+    """A seed the box can't hold is clamped, and the box says so under it: that is the set-up's
+    rerun, its controls with it; so is the next seed's, which takes the note away again."""
+    runs = _in_thread(_setup_changes(shared_server.url))
+    clamped = t("note.box_clamped", "en", name=t("pg.seed", "en"), low=0, high=MAX_SEED, used=MAX_SEED)
+    for name, note_shown in (("too_large", True), ("back", False)):
+        run = runs[name]
+        assert run.ok, run.exceptions
+        assert "pg_seed" in _widgets_sent(run), name
+        assert (clamped in "\n".join(run.texts)) is note_shown, name
+    assert _query(runs["too_large"].query_strings[-1])["seed"] == str(MAX_SEED)
+    assert _query(runs["back"].query_strings[-1])["seed"] == "3"
+
+
+async def _seed_after_a_link_with_notes(url: str):
+    client = StreamlitClient(url, "playground", urlencode({**LINK, "heads": "zzz"}))
+    await client.connect()
     try:
-        client.widget_fragments["pg_seed"] = "a-part-this-session-never-drew"  # as after a server restart
-        return await client.set_widget("pg_seed", int_value=13)
+        opened = [await client.open_page() for _ in range(2)]  # the first screen, then the rest
+        return opened, await client.set_widget("pg_seed", int_value=14)
     finally:
         await client.close()
 
 
-def test_a_change_in_a_part_the_server_does_not_hold_reruns_the_whole_page_with_it(shared_server):
+def test_a_seed_change_after_a_link_with_notes_takes_the_notes_away(shared_server):
+    """A link's notes (a value it held that could not be used) are drawn by the set-up; the
+    first change of a number makes them old news, so that change reruns the set-up, not only
+    the charts."""
+    opened, changed = _in_thread(_seed_after_a_link_with_notes(shared_server.url))
+    assert any("zzz" in text for run in opened for text in run.texts), "the note is shown first"
+    assert changed.ok, changed.exceptions
+    assert changed.status == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
+    assert t("pg.c_equals", "en", h=4, d=4, C=16) in changed.texts, "the set-up's controls again"
+    assert not any("zzz" in text for text in changed.texts), "and the note gone"
+    assert _query(changed.query_strings[-1])["seed"] == "14"
+
+
+def test_a_size_change_reruns_the_set_up_with_its_controls_not_the_pages_shell(shared_server):
+    """A change of the heads reruns the set-up's part, its controls too (C = h × d under
+    them says the new size), without the page's shell."""
+    run = _in_thread(_setup_changes(shared_server.url))["heads"]
+    assert run.ok, run.exceptions
+    assert run.status == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
+    assert CONTROLS <= _widgets_sent(run)
+    assert {OVERVIEW, DETAIL} <= set(run.chart_keys)
+    assert _query(run.query_strings[-1])["heads"] == "2"
+    said = "\n".join(run.texts)
+    assert t("pg.c_equals", "en", h=2, d=int(LINK["head_dim"]), C=2 * int(LINK["head_dim"])) in said
+    assert t("app.name", "en") not in said and t("page.playground.blurb", "en") not in said, "no shell"
+
+
+async def _change_in_a_part_not_held(url: str, key: str, value: int):
+    client = await _opened(url)
+    try:
+        client.widget_fragments[key] = "a-part-this-session-never-drew"  # as after a server restart
+        return await client.set_widget(key, int_value=value)
+    finally:
+        await client.close()
+
+
+@pytest.mark.parametrize(
+    ("key", "name", "value", "status"),
+    [
+        ("pg_head_dim", "head_dim", 5, ForwardMsg.FINISHED_SUCCESSFULLY),  # the whole page
+        ("pg_seed", "seed", 13, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY),  # its callback: the charts
+    ],
+)
+def test_a_change_in_a_part_the_server_does_not_hold_reruns_the_whole_page_with_it(
+    shared_server, key, name, value, status
+):
     """Streamlit drops a rerun of a part its session does not hold (a server that restarted
     under an open page, before its first run drew the part), and with it the control's new
-    value; here the whole page reruns with it instead (ui/internals.py)."""
-    run = _in_thread(_change_in_a_part_not_held(shared_server.url))
+    value; here the whole page reruns with it instead (ui/internals.py), or, for a control of
+    the numbers only, the charts' part its callback names."""
+    run = _in_thread(_change_in_a_part_not_held(shared_server.url, key, value))
     assert run.ok, run.exceptions
-    assert run.status == ForwardMsg.FINISHED_SUCCESSFULLY, "a run of the whole page"
-    assert _query(run.query_strings[-1])["seed"] == "13", "the new value was not lost"
+    assert run.status == status
+    assert _query(run.query_strings[-1])[name] == str(value), "the new value was not lost"
     assert {OVERVIEW, DETAIL} <= set(run.chart_keys)
 
 

@@ -183,11 +183,12 @@ def test_the_detail_sent_prints_torchs_scores_and_written_values():
 def test_zero_stays_exactly_zero_and_a_small_value_is_not_sent_as_zero():
     """A masked weight is exactly 0 in the browser too; a weight too small to print is still
     more than 0 (the softmax gives no unmasked key exactly nothing)."""
-    values = np.array([0.0, -0.0, 1e-7, 3e-5, -2e-6, 0.4], dtype=np.float32)
+    values = np.array([0.0, -0.0, 1e-7, 3e-5, -2e-6, 0.4, -np.inf, np.inf], dtype=np.float32)
     sent = at_display_precision(values, [4])
     assert sent[0] == 0 and not np.signbit(sent[0]) and sent[1] == 0 and np.signbit(sent[1])
     assert np.all(sent[2:4] > 0) and sent[4] < 0
-    assert printed(sent, 4) == printed(values, 4)
+    assert sent[6] == -np.inf and sent[7] == np.inf, "a masked score stays −∞"
+    assert printed(sent[:6], 4) == printed(values[:6], 4)
 
 
 def test_a_figures_heatmaps_made_in_one_pass_are_sent_as_each_alone():

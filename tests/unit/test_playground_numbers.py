@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import zlib
 
 import pytest
 import torch
@@ -66,6 +67,15 @@ def test_input_vectors_are_token_vectors_plus_the_positions():
     without = embed(tokens, 6, seed=2, positional=False)
     assert with_positions.shape == without.shape == (1, 3, 6)
     assert_close(with_positions[0] - without[0], positional_encoding(3, 6), 1e-6, "the positions alone")
+
+
+def test_each_tokens_vector_is_drawn_from_its_own_seeded_generator_wherever_it_comes():
+    tokens = ["to", "be", "or", "not", "to", "be"]
+    x = embed(tokens, 5, seed=7, positional=False)[0]
+    for position, token in enumerate(tokens):  # the definition: crc32 of the token, seeded by the seed
+        generator = torch.Generator().manual_seed(zlib.crc32(token.encode("utf-8"), 7))
+        assert torch.equal(x[position], torch.randn(5, generator=generator)), (position, token)
+    assert not torch.equal(x[0], x[1])
 
 
 @pytest.mark.parametrize("dim", [1, 5, 8])

@@ -293,26 +293,38 @@ class PageState:
         return query
 
     # -- number boxes --------------------------------------------------------------------------
-    def _clamp(self, name: str) -> None:
+    def _clamp(self, name: str, then: Callable[[], None] | None = None) -> None:
         """A number typed out of range becomes the nearest allowed one, remembered so its box
         says so. (The box has no min or max: a browser keeps an out-of-range number in the
-        box without sending it, and the page would go on silently with the previous value.)"""
+        box without sending it, and the page would go on silently with the previous value.)
+        ``then``: the page's own callback, called only when the box looks as before (not
+        clamped now, nor before), so that it may rerun a part without the box."""
         ss = st.session_state
         typed = ss[self.key(name)]
         used = self.by_name[name].clamp(typed)
         clamped = ss.setdefault(self.clamped_key, {})
-        clamped.pop(name, None)
+        was_clamped = clamped.pop(name, None) is not None
         if typed != used:
             ss[self.key(name)] = used
             clamped[name] = used
+        elif then is not None and not was_clamped:  # the box looks as it did: only ``then``'s part reruns
+            then()
 
     def number_input(
-        self, column: Any, name: str, label: str, lang: str, help_text: str | None = None, step: int | float = 1
+        self,
+        column: Any,
+        name: str,
+        label: str,
+        lang: str,
+        help_text: str | None = None,
+        step: int | float = 1,
+        then: Callable[[], None] | None = None,
     ) -> None:
-        """A number box that takes any number; one out of range is clamped with a visible note."""
+        """A number box that takes any number; one out of range is clamped with a visible note.
+        ``then``: called after a change that leaves the box looking as before (``_clamp``)."""
         param = self.by_name[name]
         value = column.number_input(
-            label, step=step, key=self.key(name), help=help_text, on_change=self._clamp, args=(name,)
+            label, step=step, key=self.key(name), help=help_text, on_change=self._clamp, args=(name, then)
         )
         clamped = st.session_state.get(self.clamped_key, {})
         if name in clamped and clamped[name] != value:

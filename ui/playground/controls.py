@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 from gpt_core import DETAIL_STAGES, MAX_TOKENS
 from gpt_core.source import AttentionSource
@@ -36,6 +37,22 @@ NOTE_VALUE_CHARS = NOTE_CHARS  # a link's odd value is shown up to this many cha
 FOCUS = ("head", "stage", "row", "col", "cells", "token", "token_dir")
 LOOKING = (*FOCUS, "view", "predict")  # what only chooses what is looked at: a change keeps the link's notes
 widget_key = PAGE.key
+CHARTS_PART = "pg_charts"  # the fragment (ui/playground/page.py) a control of the numbers only reruns
+CHARTS_DRAWN = "pg_charts_drawn"  # the last run drew that part (not so with two set-ups compared)
+
+
+def rerun_the_charts() -> None:
+    """A control that changes the numbers only (the seed, the settings under "more", Predict
+    first): the charts' part reruns, the controls stay as drawn. Where that part is not on
+    the page (two set-ups compared, a session the server has just started), or while the
+    link's notes are shown (a changed number makes them old news: the set-up redraws them),
+    the usual rerun."""
+    if not st.session_state.get(CHARTS_DRAWN) or PAGE.notes():
+        return
+    try:
+        st.rerun(CHARTS_PART)
+    except StreamlitAPIException:  # Streamlit holds no such part for this session now: the usual rerun
+        return
 
 
 def restore_controls() -> None:
@@ -111,9 +128,9 @@ def write_url(values: dict[str, Any], text_used: str | None) -> dict[str, str]:
     return PAGE.write_url(values, omit=omit, **({} if text_used is None else {"text": text_used}))
 
 
-def _number_input(column, name: str, label: str, help_text: str | None = None) -> None:
+def _number_input(column, name: str, label: str, help_text: str | None = None, then=None) -> None:
     lang = st.session_state.get(LANGUAGE_STATE, DEFAULT_LANGUAGE)
-    PAGE.number_input(column, name, label, lang, help_text)
+    PAGE.number_input(column, name, label, lang, help_text, then=then)
 
 
 def _text_controls(lang: str) -> None:
@@ -204,16 +221,26 @@ def _size_controls(lang: str) -> None:
     # changed less often waits in "more".
     with st.expander(t("pg.more", lang)):
         width_col, seed_col = st.columns(2)
-        _number_input(width_col, "input_dim", t("pg.input_dim", lang), t("pg.input_dim_help", lang))
-        _number_input(seed_col, "seed", t("pg.seed", lang), t("pg.seed_help", lang))
-        st.toggle(t("pg.scale", lang), key=k("scale"), help=t("pg.scale_help", lang))
-        st.toggle(t("pg.positional", lang), key=k("pos"), help=t("pg.positional_help", lang))
-        st.toggle(t("pg.bias", lang), key=k("bias"))
-        st.slider(t("pg.dropout", lang), 0.0, state.MAX_DROPOUT, step=state.DROPOUT_STEP, key=k("dropout"))
+        _number_input(width_col, "input_dim", t("pg.input_dim", lang), t("pg.input_dim_help", lang), rerun_the_charts)
+        _number_input(seed_col, "seed", t("pg.seed", lang), t("pg.seed_help", lang), rerun_the_charts)
+        st.toggle(t("pg.scale", lang), key=k("scale"), on_change=rerun_the_charts, help=t("pg.scale_help", lang))
+        st.toggle(
+            t("pg.positional", lang), key=k("pos"), on_change=rerun_the_charts, help=t("pg.positional_help", lang)
+        )
+        st.toggle(t("pg.bias", lang), key=k("bias"), on_change=rerun_the_charts)
+        st.slider(
+            t("pg.dropout", lang),
+            0.0,
+            state.MAX_DROPOUT,
+            step=state.DROPOUT_STEP,
+            key=k("dropout"),
+            on_change=rerun_the_charts,
+        )
         st.radio(
             t("pg.mode", lang),
             state.MODES,
             key=k("mode"),
+            on_change=rerun_the_charts,
             horizontal=True,
             format_func=lambda name: t(f"pg.mode.{name}", lang),
             help=t("pg.mode_help", lang),
@@ -233,7 +260,12 @@ def draw_controls(lang: str, predict: bool = True) -> AttentionSource | None:
     elif source is not None:
         notes.facts(source, lang)  # what the model fixes, instead of the settings
     if predict:
-        st.toggle(t("pg.predict", lang), key=widget_key("predict"), help=t("pg.predict_help", lang))
+        st.toggle(
+            t("pg.predict", lang),
+            key=widget_key("predict"),
+            help=t("pg.predict_help", lang),
+            on_change=rerun_the_charts,
+        )
     return source
 
 

@@ -3,12 +3,16 @@ numbers, keep the chosen cell valid, then draw the views. A change that only mov
 focus (head, stage, cell) reuses the last computation. A session's first run draws the
 controls and the overview only; the browser then asks for the rest (ui/first_screen.py).
 A change of one of the set-up's controls reruns the set-up alone (``one_setup``, a fragment):
-the shell, the sidebar and the compare switch stay as drawn."""
+the shell, the sidebar and the compare switch stay as drawn. A control that changes only the
+numbers (the seed, the settings under "more", Predict first) reruns only what they draw
+(``the_charts``, a fragment inside it, named for ``st.rerun``): the controls stay too."""
 
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
+from gpt_core.source import AttentionSource
 from links import playground as state
 from string_table import t
 
@@ -20,8 +24,11 @@ from ..views import notes
 from ..views.tabs import draw_open_tab
 from . import chosen_view, combined_view, compare, predict, share_view, token_view, views
 from .controls import (
+    CHARTS_DRAWN,
+    CHARTS_PART,
     LOOKING,
     PAGE,
+    chosen_source,
     current_values,
     draw_controls,
     refresh_controls,
@@ -95,6 +102,7 @@ def tab_views(view: View, query: dict[str, str], text: str, lang: str) -> dict:
     }
 
 
+SETUP_RUN_STATE = "pg_setup_run"  # set by the set-up's run for the charts' part: not a rerun of it alone
 FULL_RUN_STATE = "pg_full_run"  # set by a full run for the part below: not a rerun of that part alone
 
 
@@ -105,6 +113,7 @@ def render() -> None:
     st.caption(t("page.playground.blurb", lang))
     restore_controls()
     resolve_weights()
+    st.session_state[CHARTS_DRAWN] = False
     if compare.toggle(lang):  # two set-ups side by side (ui/playground/compare.py)
         compare.render(lang, first_screen)
         return
@@ -123,17 +132,38 @@ def one_setup(lang: str, first_screen: bool) -> None:
     if not st.session_state.pop(FULL_RUN_STATE, False):
         refresh_controls()
         resolve_weights()
-    notes_slot = st.empty()  # filled once the values are read: a changed number makes the notes old news
+    notes_slot = st.empty()  # filled once the charts have read the values: a changed number makes the notes old news
     # The first screen at 1366×768: the controls in a column beside all heads' chart.
     controls_col, chart_col = st.columns([views.CONTROLS_SHARE, views.CHART_SHARE], gap="medium")
     with controls_col:
         source = draw_controls(lang)
-        sizes_slot = st.empty()  # T, h, d and C under the controls: the chart's column keeps its height for the chart
+        sizes = st.container()  # T, h, d and C under the controls: the chart's column keeps its height for the chart
+    st.session_state[SETUP_RUN_STATE] = True
+    the_charts(lang, first_screen, source, sizes, chart_col)
+    with notes_slot.container():
+        show_notes(lang)
+
+
+@st.fragment(key=CHARTS_PART)
+def the_charts(
+    lang: str, first_screen: bool, source: AttentionSource | None, sizes: DeltaGenerator, column: DeltaGenerator
+) -> None:
+    """Everything the set-up's numbers draw: the sizes under the controls (``sizes``), the
+    column beside them (``column``) and what lies under both. A control that changes the
+    numbers only (the seed, the settings under "more", Predict first: ``rerun_the_charts``)
+    reruns this part alone, and so does a click on a chart or a choice of the detail: the
+    controls stay as drawn and the source is read anew from them. The link's notes, drawn by
+    the set-up, stay too: a change of what is looked at keeps them, and while there are any
+    a control of the numbers reruns the set-up instead."""
+    if not st.session_state.pop(SETUP_RUN_STATE, False):
+        source = chosen_source(lang)
+    st.session_state[CHARTS_DRAWN] = True
+    # This part's own places in the containers it was given, made anew on each of its runs:
+    # the parts nested in them (the overview) then stay inside this part's.
+    sizes_slot, chart_col = sizes.empty(), column.container()
     values = current_values()
     from_link = st.session_state.get(PAGE.fresh_key)
     PAGE.settle(values, looking=LOOKING)
-    with notes_slot.container():
-        show_notes(lang)
     with chart_col:
         clicked = listen(CLICK_CHARTS, CLICKS_KEY)
         shown = chosen_view.computed_view(values, lang, source)
@@ -143,8 +173,6 @@ def one_setup(lang: str, first_screen: bool) -> None:
         past_text = chosen_view.sync_focus(view, values["text"])
         if past_text and from_link:  # a link's position past the text's end: said with the others
             PAGE.add_notes(past_text)
-            with notes_slot.container():
-                show_notes(lang)
         _apply_click(clicked, view)
         values = current_values()
         PAGE.remember(values)
