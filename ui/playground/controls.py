@@ -3,6 +3,7 @@ drawn, and written back to the URL."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
@@ -128,7 +129,9 @@ def write_url(values: dict[str, Any], text_used: str | None) -> dict[str, str]:
     return PAGE.write_url(values, omit=omit, **({} if text_used is None else {"text": text_used}))
 
 
-def _number_input(column, name: str, label: str, help_text: str | None = None, then=None) -> None:
+def _number_input(
+    column, name: str, label: str, help_text: str | None = None, then: Callable[[], None] | None = None
+) -> None:
     lang = st.session_state.get(LANGUAGE_STATE, DEFAULT_LANGUAGE)
     PAGE.number_input(column, name, label, lang, help_text, then=then)
 
