@@ -12,7 +12,8 @@ settings, `ui/runtime.py`), in one run, so the ratios hold on a noisy machine. P
 and a Markdown table for docs/benchmarks.md, then what the last change's bytes are made of
 (each figure's data arrays, other data, layout and rest; the other elements; see
 `benchmarks/wire_bytes.py`), and, from a fourth server with `ui/step_timing.py`'s log on,
-where a change's server time goes (trace, figures, description, serialization, the rest).
+where a change's server time goes (trace, figures, description, serialization, the rest;
+and, happening meanwhile on the event loop, the send's deflate and socket writes).
 
 Each row gives a change's bytes twice: the messages as Streamlit serialized them, and what
 the socket delivered (the websocket frames, compressed where the server compresses; the
@@ -42,7 +43,7 @@ from benchmarks.wire_bytes import attribute, breakdown_rows  # noqa: E402
 from harness.server import start_server, stop_server  # noqa: E402
 from harness.streamlit_client import RunResult, StreamlitClient  # noqa: E402
 from ui.runtime import CPU_ENV  # noqa: E402
-from ui.step_timing import ENV, read_steps  # noqa: E402
+from ui.step_timing import ENV, LOOP_STEPS, SEND, read_steps  # noqa: E402
 
 BOOK_SENTENCE = "The cat sat on the mat because it was tired, and the dog slept by the door all day."[:70]
 QUERY = {"text": BOOK_SENTENCE, "heads": "8", "head_dim": "8"}
@@ -58,7 +59,8 @@ SETTINGS = {
 }
 APP_SETTING = "postScriptGC off, TCP_NODELAY (this app)"
 TIMED_LABEL = "this app, steps timed"  # a fourth server: its file writes stay out of the rows above
-REST_STEP = "rest (other page code, Streamlit, send, client)"
+REST_STEP = "rest (other page code, Streamlit, the client)"
+SEND_ROW = "send (the event loop's CPU, within the rows above)"
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -136,12 +138,19 @@ async def measure_side_by_side(urls: dict[str, str], changes: int) -> dict[str, 
 
 
 def step_medians(steps: list[dict[str, float]], times: list[float]) -> dict[str, float]:
-    """Each step's median milliseconds per change, and the median of what the steps leave
-    of the round trip (the page's other code, Streamlit's run, the send and the client)."""
-    names = sorted({name for change in steps for name in change})
+    """Each step's median milliseconds per change, the median of what the run's steps leave
+    of the round trip (the page's other code, Streamlit's run and the client), and the send's
+    CPU on the event loop, which happens meanwhile: part of the other rows, not added to them
+    (ui/step_timing.py ``LOOP_STEPS``)."""
+    names = sorted({name for change in steps for name in change} - LOOP_STEPS)
     medians = {name: round(statistics.median(change.get(name, 0.0) for change in steps), 1) for name in names}
-    rest = [time - sum(change.values()) for change, time in zip(steps, times, strict=True)]
+    rest = [
+        time - sum(ms for name, ms in change.items() if name not in LOOP_STEPS)
+        for change, time in zip(steps, times, strict=True)
+    ]
     medians[REST_STEP] = round(statistics.median(rest), 1)
+    if any(SEND in change for change in steps):
+        medians[SEND_ROW] = round(statistics.median(change.get(SEND, 0.0) for change in steps), 1)
     medians["round trip"] = round(statistics.median(times), 1)
     return medians
 

@@ -17,6 +17,7 @@ from gpt_core.reproduce import COMPUTE_THREADS, use_compute_threads
 
 from .internals import asyncio_set_nodelay, deflate_at_level, replace_asyncio_set_nodelay, rerun_unknown_parts_in_full
 from .memory import fix_mmap_threshold
+from .step_timing import time_the_sends
 
 # Each session computes with one thread: many students' sessions (threads of one server
 # process) and the trainings (one slot per core) then share the cores instead of
@@ -55,6 +56,7 @@ def configure_process() -> None:
                 disable_nagle()
             rerun_unknown_parts_in_full()  # a change in a part not drawn yet is not lost (ui/internals.py)
             deflate_at_level(DEFLATE_LEVEL)
+            time_the_sends()  # only where the roundtrip benchmark's step log is on (ui/step_timing.py)
             freeze_heap()
             _configured.set()
 
