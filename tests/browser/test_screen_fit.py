@@ -1,9 +1,12 @@
 """The playground's charts fit the screens they are read on, measured in a real Chromium:
 on a fresh load every head of the overview is above the fold (1366×768, a classroom
-projector, and 1920×1080, in both languages); one head's raw scores and softmax are on one
-screen together for a sentence of fifteen words and for 50 tokens; a long text's overview
-takes the page's width rather than a tall column beside the controls; compare mode's two
-charts start on the first screen."""
+projector, and 1920×1080, in both languages); heads that fit one screen but not the first
+stand beside the controls all the same, the first whole on the first screen (the book's
+example with 8 heads; a 44-character sentence with 4; the default in presentation mode), except on a phone, where the page's
+width under the controls keeps its panels square; one head's raw scores and softmax are
+on one screen together for a sentence of fifteen words and for 50 tokens; a long text's
+overview takes the page's width rather than a tall column beside the controls; compare mode's
+two charts start on the first screen."""
 
 from __future__ import annotations
 
@@ -18,11 +21,17 @@ from ui.playground.views import DETAIL_CHART_KEY, OVERVIEW_CHART_KEY
 
 SCREENS = [{"width": 1366, "height": 768}, {"width": 1920, "height": 1080}]
 PROJECTOR = SCREENS[0]
+PHONE = {"width": 390, "height": 844}
+PHONE_AGENT = (  # an Android phone's Chrome: "Mobile" in its User-Agent (tests/browser/test_phone.py)
+    "Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 "
+    "Mobile Safari/537.36"
+)
 FIFTEEN_WORDS = (
     "attention mechanisms transform sequences through learned projections while transformers remember "
     "positional information across many layers"
 )
 FIFTY_CHARACTERS = "the quick brown fox jumps over the lazy dog again!"
+FORTY_FOUR_CHARACTERS = "The quick brown fox jumps over the lazy dog."
 
 # A chart's box in page coordinates (the page scrolls inside Streamlit's main section) and
 # each panel's plot area (Plotly's axes: offset and length), in the order of its y axes.
@@ -46,9 +55,10 @@ CHART_JS = """key => {
 }"""
 
 
-def _chart(browser, server, viewport: dict, query: dict, *keys: str) -> list[dict]:
-    """The boxes of the charts ``keys`` on a fresh load of the playground at ``query``."""
-    context = new_context(browser, viewport=viewport)
+def _chart(browser, server, viewport: dict, query: dict, *keys: str, **options) -> list[dict]:
+    """The boxes of the charts ``keys`` on a fresh load of the playground at ``query``
+    (``options``: the browser context's, such as a phone's User-Agent)."""
+    context = new_context(browser, viewport=viewport, **options)
     try:
         page = context.new_page()
         page.goto(f"{server.url}/playground?{urlencode(query)}")
@@ -69,6 +79,42 @@ def test_a_fresh_load_shows_every_head_of_the_overview_above_the_fold(
     assert len(overview["panels"]) == 4, "the default: four heads"
     assert overview["bottom"] <= viewport["height"], (overview["bottom"], viewport)
     assert max(bottom for _, bottom in overview["panels"]) <= viewport["height"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize(
+    ("query", "heads"),
+    [
+        ({"text": "动手学大模型", "heads": "8"}, 8),
+        ({"text": FORTY_FOUR_CHARACTERS, "heads": "4"}, 4),
+        ({"present": "1"}, 4),  # the default in presentation mode: its larger type and panels
+    ],
+    ids=["book-8-heads", "44-characters-4-heads", "presenting-the-default"],
+)
+def test_heads_that_fit_one_screen_stand_beside_the_controls_the_first_on_the_first_screen(
+    shared_server, playwright_browser, query, heads, lang
+):
+    """Before, every head had to fit the first screen's rest beside the controls, and these
+    went under them: the first screen showed the controls beside nothing."""
+    (overview,) = _chart(playwright_browser, shared_server, PROJECTOR, {**query, "lang": lang}, OVERVIEW_CHART_KEY)
+    assert len(overview["panels"]) == heads
+    assert overview["width"] <= 0.7 * overview["main"], ("beside the controls, not under them", overview)
+    assert overview["top"] < PROJECTOR["height"], overview
+    assert overview["panels"][0][1] <= PROJECTOR["height"], "the first head whole on the first screen"
+    assert overview["height"] <= PROJECTOR["height"], "every head on one screen, once scrolled to"
+
+
+def test_on_a_phone_those_heads_take_the_pages_width_under_the_controls(shared_server, playwright_browser):
+    """A phone's columns stand one under the other: a chart planned for the column beside the
+    controls would be drawn the page's width with its panels stretched."""
+    query = {"text": FORTY_FOUR_CHARACTERS, "heads": "4"}
+    (overview,) = _chart(
+        playwright_browser, shared_server, PHONE, query, OVERVIEW_CHART_KEY, user_agent=PHONE_AGENT, has_touch=True
+    )
+    assert len(overview["panels"]) == 4
+    assert overview["width"] >= 0.9 * overview["main"], overview
+    top, bottom = overview["panels"][0]
+    assert bottom - top >= 0.3 * overview["width"], ("square panels of the page's width, not squeezed", overview)
 
 
 @pytest.mark.parametrize(

@@ -181,16 +181,16 @@ def the_charts(
         T = len(view.result.tokens)
         sizes_slot.markdown(t("pg.tokens_line", lang, T=T, h=config.heads, d=config.head_dim, C=config.output_dim))
         view, pending = predict.shown_view(view, values, lang)  # Predict first: the row hidden until guessed
-        beside = views.overview_fits_beside(view)
+        beside = views.beside_height(view)
         outline = st.session_state[widget_key("row")] if pending else None  # the hidden row, marked
-        if beside:
-            views.overview(view, lang, outline=outline)
+        if beside is not None:
+            views.overview(view, lang, beside, outline=outline)
             notes.remarks(view.notes, lang)  # the source's notes under the first chart (its warnings above)
-        map_above = not beside and not views.chosen_window(view).whole
+        map_above = beside is None and not views.chosen_window(view).whole
         if map_above:  # a long text's heads under the controls: its map here
             views.first_screen_map(view, lang)
-    if not beside:  # too tall beside the controls: the page's width under them
-        views.overview(view, lang, beside=False, outline=outline)
+    if beside is None:  # too tall beside the controls: the page's width under them
+        views.overview(view, lang, outline=outline)
         notes.remarks(view.notes, lang)
     if not first_screen:
         _below(view, query, values["text"] if text_used is None else text_used, lang, map_above, pending)

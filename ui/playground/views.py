@@ -41,6 +41,10 @@ PRESENT_ROOT_FONT_PX = 21  # ui/shell.py PRESENT_CSS
 # The first screen at 1366×768 (a classroom projector) holds every head beside the controls:
 # the overview starts this far down (the page's title, the compare switch, the stage buttons).
 FIRST_SCREEN_PX = 768
+# Streamlit stands columns side by side in a window 640 px wide or more (its theme's "columns"
+# breakpoint), the main column then at least this wide (17 px of padding each side); a
+# narrower main column may be a phone's, whose columns stand one under the other.
+SIDE_BY_SIDE_MIN_PX = 640 - 2 * 17
 ABOVE_OVERVIEW_PX = 340  # at 1366×768, the chart's toolbar strip (30 px) included, a little room kept
 
 
@@ -94,15 +98,6 @@ def first_chart_width() -> float:
     return (page_width() - gap) * CHART_SHARE / (CONTROLS_SHARE + CHART_SHARE)
 
 
-def overview_size(beside: bool, long: bool = False) -> tuple[float, float]:
-    """The overview's width and greatest height: beside the controls, what the first screen
-    has left (a long text's window: one screen, its first heads on the first screen); under
-    them, the page's width and one screen."""
-    if beside:
-        return first_chart_width(), SCREEN_CHART_PX if long else FIRST_SCREEN_PX - ABOVE_OVERVIEW_PX
-    return page_width(), SCREEN_CHART_PX
-
-
 def chosen_window(view: View) -> Window:
     """The queries and keys the views show: all of a short text's, else a window around the
     chosen cell (``gpt_core.window``)."""
@@ -111,26 +106,53 @@ def chosen_window(view: View) -> Window:
     )
 
 
-# The overview's height beside the controls, by everything its plan reads (heads, labels,
-# size, window): planned once, not again on every rerun (~10 ms of a rerun at 70 tokens).
-PLANNED_HEIGHTS: SharedResults[float] = SharedResults(max_entries=256)
+@dataclass(frozen=True)
+class Planned:
+    """What the overview's plan for a width and a height says of it: its height, and the
+    coarsest of its axes' label steps (1: every token named)."""
+
+    height: float
+    step: int
 
 
-def overview_fits_beside(view: View) -> bool:
-    """Whether every head fits beside the controls on the first screen (else the overview
-    takes the page's width under them: a tall column beside short controls leaves half the
-    page empty). A long text's window never fits the first screen's height with legible
-    cells: beside them all the same while it fits one screen, its first heads on the first
-    screen (under the controls, the first screen showed only the note that the text was
-    cut; ``first_screen_map`` stands there when even one screen is too little)."""
-    window = chosen_window(view)
-    width, height = overview_size(beside=True, long=not window.whole)
-    size = ChartSize(width_px=width, scale=type_scale(), max_height_px=height)
+# The overview's plans, by everything they read (heads, labels, size, window): planned once,
+# not again on every rerun (~10 ms of a rerun at 70 tokens).
+PLANNED: SharedResults[Planned] = SharedResults(max_entries=256)
+
+
+def beside_height(view: View) -> float | None:
+    """The most height the overview may take beside the controls, or None: it takes the
+    page's width under them. Every head on the first screen where they fit what it has left.
+    Else every head on one screen, the first heads on the first screen (the controls' column
+    is about as tall: 677 px at 1366×768), as a long text's window has it (it never fits the
+    first screen's height with legible cells), unless the narrower column would leave tokens
+    unnamed that the page's width names (a ten-word sentence in 8 heads). Where not even one
+    screen holds every head beside the controls, the page's width under them: a column taller
+    than the controls would leave half the page empty (a long text's first screen has
+    ``first_screen_map`` beside the controls then)."""
+    window, first_screen = chosen_window(view), FIRST_SCREEN_PX - ABOVE_OVERVIEW_PX
+    if window.whole and _planned(view, window, first_chart_width(), first_screen).height <= first_screen + 0.5:
+        return first_screen
+    if window.whole and page_width() < SIDE_BY_SIDE_MIN_PX:  # a phone's: the column stands under the controls
+        return None
+    beside = _planned(view, window, first_chart_width(), SCREEN_CHART_PX)
+    if beside.height > SCREEN_CHART_PX + 0.5:
+        return None
+    if window.whole and beside.step > 1 and _planned(view, window, page_width(), SCREEN_CHART_PX).step == 1:
+        return None
+    return SCREEN_CHART_PX
+
+
+def _planned(view: View, window: Window, width: float, limit: float) -> Planned:
+    """The overview's plan ``width`` wide, at most ``limit`` tall where its panels stay legible."""
+    size = ChartSize(width_px=width, scale=type_scale(), max_height_px=limit)
     heads, labels = view.result.config.heads, view.result.labels
-    key = (heads, tuple(labels), size, window)
-    plan = lambda: plan_overview(heads, labels, size, window).frame.height  # noqa: E731
-    planned = PLANNED_HEIGHTS.get(key, lambda: timed("figures", plan))
-    return planned <= height + 0.5
+
+    def plan() -> Planned:
+        planned = plan_overview(heads, labels, size, window)
+        return Planned(planned.frame.height, max(planned.labels.keys.step, planned.labels.queries.step))
+
+    return PLANNED.get((heads, tuple(labels), size, window), lambda: timed("figures", plan))
 
 
 OVERVIEW_CHART_KEY = "pg_overview_chart"
@@ -140,14 +162,15 @@ DETAIL_SCROLL_KEY = "pg_detail_scroll"
 SCROLL_CSS = "<style>.st-key-{outer} {{ overflow-x: auto; }} .st-key-{inner} {{ min-width: {width}px; }}</style>"
 
 
-def overview(view: View, lang: str, beside: bool = True, outline: int | None = None) -> None:
-    """All heads of the chosen stage, beside the controls or under them (``overview_fits_beside``);
-    ``outline``: a query row outlined in every head (Predict first's hidden row)."""
+def overview(view: View, lang: str, beside: float | None = None, outline: int | None = None) -> None:
+    """All heads of the chosen stage, beside the controls at most ``beside`` tall
+    (``beside_height``), or None: under them, the page's width and one screen; ``outline``:
+    a query row outlined in every head (Predict first's hidden row)."""
     _overview_part(Held(view, view.nbytes()), lang, beside, outline)
 
 
 @st.fragment  # a stage change reruns this chart only: nothing else on the page reads the stage
-def _overview_part(held: Held[View], lang: str, beside: bool, outline: int | None) -> None:
+def _overview_part(held: Held[View], lang: str, beside: float | None, outline: int | None) -> None:
     view = in_part(held)  # not the view itself: a part keeps its arguments (ui/views/held.py)
     k = widget_key
     st.segmented_control(
@@ -161,11 +184,8 @@ def _overview_part(held: Held[View], lang: str, beside: bool, outline: int | Non
     stage = st.session_state[k("stage")]
     PAGE.keep_part("stage")  # the link and the page's memory, after a stage change that reran this only
     window = chosen_window(view)
-    focus, (width, height), scale = (
-        st.session_state[k("head")] - 1,
-        overview_size(beside, not window.whole),
-        type_scale(),
-    )
+    focus, scale = st.session_state[k("head")] - 1, type_scale()
+    width, height = (page_width(), SCREEN_CHART_PX) if beside is None else (first_chart_width(), beside)
 
     def build():
         return heads_overview_figure(
