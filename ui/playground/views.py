@@ -130,17 +130,21 @@ def beside_height(view: View) -> float | None:
     screen holds every head beside the controls, the page's width under them: a column taller
     than the controls would leave half the page empty (a long text's first screen has
     ``first_screen_map`` beside the controls then)."""
-    window, first_screen = chosen_window(view), FIRST_SCREEN_PX - ABOVE_OVERVIEW_PX
-    if window.whole and _planned(view, window, first_chart_width(), first_screen).height <= first_screen + 0.5:
-        return first_screen
-    if window.whole and page_width() < SIDE_BY_SIDE_MIN_PX:  # a phone's: the column stands under the controls
-        return None
-    beside = _planned(view, window, first_chart_width(), SCREEN_CHART_PX)
-    if beside.height > SCREEN_CHART_PX + 0.5:
-        return None
-    if window.whole and beside.step > 1 and _planned(view, window, page_width(), SCREEN_CHART_PX).step == 1:
-        return None
-    return SCREEN_CHART_PX
+    window, first_screen, column = chosen_window(view), FIRST_SCREEN_PX - ABOVE_OVERVIEW_PX, first_chart_width()
+    if window.whole:
+        if _planned(view, window, column, first_screen).height <= first_screen + 0.5:
+            return first_screen
+        if page_width() < SIDE_BY_SIDE_MIN_PX or _names_fewer(view, window, column):
+            return None  # a phone (its columns stand one under the other), or fewer tokens named
+    fits = _planned(view, window, column, SCREEN_CHART_PX).height <= SCREEN_CHART_PX + 0.5
+    return SCREEN_CHART_PX if fits else None
+
+
+def _names_fewer(view: View, window: Window, column: float) -> bool:
+    """Whether the overview one screen tall in the ``column`` beside the controls leaves tokens
+    unnamed that it names the page's width."""
+    beside = _planned(view, window, column, SCREEN_CHART_PX).step
+    return beside > 1 and _planned(view, window, page_width(), SCREEN_CHART_PX).step == 1
 
 
 def _planned(view: View, window: Window, width: float, limit: float) -> Planned:
